@@ -1,0 +1,123 @@
+package board
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/pack"
+)
+
+// Board is a leaderboard in Redis. Rank 1 is the best: fields are compared
+// in layout order, each in its own direction, like tuples. Entries equal in
+// every field are ordered by id, in ascending byte order (as bytes.Compare),
+// in both strategies.
+//
+// A Board holds no state beyond its configuration and is safe for
+// concurrent use.
+type Board struct {
+	client rueidis.Client
+	name   string
+	layout *pack.Layout
+	opts   Options
+	keys   keys
+	spec   string // ARGV[1] of every script
+	width  int    // key suffix: digits of the fields prefix
+	rest   uint64 // key suffix: largest packed value of fields 2..n
+}
+
+// New builds a board named name on client, ranking by layout. It refuses
+// (ErrName) an empty name, one over MaxNameLen bytes or one holding a brace,
+// and (ErrOptions) a nil client or layout and invalid options. New does not
+// talk to Redis.
+func New(client rueidis.Client, name string, layout *pack.Layout, opts Options) (*Board, error) {
+	if err := checkName(name); err != nil {
+		return nil, err
+	}
+	if client == nil || layout == nil {
+		return nil, fmt.Errorf("board: nil client or layout: %w", ErrOptions)
+	}
+	o, err := opts.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	b := &Board{client: client, name: name, layout: layout, opts: o, keys: makeKeys(name)}
+	if layout.Len() > 1 {
+		b.rest = layout.Field(0).Mul - 1
+		b.width = len(strconv.FormatUint(b.rest, 10))
+	}
+	b.spec = b.buildSpec()
+	return b, nil
+}
+
+// Name returns the board's name.
+func (b *Board) Name() string { return b.name }
+
+// Layout returns the board's layout.
+func (b *Board) Layout() *pack.Layout { return b.layout }
+
+// Strategy returns the board's storage strategy.
+func (b *Board) Strategy() Strategy { return b.opts.Strategy }
+
+func (b *Board) suffix() bool { return b.opts.Strategy == KeySuffix }
+
+// buildSpec writes the layout and options for the scripts (common.lua).
+func (b *Board) buildSpec() string {
+	var s strings.Builder
+	strategy, dense := "p", "0"
+	if b.suffix() {
+		strategy = "s"
+	}
+	if b.opts.DenseRanks {
+		dense = "1"
+	}
+	var expire int64
+	if !b.opts.expireAt.IsZero() {
+		expire = b.opts.expireAt.UnixMilli()
+	}
+	fmt.Fprintf(&s, "%s;%d;%s;%d;%d;%d", strategy, b.width, dense, b.opts.Cap, expire, b.rest)
+	for i := 0; i < b.layout.Len(); i++ {
+		min, max := b.fieldRange(i)
+		f := b.layout.Field(i)
+		dir := "h"
+		if f.Dir == pack.LowerIsBetter {
+			dir = "l"
+		}
+		fmt.Fprintf(&s, ";%d,%d,%s,%s,%s", f.Mul, f.RawMax+1, fmtFloat(min), fmtFloat(max), dir)
+	}
+	return s.String()
+}
+
+// fieldRange is the range of values field i accepts. In the key-suffix
+// strategy the first field is any finite float64 (not negative unless the
+// field is signed).
+func (b *Board) fieldRange(i int) (min, max float64) {
+	f := b.layout.Field(i)
+	if i == 0 && b.suffix() {
+		min = 0
+		if f.Signed {
+			min = -math.MaxFloat64
+		}
+		return min, math.MaxFloat64
+	}
+	return float64(f.Min), float64(f.Max)
+}
+
+func fmtFloat(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+
+// Delete removes the whole board: entries, member data and rank indexes, in
+// one command.
+func (b *Board) Delete(ctx context.Context) error {
+	err := b.client.Do(ctx, b.client.B().Del().Key(b.keys[:]...).Build()).Error()
+	return redisErr("delete", err)
+}
+
+func redisErr(op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("board: %s: %w: %w", op, ErrRedis, err)
+}

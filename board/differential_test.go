@@ -1,0 +1,171 @@
+package board
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/tiebreak/tiebreak/internal/redistest"
+)
+
+// ids holds awkward ids: separators, NUL, 0xff, UTF-8, braces, prefixes of
+// one another.
+var ids = []string{"a", "b", "ab", "a\x00", "\x00", "\xff", "\xff\xfe", "é", "日本", "x|y", ":", "{", "}", "A", "0", "00"}
+
+// workload drives a random sequence of writes and reads through boards and
+// a model, failing on the first answer that differs.
+type workload struct {
+	t      *testing.T
+	rng    *rand.Rand
+	model  *model
+	boards []*Board
+}
+
+func TestDifferential(t *testing.T) {
+	env := redistest.New(t)
+	l := testLayout(t)
+	seed := rand.Uint64()
+	t.Logf("seed %d", seed)
+	w := &workload{t: t, rng: rand.New(rand.NewPCG(seed, 1)), model: newModel(l)}
+	for _, s := range []Strategy{PackedScore, KeySuffix} {
+		w.boards = append(w.boards, newBoard(t, env.Client, env.Prefix, s.String(), l, Options{Strategy: s, DenseRanks: true}))
+	}
+	for step := 0; step < 1500; step++ {
+		switch n := w.rng.IntN(10); {
+		case n < 5:
+			w.submit(step)
+		case n < 6:
+			w.remove(step)
+		default:
+			w.read(step)
+		}
+	}
+}
+
+func (w *workload) value(i int) float64 {
+	f := w.model.layout.Field(i)
+	// Few distinct values, so ties are common; the extremes included.
+	choices := []int64{f.Min, f.Max, f.Min + 1, f.Max - 1, (f.Min + f.Max) / 2}
+	return float64(choices[w.rng.IntN(len(choices))])
+}
+
+func (w *workload) submission() Submission {
+	s := Submission{ID: ids[w.rng.IntN(len(ids))], Policy: Policy(w.rng.IntN(3))}
+	for i := 0; i < w.model.layout.Len(); i++ {
+		s.Values = append(s.Values, w.value(i))
+	}
+	if s.Policy == PerField {
+		for i := range s.Values {
+			op := Op(w.rng.IntN(5))
+			s.Ops = append(s.Ops, op)
+			if op == Add {
+				s.Values[i] = float64(w.rng.IntN(7) - 3)
+			}
+		}
+	}
+	return s
+}
+
+func (w *workload) submit(step int) {
+	s := w.submission()
+	// Key suffix takes any float64 as the first field, so only the lower
+	// bound of points is shared: keep adds below the packed maximum.
+	if old, had := w.model.vals[s.ID]; had && s.Ops != nil && s.Ops[0] == Add &&
+		old[0]+s.Values[0] > float64(w.model.layout.Field(0).Max) {
+		s.Ops[0] = Keep
+	}
+	want, ok := w.model.submit(s)
+	for _, b := range w.boards {
+		got, err := b.Submit(context.Background(), s)
+		if (err == nil) != ok {
+			w.t.Fatalf("step %d %v: Submit(%+v) err = %v, model ok = %v", step, b.Strategy(), s, err, ok)
+		}
+		if diff := cmp.Diff(want, got); ok && diff != "" {
+			w.t.Fatalf("step %d %v: Submit(%+v) (-want +got):\n%s", step, b.Strategy(), s, diff)
+		}
+	}
+}
+
+func (w *workload) remove(step int) {
+	id := ids[w.rng.IntN(len(ids))]
+	_, had := w.model.vals[id]
+	delete(w.model.vals, id)
+	for _, b := range w.boards {
+		n, err := b.Remove(context.Background(), id)
+		if err != nil || (n == 1) != had {
+			w.t.Fatalf("step %d %v: Remove(%q) = %d, %v; model had it: %v", step, b.Strategy(), id, n, err, had)
+		}
+	}
+}
+
+// read compares one randomly chosen read on every board with the model.
+func (w *workload) read(step int) {
+	ctx := context.Background()
+	id := ids[w.rng.IntN(len(ids))]
+	_, had := w.model.vals[id]
+	n, off := 1+w.rng.IntN(6), w.rng.IntN(len(ids)+2)
+	lo, hi := w.value(0), w.value(0)
+	kind := RankKind(w.rng.IntN(3))
+	for _, b := range w.boards {
+		var want, got any
+		var err error
+		switch op := w.rng.IntN(7); op {
+		case 0:
+			want, got = w.model.rank(id, kind), int64(0)
+			got, err = b.Rank(ctx, id, kind)
+		case 1:
+			want = w.model.page(off, n)
+			got, err = b.Page(ctx, int64(off), n)
+		case 2:
+			if !had {
+				continue
+			}
+			want = w.model.around(id, n)
+			got, err = b.Around(ctx, id, n)
+		case 3:
+			want = w.model.between(lo, hi, off%3, n)
+			got, err = b.Between(ctx, lo, hi, int64(off%3), n)
+		case 4:
+			want = w.model.page(0, len(ids))
+			got, err = scanAll(ctx, b, n)
+		case 5:
+			want = w.model.find(id)
+			got, err = b.Get(ctx, id)
+			if !had && !errors.Is(err, ErrNotFound) {
+				w.t.Fatalf("step %d %v: Get(%q) of an absent id: err = %v, want ErrNotFound", step, b.Strategy(), id, err)
+			}
+		default:
+			want = int64(len(w.model.vals))
+			got, err = b.Count(ctx)
+		}
+		if !had && errors.Is(err, ErrNotFound) {
+			continue // an absent id: Get and Rank must say so
+		}
+		if err != nil {
+			w.t.Fatalf("step %d %v: read: %v", step, b.Strategy(), err)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			w.t.Fatalf("step %d %v: read %s (-want +got):\n%s", step, b.Strategy(), fmt.Sprint(id, n, off, lo, hi, kind), diff)
+		}
+	}
+}
+
+// scanAll pages through the whole board with Scan, n entries a page.
+func scanAll(ctx context.Context, b *Board, n int) (List, error) {
+	l := List{Entries: []Entry{}}
+	var c Cursor
+	for {
+		p, err := b.Scan(ctx, c, n)
+		if err != nil {
+			return l, err
+		}
+		l.Entries, l.Total = append(l.Entries, p.Entries...), p.Total
+		if !p.HasMore {
+			return l, nil
+		}
+		c = p.Next
+	}
+}

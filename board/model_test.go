@@ -1,0 +1,146 @@
+package board
+
+import (
+	"bytes"
+	"sort"
+
+	"github.com/tiebreak/tiebreak/pack"
+)
+
+// model is the in-memory board the differential tests compare Redis with.
+type model struct {
+	layout *pack.Layout
+	vals   map[string][]float64
+}
+
+func newModel(l *pack.Layout) *model { return &model{layout: l, vals: map[string][]float64{}} }
+
+// cmpTuple is -1 when a ranks before b, by fields alone.
+func (m *model) cmpTuple(a, b []float64) int {
+	for i := range a {
+		if a[i] == b[i] {
+			continue
+		}
+		if (a[i] > b[i]) == (m.layout.Field(i).Dir == pack.HigherIsBetter) {
+			return -1
+		}
+		return 1
+	}
+	return 0
+}
+
+// sorted returns the entries best first, ties by id ascending bytes.
+func (m *model) sorted() []Entry {
+	out := make([]Entry, 0, len(m.vals))
+	for id, v := range m.vals {
+		out = append(out, Entry{ID: id, Values: v})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if c := m.cmpTuple(out[i].Values, out[j].Values); c != 0 {
+			return c < 0
+		}
+		return bytes.Compare([]byte(out[i].ID), []byte(out[j].ID)) < 0
+	})
+	for i := range out {
+		out[i].Rank = int64(i + 1)
+	}
+	return out
+}
+
+// submit applies s as the scripts do; ok is false when it must fail.
+func (m *model) submit(s Submission) (Result, bool) {
+	old, had := m.vals[s.ID]
+	nv := append([]float64(nil), s.Values...)
+	if had && s.Policy == PerField && s.Ops != nil {
+		for i, op := range s.Ops {
+			switch op {
+			case Add:
+				nv[i] = old[i] + s.Values[i]
+			case Max:
+				nv[i] = max(old[i], s.Values[i])
+			case Min:
+				nv[i] = min(old[i], s.Values[i])
+			case Keep:
+				nv[i] = old[i]
+			}
+		}
+	}
+	for i, v := range nv {
+		// For a new id every operator sets, so an increment is a value.
+		if f := m.layout.Field(i); v < float64(f.Min) || v > float64(f.Max) {
+			return Result{}, false
+		}
+	}
+	if had && s.Policy == Best && m.cmpTuple(nv, old) >= 0 {
+		nv = old
+	}
+	changed := !had || m.cmpTuple(nv, old) != 0
+	m.vals[s.ID] = nv
+	e := m.find(s.ID)
+	return Result{Entry: e, Changed: changed}, true
+}
+
+func (m *model) find(id string) Entry {
+	for _, e := range m.sorted() {
+		if e.ID == id {
+			return e
+		}
+	}
+	return Entry{}
+}
+
+// rank returns id's rank of the given kind, 0 when absent.
+func (m *model) rank(id string, kind RankKind) int64 {
+	all := m.sorted()
+	r, distinct := int64(0), int64(0)
+	for i, e := range all {
+		if i == 0 || m.cmpTuple(all[i-1].Values, e.Values) != 0 {
+			r, distinct = int64(i+1), distinct+1
+		}
+		if e.ID == id {
+			switch kind {
+			case Competition:
+				return r
+			case Dense:
+				return distinct
+			}
+			return e.Rank
+		}
+	}
+	return 0
+}
+
+func (m *model) page(offset, n int) List {
+	all := m.sorted()
+	l := List{Total: int64(len(all)), Entries: []Entry{}}
+	for i := offset; i < len(all) && i < offset+n; i++ {
+		l.Entries = append(l.Entries, all[i])
+	}
+	return l
+}
+
+func (m *model) around(id string, n int) List {
+	all := m.sorted()
+	r := int(m.find(id).Rank) - 1
+	start := r - (n-1)/2
+	start = max(0, min(start, len(all)-n))
+	return m.page(start, n)
+}
+
+func (m *model) between(lo, hi float64, offset, n int) List {
+	l := List{Total: int64(len(m.vals)), Entries: []Entry{}}
+	skipped := 0
+	for _, e := range m.sorted() {
+		if e.Values[0] < lo || e.Values[0] > hi {
+			continue
+		}
+		if skipped < offset {
+			skipped++
+			continue
+		}
+		if len(l.Entries) < n {
+			l.Entries = append(l.Entries, e)
+		}
+	}
+	return l
+}

@@ -1,0 +1,75 @@
+package board
+
+import (
+	"fmt"
+	"time"
+)
+
+// Strategy is how a board stores its entries. Both strategies behave the
+// same; they differ in what a score may hold and in memory.
+type Strategy uint8
+
+const (
+	// PackedScore stores all fields packed into the score (pack.Layout) and
+	// the id as the member. Fields are integers in their ranges. It is the
+	// default.
+	PackedScore Strategy = iota
+	// KeySuffix stores the first field as the score, so it may be any
+	// finite float64 (1234.5 points), and the other fields as a fixed-width
+	// order-preserving prefix of the member, followed by the id. A HASH maps
+	// each id to its current member.
+	KeySuffix
+)
+
+// String returns "packed" or "suffix".
+func (s Strategy) String() string {
+	switch s {
+	case PackedScore:
+		return "packed"
+	case KeySuffix:
+		return "suffix"
+	}
+	return fmt.Sprintf("Strategy(%d)", uint8(s))
+}
+
+// DefaultMaxIDLen is the default limit on an id's length, in bytes.
+const DefaultMaxIDLen = 256
+
+// Options configure a board. The zero value means every default.
+type Options struct {
+	// Strategy chooses the storage. Default PackedScore.
+	Strategy Strategy
+
+	// Cap keeps only the best Cap entries: every write trims the rest in the
+	// same script. Default 0, no cap. Negative is refused.
+	Cap int64
+
+	// DenseRanks keeps the board's distinct value tuples in the scripts that
+	// write, so RankDense answers in O(log N). It costs a second sorted set
+	// and a HASH, one entry per distinct tuple. Default false.
+	DenseRanks bool
+
+	// MaxIDLen is the longest id accepted, in bytes. Default
+	// DefaultMaxIDLen (256); at most 65536.
+	MaxIDLen int
+
+	// expireAt, set by Periodic, makes every write set the keys to expire
+	// at this instant. Zero: keys never expire.
+	expireAt time.Time
+}
+
+func (o Options) withDefaults() (Options, error) {
+	if o.Strategy > KeySuffix {
+		return o, fmt.Errorf("board: unknown strategy %d: %w", o.Strategy, ErrOptions)
+	}
+	if o.Cap < 0 {
+		return o, fmt.Errorf("board: negative cap %d: %w", o.Cap, ErrOptions)
+	}
+	if o.MaxIDLen == 0 {
+		o.MaxIDLen = DefaultMaxIDLen
+	}
+	if o.MaxIDLen < 0 || o.MaxIDLen > 65536 {
+		return o, fmt.Errorf("board: MaxIDLen %d outside [1, 65536]: %w", o.MaxIDLen, ErrOptions)
+	}
+	return o, nil
+}

@@ -1,0 +1,208 @@
+package board
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+)
+
+// Entry is one entry of a board.
+type Entry struct {
+	// ID identifies the entry.
+	ID string
+	// Values holds one value per layout field, most significant first.
+	Values []float64
+	// Rank is the entry's ordinal rank, 1 = best, from the same snapshot
+	// as the values (0 when not on the board).
+	Rank int64
+	// Data is the member data, when the read asked for it and the entry
+	// has some; nil otherwise.
+	Data []byte
+}
+
+// List is a run of entries, best first, with the board's size in the same
+// snapshot.
+type List struct {
+	// Entries holds the entries, best first, each with its ordinal rank.
+	Entries []Entry
+	// Total is the number of entries on the board.
+	Total int64
+}
+
+// RankKind chooses how equal entries are ranked.
+type RankKind uint8
+
+const (
+	// Ordinal ranks every entry apart, ties broken by id: 1, 2, 3, 4.
+	Ordinal RankKind = iota
+	// Competition gives equal entries the same rank and skips: 1, 2, 2, 4.
+	Competition
+	// Dense gives equal entries the same rank without gaps: 1, 2, 2, 3.
+	// It needs Options.DenseRanks.
+	Dense
+)
+
+// ReadOption changes what a read returns.
+type ReadOption func(*readConfig)
+
+type readConfig struct{ data bool }
+
+// WithData makes a read return each entry's member data, from the same
+// snapshot.
+func WithData() ReadOption { return func(c *readConfig) { c.data = true } }
+
+func readFlags(opts []ReadOption) (readConfig, string) {
+	var c readConfig
+	for _, o := range opts {
+		o(&c)
+	}
+	if c.data {
+		return c, "1"
+	}
+	return c, "0"
+}
+
+// Get returns the entry of id with its ordinal rank. It refuses an invalid
+// id (ErrID) and reports an id not on the board as ErrNotFound.
+func (b *Board) Get(ctx context.Context, id string, opts ...ReadOption) (Entry, error) {
+	return b.rank(ctx, id, Ordinal, opts)
+}
+
+// Rank returns the rank of id of the given kind, 1 = best, in O(log N).
+// Besides Get's errors it refuses an unknown kind (ErrArgument) and Dense
+// on a board without Options.DenseRanks (ErrDenseDisabled).
+func (b *Board) Rank(ctx context.Context, id string, kind RankKind) (int64, error) {
+	e, err := b.rank(ctx, id, kind, nil)
+	return e.Rank, err
+}
+
+func (b *Board) rank(ctx context.Context, id string, kind RankKind, opts []ReadOption) (Entry, error) {
+	if err := b.checkID(id); err != nil {
+		return Entry{}, err
+	}
+	code, err := b.kindCode(kind)
+	if err != nil {
+		return Entry{}, err
+	}
+	c, data := readFlags(opts)
+	strs, err := arrayReply("rank", rankScript.Exec(ctx, b.client, b.keys[:], []string{b.spec, id, code, data}))
+	if err != nil {
+		return Entry{}, err
+	}
+	if len(strs) == 0 {
+		return Entry{}, fmt.Errorf("board: id %q: %w", id, ErrNotFound)
+	}
+	if len(strs) != 5 {
+		return Entry{}, fmt.Errorf("board: rank reply %q: %w", strs, ErrReply)
+	}
+	e, err := b.entry(strs[1], strs[0], strs[2])
+	if err == nil && c.data && strs[4] == "1" {
+		e.Data = []byte(strs[3])
+	}
+	return e, err
+}
+
+func (b *Board) kindCode(kind RankKind) (string, error) {
+	switch kind {
+	case Ordinal:
+		return "o", nil
+	case Competition:
+		return "c", nil
+	case Dense:
+		if !b.opts.DenseRanks {
+			return "", fmt.Errorf("board: %w", ErrDenseDisabled)
+		}
+		return "d", nil
+	}
+	return "", fmt.Errorf("board: unknown rank kind %d: %w", kind, ErrArgument)
+}
+
+// Count returns the number of entries.
+func (b *Board) Count(ctx context.Context) (int64, error) {
+	n, err := b.client.Do(ctx, b.client.B().Zcard().Key(b.keys[0]).Build()).AsInt64()
+	return n, redisErr("count", err)
+}
+
+// Top returns the best n entries (fewer when the board is smaller). It
+// refuses n under 1 (ErrArgument).
+func (b *Board) Top(ctx context.Context, n int, opts ...ReadOption) (List, error) {
+	return b.Page(ctx, 0, n, opts...)
+}
+
+// Page returns up to n entries starting at the 0-based offset (offset 0 is
+// rank 1). It refuses n under 1 and a negative offset (ErrArgument). For
+// paging while the board changes, use Scan.
+func (b *Board) Page(ctx context.Context, offset int64, n int, opts ...ReadOption) (List, error) {
+	if n < 1 || offset < 0 {
+		return List{}, fmt.Errorf("board: page offset %d, n %d: %w", offset, n, ErrArgument)
+	}
+	c, data := readFlags(opts)
+	args := []string{b.spec, strconv.FormatInt(offset, 10), strconv.FormatInt(offset+int64(n)-1, 10), data}
+	return b.listing("page", rangeScript.Exec(ctx, b.client, b.keys[:], args), c.data)
+}
+
+// Around returns n entries around id, id among them and as central as the
+// edges allow: near the top or bottom the window fills from the other side,
+// so around rank 1 gives ranks 1..n. It refuses an invalid id (ErrID) and n
+// under 1 (ErrArgument), and reports an id not on the board as ErrNotFound.
+func (b *Board) Around(ctx context.Context, id string, n int, opts ...ReadOption) (List, error) {
+	if err := b.checkID(id); err != nil {
+		return List{}, err
+	}
+	if n < 1 {
+		return List{}, fmt.Errorf("board: around n %d: %w", n, ErrArgument)
+	}
+	c, data := readFlags(opts)
+	args := []string{b.spec, id, strconv.Itoa(n), data}
+	l, err := b.listing("around", aroundScript.Exec(ctx, b.client, b.keys[:], args), c.data)
+	if errors.Is(err, errAbsent) {
+		return List{}, fmt.Errorf("board: id %q: %w", id, ErrNotFound)
+	}
+	return l, err
+}
+
+// Between returns up to n entries, skipping offset, whose first field lies
+// in [lo, hi], best first. It refuses NaN bounds, n under 1 and a negative
+// offset (ErrArgument); an empty or inverted range gives an empty list.
+func (b *Board) Between(ctx context.Context, lo, hi float64, offset int64, n int, opts ...ReadOption) (List, error) {
+	if math.IsNaN(lo) || math.IsNaN(hi) || n < 1 || offset < 0 {
+		return List{}, fmt.Errorf("board: between [%v, %v] offset %d n %d: %w", lo, hi, offset, n, ErrArgument)
+	}
+	slo, shi, ok := b.storedBounds(lo, hi)
+	if !ok {
+		total, err := b.Count(ctx)
+		return List{Total: total, Entries: []Entry{}}, err
+	}
+	c, data := readFlags(opts)
+	args := []string{b.spec, fmtFloat(slo), fmtFloat(shi), strconv.FormatInt(offset, 10), strconv.Itoa(n), data}
+	return b.listing("between", betweenScript.Exec(ctx, b.client, b.keys[:], args), c.data)
+}
+
+// storedBounds turns a range of the first field into a range of stored
+// scores; ok is false when no value of the field lies in it.
+func (b *Board) storedBounds(lo, hi float64) (slo, shi float64, ok bool) {
+	min, max := b.fieldRange(0)
+	lo, hi = math.Max(lo, min), math.Min(hi, max)
+	f := b.layout.Field(0)
+	if b.suffix() {
+		if lo > hi {
+			return 0, 0, false
+		}
+		if f.Dir == 0 {
+			return -hi, -lo, true
+		}
+		return lo, hi, true
+	}
+	lo, hi = math.Ceil(lo), math.Floor(hi)
+	if lo > hi {
+		return 0, 0, false
+	}
+	ra, _ := f.Raw(int64(lo))
+	rb, _ := f.Raw(int64(hi))
+	if ra > rb {
+		ra, rb = rb, ra
+	}
+	return -float64(rb*f.Mul + f.Mul - 1), -float64(ra * f.Mul), true
+}

@@ -1,0 +1,43 @@
+package board
+
+import (
+	"context"
+	"fmt"
+)
+
+// Remove removes ids, with their member data and rank-index entries, in one
+// atomic script, and returns how many were on the board. It refuses an
+// invalid id (ErrID) before removing anything; no ids removes nothing.
+func (b *Board) Remove(ctx context.Context, ids ...string) (int64, error) {
+	if len(ids) == 0 {
+		return 0, nil
+	}
+	args := make([]string, 0, len(ids)+1)
+	args = append(args, b.spec)
+	for _, id := range ids {
+		if err := b.checkID(id); err != nil {
+			return 0, err
+		}
+		args = append(args, id)
+	}
+	n, err := removeScript.Exec(ctx, b.client, b.keys[:], args).AsInt64()
+	return n, scriptErr("remove", err)
+}
+
+// SetData sets the member data of id, which must be on the board
+// (ErrNotFound otherwise, and nothing is written). Data is removed with
+// the entry. To write data with the values, use Submission.Data.
+func (b *Board) SetData(ctx context.Context, id string, data []byte) error {
+	if err := b.checkID(id); err != nil {
+		return err
+	}
+	args := []string{b.spec, id, string(data)}
+	n, err := setDataScript.Exec(ctx, b.client, b.keys[:], args).AsInt64()
+	if err != nil {
+		return scriptErr("set data", err)
+	}
+	if n == 0 {
+		return fmt.Errorf("board: id %q: %w", id, ErrNotFound)
+	}
+	return nil
+}

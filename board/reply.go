@@ -1,0 +1,108 @@
+package board
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/pack"
+)
+
+// arrayReply reads a script's array reply whose elements are strings or
+// integers: a Redis or connection error wraps ErrRedis (or ErrValue for a
+// range error raised by the script), any other shape is ErrReply.
+func arrayReply(op string, r rueidis.RedisResult) ([]string, error) {
+	msg, err := r.ToMessage()
+	if err != nil {
+		return nil, scriptErr(op, err)
+	}
+	if !msg.IsArray() {
+		return nil, fmt.Errorf("board: %s: reply is not an array: %w", op, ErrReply)
+	}
+	arr, _ := msg.ToArray()
+	return strings5(arr)
+}
+
+// strings5 reads array elements that are strings or integers.
+func strings5(arr []rueidis.RedisMessage) ([]string, error) {
+	out := make([]string, len(arr))
+	for i := range arr {
+		m := &arr[i]
+		if m.IsInt64() {
+			n, _ := m.AsInt64()
+			out[i] = strconv.FormatInt(n, 10)
+			continue
+		}
+		s, err := m.ToString()
+		if err != nil {
+			return nil, fmt.Errorf("board: reply element %d: %w: %w", i, ErrReply, err)
+		}
+		out[i] = s
+	}
+	return out, nil
+}
+
+// errAbsent is a listing reply {} for an id that is not on the board.
+var errAbsent = fmt.Errorf("board: id absent: %w", ErrNotFound)
+
+// scriptErr classifies an error from a script call: a range error raised by
+// the script becomes ErrValue, anything else ErrRedis.
+func scriptErr(op string, err error) error {
+	if rerr, ok := rueidis.IsRedisErr(err); ok {
+		if msg := rerr.Error(); strings.HasPrefix(msg, "TBRANGE") {
+			return fmt.Errorf("board: %s: field %s would leave its range: %w: %w",
+				op, strings.TrimPrefix(msg, "TBRANGE "), ErrValue, pack.ErrOverflow)
+		}
+	}
+	return redisErr(op, err)
+}
+
+// entry builds an Entry from a stored score, member and rank.
+func (b *Board) entry(score, member, rank string) (Entry, error) {
+	id, vals, err := b.decode(score, member)
+	if err != nil {
+		return Entry{}, err
+	}
+	r, err := strconv.ParseInt(rank, 10, 64)
+	if err != nil {
+		return Entry{}, fmt.Errorf("board: rank %q: %w", rank, ErrReply)
+	}
+	return Entry{ID: id, Values: vals, Rank: r}, nil
+}
+
+// listing reads the reply of range.lua, around.lua, after.lua and
+// between.lua: {total, first, member, score[, data, hasdata], ...}.
+func (b *Board) listing(op string, r rueidis.RedisResult, withData bool) (List, error) {
+	strs, err := arrayReply(op, r)
+	if err != nil {
+		return List{}, err
+	}
+	if len(strs) == 0 {
+		return List{}, errAbsent
+	}
+	step := 2
+	if withData {
+		step = 4
+	}
+	if len(strs) < 2 || (len(strs)-2)%step != 0 {
+		return List{}, fmt.Errorf("board: %s reply of %d elements: %w", op, len(strs), ErrReply)
+	}
+	total, err1 := strconv.ParseInt(strs[0], 10, 64)
+	first, err2 := strconv.ParseInt(strs[1], 10, 64)
+	if err1 != nil || err2 != nil {
+		return List{}, fmt.Errorf("board: %s reply header %q: %w", op, strs[:2], ErrReply)
+	}
+	l := List{Total: total, Entries: make([]Entry, 0, (len(strs)-2)/step)}
+	for i := 2; i < len(strs); i += step {
+		e, err := b.entry(strs[i+1], strs[i], strconv.FormatInt(first+int64(len(l.Entries)), 10))
+		if err != nil {
+			return List{}, err
+		}
+		if withData && strs[i+3] == "1" {
+			e.Data = []byte(strs[i+2])
+		}
+		l.Entries = append(l.Entries, e)
+	}
+	return l, nil
+}

@@ -1,0 +1,80 @@
+package board
+
+import (
+	"context"
+	"encoding/base64"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Cursor is an opaque position in a board for Scan: the stored score and
+// member of the last entry a page returned. The zero Cursor is the top.
+type Cursor string
+
+// Page is one page of a Scan.
+type Page struct {
+	// Entries holds the page, best first, each with its ordinal rank.
+	Entries []Entry
+	// Total is the number of entries on the board.
+	Total int64
+	// HasMore reports that entries follow this page.
+	HasMore bool
+	// Next is the cursor of the following page (empty when HasMore is
+	// false).
+	Next Cursor
+}
+
+// Scan returns up to n entries that come strictly after cursor, best first.
+// Paging by value, not by rank: an entry that stays put is returned exactly
+// once across the pages of a scan, however other entries are inserted,
+// moved or removed meanwhile, and the cursor stays valid when its own entry
+// has moved or gone. It refuses n under 1 and a malformed cursor
+// (ErrArgument).
+func (b *Board) Scan(ctx context.Context, cursor Cursor, n int, opts ...ReadOption) (Page, error) {
+	if n < 1 {
+		return Page{}, fmt.Errorf("board: scan n %d: %w", n, ErrArgument)
+	}
+	score, member, err := parseCursor(cursor)
+	if err != nil {
+		return Page{}, err
+	}
+	c, data := readFlags(opts)
+	args := []string{b.spec, score, member, strconv.Itoa(n), data}
+	l, err := b.listing("scan", afterScript.Exec(ctx, b.client, b.keys[:], args), c.data)
+	if err != nil {
+		return Page{}, err
+	}
+	p := Page{Entries: l.Entries, Total: l.Total}
+	if len(p.Entries) > n {
+		p.Entries, p.HasMore = p.Entries[:n], true
+	}
+	if p.HasMore {
+		p.Next, err = b.cursorOf(p.Entries[n-1])
+	}
+	return p, err
+}
+
+// cursorOf encodes the stored position of e.
+func (b *Board) cursorOf(e Entry) (Cursor, error) {
+	score, member, err := b.encode(e.ID, e.Values)
+	if err != nil {
+		return "", err
+	}
+	return Cursor(base64.RawURLEncoding.EncodeToString([]byte(fmtFloat(score) + "\n" + member))), nil
+}
+
+func parseCursor(c Cursor) (score, member string, err error) {
+	if c == "" {
+		return "", "", nil
+	}
+	raw, err := base64.RawURLEncoding.DecodeString(string(c))
+	if err == nil {
+		var ok bool
+		score, member, ok = strings.Cut(string(raw), "\n")
+		if _, perr := strconv.ParseFloat(score, 64); ok && perr == nil {
+			return score, member, nil
+		}
+	}
+	return "", "", fmt.Errorf("board: malformed cursor %q: %w", c, ErrArgument)
+}

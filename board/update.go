@@ -1,0 +1,119 @@
+package board
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"github.com/redis/rueidis"
+)
+
+// UpdateFunc computes an entry's new values from its current one. old is
+// nil when the id is not on the board. Returning an error aborts the update
+// with that error and writes nothing. It may be called several times.
+type UpdateFunc func(old *Entry) ([]float64, error)
+
+// Update applies fn to the entry of id for logic a fixed policy cannot
+// express: it reads the entry, calls fn, then writes the new values with a
+// compare-and-set script that writes only if the entry is still what was
+// read; otherwise it reads again and retries, with a short jittered pause,
+// until it succeeds or ctx ends. Then it returns an error wrapping both
+// ErrConflict and the context's error. Values fn returns are checked as
+// Submit checks them (ErrValue).
+func (b *Board) Update(ctx context.Context, id string, fn UpdateFunc) (Result, error) {
+	if err := b.checkID(id); err != nil {
+		return Result{}, err
+	}
+	for attempt := 0; ; attempt++ {
+		res, done, err := b.tryUpdate(ctx, id, fn)
+		if done || err != nil {
+			return res, err
+		}
+		if err := pause(ctx, attempt); err != nil {
+			return Result{}, fmt.Errorf("board: update %q after %d attempts: %w: %w", id, attempt+1, ErrConflict, err)
+		}
+	}
+}
+
+// tryUpdate makes one read-compute-write attempt; done is false when a
+// concurrent writer won.
+func (b *Board) tryUpdate(ctx context.Context, id string, fn UpdateFunc) (Result, bool, error) {
+	var old *Entry
+	expect, score, member := "-", "", ""
+	e, err := b.Get(ctx, id)
+	switch {
+	case err == nil:
+		old = &e
+		s, m, encErr := b.encode(e.ID, e.Values)
+		if encErr != nil {
+			return Result{}, false, encErr
+		}
+		expect, score, member = "=", fmtFloat(s), m
+	case !errors.Is(err, ErrNotFound):
+		return Result{}, false, err
+	}
+	vals, err := fn(old)
+	if err != nil {
+		return Result{}, false, err
+	}
+	args, err := b.submitArgs(Submission{ID: id, Values: vals}, expect, score, member)
+	if err != nil {
+		return Result{}, false, err
+	}
+	res, conflict, err := b.parseSubmit(submitScript.Exec(ctx, b.client, b.keys[:], args))
+	return res, !conflict, err
+}
+
+// pause waits a little before the next attempt, longer after more
+// attempts (up to about 50ms), or returns ctx's error.
+func pause(ctx context.Context, attempt int) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	d := time.Duration(1+rand.IntN(1<<min(attempt, 5))) * time.Millisecond
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+// ManyResult is the outcome of one submission of SubmitMany.
+type ManyResult struct {
+	Result
+	// Err is the submission's error, nil when it was written.
+	Err error
+}
+
+// SubmitMany writes many entries in one pipelined round trip (10,000 in one
+// call is fine), each in its own atomic script. It returns one result per
+// submission, in order; an invalid submission gets its error without being
+// sent, and does not stop the others.
+func (b *Board) SubmitMany(ctx context.Context, subs []Submission) []ManyResult {
+	out := make([]ManyResult, len(subs))
+	execs := make([]rueidis.LuaExec, 0, len(subs))
+	sent := make([]int, 0, len(subs))
+	for i, s := range subs {
+		args, err := b.submitArgs(s, "", "", "")
+		if err != nil {
+			out[i].Err = err
+			continue
+		}
+		execs = append(execs, rueidis.LuaExec{Keys: b.keys[:], Args: args})
+		sent = append(sent, i)
+	}
+	if len(execs) == 0 {
+		return out
+	}
+	for j, r := range submitScript.ExecMulti(ctx, b.client, execs...) {
+		i := sent[j]
+		res, _, err := b.parseSubmit(r)
+		out[i] = ManyResult{Result: res, Err: err}
+	}
+	return out
+}

@@ -1,0 +1,89 @@
+package pack_test
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/tiebreak/tiebreak/pack"
+)
+
+// Seed 002's board: points high first, paid first, earlier first, in 53 bits.
+func ExampleNewLayout() {
+	l, err := pack.NewLayout(
+		pack.Field{Name: "points", Width: 23},
+		pack.Field{Name: "paid", Width: 1},
+		pack.Field{Name: "time", Width: 29, Dir: pack.LowerIsBetter},
+	)
+	if err != nil {
+		panic(err)
+	}
+	early, _ := l.Pack(100, 1, 1000)
+	late, _ := l.Pack(100, 1, 2000)
+	fmt.Println(l)
+	fmt.Println(early > late) // earlier ranks higher in a descending order
+	_, err = pack.NewLayout(pack.Field{Name: "points", Width: 33}, pack.Field{Name: "paid", Width: 1}, pack.Field{Name: "time", Width: 29})
+	fmt.Println(err)
+	// Output:
+	// bits[points:23 paid:1 time:29/lower]
+	// true
+	// pack: fields need more than 53 bits: pack: invalid layout
+}
+
+func ExampleLayout_Pack() {
+	l, _ := pack.NewLayout(
+		pack.Field{Name: "points", Width: 23},
+		pack.Field{Name: "paid", Width: 1},
+		pack.Field{Name: "time", Width: 29},
+	)
+	s, _ := l.Pack(100, 1, 290072179)
+	fmt.Println(s.Uint64(), s.Float64() == 108201125491)
+	_, err := l.Pack(1<<23, 1, 0)
+	fmt.Println(err)
+	// Output:
+	// 108201125491 true
+	// pack: field "points": value 8388608 outside [0, 8388607]: pack: value out of range
+}
+
+func ExampleLayout_Unpack() {
+	l, _ := pack.NewLayout(
+		pack.Field{Name: "points", Width: 23},
+		pack.Field{Name: "paid", Width: 1},
+		pack.Field{Name: "time", Width: 29},
+	)
+	fmt.Println(l.Unpack(108201125491))
+	_, err := l.Unpack(0.5)
+	fmt.Println(err)
+	// Output:
+	// [100 1 290072179] <nil>
+	// pack: score 0.5 is not an integer in [0, 9007199254740991]: pack: invalid score
+}
+
+func ExampleNewDigitLayout() {
+	l, _ := pack.NewDigitLayout(
+		pack.Field{Name: "points", Width: 3},
+		pack.Field{Name: "paid", Width: 1},
+		pack.Field{Name: "time", Width: 9},
+	)
+	s, _ := l.Pack(200, 1, 290072179)
+	fmt.Println(s)
+	// Output:
+	// 2001290072179
+}
+
+// What a Lua script does to read one field without the 32-bit bit library.
+func ExampleFieldInfo() {
+	l, _ := pack.NewLayout(
+		pack.Field{Name: "points", Width: 23},
+		pack.Field{Name: "paid", Width: 1},
+		pack.Field{Name: "time", Width: 29},
+	)
+	score := 108201125491.0
+	for _, f := range l.Fields() {
+		raw := math.Mod(math.Floor(score/float64(f.Mul)), float64(f.RawMax+1))
+		fmt.Printf("%s: mul=%d max=%d value=%d\n", f.Name, f.Mul, f.RawMax, f.Value(uint64(raw)))
+	}
+	// Output:
+	// points: mul=1073741824 max=8388607 value=100
+	// paid: mul=536870912 max=1 value=1
+	// time: mul=1 max=536870911 value=290072179
+}
