@@ -1,0 +1,72 @@
+package redistest
+
+import (
+	"context"
+	"net"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/redis/rueidis"
+)
+
+// dial connects a client to addr. rueidis picks cluster mode by itself when
+// addr is a cluster node.
+func dial(addrs ...string) (rueidis.Client, error) {
+	return rueidis.NewClient(rueidis.ClientOption{InitAddress: addrs, DisableCache: true})
+}
+
+// dialNode connects to the single node addr, even when it is a cluster node.
+func dialNode(addr string) (rueidis.Client, error) {
+	return rueidis.NewClient(rueidis.ClientOption{
+		InitAddress:       []string{addr},
+		DisableCache:      true,
+		ForceSingleClient: true,
+		DisableRetry:      true,
+		Dialer:            net.Dialer{Timeout: time.Second},
+	})
+}
+
+// info runs INFO section (or CLUSTER INFO when section is "cluster") on the
+// single node addr and returns its fields.
+func info(addr, section string) (map[string]string, error) {
+	c, err := dialNode(addr)
+	if err != nil {
+		return nil, err
+	}
+	defer c.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	cmd := c.B().Info().Section(section).Build()
+	if section == "cluster" {
+		cmd = c.B().ClusterInfo().Build()
+	}
+	text, err := c.Do(ctx, cmd).ToString()
+	if err != nil {
+		return nil, err
+	}
+	return parseInfo(text), nil
+}
+
+// parseInfo turns "key:value" lines into a map, skipping "# Section" lines.
+// RESP3 sends INFO and CLUSTER INFO as verbatim strings, which rueidis
+// returns with their "txt:" format prefix.
+func parseInfo(text string) map[string]string {
+	fields := map[string]string{}
+	for line := range strings.Lines(strings.TrimPrefix(text, "txt:")) {
+		k, v, ok := strings.Cut(strings.TrimSpace(line), ":")
+		if ok && !strings.HasPrefix(k, "#") {
+			fields[k] = v
+		}
+	}
+	return fields
+}
+
+// serverPID returns the process id of the server answering on addr.
+func serverPID(addr string) (int, error) {
+	fields, err := info(addr, "server")
+	if err != nil {
+		return 0, err
+	}
+	return strconv.Atoi(fields["process_id"])
+}

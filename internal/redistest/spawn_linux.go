@@ -1,0 +1,11 @@
+//go:build linux
+
+package redistest
+
+import "syscall"
+
+// dieWithParent makes the kernel SIGKILL the child when the thread that
+// forked it exits; spawn.go keeps that thread alive as long as the process.
+func dieWithParent() *syscall.SysProcAttr {
+	return &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+}

@@ -1,0 +1,11 @@
+//go:build !linux
+
+package redistest
+
+import "syscall"
+
+// dieWithParent has no equivalent of Linux's Pdeathsig here: children are
+// stopped by Close and Main only.
+func dieWithParent() *syscall.SysProcAttr {
+	return nil
+}
