@@ -24,7 +24,7 @@ type Board struct {
 	layout *pack.Layout
 	opts   Options
 	keys   keys
-	spec   string // ARGV[1] of every script
+	scripts *scriptSet
 	width  int    // key suffix: digits of the fields prefix
 	rest   uint64 // key suffix: largest packed value of fields 2..n
 }
@@ -49,7 +49,7 @@ func New(client rueidis.Client, name string, layout *pack.Layout, opts Options) 
 		b.rest = layout.Field(0).Mul - 1
 		b.width = len(strconv.FormatUint(b.rest, 10))
 	}
-	b.spec = b.buildSpec()
+	b.scripts = scriptsFor(b.buildSpec())
 	return b, nil
 }
 
@@ -64,30 +64,23 @@ func (b *Board) Strategy() Strategy { return b.opts.Strategy }
 
 func (b *Board) suffix() bool { return b.opts.Strategy == KeySuffix }
 
-// buildSpec writes the layout and options for the scripts (common.lua).
+// buildSpec writes the layout and options as the Lua table L that every
+// script starts with (see lua/common.lua).
 func (b *Board) buildSpec() string {
 	var s strings.Builder
-	strategy, dense := "p", "0"
+	strategy := "p"
 	if b.suffix() {
 		strategy = "s"
 	}
-	if b.opts.DenseRanks {
-		dense = "1"
-	}
-	var expire int64
-	if !b.opts.expireAt.IsZero() {
-		expire = b.opts.expireAt.UnixMilli()
-	}
-	fmt.Fprintf(&s, "%s;%d;%s;%d;%d;%d", strategy, b.width, dense, b.opts.Cap, expire, b.rest)
+	fmt.Fprintf(&s, "{strategy = '%s', width = %d, dense = %t, cap = %d, restmax = %d, f = {",
+		strategy, b.width, b.opts.DenseRanks, b.opts.Cap, b.rest)
 	for i := 0; i < b.layout.Len(); i++ {
 		min, max := b.fieldRange(i)
 		f := b.layout.Field(i)
-		dir := "h"
-		if f.Dir == pack.LowerIsBetter {
-			dir = "l"
-		}
-		fmt.Fprintf(&s, ";%d,%d,%s,%s,%s", f.Mul, f.RawMax+1, fmtFloat(min), fmtFloat(max), dir)
+		fmt.Fprintf(&s, "{mul = %d, span = %d, min = %s, max = %s, hi = %t}, ",
+			f.Mul, f.RawMax+1, fmtFloat(min), fmtFloat(max), f.Dir == pack.HigherIsBetter)
 	}
+	s.WriteString("}}")
 	return s.String()
 }
 
@@ -107,6 +100,22 @@ func (b *Board) fieldRange(i int) (min, max float64) {
 }
 
 func fmtFloat(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+
+// fmtNum writes v for people: whole numbers without an exponent.
+func fmtNum(v float64) string {
+	if v == math.Trunc(v) && math.Abs(v) < 1e21 {
+		return strconv.FormatFloat(v, 'f', -1, 64)
+	}
+	return fmtFloat(v)
+}
+
+// expireArg is the expire-at argument of the write scripts.
+func (b *Board) expireArg() string {
+	if b.opts.expireAt.IsZero() {
+		return "0"
+	}
+	return strconv.FormatInt(b.opts.expireAt.UnixMilli(), 10)
+}
 
 // Delete removes the whole board: entries, member data and rank indexes, in
 // one command.

@@ -32,8 +32,8 @@ func (b *Board) checkValue(i int, v float64) error {
 		return fmt.Errorf("board: field %q: %v is not an integer: %w", f.Name, v, ErrValue)
 	}
 	if min, max := b.fieldRange(i); v < min || v > max {
-		return fmt.Errorf("board: field %q: value %v outside [%v, %v]: %w: %w",
-			f.Name, v, min, max, ErrValue, pack.ErrOverflow)
+		return fmt.Errorf("board: field %q: value %s outside [%s, %s]: %w: %w",
+			f.Name, fmtNum(v), fmtNum(min), fmtNum(max), ErrValue, pack.ErrOverflow)
 	}
 	return nil
 }

@@ -87,7 +87,7 @@ func (b *Board) rank(ctx context.Context, id string, kind RankKind, opts []ReadO
 		return Entry{}, err
 	}
 	c, data := readFlags(opts)
-	strs, err := arrayReply("rank", rankScript.Exec(ctx, b.client, b.keys[:], []string{b.spec, id, code, data}))
+	strs, err := b.arrayReply("rank", b.scripts.rank.Exec(ctx, b.client, b.keys[:], []string{id, code, data}))
 	if err != nil {
 		return Entry{}, err
 	}
@@ -139,8 +139,8 @@ func (b *Board) Page(ctx context.Context, offset int64, n int, opts ...ReadOptio
 		return List{}, fmt.Errorf("board: page offset %d, n %d: %w", offset, n, ErrArgument)
 	}
 	c, data := readFlags(opts)
-	args := []string{b.spec, strconv.FormatInt(offset, 10), strconv.FormatInt(offset+int64(n)-1, 10), data}
-	return b.listing("page", rangeScript.Exec(ctx, b.client, b.keys[:], args), c.data)
+	args := []string{strconv.FormatInt(offset, 10), strconv.FormatInt(offset+int64(n)-1, 10), data}
+	return b.listing("page", b.scripts.rang.Exec(ctx, b.client, b.keys[:], args), c.data)
 }
 
 // Around returns n entries around id, id among them and as central as the
@@ -155,8 +155,8 @@ func (b *Board) Around(ctx context.Context, id string, n int, opts ...ReadOption
 		return List{}, fmt.Errorf("board: around n %d: %w", n, ErrArgument)
 	}
 	c, data := readFlags(opts)
-	args := []string{b.spec, id, strconv.Itoa(n), data}
-	l, err := b.listing("around", aroundScript.Exec(ctx, b.client, b.keys[:], args), c.data)
+	args := []string{id, strconv.Itoa(n), data}
+	l, err := b.listing("around", b.scripts.around.Exec(ctx, b.client, b.keys[:], args), c.data)
 	if errors.Is(err, errAbsent) {
 		return List{}, fmt.Errorf("board: id %q: %w", id, ErrNotFound)
 	}
@@ -176,8 +176,8 @@ func (b *Board) Between(ctx context.Context, lo, hi float64, offset int64, n int
 		return List{Total: total, Entries: []Entry{}}, err
 	}
 	c, data := readFlags(opts)
-	args := []string{b.spec, fmtFloat(slo), fmtFloat(shi), strconv.FormatInt(offset, 10), strconv.Itoa(n), data}
-	return b.listing("between", betweenScript.Exec(ctx, b.client, b.keys[:], args), c.data)
+	args := []string{fmtFloat(slo), fmtFloat(shi), strconv.FormatInt(offset, 10), strconv.Itoa(n), data}
+	return b.listing("between", b.scripts.between.Exec(ctx, b.client, b.keys[:], args), c.data)
 }
 
 // storedBounds turns a range of the first field into a range of stored

@@ -12,16 +12,15 @@ func (b *Board) Remove(ctx context.Context, ids ...string) (int64, error) {
 	if len(ids) == 0 {
 		return 0, nil
 	}
-	args := make([]string, 0, len(ids)+1)
-	args = append(args, b.spec)
-	for _, id := range ids {
+	args := make([]string, 0, len(ids))
+		for _, id := range ids {
 		if err := b.checkID(id); err != nil {
 			return 0, err
 		}
 		args = append(args, id)
 	}
-	n, err := removeScript.Exec(ctx, b.client, b.keys[:], args).AsInt64()
-	return n, scriptErr("remove", err)
+	n, err := b.scripts.remove.Exec(ctx, b.client, b.keys[:], args).AsInt64()
+	return n, b.scriptErr("remove", err)
 }
 
 // SetData sets the member data of id, which must be on the board
@@ -31,10 +30,10 @@ func (b *Board) SetData(ctx context.Context, id string, data []byte) error {
 	if err := b.checkID(id); err != nil {
 		return err
 	}
-	args := []string{b.spec, id, string(data)}
-	n, err := setDataScript.Exec(ctx, b.client, b.keys[:], args).AsInt64()
+	args := []string{id, string(data), b.expireArg()}
+	n, err := b.scripts.setData.Exec(ctx, b.client, b.keys[:], args).AsInt64()
 	if err != nil {
-		return scriptErr("set data", err)
+		return b.scriptErr("set data", err)
 	}
 	if n == 0 {
 		return fmt.Errorf("board: id %q: %w", id, ErrNotFound)

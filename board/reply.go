@@ -3,7 +3,6 @@ package board
 import (
 	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/pack"
@@ -12,10 +11,10 @@ import (
 // arrayReply reads a script's array reply whose elements are strings or
 // integers: a Redis or connection error wraps ErrRedis (or ErrValue for a
 // range error raised by the script), any other shape is ErrReply.
-func arrayReply(op string, r rueidis.RedisResult) ([]string, error) {
+func (b *Board) arrayReply(op string, r rueidis.RedisResult) ([]string, error) {
 	msg, err := r.ToMessage()
 	if err != nil {
-		return nil, scriptErr(op, err)
+		return nil, b.scriptErr(op, err)
 	}
 	if !msg.IsArray() {
 		return nil, fmt.Errorf("board: %s: reply is not an array: %w", op, ErrReply)
@@ -47,12 +46,16 @@ func strings5(arr []rueidis.RedisMessage) ([]string, error) {
 var errAbsent = fmt.Errorf("board: id absent: %w", ErrNotFound)
 
 // scriptErr classifies an error from a script call: a range error raised by
-// the script becomes ErrValue, anything else ErrRedis.
-func scriptErr(op string, err error) error {
+// the script ("TBRANGE <field index from 1> <value>") becomes ErrValue
+// naming the field, anything else ErrRedis.
+func (b *Board) scriptErr(op string, err error) error {
 	if rerr, ok := rueidis.IsRedisErr(err); ok {
-		if msg := rerr.Error(); strings.HasPrefix(msg, "TBRANGE") {
-			return fmt.Errorf("board: %s: field %s would leave its range: %w: %w",
-				op, strings.TrimPrefix(msg, "TBRANGE "), ErrValue, pack.ErrOverflow)
+		var i int
+		var v string
+		if n, _ := fmt.Sscanf(rerr.Error(), "TBRANGE %d %s", &i, &v); n == 2 && i >= 1 && i <= b.layout.Len() {
+			min, max := b.fieldRange(i - 1)
+			return fmt.Errorf("board: %s: field %q would become %s, outside [%s, %s]: %w: %w",
+				op, b.layout.Field(i-1).Name, v, fmtNum(min), fmtNum(max), ErrValue, pack.ErrOverflow)
 		}
 	}
 	return redisErr(op, err)
@@ -74,7 +77,7 @@ func (b *Board) entry(score, member, rank string) (Entry, error) {
 // listing reads the reply of range.lua, around.lua, after.lua and
 // between.lua: {total, first, member, score[, data, hasdata], ...}.
 func (b *Board) listing(op string, r rueidis.RedisResult, withData bool) (List, error) {
-	strs, err := arrayReply(op, r)
+	strs, err := b.arrayReply(op, r)
 	if err != nil {
 		return List{}, err
 	}

@@ -40,8 +40,8 @@ func (b *Board) Scan(ctx context.Context, cursor Cursor, n int, opts ...ReadOpti
 		return Page{}, err
 	}
 	c, data := readFlags(opts)
-	args := []string{b.spec, score, member, strconv.Itoa(n), data}
-	l, err := b.listing("scan", afterScript.Exec(ctx, b.client, b.keys[:], args), c.data)
+	args := []string{score, member, strconv.Itoa(n), data}
+	l, err := b.listing("scan", b.scripts.after.Exec(ctx, b.client, b.keys[:], args), c.data)
 	if err != nil {
 		return Page{}, err
 	}

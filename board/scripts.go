@@ -2,6 +2,7 @@ package board
 
 import (
 	"embed"
+	"sync"
 
 	"github.com/redis/rueidis"
 )
@@ -9,30 +10,44 @@ import (
 //go:embed lua/*.lua
 var luaFiles embed.FS
 
-// script returns the named operation with the shared helpers in front.
-func script(name string, readOnly bool) *rueidis.Lua {
-	common, err := luaFiles.ReadFile("lua/common.lua")
-	if err != nil {
-		panic(err) // embedded at build time: cannot happen
+// scriptSet holds a board's scripts. Each is the board's spec as a Lua
+// table (L), then lua/common.lua, then the operation's file: with the spec
+// baked in, no call spends time parsing it.
+type scriptSet struct {
+	submit, remove, setData            *rueidis.Lua
+	rank, rang, around, after, between *rueidis.Lua
+}
+
+// scriptCache shares one scriptSet between boards of equal spec (the
+// windows of a Periodic board, say), so the SHA1 of each is computed once.
+var scriptCache sync.Map // spec string -> *scriptSet
+
+func scriptsFor(spec string) *scriptSet {
+	if s, ok := scriptCache.Load(spec); ok {
+		return s.(*scriptSet)
 	}
-	op, err := luaFiles.ReadFile("lua/" + name + ".lua")
-	if err != nil {
-		panic(err)
+	s := &scriptSet{
+		submit: build(spec, "submit", false), remove: build(spec, "remove", false),
+		setData: build(spec, "setdata", false), rank: build(spec, "rank", true),
+		rang: build(spec, "range", true), around: build(spec, "around", true),
+		after: build(spec, "after", true), between: build(spec, "between", true),
 	}
-	src := string(common) + "\n" + string(op)
+	actual, _ := scriptCache.LoadOrStore(spec, s)
+	return actual.(*scriptSet)
+}
+
+func build(spec, name string, readOnly bool) *rueidis.Lua {
+	src := "local L = " + spec + "\n" + mustRead("common") + "\n" + mustRead(name)
 	if readOnly {
 		return rueidis.NewLuaScriptReadOnly(src)
 	}
 	return rueidis.NewLuaScript(src)
 }
 
-var (
-	submitScript  = script("submit", false)
-	removeScript  = script("remove", false)
-	setDataScript = script("setdata", false)
-	rankScript    = script("rank", true)
-	rangeScript   = script("range", true)
-	aroundScript  = script("around", true)
-	afterScript   = script("after", true)
-	betweenScript = script("between", true)
-)
+func mustRead(name string) string {
+	b, err := luaFiles.ReadFile("lua/" + name + ".lua")
+	if err != nil {
+		panic(err) // embedded at build time: cannot happen
+	}
+	return string(b)
+}

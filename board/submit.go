@@ -84,7 +84,7 @@ func (b *Board) Submit(ctx context.Context, s Submission) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	res, conflict, err := b.parseSubmit(submitScript.Exec(ctx, b.client, b.keys[:], args))
+	res, conflict, err := b.parseSubmit(b.scripts.submit.Exec(ctx, b.client, b.keys[:], args))
 	if err == nil && conflict {
 		err = fmt.Errorf("board: submit: unexpected conflict: %w", ErrReply)
 	}
@@ -102,7 +102,7 @@ func (b *Board) submitArgs(s Submission, expect, expScore, expMember string) ([]
 		data, hasData = string(s.Data), "1"
 	}
 	args := make([]string, 0, 9+len(s.Values))
-	args = append(args, b.spec, s.ID, policyCodes[s.Policy], ops, expect, expScore, expMember, hasData, data)
+	args = append(args, s.ID, policyCodes[s.Policy], ops, expect, expScore, expMember, hasData, data, b.expireArg())
 	for _, v := range s.Values {
 		args = append(args, fmtFloat(v))
 	}
@@ -160,7 +160,7 @@ func (b *Board) opsString(s Submission) string {
 
 // parseSubmit reads submit.lua's reply.
 func (b *Board) parseSubmit(r rueidis.RedisResult) (Result, bool, error) {
-	strs, err := arrayReply("submit", r)
+	strs, err := b.arrayReply("submit", r)
 	if err != nil {
 		return Result{}, false, err
 	}

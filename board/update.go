@@ -28,6 +28,10 @@ func (b *Board) Update(ctx context.Context, id string, fn UpdateFunc) (Result, e
 	}
 	for attempt := 0; ; attempt++ {
 		res, done, err := b.tryUpdate(ctx, id, fn)
+		if err != nil && attempt > 0 && ctx.Err() != nil {
+			// The context ended while retrying after conflicts.
+			return Result{}, fmt.Errorf("board: update %q after %d attempts: %w: %w", id, attempt+1, ErrConflict, err)
+		}
 		if done || err != nil {
 			return res, err
 		}
@@ -62,7 +66,7 @@ func (b *Board) tryUpdate(ctx context.Context, id string, fn UpdateFunc) (Result
 	if err != nil {
 		return Result{}, false, err
 	}
-	res, conflict, err := b.parseSubmit(submitScript.Exec(ctx, b.client, b.keys[:], args))
+	res, conflict, err := b.parseSubmit(b.scripts.submit.Exec(ctx, b.client, b.keys[:], args))
 	return res, !conflict, err
 }
 
@@ -110,7 +114,7 @@ func (b *Board) SubmitMany(ctx context.Context, subs []Submission) []ManyResult 
 	if len(execs) == 0 {
 		return out
 	}
-	for j, r := range submitScript.ExecMulti(ctx, b.client, execs...) {
+	for j, r := range b.scripts.submit.ExecMulti(ctx, b.client, execs...) {
 		i := sent[j]
 		res, _, err := b.parseSubmit(r)
 		out[i] = ManyResult{Result: res, Err: err}

@@ -3,16 +3,14 @@
 -- still stored there.
 --
 -- KEYS: z, m, d, v, c (see common.lua)
--- ARGV[1]  spec (see common.lua)
--- ARGV[2]  cursor score, ARGV[3] cursor member ('' with score '' = start)
--- ARGV[4]  n, at least 1
--- ARGV[5]  '1' to return member data
+-- ARGV[1]  cursor score, ARGV[2] cursor member ('' with score '' = start)
+-- ARGV[3]  n, at least 1
+-- ARGV[4]  '1' to return member data
 --
 -- Reply: {total, first, member, score[, data, hasdata], ...} as range.lua;
 --        at most n + 1 entries (the extra one tells the caller there is more).
 
-local L = parse_spec(ARGV[1])
-local cs, cm = ARGV[2], ARGV[3]
+local cs, cm = ARGV[1], ARGV[2]
 local start = 0
 if cs ~= '' then
   local s = redis.call('ZSCORE', KEYS[1], cm)
@@ -31,6 +29,6 @@ if cs ~= '' then
     start = lo
   end
 end
-local n = tonumber(ARGV[4])
+local n = tonumber(ARGV[3])
 local got = redis.call('ZRANGE', KEYS[1], start, start + n, 'WITHSCORES')
-return emit(L, {redis.call('ZCARD', KEYS[1]), start + 1}, got, ARGV[5] == '1')
+return emit(L, {redis.call('ZCARD', KEYS[1]), start + 1}, got, ARGV[4] == '1')

@@ -2,22 +2,20 @@
 -- other side at the edges (around rank 1 gives ranks 1..n).
 --
 -- KEYS: z, m, d, v, c (see common.lua)
--- ARGV[1]  spec (see common.lua)
--- ARGV[2]  id
--- ARGV[3]  n, at least 1
--- ARGV[4]  '1' to return member data
+-- ARGV[1]  id
+-- ARGV[2]  n, at least 1
+-- ARGV[3]  '1' to return member data
 --
 -- Reply: {} when the id is not on the board, else
 --        {total, first, member, score[, data, hasdata], ...} as range.lua.
 
-local L = parse_spec(ARGV[1])
-local m = find_member(L, ARGV[2])
+local m = find_member(L, ARGV[1])
 if not m then return {} end
-local n = tonumber(ARGV[3])
+local n = tonumber(ARGV[2])
 local r = redis.call('ZRANK', KEYS[1], m)
 local total = redis.call('ZCARD', KEYS[1])
 local start = r - math.floor((n - 1) / 2)
 if start + n > total then start = total - n end
 if start < 0 then start = 0 end
 local got = redis.call('ZRANGE', KEYS[1], start, start + n - 1, 'WITHSCORES')
-return emit(L, {total, start + 1}, got, ARGV[4] == '1')
+return emit(L, {total, start + 1}, got, ARGV[3] == '1')

@@ -1,17 +1,17 @@
--- common.lua: helpers every board script starts with (the Go side prepends
--- this file to each operation's file). Contract shared by all scripts:
+-- common.lua: helpers every board script starts with (the Go side writes
+-- L, then this file, then the operation's file). Contract shared by all scripts:
 --
 -- KEYS[1] z  sorted set: score = stored score, member = stored member
 -- KEYS[2] m  HASH id -> member (key-suffix strategy only)
 -- KEYS[3] d  HASH id -> member data
 -- KEYS[4] v  sorted set of distinct value tuples (dense ranks only)
 -- KEYS[5] c  HASH tuple -> number of entries holding it (dense ranks only)
--- ARGV[1]    the board's spec, built once by the Go side:
---            "strategy;width;dense;cap;expireat;restmax;f1;f2;..."
---            strategy 'p' (packed) or 's' (key suffix); width of the suffix;
---            dense '1' or '0'; cap (0 = none); expireat in ms (0 = none);
---            restmax = largest packed value of fields 2..n; each field
---            "mul,span,min,max,dir" with dir 'h' (higher is better) or 'l'.
+-- L        the board's layout and options, written by the Go side as a
+--          Lua table in front of this file (so no script parses them):
+--          {strategy = 'p' (packed) or 's' (key suffix), width = digits of
+--          the member prefix, dense = bool, cap = 0 or N,
+--          restmax = largest packed value of fields 2..n,
+--          f = {{mul=, span=, min=, max=, hi=bool}, ...} one per field}
 --
 -- Storage: ascending order is best first.
 --   packed: score = -(sum of raw(field) * mul), member = id
@@ -20,19 +20,6 @@
 --           digits, then the id.
 -- Numbers never leave a script as Lua numbers: scores go out as strings
 -- formatted with %.17g (exact for every double), ranks as integers.
-
-local function parse_spec(spec)
-  local parts = {}
-  for p in string.gmatch(spec, '[^;]+') do parts[#parts + 1] = p end
-  local L = {strategy = parts[1], width = tonumber(parts[2]), dense = parts[3] == '1',
-    cap = tonumber(parts[4]), expireat = tonumber(parts[5]), restmax = tonumber(parts[6]), f = {}}
-  for i = 7, #parts do
-    local mul, span, min, max, dir = string.match(parts[i], '^([^,]+),([^,]+),([^,]+),([^,]+),([hl])$')
-    L.f[#L.f + 1] = {mul = tonumber(mul), span = tonumber(span), min = tonumber(min),
-      max = tonumber(max), hi = dir == 'h'}
-  end
-  return L
-end
 
 local function fmt(n) return string.format('%.17g', n) end
 
@@ -52,13 +39,16 @@ local function member_id(L, member)
   return string.sub(member, L.width + 1)
 end
 
--- The current member of id, or false.
+-- The current member of id and its score (a string), or false.
 local function find_member(L, id)
   if L.strategy == 'p' then
-    if redis.call('ZSCORE', KEYS[1], id) then return id end
+    local s = redis.call('ZSCORE', KEYS[1], id)
+    if s then return id, s end
     return false
   end
-  return redis.call('HGET', KEYS[2], id)
+  local m = redis.call('HGET', KEYS[2], id)
+  if m then return m, redis.call('ZSCORE', KEYS[1], m) end
+  return false
 end
 
 -- The field values held by (score, member).

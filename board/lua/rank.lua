@@ -1,21 +1,18 @@
 -- rank.lua: one id's entry and rank, from one snapshot.
 --
 -- KEYS: z, m, d, v, c (see common.lua)
--- ARGV[1]  spec (see common.lua)
--- ARGV[2]  id
--- ARGV[3]  rank kind: 'o' ordinal (1,2,3,4), 'c' competition (1,2,2,4),
+-- ARGV[1]  id
+-- ARGV[2]  rank kind: 'o' ordinal (1,2,3,4), 'c' competition (1,2,2,4),
 --          'd' dense (1,2,2,3; needs the dense option)
--- ARGV[4]  '1' to return the member data
+-- ARGV[3]  '1' to return the member data
 --
 -- Reply: {} when the id is not on the board, else
 --        {member, score, rank, data, hasdata} (data '' and hasdata 0 unless
 --        asked for and present).
 
-local L = parse_spec(ARGV[1])
-local m = find_member(L, ARGV[2])
+local m, s = find_member(L, ARGV[1])
 if not m then return {} end
-local s = redis.call('ZSCORE', KEYS[1], m)
-local kind, rank = ARGV[3], nil
+local kind, rank = ARGV[2], nil
 
 -- The tuple of the member at rank r equals ours: same score and, for key
 -- suffix, the same fields prefix.
@@ -44,5 +41,5 @@ else
   rank = redis.call('ZRANK', KEYS[1], m) + 1
 end
 
-local d = ARGV[4] == '1' and redis.call('HGET', KEYS[3], ARGV[2])
+local d = ARGV[3] == '1' and redis.call('HGET', KEYS[3], ARGV[1])
 return {m, s, rank, d or '', d and 1 or 0}

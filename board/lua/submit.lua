@@ -1,17 +1,17 @@
 -- submit.lua: write one entry under a policy, atomically.
 --
 -- KEYS: z, m, d, v, c (see common.lua)
--- ARGV[1]  spec (see common.lua)
--- ARGV[2]  id
--- ARGV[3]  policy: 'r' replace, 'b' best (keep the better whole tuple),
+-- ARGV[1]  id
+-- ARGV[2]  policy: 'r' replace, 'b' best (keep the better whole tuple),
 --          'f' per-field operators
--- ARGV[4]  operators, one char per field ('f' only): 's' set, 'a' add,
+-- ARGV[3]  operators, one char per field ('f' only): 's' set, 'a' add,
 --          'x' max, 'n' min, 'k' keep. For a new id every operator sets.
--- ARGV[5]  expectation: '' none; '-' the id must be absent; '=' the id must
---          still be stored as ARGV[6] (score) and ARGV[7] (member)
--- ARGV[6]  expected score, ARGV[7] expected member
--- ARGV[8]  '1' to set member data to ARGV[9], '' to leave it
--- ARGV[9]  member data
+-- ARGV[4]  expectation: '' none; '-' the id must be absent; '=' the id must
+--          still be stored as ARGV[5] (score) and ARGV[6] (member)
+-- ARGV[5]  expected score, ARGV[6] expected member
+-- ARGV[7]  '1' to set member data to ARGV[8], '' to leave it
+-- ARGV[8]  member data
+-- ARGV[9]  expire-at in Unix ms for every key ('0': leave expiry alone)
 -- ARGV[10..] one value per field, as %.17g strings
 --
 -- Reply: {'ok', member, score, rank, changed, trimmed}
@@ -21,14 +21,13 @@
 -- Error: 'TBRANGE <field index> <value>' when a value would leave its
 --        field's range (nothing written).
 
-local L = parse_spec(ARGV[1])
-local id, policy, ops = ARGV[2], ARGV[3], ARGV[4]
-local oldm = find_member(L, id)
-local olds = oldm and tonumber(redis.call('ZSCORE', KEYS[1], oldm))
+local id, policy, ops = ARGV[1], ARGV[2], ARGV[3]
+local oldm, olds = find_member(L, id)
+olds = oldm and tonumber(olds)
 
-local expect = ARGV[5]
+local expect = ARGV[4]
 if (expect == '-' and oldm) or (expect == '=' and
-    (oldm ~= ARGV[7] or olds ~= tonumber(ARGV[6]))) then
+    (oldm ~= ARGV[6] or olds ~= tonumber(ARGV[5]))) then
   return {'conflict'}
 end
 
@@ -68,7 +67,7 @@ if changed then
   if L.strategy == 's' then redis.call('HSET', KEYS[2], id, nm) end
   dense_add(L, ns, nm, 1)
 end
-if ARGV[8] == '1' then redis.call('HSET', KEYS[3], id, ARGV[9]) end
+if ARGV[7] == '1' then redis.call('HSET', KEYS[3], id, ARGV[8]) end
 
 local trimmed = 0
 if L.cap > 0 and redis.call('ZCARD', KEYS[1]) > L.cap then
@@ -78,8 +77,8 @@ if L.cap > 0 and redis.call('ZCARD', KEYS[1]) > L.cap then
     if gone[i] == nm then trimmed = 1 end
   end
 end
-if L.expireat > 0 then
-  for i = 1, 5 do redis.call('PEXPIREAT', KEYS[i], L.expireat) end
+if ARGV[9] ~= '0' then
+  for i = 1, 5 do redis.call('PEXPIREAT', KEYS[i], ARGV[9]) end
 end
 
 local rank = redis.call('ZRANK', KEYS[1], nm)

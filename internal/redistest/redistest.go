@@ -151,3 +151,15 @@ func scanKeys(ctx context.Context, client rueidis.Client, pattern string) ([]str
 	}
 	return keys, nil
 }
+
+// Shared returns an Env on the test binary's shared server for code that
+// has no testing.T, such as Example functions. Nothing deletes its keys:
+// the caller removes what it writes. The binary must still run through
+// Main, which stops the server.
+func Shared() (*Env, error) {
+	b, err := sharedBackend()
+	if err != nil {
+		return nil, err
+	}
+	return &Env{Client: b.client, Addr: b.addr, Prefix: newPrefix(), Source: b.source}, nil
+}

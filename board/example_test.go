@@ -1,0 +1,203 @@
+package board_test
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/tiebreak/tiebreak/board"
+	"github.com/tiebreak/tiebreak/internal/redistest"
+	"github.com/tiebreak/tiebreak/pack"
+)
+
+// exampleBoard gives an example a fresh board on the tests' Redis; the
+// caller deletes it.
+func exampleBoard(name string, l *pack.Layout, o board.Options) *board.Board {
+	env, err := redistest.Shared()
+	if err != nil {
+		panic(err)
+	}
+	b, err := board.New(env.Client, env.Prefix+":"+name, l, o)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+// seed002Layout: points high first, then paid first, then earlier first.
+func seed002Layout() *pack.Layout {
+	l, err := pack.NewLayout(
+		pack.Field{Name: "points", Width: 20},
+		pack.Field{Name: "paid", Width: 1},
+		pack.Field{Name: "time", Width: 32, Dir: pack.LowerIsBetter},
+	)
+	if err != nil {
+		panic(err)
+	}
+	return l
+}
+
+func printList(l board.List) {
+	for _, e := range l.Entries {
+		fmt.Println(e.Rank, e.ID, ints(e.Values))
+	}
+}
+
+// ints prints values that are whole numbers without exponents.
+func ints(vals []float64) []int64 {
+	out := make([]int64, len(vals))
+	for i, v := range vals {
+		out[i] = int64(v)
+	}
+	return out
+}
+
+// Seed 002's board: ties on points are broken by the paid flag, then by
+// the earlier time.
+func ExampleNew() {
+	ctx := context.Background()
+	b := exampleBoard("seed002", seed002Layout(), board.Options{})
+	defer b.Delete(ctx)
+	players := map[string][]float64{
+		"A": {100, 1, 1571819021}, "B": {200, 0, 1571819021}, "C": {200, 1, 1571819021},
+		"D": {400, 0, 1571819021}, "E": {200, 1, 1571810001},
+	}
+	for id, v := range players {
+		if _, err := b.Submit(ctx, board.Submission{ID: id, Values: v}); err != nil {
+			panic(err)
+		}
+	}
+	top, _ := b.Top(ctx, 10)
+	printList(top)
+	// Output:
+	// 1 D [400 0 1571819021]
+	// 2 E [200 1 1571810001]
+	// 3 C [200 1 1571819021]
+	// 4 B [200 0 1571819021]
+	// 5 A [100 1 1571819021]
+}
+
+// Best compares whole tuples; PerField applies an operator to each field.
+func ExampleBoard_Submit() {
+	ctx := context.Background()
+	b := exampleBoard("submit", seed002Layout(), board.Options{})
+	defer b.Delete(ctx)
+	b.Submit(ctx, board.Submission{ID: "ann", Values: []float64{100, 0, 500}, Policy: board.Best})
+	r, _ := b.Submit(ctx, board.Submission{ID: "ann", Values: []float64{90, 1, 100}, Policy: board.Best})
+	fmt.Println(r.Entry.Values, r.Changed)
+	r, _ = b.Submit(ctx, board.Submission{ID: "ann", Values: []float64{50, 0, 900}, Policy: board.PerField,
+		Ops: []board.Op{board.Add, board.Keep, board.Set}})
+	fmt.Println(r.Entry.Values, r.Changed, r.Entry.Rank)
+	_, err := b.Submit(ctx, board.Submission{ID: "ann", Values: []float64{1048500, 0, 0}, Policy: board.PerField,
+		Ops: []board.Op{board.Add, board.Keep, board.Keep}})
+	fmt.Println(err)
+	// Output:
+	// [100 0 500] false
+	// [150 0 900] true 1
+	// board: submit: field "points" would become 1048650, outside [0, 1048575]: board: invalid value: pack: value out of range
+}
+
+func ExampleBoard_Rank() {
+	ctx := context.Background()
+	b := exampleBoard("rank", seed002Layout(), board.Options{DenseRanks: true})
+	defer b.Delete(ctx)
+	for id, pts := range map[string]float64{"a": 30, "b": 20, "c": 20, "d": 10} {
+		b.Submit(ctx, board.Submission{ID: id, Values: []float64{pts, 0, 0}})
+	}
+	for _, kind := range []board.RankKind{board.Ordinal, board.Competition, board.Dense} {
+		var ranks []int64
+		for _, id := range []string{"a", "b", "c", "d"} {
+			r, _ := b.Rank(ctx, id, kind)
+			ranks = append(ranks, r)
+		}
+		fmt.Println(ranks)
+	}
+	// Output:
+	// [1 2 3 4]
+	// [1 2 2 4]
+	// [1 2 2 3]
+}
+
+// Around fills the window from the other side at the edges.
+func ExampleBoard_Around() {
+	ctx := context.Background()
+	b := exampleBoard("around", seed002Layout(), board.Options{})
+	defer b.Delete(ctx)
+	for i, id := range []string{"a", "b", "c", "d", "e", "f"} {
+		b.Submit(ctx, board.Submission{ID: id, Values: []float64{float64(100 - i), 0, 0}})
+	}
+	l, _ := b.Around(ctx, "d", 3)
+	printList(l)
+	l, _ = b.Around(ctx, "a", 3)
+	printList(l)
+	// Output:
+	// 3 c [98 0 0]
+	// 4 d [97 0 0]
+	// 5 e [96 0 0]
+	// 1 a [100 0 0]
+	// 2 b [99 0 0]
+	// 3 c [98 0 0]
+}
+
+// Scan pages by value, so entries changing meanwhile neither skip nor repeat
+// the others.
+func ExampleBoard_Scan() {
+	ctx := context.Background()
+	b := exampleBoard("scan", seed002Layout(), board.Options{})
+	defer b.Delete(ctx)
+	for i, id := range []string{"a", "b", "c", "d", "e"} {
+		b.Submit(ctx, board.Submission{ID: id, Values: []float64{float64(100 - i), 0, 0}})
+	}
+	var cursor board.Cursor
+	for {
+		p, err := b.Scan(ctx, cursor, 2)
+		if err != nil {
+			panic(err)
+		}
+		fmt.Println(len(p.Entries), p.Entries[0].ID, p.HasMore)
+		if !p.HasMore {
+			break
+		}
+		cursor = p.Next
+		b.Remove(ctx, "a") // the board changes between pages
+	}
+	// Output:
+	// 2 a true
+	// 2 c true
+	// 1 e false
+}
+
+// Update runs a Go function inside a compare-and-set loop.
+func ExampleBoard_Update() {
+	ctx := context.Background()
+	b := exampleBoard("update", seed002Layout(), board.Options{})
+	defer b.Delete(ctx)
+	double := func(old *board.Entry) ([]float64, error) {
+		if old == nil {
+			return []float64{1, 0, 0}, nil
+		}
+		return []float64{old.Values[0] * 2, old.Values[1], old.Values[2]}, nil
+	}
+	for i := 0; i < 4; i++ {
+		b.Update(ctx, "p", double)
+	}
+	e, _ := b.Get(ctx, "p")
+	fmt.Println(e.Values)
+	// Output:
+	// [8 0 0]
+}
+
+// A weekly board per ISO week, kept for 30 days after the week ends.
+func ExamplePeriodic() {
+	ctx := context.Background()
+	env, _ := redistest.Shared()
+	p, err := board.NewPeriodic(env.Client, env.Prefix+":weekly", seed002Layout(), board.Weekly(time.UTC), 30*24*time.Hour, board.Options{})
+	if err != nil {
+		panic(err)
+	}
+	b := p.At(time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC))
+	defer b.Delete(ctx)
+	fmt.Println(b.Name()[len(env.Prefix):])
+	// Output:
+	// :weekly:2026-W47
+}

@@ -1,0 +1,61 @@
+package tsid
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+)
+
+// Sentinel errors. Every error returned by this package wraps exactly one of
+// them and names the input it refuses, so callers can test with errors.Is.
+var (
+	// ErrSyntax reports malformed text: a wrong length, a character outside
+	// the encoding's alphabet, a sign, a leading zero in decimal text,
+	// misplaced hyphens in a UUID, or a suffix that is not lowercase hex of
+	// the layout's width.
+	ErrSyntax = errors.New("tsid: invalid syntax")
+
+	// ErrRange reports a well-formed value outside what the layout can hold:
+	// decimal text above the layout's largest ID, a 13-character TSID whose
+	// first character is above 'F', a ULID whose first character is above
+	// '7', an ID above the layout's Max, a suffix above its rest bits, a
+	// node id too large for its bits, a time before the epoch or past the
+	// last representable time unit. Values are never masked into range.
+	ErrRange = errors.New("tsid: value out of range")
+
+	// ErrScore reports a sorted-set score that no ID of the layout splits
+	// into: NaN, infinite, negative, not an integer, or above the largest
+	// time part.
+	ErrScore = errors.New("tsid: invalid score")
+
+	// ErrVersion reports a UUID (text, ID or joined suffix) whose version
+	// is not 7 or whose variant bits are not 10 (RFC 9562).
+	ErrVersion = errors.New("tsid: not a version 7 UUID")
+
+	// ErrConfig reports a layout or generator configuration that cannot be
+	// built: bit widths out of bounds, a time part wider than 53 bits, a
+	// negative unit, fields that do not add up, an epoch or time span too
+	// large to compute with.
+	ErrConfig = errors.New("tsid: invalid configuration")
+
+	// ErrField reports a field name the layout does not have.
+	ErrField = errors.New("tsid: no such field")
+)
+
+// maxQuoted is the longest input quoted whole in an error message; longer
+// input is cut, so that a megabyte of garbage does not become a megabyte of
+// error text.
+const maxQuoted = 64
+
+// quote returns s quoted for an error message, cut after maxQuoted bytes.
+func quote(s string) string {
+	if len(s) <= maxQuoted {
+		return strconv.Quote(s)
+	}
+	return strconv.Quote(s[:maxQuoted]) + "..."
+}
+
+// inputError wraps sentinel with the operation, the layout and the input.
+func inputError(layout, op, input, detail string, sentinel error) error {
+	return fmt.Errorf("tsid: %s.%s(%s): %s: %w", layout, op, input, detail, sentinel)
+}
