@@ -19,14 +19,14 @@ import (
 // A Board holds no state beyond its configuration and is safe for
 // concurrent use.
 type Board struct {
-	client rueidis.Client
-	name   string
-	layout *pack.Layout
-	opts   Options
-	keys   keys
+	client  rueidis.Client
+	name    string
+	layout  *pack.Layout
+	opts    Options
+	keys    keys
 	scripts *scriptSet
-	width  int    // key suffix: digits of the fields prefix
-	rest   uint64 // key suffix: largest packed value of fields 2..n
+	width   int    // key suffix: digits of the fields prefix
+	rest    uint64 // key suffix: largest packed value of fields 2..n
 }
 
 // New builds a board named name on client, ranking by layout. It refuses

@@ -13,7 +13,7 @@ func (b *Board) Remove(ctx context.Context, ids ...string) (int64, error) {
 		return 0, nil
 	}
 	args := make([]string, 0, len(ids))
-		for _, id := range ids {
+	for _, id := range ids {
 		if err := b.checkID(id); err != nil {
 			return 0, err
 		}
