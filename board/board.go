@@ -44,7 +44,7 @@ func New(client rueidis.Client, name string, layout *pack.Layout, opts Options) 
 	if err != nil {
 		return nil, err
 	}
-	b := &Board{client: client, name: name, layout: layout, opts: o, keys: makeKeys(name)}
+	b := &Board{client: client, name: name, layout: layout, opts: o, keys: makeKeys(name, o.Strategy == KeySuffix, o.DenseRanks)}
 	if layout.Len() > 1 {
 		b.rest = layout.Field(0).Mul - 1
 		b.width = len(strconv.FormatUint(b.rest, 10))
@@ -64,23 +64,25 @@ func (b *Board) Strategy() Strategy { return b.opts.Strategy }
 
 func (b *Board) suffix() bool { return b.opts.Strategy == KeySuffix }
 
-// buildSpec writes the layout and options as the Lua table L that every
-// script starts with (see lua/common.lua).
+// buildSpec writes the board's constants that every script starts with
+// (see lua/common.lua).
 func (b *Board) buildSpec() string {
 	var s strings.Builder
 	strategy := "p"
 	if b.suffix() {
 		strategy = "s"
 	}
-	fmt.Fprintf(&s, "{strategy = '%s', width = %d, dense = %t, cap = %d, restmax = %d, f = {",
+	fmt.Fprintf(&s, "local STRATEGY, WIDTH, DENSE, CAP, RESTMAX = '%s', %d, %t, %d, %d\n",
 		strategy, b.width, b.opts.DenseRanks, b.opts.Cap, b.rest)
+	s.WriteString(b.keys.luaIndexes())
+	s.WriteString("local function FIELDS() return {")
 	for i := 0; i < b.layout.Len(); i++ {
 		min, max := b.fieldRange(i)
 		f := b.layout.Field(i)
 		fmt.Fprintf(&s, "{mul = %d, span = %d, min = %s, max = %s, hi = %t}, ",
 			f.Mul, f.RawMax+1, fmtFloat(min), fmtFloat(max), f.Dir == pack.HigherIsBetter)
 	}
-	s.WriteString("}}")
+	s.WriteString("} end\n")
 	return s.String()
 }
 
@@ -120,7 +122,7 @@ func (b *Board) expireArg() string {
 // Delete removes the whole board: entries, member data and rank indexes, in
 // one command.
 func (b *Board) Delete(ctx context.Context) error {
-	err := b.client.Do(ctx, b.client.B().Del().Key(b.keys[:]...).Build()).Error()
+	err := b.client.Do(ctx, b.client.B().Del().Key(b.keys.all()...).Build()).Error()
 	return redisErr("delete", err)
 }
 

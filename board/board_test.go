@@ -192,7 +192,7 @@ func TestCapBothDirections(t *testing.T) {
 func assertKeysHold(t *testing.T, b *Board, n int64) {
 	t.Helper()
 	ctx := context.Background()
-	for i, k := range []string{b.keys[1], b.keys[2]} {
+	for i, k := range []string{b.keys.m, b.keys.d} {
 		if i == 0 && !b.suffix() {
 			continue
 		}

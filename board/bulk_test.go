@@ -133,7 +133,7 @@ func TestPeriodicExpiry(t *testing.T) {
 	b := p.At(now)
 	mustSubmit(t, b, Submission{ID: "a", Values: []float64{1, 1, 1}})
 	_, _, end := Daily(nil).Window(now)
-	at, err := env.Client.Do(ctx, env.Client.B().Pexpiretime().Key(b.keys[0]).Build()).AsInt64()
+	at, err := env.Client.Do(ctx, env.Client.B().Pexpiretime().Key(b.keys.z).Build()).AsInt64()
 	if err != nil || at != end.Add(time.Hour).UnixMilli() {
 		t.Errorf("PEXPIRETIME = %d, %v; want %d", at, err, end.Add(time.Hour).UnixMilli())
 	}

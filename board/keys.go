@@ -12,15 +12,41 @@ const MaxNameLen = 200
 // script runs on one Redis Cluster slot:
 //
 //	tb:{name}:z  sorted set of entries
-//	tb:{name}:m  HASH id -> member (key-suffix strategy)
 //	tb:{name}:d  HASH id -> member data
+//	tb:{name}:m  HASH id -> member (key-suffix strategy)
 //	tb:{name}:v  sorted set of distinct value tuples (dense ranks)
 //	tb:{name}:c  HASH tuple -> entries holding it (dense ranks)
-type keys [5]string
+type keys struct {
+	z, d, m, v, c string
+	// script holds the keys a script of this board may touch, in the order
+	// lua/common.lua's K constants index them: z, d, then m for key
+	// suffix, then v and c for dense ranks.
+	script []string
+}
 
-func makeKeys(name string) keys {
+func makeKeys(name string, suffix, dense bool) keys {
 	p := "tb:{" + name + "}:"
-	return keys{p + "z", p + "m", p + "d", p + "v", p + "c"}
+	k := keys{z: p + "z", d: p + "d", m: p + "m", v: p + "v", c: p + "c"}
+	k.script = []string{k.z, k.d}
+	if suffix {
+		k.script = append(k.script, k.m)
+	}
+	if dense {
+		k.script = append(k.script, k.v, k.c)
+	}
+	return k
+}
+
+// all returns every key a board may have.
+func (k keys) all() []string { return []string{k.z, k.d, k.m, k.v, k.c} }
+
+// luaIndexes writes the K constants of lua/common.lua.
+func (k keys) luaIndexes() string {
+	idx := map[string]int{}
+	for i, key := range k.script {
+		idx[key] = i + 1
+	}
+	return fmt.Sprintf("local KZ, KD, KM, KV, KC = %d, %d, %d, %d, %d\n", idx[k.z], idx[k.d], idx[k.m], idx[k.v], idx[k.c])
 }
 
 func checkName(name string) error {

@@ -87,7 +87,7 @@ func (b *Board) rank(ctx context.Context, id string, kind RankKind, opts []ReadO
 		return Entry{}, err
 	}
 	c, data := readFlags(opts)
-	strs, err := b.arrayReply("rank", b.scripts.rank.Exec(ctx, b.client, b.keys[:], []string{id, code, data}))
+	strs, err := b.arrayReply("rank", b.scripts.rank.Exec(ctx, b.client, b.keys.script, []string{id, code, data}))
 	if err != nil {
 		return Entry{}, err
 	}
@@ -121,7 +121,7 @@ func (b *Board) kindCode(kind RankKind) (string, error) {
 
 // Count returns the number of entries.
 func (b *Board) Count(ctx context.Context) (int64, error) {
-	n, err := b.client.Do(ctx, b.client.B().Zcard().Key(b.keys[0]).Build()).AsInt64()
+	n, err := b.client.Do(ctx, b.client.B().Zcard().Key(b.keys.z).Build()).AsInt64()
 	return n, redisErr("count", err)
 }
 
@@ -140,7 +140,7 @@ func (b *Board) Page(ctx context.Context, offset int64, n int, opts ...ReadOptio
 	}
 	c, data := readFlags(opts)
 	args := []string{strconv.FormatInt(offset, 10), strconv.FormatInt(offset+int64(n)-1, 10), data}
-	return b.listing("page", b.scripts.rang.Exec(ctx, b.client, b.keys[:], args), c.data)
+	return b.listing("page", b.scripts.rang.Exec(ctx, b.client, b.keys.script, args), c.data)
 }
 
 // Around returns n entries around id, id among them and as central as the
@@ -156,7 +156,7 @@ func (b *Board) Around(ctx context.Context, id string, n int, opts ...ReadOption
 	}
 	c, data := readFlags(opts)
 	args := []string{id, strconv.Itoa(n), data}
-	l, err := b.listing("around", b.scripts.around.Exec(ctx, b.client, b.keys[:], args), c.data)
+	l, err := b.listing("around", b.scripts.around.Exec(ctx, b.client, b.keys.script, args), c.data)
 	if errors.Is(err, errAbsent) {
 		return List{}, fmt.Errorf("board: id %q: %w", id, ErrNotFound)
 	}
@@ -177,7 +177,7 @@ func (b *Board) Between(ctx context.Context, lo, hi float64, offset int64, n int
 	}
 	c, data := readFlags(opts)
 	args := []string{fmtFloat(slo), fmtFloat(shi), strconv.FormatInt(offset, 10), strconv.Itoa(n), data}
-	return b.listing("between", b.scripts.between.Exec(ctx, b.client, b.keys[:], args), c.data)
+	return b.listing("between", b.scripts.between.Exec(ctx, b.client, b.keys.script, args), c.data)
 }
 
 // storedBounds turns a range of the first field into a range of stored

@@ -19,7 +19,7 @@ func (b *Board) Remove(ctx context.Context, ids ...string) (int64, error) {
 		}
 		args = append(args, id)
 	}
-	n, err := b.scripts.remove.Exec(ctx, b.client, b.keys[:], args).AsInt64()
+	n, err := b.scripts.remove.Exec(ctx, b.client, b.keys.script, args).AsInt64()
 	return n, b.scriptErr("remove", err)
 }
 
@@ -31,7 +31,7 @@ func (b *Board) SetData(ctx context.Context, id string, data []byte) error {
 		return err
 	}
 	args := []string{id, string(data), b.expireArg()}
-	n, err := b.scripts.setData.Exec(ctx, b.client, b.keys[:], args).AsInt64()
+	n, err := b.scripts.setData.Exec(ctx, b.client, b.keys.script, args).AsInt64()
 	if err != nil {
 		return b.scriptErr("set data", err)
 	}

@@ -41,7 +41,7 @@ func (b *Board) Scan(ctx context.Context, cursor Cursor, n int, opts ...ReadOpti
 	}
 	c, data := readFlags(opts)
 	args := []string{score, member, strconv.Itoa(n), data}
-	l, err := b.listing("scan", b.scripts.after.Exec(ctx, b.client, b.keys[:], args), c.data)
+	l, err := b.listing("scan", b.scripts.after.Exec(ctx, b.client, b.keys.script, args), c.data)
 	if err != nil {
 		return Page{}, err
 	}

@@ -10,9 +10,9 @@ import (
 //go:embed lua/*.lua
 var luaFiles embed.FS
 
-// scriptSet holds a board's scripts. Each is the board's spec as a Lua
-// table (L), then lua/common.lua, then the operation's file: with the spec
-// baked in, no call spends time parsing it.
+// scriptSet holds a board's scripts. Each is the board's constants as Lua
+// locals, then lua/common.lua, then the operation's file: with the
+// constants baked in, no call spends time parsing them.
 type scriptSet struct {
 	submit, remove, setData            *rueidis.Lua
 	rank, rang, around, after, between *rueidis.Lua
@@ -37,7 +37,7 @@ func scriptsFor(spec string) *scriptSet {
 }
 
 func build(spec, name string, readOnly bool) *rueidis.Lua {
-	src := "local L = " + spec + "\n" + mustRead("common") + "\n" + mustRead(name)
+	src := spec + mustRead("common") + "\n" + mustRead(name)
 	if readOnly {
 		return rueidis.NewLuaScriptReadOnly(src)
 	}

@@ -84,27 +84,41 @@ func (b *Board) Submit(ctx context.Context, s Submission) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	res, conflict, err := b.parseSubmit(b.scripts.submit.Exec(ctx, b.client, b.keys[:], args))
+	res, conflict, err := b.parseSubmit(b.scripts.submit.Exec(ctx, b.client, b.keys.script, args))
 	if err == nil && conflict {
 		err = fmt.Errorf("board: submit: unexpected conflict: %w", ErrReply)
 	}
 	return res, err
 }
 
-// submitArgs validates s and builds submit.lua's ARGV.
+// submitArgs validates s and builds submit.lua's ARGV. For Replace and
+// Best the new stored score and member are computed here; the script
+// computes them only for the per-field operators, which need the old values.
 func (b *Board) submitArgs(s Submission, expect, expScore, expMember string) ([]string, error) {
 	if err := b.checkSubmission(s); err != nil {
 		return nil, err
 	}
-	ops := b.opsString(s)
 	data, hasData := "", ""
 	if s.Data != nil {
 		data, hasData = string(s.Data), "1"
 	}
-	args := make([]string, 0, 9+len(s.Values))
-	args = append(args, s.ID, policyCodes[s.Policy], ops, expect, expScore, expMember, hasData, data, b.expireArg())
-	for _, v := range s.Values {
-		args = append(args, fmtFloat(v))
+	third, fourth := b.opsString(s), ""
+	if s.Policy != PerField {
+		score, member, err := b.encode(s.ID, s.Values)
+		if err != nil {
+			return nil, err
+		}
+		third, fourth = fmtFloat(score), member
+	}
+	args := []string{s.ID, policyCodes[s.Policy], third, fourth, b.expireArg()}
+	if expect == "" && hasData == "" && s.Policy != PerField {
+		return args, nil // the common case: no optional arguments
+	}
+	args = append(args, expect, expScore, expMember, hasData, data)
+	if s.Policy == PerField {
+		for _, v := range s.Values {
+			args = append(args, fmtFloat(v))
+		}
 	}
 	return args, nil
 }
@@ -148,10 +162,10 @@ func (b *Board) checkFieldArg(s Submission, i int, v float64) error {
 }
 
 func (b *Board) opsString(s Submission) string {
-	if s.Policy != PerField || s.Ops == nil {
-		return ""
-	}
 	var o strings.Builder
+	if s.Ops == nil {
+		return strings.Repeat("s", len(s.Values))
+	}
 	for _, op := range s.Ops {
 		o.WriteByte(opCodes[op])
 	}

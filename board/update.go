@@ -66,7 +66,7 @@ func (b *Board) tryUpdate(ctx context.Context, id string, fn UpdateFunc) (Result
 	if err != nil {
 		return Result{}, false, err
 	}
-	res, conflict, err := b.parseSubmit(b.scripts.submit.Exec(ctx, b.client, b.keys[:], args))
+	res, conflict, err := b.parseSubmit(b.scripts.submit.Exec(ctx, b.client, b.keys.script, args))
 	return res, !conflict, err
 }
 
@@ -108,7 +108,7 @@ func (b *Board) SubmitMany(ctx context.Context, subs []Submission) []ManyResult 
 			out[i].Err = err
 			continue
 		}
-		execs = append(execs, rueidis.LuaExec{Keys: b.keys[:], Args: args})
+		execs = append(execs, rueidis.LuaExec{Keys: b.keys.script, Args: args})
 		sent = append(sent, i)
 	}
 	if len(execs) == 0 {

@@ -1,7 +1,7 @@
 -- around.lua: n entries around an id, the id among them, filled from the
 -- other side at the edges (around rank 1 gives ranks 1..n).
 --
--- KEYS: z, m, d, v, c (see common.lua)
+-- KEYS: the board's keys (see common.lua)
 -- ARGV[1]  id
 -- ARGV[2]  n, at least 1
 -- ARGV[3]  '1' to return member data
@@ -9,13 +9,13 @@
 -- Reply: {} when the id is not on the board, else
 --        {total, first, member, score[, data, hasdata], ...} as range.lua.
 
-local m = find_member(L, ARGV[1])
+local m = find_member(ARGV[1])
 if not m then return {} end
 local n = tonumber(ARGV[2])
-local r = redis.call('ZRANK', KEYS[1], m)
-local total = redis.call('ZCARD', KEYS[1])
+local r = redis.call('ZRANK', KEYS[KZ], m)
+local total = redis.call('ZCARD', KEYS[KZ])
 local start = r - math.floor((n - 1) / 2)
 if start + n > total then start = total - n end
 if start < 0 then start = 0 end
-local got = redis.call('ZRANGE', KEYS[1], start, start + n - 1, 'WITHSCORES')
-return emit(L, {total, start + 1}, got, ARGV[3] == '1')
+local got = redis.call('ZRANGE', KEYS[KZ], start, start + n - 1, 'WITHSCORES')
+return emit({total, start + 1}, got, ARGV[3] == '1')

@@ -1,7 +1,7 @@
 -- between.lua: the entries whose stored score lies in [lo, hi] (the Go side
 -- turns a range of the first field into stored-score bounds), best first.
 --
--- KEYS: z, m, d, v, c (see common.lua)
+-- KEYS: the board's keys (see common.lua)
 -- ARGV[1]  lo, ARGV[2] hi: stored-score bounds, inclusive, %.17g strings
 -- ARGV[3]  offset, ARGV[4] count
 -- ARGV[5]  '1' to return member data
@@ -9,6 +9,6 @@
 -- Reply: {total, first, member, score[, data, hasdata], ...} as range.lua.
 
 local off = tonumber(ARGV[3])
-local before = redis.call('ZCOUNT', KEYS[1], '-inf', '(' .. ARGV[1])
-local got = redis.call('ZRANGE', KEYS[1], ARGV[1], ARGV[2], 'BYSCORE', 'LIMIT', off, tonumber(ARGV[4]), 'WITHSCORES')
-return emit(L, {redis.call('ZCARD', KEYS[1]), before + off + 1}, got, ARGV[5] == '1')
+local before = redis.call('ZCOUNT', KEYS[KZ], '-inf', '(' .. ARGV[1])
+local got = redis.call('ZRANGE', KEYS[KZ], ARGV[1], ARGV[2], 'BYSCORE', 'LIMIT', off, tonumber(ARGV[4]), 'WITHSCORES')
+return emit({redis.call('ZCARD', KEYS[KZ]), before + off + 1}, got, ARGV[5] == '1')

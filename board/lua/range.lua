@@ -1,6 +1,6 @@
 -- range.lua: the entries at 0-based ranks start..stop, best first.
 --
--- KEYS: z, m, d, v, c (see common.lua)
+-- KEYS: the board's keys (see common.lua)
 -- ARGV[1]  start, ARGV[2] stop (inclusive, 0-based)
 -- ARGV[3]  '1' to return member data
 --
@@ -9,5 +9,5 @@
 --        entry returned.
 
 local start = tonumber(ARGV[1])
-local got = redis.call('ZRANGE', KEYS[1], start, tonumber(ARGV[2]), 'WITHSCORES')
-return emit(L, {redis.call('ZCARD', KEYS[1]), start + 1}, got, ARGV[3] == '1')
+local got = redis.call('ZRANGE', KEYS[KZ], start, tonumber(ARGV[2]), 'WITHSCORES')
+return emit({redis.call('ZCARD', KEYS[KZ]), start + 1}, got, ARGV[3] == '1')

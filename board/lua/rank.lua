@@ -1,6 +1,6 @@
 -- rank.lua: one id's entry and rank, from one snapshot.
 --
--- KEYS: z, m, d, v, c (see common.lua)
+-- KEYS: the board's keys (see common.lua)
 -- ARGV[1]  id
 -- ARGV[2]  rank kind: 'o' ordinal (1,2,3,4), 'c' competition (1,2,2,4),
 --          'd' dense (1,2,2,3; needs the dense option)
@@ -10,27 +10,27 @@
 --        {member, score, rank, data, hasdata} (data '' and hasdata 0 unless
 --        asked for and present).
 
-local m, s = find_member(L, ARGV[1])
+local m, s = find_member(ARGV[1])
 if not m then return {} end
 local kind, rank = ARGV[2], nil
 
 -- The tuple of the member at rank r equals ours: same score and, for key
 -- suffix, the same fields prefix.
 local function same_tuple(r)
-  local got = redis.call('ZRANGE', KEYS[1], r, r, 'WITHSCORES')
+  local got = redis.call('ZRANGE', KEYS[KZ], r, r, 'WITHSCORES')
   if tonumber(got[2]) ~= tonumber(s) then return false end
-  return L.strategy == 'p' or string.sub(got[1], 1, L.width) == string.sub(m, 1, L.width)
+  return STRATEGY == 'p' or string.sub(got[1], 1, WIDTH) == string.sub(m, 1, WIDTH)
 end
 
 if kind == 'd' then
-  rank = redis.call('ZRANK', KEYS[4], tuple_key(L, tonumber(s), m)) + 1
+  rank = redis.call('ZRANK', KEYS[KV], side().tuple_key(s, m)) + 1
 elseif kind == 'c' then
   -- Entries holding our tuple are contiguous and end at or after us; the
   -- first of them is found by binary search between the first entry of our
   -- score and us.
-  local lo = redis.call('ZCOUNT', KEYS[1], '-inf', '(' .. s)
-  local hi = redis.call('ZRANK', KEYS[1], m)
-  if L.strategy == 's' then
+  local lo = redis.call('ZCOUNT', KEYS[KZ], '-inf', '(' .. s)
+  local hi = redis.call('ZRANK', KEYS[KZ], m)
+  if STRATEGY == 's' then
     while lo < hi do
       local mid = math.floor((lo + hi) / 2)
       if same_tuple(mid) then hi = mid else lo = mid + 1 end
@@ -38,8 +38,8 @@ elseif kind == 'c' then
   end
   rank = lo + 1
 else
-  rank = redis.call('ZRANK', KEYS[1], m) + 1
+  rank = redis.call('ZRANK', KEYS[KZ], m) + 1
 end
 
-local d = ARGV[3] == '1' and redis.call('HGET', KEYS[3], ARGV[1])
+local d = ARGV[3] == '1' and redis.call('HGET', KEYS[KD], ARGV[1])
 return {m, s, rank, d or '', d and 1 or 0}

@@ -1,15 +1,15 @@
 -- remove.lua: remove ids and everything kept beside them, atomically.
 --
--- KEYS: z, m, d, v, c (see common.lua)
+-- KEYS: the board's keys (see common.lua)
 -- ARGV[1..]  ids
 --
 -- Reply: the number of ids that were on the board.
 
-local n = 0
+local S, n = side(), 0
 for i = 1, #ARGV do
-  local m, s = find_member(L, ARGV[i])
+  local m, s = find_member(ARGV[i])
   if m then
-    remove_entry(L, tonumber(s), m)
+    S.remove(s, m)
     n = n + 1
   end
 end

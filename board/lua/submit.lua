@@ -1,85 +1,115 @@
 -- submit.lua: write one entry under a policy, atomically.
 --
--- KEYS: z, m, d, v, c (see common.lua)
+-- KEYS: the board's keys (see common.lua)
 -- ARGV[1]  id
 -- ARGV[2]  policy: 'r' replace, 'b' best (keep the better whole tuple),
 --          'f' per-field operators
--- ARGV[3]  operators, one char per field ('f' only): 's' set, 'a' add,
---          'x' max, 'n' min, 'k' keep. For a new id every operator sets.
--- ARGV[4]  expectation: '' none; '-' the id must be absent; '=' the id must
---          still be stored as ARGV[5] (score) and ARGV[6] (member)
--- ARGV[5]  expected score, ARGV[6] expected member
--- ARGV[7]  '1' to set member data to ARGV[8], '' to leave it
--- ARGV[8]  member data
--- ARGV[9]  expire-at in Unix ms for every key ('0': leave expiry alone)
--- ARGV[10..] one value per field, as %.17g strings
+-- ARGV[3]  'r', 'b': the new stored score, computed by the Go side;
+--          'f': one operator per field: 's' set, 'a' add, 'x' max, 'n' min,
+--          'k' keep. For a new id every operator sets.
+-- ARGV[4]  'r', 'b': the new stored member
+-- ARGV[5]  expire-at in Unix ms for every key ('0': leave expiry alone)
+-- The rest is sent only when needed (an expectation, data, or 'f'):
+-- ARGV[6]  expectation: '' none; '-' the id must be absent; '=' the id must
+--          still be stored as ARGV[7] (score) and ARGV[8] (member)
+-- ARGV[9]  '1' to set member data to ARGV[10], '' to leave it
+-- ARGV[11..] 'f' only: one value (or increment) per field
 --
 -- Reply: {'ok', member, score, rank, changed, trimmed}
 --        rank is the new ordinal rank (1 = best), 0 when trimmed by the cap;
 --        changed and trimmed are 1 or 0.
 --    or  {'conflict'} when the expectation does not hold (nothing written).
--- Error: 'TBRANGE <field index> <value>' when a value would leave its
---        field's range (nothing written).
+-- Error: 'TBRANGE <field index from 1> <value>' when a value would leave
+--        its field's range (nothing written).
 
-local id, policy, ops = ARGV[1], ARGV[2], ARGV[3]
-local oldm, olds = find_member(L, id)
-olds = oldm and tonumber(olds)
-
-local expect = ARGV[4]
+local id, policy = ARGV[1], ARGV[2]
+local oldm, olds = find_member(id)
+local expect = ARGV[6]
 if (expect == '-' and oldm) or (expect == '=' and
-    (oldm ~= ARGV[6] or olds ~= tonumber(ARGV[5]))) then
+    (oldm ~= ARGV[8] or tonumber(olds) ~= tonumber(ARGV[7]))) then
   return {'conflict'}
 end
 
-local ov = oldm and decode(L, olds, oldm)
-local nv = {}
-for i, f in ipairs(L.f) do
-  local x = tonumber(ARGV[9 + i])
-  if ov and policy == 'f' then
-    local op = string.sub(ops, i, i)
-    if op == 'a' then x = ov[i] + x
-    elseif op == 'x' then x = math.max(ov[i], x)
-    elseif op == 'n' then x = math.min(ov[i], x)
-    elseif op == 'k' then x = ov[i] end
-  end
-  if not (x >= f.min and x <= f.max) then
-    return redis.error_reply('TBRANGE ' .. i .. ' ' .. fmt(x))
-  end
-  nv[i] = x
-end
-
-local function better(a, b)
-  for i, f in ipairs(L.f) do
-    if a[i] ~= b[i] then return (a[i] > b[i]) == f.hi end
-  end
-  return false
-end
-if ov and policy == 'b' and not better(nv, ov) then nv = ov end
-
-local ns, nm = encode(L, nv, id)
-local changed = oldm ~= nm or olds ~= ns
-if changed then
+local ns, nm
+if policy == 'f' then
+  -- Per-field operators: decode the stored values, apply, range-check and
+  -- encode here, in the branch, so the other policies pay for none of it.
+  local F, ops, nv, ov = FIELDS(), ARGV[3], {}, nil
+  local first = (STRATEGY == 's') and 2 or 1
   if oldm then
-    redis.call('ZREM', KEYS[1], oldm)
-    dense_add(L, olds, oldm, -1)
+    local score, p = tonumber(olds), -tonumber(olds)
+    ov = {}
+    if STRATEGY == 's' then
+      ov[1] = F[1].hi and -score or score
+      if #F > 1 then p = RESTMAX - tonumber(string.sub(oldm, 1, WIDTH)) end
+    end
+    for i = first, #F do
+      local f, raw = F[i], math.floor(p / F[i].mul) % F[i].span
+      ov[i] = f.hi and f.min + raw or f.max - raw
+    end
   end
-  redis.call('ZADD', KEYS[1], fmt(ns), nm)
-  if L.strategy == 's' then redis.call('HSET', KEYS[2], id, nm) end
-  dense_add(L, ns, nm, 1)
+  for i, f in ipairs(F) do
+    local x, op = tonumber(ARGV[10 + i]), string.sub(ops, i, i)
+    if ov then
+      if op == 'a' then x = ov[i] + x
+      elseif op == 'x' then x = math.max(ov[i], x)
+      elseif op == 'n' then x = math.min(ov[i], x)
+      elseif op == 'k' then x = ov[i] end
+    end
+    if not (x >= f.min and x <= f.max) then
+      return redis.error_reply('TBRANGE ' .. i .. ' ' .. fmt(x))
+    end
+    nv[i] = x
+  end
+  local p, s = 0, nil
+  nm = id
+  for i = first, #F do
+    local f = F[i]
+    p = p + (f.hi and nv[i] - f.min or f.max - nv[i]) * f.mul
+  end
+  if STRATEGY == 'p' then s = -p else
+    s = F[1].hi and -nv[1] or nv[1]
+    if #F > 1 then nm = string.format('%0' .. WIDTH .. '.0f', RESTMAX - p) .. id end
+  end
+  if s == 0 then s = 0 end -- one zero: never -0
+  ns = fmt(s)
+else
+  ns, nm = ARGV[3], ARGV[4]
+  -- Best keeps the stored entry unless the new one sorts strictly before it:
+  -- a lower score, or for key suffix an equal score and a lower prefix.
+  if policy == 'b' and oldm then
+    local a, b = tonumber(ns), tonumber(olds)
+    if a > b or (a == b and (STRATEGY == 'p' or
+        tonumber(string.sub(nm, 1, WIDTH)) >= tonumber(string.sub(oldm, 1, WIDTH)))) then
+      ns, nm = olds, oldm
+    end
+  end
 end
-if ARGV[7] == '1' then redis.call('HSET', KEYS[3], id, ARGV[8]) end
+
+local changed = not oldm or oldm ~= nm or tonumber(olds) ~= tonumber(ns)
+local S = (DENSE or CAP > 0) and side()
+if changed then
+  if oldm and oldm ~= nm then redis.call('ZREM', KEYS[KZ], oldm) end
+  redis.call('ZADD', KEYS[KZ], ns, nm)
+  if STRATEGY == 's' then redis.call('HSET', KEYS[KM], id, nm) end
+  if DENSE then
+    if oldm then S.dense(olds, oldm, -1) end
+    S.dense(ns, nm, 1)
+  end
+end
+if ARGV[9] == '1' then redis.call('HSET', KEYS[KD], id, ARGV[10]) end
 
 local trimmed = 0
-if L.cap > 0 and redis.call('ZCARD', KEYS[1]) > L.cap then
-  local gone = redis.call('ZRANGE', KEYS[1], L.cap, -1, 'WITHSCORES')
+if CAP > 0 and redis.call('ZCARD', KEYS[KZ]) > CAP then
+  local gone = redis.call('ZRANGE', KEYS[KZ], CAP, -1, 'WITHSCORES')
   for i = 1, #gone, 2 do
-    remove_entry(L, tonumber(gone[i + 1]), gone[i])
+    S.remove(gone[i + 1], gone[i])
     if gone[i] == nm then trimmed = 1 end
   end
 end
-if ARGV[9] ~= '0' then
-  for i = 1, 5 do redis.call('PEXPIREAT', KEYS[i], ARGV[9]) end
+if ARGV[5] ~= '0' then
+  for i = 1, #KEYS do redis.call('PEXPIREAT', KEYS[i], ARGV[5]) end
 end
 
-local rank = redis.call('ZRANK', KEYS[1], nm)
-return {'ok', nm, fmt(ns), rank and rank + 1 or 0, changed and 1 or 0, trimmed}
+local rank = redis.call('ZRANK', KEYS[KZ], nm)
+return {'ok', nm, ns, rank and rank + 1 or 0, changed and 1 or 0, trimmed}
