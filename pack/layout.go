@@ -80,7 +80,7 @@ type FieldInfo struct {
 // one exact integer score. A Layout is immutable and safe for concurrent use.
 type Layout struct {
 	fields []FieldInfo
-	shifts []uint8 // per field, log2(Mul); bit layouts only
+	fast   []fastField // bit layouts only: the hot path's view of fields
 	radix  uint64
 	width  int
 	max    uint64
@@ -106,14 +106,8 @@ func build(radix uint64, limit int, unit string, fields []Field) (*Layout, error
 		return nil, err
 	}
 	l := &Layout{fields: make([]FieldInfo, len(fields)), radix: radix}
-	if radix == 2 {
-		l.shifts = make([]uint8, len(fields))
-	}
 	mul := uint64(1)
 	for i := len(fields) - 1; i >= 0; i-- {
-		if l.shifts != nil {
-			l.shifts[i] = uint8(l.width)
-		}
 		f := fields[i]
 		span := pow(radix, f.Width)
 		info := FieldInfo{Field: f, Mul: mul, RawMax: span - 1, Max: int64(span - 1)}
@@ -126,7 +120,30 @@ func build(radix uint64, limit int, unit string, fields []Field) (*Layout, error
 		mul *= span
 	}
 	l.max = mul - 1
+	if radix == 2 {
+		l.fast = makeFast(l.fields)
+	}
 	return l, nil
+}
+
+// fastField is what Pack and Unpack need of a bit field, packed small:
+// value = base + raw, or base - raw when lower is better.
+type fastField struct {
+	shift    uint8
+	lower    bool
+	mask     uint64
+	min, max int64
+}
+
+func makeFast(fields []FieldInfo) []fastField {
+	fast := make([]fastField, len(fields))
+	shift := 0
+	for i := len(fields) - 1; i >= 0; i-- {
+		f := fields[i]
+		fast[i] = fastField{shift: uint8(shift), lower: f.Dir == LowerIsBetter, mask: f.RawMax, min: f.Min, max: f.Max}
+		shift += f.Width
+	}
+	return fast
 }
 
 func checkFields(fields []Field, limit int, unit string) error {

@@ -51,22 +51,29 @@ func (l *Layout) Pack(values ...int64) (Score, error) {
 	if len(values) != len(l.fields) {
 		return 0, l.arity(len(values))
 	}
+	if l.fast == nil {
+		var s uint64
+		for i := range l.fields {
+			raw, err := l.fields[i].Raw(values[i])
+			if err != nil {
+				return 0, err
+			}
+			s += raw * l.fields[i].Mul
+		}
+		return Score(s), nil
+	}
 	var s uint64
-	for i := range l.fields {
-		f := &l.fields[i]
-		v := values[i]
-		if v < f.Min || v > f.Max {
-			return 0, f.overflow(v)
+	values = values[:len(l.fast)]
+	for i := range l.fast {
+		f, v := &l.fast[i], values[i]
+		if v < f.min || v > f.max {
+			return 0, l.fields[i].overflow(v)
 		}
-		raw := uint64(v - f.Min)
-		if f.Dir == LowerIsBetter {
-			raw = uint64(f.Max - v)
+		raw := uint64(v - f.min)
+		if f.lower {
+			raw = uint64(f.max - v)
 		}
-		if l.shifts != nil {
-			s |= raw << l.shifts[i]
-		} else {
-			s += raw * f.Mul
-		}
+		s |= raw << f.shift
 	}
 	return Score(s), nil
 }
@@ -101,18 +108,20 @@ func (l *Layout) UnpackScoreTo(dst []int64, s Score) error {
 	if uint64(s) > l.max {
 		return fmt.Errorf("pack: score %d above the layout's maximum %d: %w", s, l.max, ErrScore)
 	}
-	for i := range l.fields {
-		f := &l.fields[i]
-		var raw uint64
-		if l.shifts != nil {
-			raw = uint64(s) >> l.shifts[i] & f.RawMax
-		} else {
-			raw = uint64(s) / f.Mul % (f.RawMax + 1)
+	if l.fast == nil {
+		for i := range l.fields {
+			dst[i] = l.fields[i].Value(uint64(s) / l.fields[i].Mul)
 		}
-		if f.Dir == LowerIsBetter {
-			dst[i] = f.Max - int64(raw)
+		return nil
+	}
+	dst = dst[:len(l.fast)]
+	for i := range l.fast {
+		f := &l.fast[i]
+		raw := int64(uint64(s) >> f.shift & f.mask)
+		if f.lower {
+			dst[i] = f.max - raw
 		} else {
-			dst[i] = f.Min + int64(raw)
+			dst[i] = f.min + raw
 		}
 	}
 	return nil
@@ -122,6 +131,13 @@ func (l *Layout) UnpackScoreTo(dst []int64, s Score) error {
 // infinities, negatives, non-integers and values above MaxScore. Negative
 // zero is zero.
 func (l *Layout) Check(score float64) (Score, error) {
+	// Fast path: a whole number in range converts to uint64 and back
+	// unchanged; NaN and infinities fail the comparisons.
+	if score >= 0 && score <= float64(l.max) {
+		if u := uint64(score); float64(u) == score {
+			return Score(u), nil
+		}
+	}
 	if math.IsNaN(score) || math.IsInf(score, 0) || score < 0 || score != math.Trunc(score) {
 		return 0, fmt.Errorf("pack: score %v is not an integer in [0, %d]: %w", score, l.max, ErrScore)
 	}
