@@ -87,3 +87,20 @@ func ExampleFieldInfo() {
 	// paid: mul=536870912 max=1 value=1
 	// time: mul=1 max=536870911 value=290072179
 }
+
+// UnpackTo reuses a buffer, for loops that decode many scores.
+func ExampleLayout_UnpackTo() {
+	l, _ := pack.NewLayout(pack.Field{Name: "level", Width: 8}, pack.Field{Name: "xp", Width: 24})
+	dst := make([]int64, l.Len())
+	for _, score := range []float64{1<<32 - 1, 16777216 + 5, 1 << 32} {
+		if err := l.UnpackTo(dst, score); err != nil {
+			fmt.Println(err)
+			continue
+		}
+		fmt.Println(dst)
+	}
+	// Output:
+	// [255 16777215]
+	// [1 5]
+	// pack: score 4294967296 above the layout's maximum 4294967295: pack: invalid score
+}
