@@ -85,14 +85,20 @@ func becomeSubreaper(t *testing.T) {
 	t.Cleanup(func() { syscall.RawSyscall(syscall.SYS_PRCTL, prSetChildSubreaper, 0, 0) })
 }
 
-// reaped waits up to 5s for the adopted pid to exit, and reaps it.
+// reaped waits up to 5s for pid to exit, and reaps it once it has been
+// adopted. Until the killed parent's last thread is gone the server may not
+// be our child yet (ECHILD): then it counts as gone only when the kernel no
+// longer knows it, or knows it as a zombie.
 func reaped(pid int) bool {
 	deadline := time.Now().Add(5 * time.Second)
 	for time.Now().Before(deadline) {
 		var ws syscall.WaitStatus
 		got, err := syscall.Wait4(pid, &ws, syscall.WNOHANG, nil)
-		if got == pid || errors.Is(err, syscall.ECHILD) {
-			return got == pid
+		if got == pid {
+			return true
+		}
+		if errors.Is(err, syscall.ECHILD) && processGone(pid) {
+			return true
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
