@@ -6,6 +6,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/pack"
@@ -111,12 +112,16 @@ func fmtNum(v float64) string {
 	return fmtFloat(v)
 }
 
-// expireArg is the expire-at argument of the write scripts.
-func (b *Board) expireArg() string {
+// expireArg is the expire-at argument of the write scripts. It refuses
+// (ErrExpired) a periodic window already past its retention.
+func (b *Board) expireArg() (string, error) {
 	if b.opts.expireAt.IsZero() {
-		return "0"
+		return "0", nil
 	}
-	return strconv.FormatInt(b.opts.expireAt.UnixMilli(), 10)
+	if !b.opts.expireAt.After(time.Now()) {
+		return "", fmt.Errorf("board: %s expired at %v: %w", b.name, b.opts.expireAt, ErrExpired)
+	}
+	return strconv.FormatInt(b.opts.expireAt.UnixMilli(), 10), nil
 }
 
 // Delete removes the whole board: entries, member data and rank indexes, in

@@ -115,9 +115,47 @@ func TestPeriodWindows(t *testing.T) {
 		{Daily(time.FixedZone("x", -3600)), "2025-12-31", time.Date(2025, 12, 31, 0, 0, 0, 0, time.FixedZone("x", -3600)), time.Date(2026, 1, 1, 0, 0, 0, 0, time.FixedZone("x", -3600))},
 		{Every(time.Hour), "3600000ms-490896", time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(2026, 1, 1, 1, 0, 0, 0, time.UTC)},
 	} {
-		label, start, end := c.p.Window(at)
-		if label != c.label || !start.Equal(c.start) || !end.Equal(c.end) {
-			t.Errorf("%+v: %s [%v, %v), want %s [%v, %v)", c.p, label, start, end, c.label, c.start, c.end)
+		w, err := c.p.Window(at)
+		if err != nil || w.Label != c.label || !w.Start.Equal(c.start) || !w.End.Equal(c.end) {
+			t.Errorf("%+v: %+v, %v; want %s [%v, %v)", c.p, w, err, c.label, c.start, c.end)
+		}
+	}
+	for _, bad := range []Period{{}, Every(0), Every(time.Microsecond), Every(-time.Hour)} {
+		if _, err := bad.Window(at); !errors.Is(err, ErrOptions) {
+			t.Errorf("%+v.Window: err = %v, want ErrOptions", bad, err)
+		}
+	}
+}
+
+// Where daylight saving time skips midnight, the day still starts on its
+// own date, and consecutive windows neither overlap nor leave a gap.
+func TestPeriodDSTAtMidnight(t *testing.T) {
+	for _, c := range []struct {
+		zone    string
+		y, m, d int
+	}{{"America/Santiago", 2024, 9, 8}, {"Africa/Cairo", 2024, 4, 26}, {"America/Havana", 2024, 3, 10}} {
+		loc, err := time.LoadLocation(c.zone)
+		if err != nil {
+			t.Skipf("no tz database: %v", err) // the only skip: a machine without tzdata
+		}
+		for _, p := range []Period{Daily(loc), Weekly(loc), Monthly(loc)} {
+			at := time.Date(c.y, time.Month(c.m), c.d, 12, 0, 0, 0, loc)
+			w, err := p.Window(at)
+			if err != nil {
+				t.Fatal(err)
+			}
+			before, _ := p.Window(w.Start.Add(-time.Nanosecond))
+			last, _ := p.Window(w.End.Add(-time.Nanosecond))
+			next, _ := p.Window(w.End)
+			if !w.Start.After(before.Start) || before.End != w.Start || last != w || next.Start != w.End || before.Label == w.Label {
+				t.Errorf("%s %+v around %v: before %+v, window %+v, next %+v", c.zone, p, at, before, w, next)
+			}
+			if w.Start.In(loc).Day() != map[bool]int{true: 1, false: w.Start.In(loc).Day()}[p.kind == 'm'] {
+				t.Errorf("%s: window starts on %v", c.zone, w.Start)
+			}
+		}
+		if w, _ := Daily(loc).Window(time.Date(c.y, time.Month(c.m), c.d, 12, 0, 0, 0, loc)); w.Start.In(loc).Day() != c.d {
+			t.Errorf("%s: day %d starts at %v", c.zone, c.d, w.Start)
 		}
 	}
 }
@@ -132,10 +170,19 @@ func TestPeriodicExpiry(t *testing.T) {
 	now := time.Now()
 	b := p.At(now)
 	mustSubmit(t, b, Submission{ID: "a", Values: []float64{1, 1, 1}})
-	_, _, end := Daily(nil).Window(now)
+	w, _ := Daily(nil).Window(now)
 	at, err := env.Client.Do(ctx, env.Client.B().Pexpiretime().Key(b.keys.z).Build()).AsInt64()
-	if err != nil || at != end.Add(time.Hour).UnixMilli() {
-		t.Errorf("PEXPIRETIME = %d, %v; want %d", at, err, end.Add(time.Hour).UnixMilli())
+	if err != nil || at != w.End.Add(time.Hour).UnixMilli() {
+		t.Errorf("PEXPIRETIME = %d, %v; want %d", at, err, w.End.Add(time.Hour).UnixMilli())
+	}
+	// A window past its retention refuses writes instead of storing data
+	// that expires at once.
+	old := p.At(now.AddDate(0, 0, -3))
+	if _, err := old.Submit(ctx, Submission{ID: "a", Values: []float64{1, 1, 1}}); !errors.Is(err, ErrExpired) {
+		t.Errorf("write to an expired window: err = %v, want ErrExpired", err)
+	}
+	if n, _ := old.Count(ctx); n != 0 {
+		t.Errorf("expired window holds %d entries", n)
 	}
 	if other := p.At(now.AddDate(0, 0, -1)); other.Name() == b.Name() {
 		t.Errorf("yesterday's board has today's name %s", b.Name())

@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/tiebreak/tiebreak/internal/redistest"
+	"github.com/tiebreak/tiebreak/pack"
 )
 
 // ids holds awkward ids: separators, NUL, 0xff, UTF-8, braces, prefixes of
@@ -22,18 +23,27 @@ type workload struct {
 	rng    *rand.Rand
 	model  *model
 	boards []*Board
+	cap    int64 // the boards' cap, which the model applies too
 }
 
-func TestDifferential(t *testing.T) {
+// newWorkload builds one board per strategy with options o, and a model.
+func newWorkload(t *testing.T, l *pack.Layout, o Options) *workload {
+	t.Helper()
 	env := redistest.New(t)
-	l := testLayout(t)
 	seed := rand.Uint64()
 	t.Logf("seed %d", seed)
 	w := &workload{t: t, rng: rand.New(rand.NewPCG(seed, 1)), model: newModel(l)}
 	for _, s := range []Strategy{PackedScore, KeySuffix} {
-		w.boards = append(w.boards, newBoard(t, env.Client, env.Prefix, s.String(), l, Options{Strategy: s, DenseRanks: true}))
+		o.Strategy = s
+		w.boards = append(w.boards, newBoard(t, env.Client, env.Prefix, s.String(), l, o))
 	}
-	for step := 0; step < 1500; step++ {
+	return w
+}
+
+// run makes steps random operations, checking the side indexes every 50
+// steps when asked.
+func (w *workload) run(steps int, indexes bool) {
+	for step := 0; step < steps; step++ {
 		switch n := w.rng.IntN(10); {
 		case n < 5:
 			w.submit(step)
@@ -42,8 +52,17 @@ func TestDifferential(t *testing.T) {
 		default:
 			w.read(step)
 		}
+		if indexes && step%50 == 0 {
+			w.checkIndexes()
+		}
 	}
 }
+
+func TestDifferential(t *testing.T) {
+	newWorkload(t, testLayout(t), Options{DenseRanks: true}).run(1500, true)
+}
+
+func fmtTuple(v []float64) string { return fmt.Sprint(v) }
 
 func (w *workload) value(i int) float64 {
 	f := w.model.layout.Field(i)
@@ -71,13 +90,18 @@ func (w *workload) submission() Submission {
 
 func (w *workload) submit(step int) {
 	s := w.submission()
-	// Key suffix takes any float64 as the first field, so only the lower
-	// bound of points is shared: keep adds below the packed maximum.
-	if old, had := w.model.vals[s.ID]; had && s.Ops != nil && s.Ops[0] == Add &&
-		old[0]+s.Values[0] > float64(w.model.layout.Field(0).Max) {
-		s.Ops[0] = Keep
+	// Key suffix takes any float64 as the first field, so only the packed
+	// range is shared: keep adds inside it.
+	f0 := w.model.layout.Field(0)
+	if old, had := w.model.vals[s.ID]; had && s.Ops != nil && s.Ops[0] == Add {
+		if v := old[0] + s.Values[0]; v > float64(f0.Max) || v < float64(f0.Min) {
+			s.Ops[0], s.Values[0] = Keep, w.value(0)
+		}
 	}
 	want, ok := w.model.submit(s)
+	if ok && w.cap > 0 {
+		want = w.model.trim(s.ID, w.cap, want)
+	}
 	for _, b := range w.boards {
 		got, err := b.Submit(context.Background(), s)
 		if (err == nil) != ok {

@@ -37,6 +37,10 @@ var (
 	// error too.
 	ErrConflict = errors.New("board: update conflict")
 
+	// ErrExpired reports a write to a periodic board whose window, with its
+	// retention, has already expired: the write would be deleted at once.
+	ErrExpired = errors.New("board: window expired")
+
 	// ErrRedis wraps an error from Redis or the connection (including a
 	// cancelled context, which it also wraps).
 	ErrRedis = errors.New("board: redis error")

@@ -80,6 +80,21 @@ func (m *model) submit(s Submission) (Result, bool) {
 	return Result{Entry: e, Changed: changed}, true
 }
 
+// trim applies a cap after a write of id whose result was r.
+func (m *model) trim(id string, capN int64, r Result) Result {
+	all := m.sorted()
+	if int64(len(all)) <= capN {
+		return r
+	}
+	for _, e := range all[capN:] {
+		delete(m.vals, e.ID)
+		if e.ID == id {
+			r.Entry.Rank, r.Trimmed = 0, true
+		}
+	}
+	return r
+}
+
 func (m *model) find(id string) Entry {
 	for _, e := range m.sorted() {
 		if e.ID == id {

@@ -15,7 +15,9 @@ const (
 	// default.
 	PackedScore Strategy = iota
 	// KeySuffix stores the first field as the score, so it may be any
-	// finite float64 (1234.5 points), and the other fields as a fixed-width
+	// finite float64 (1234.5 points; negative only when the field is
+	// Signed; the field's Width is not used, though it still counts toward
+	// the layout's 53 bits), and the other fields as a fixed-width
 	// order-preserving prefix of the member, followed by the id. A HASH maps
 	// each id to its current member.
 	KeySuffix
@@ -36,6 +38,10 @@ func (s Strategy) String() string {
 const DefaultMaxIDLen = 256
 
 // Options configure a board. The zero value means every default.
+//
+// A board does not store its layout or options in Redis: every handle to
+// one board name must be built with the same layout, Strategy, Cap and
+// DenseRanks, or the handles will corrupt each other's indexes.
 type Options struct {
 	// Strategy chooses the storage. Default PackedScore.
 	Strategy Strategy

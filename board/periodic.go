@@ -36,30 +36,56 @@ func orUTC(loc *time.Location) *time.Location {
 	return loc
 }
 
-// Window returns the label and bounds [start, end) of the window holding t,
-// e.g. "2026-11-22", "2026-W47", "2026-11" or "60000ms-29544480".
-func (p Period) Window(t time.Time) (label string, start, end time.Time) {
+// Window is one window of a Period.
+type Window struct {
+	// Label names the window: "2026-11-22", "2026-W47", "2026-11" or
+	// "60000ms-29544480" (the duration and the window's index since the
+	// Unix epoch).
+	Label string
+	// Start and End bound the window: [Start, End).
+	Start, End time.Time
+}
+
+// Window returns the window holding t. It refuses (ErrOptions) a Period
+// not made by Daily, Weekly, Monthly or a valid Every. Days start at the
+// first instant of the calendar day in the period's location, also where
+// daylight saving time skips midnight.
+func (p Period) Window(t time.Time) (Window, error) {
+	if err := p.check(); err != nil {
+		return Window{}, err
+	}
 	t = t.In(p.loc)
 	y, m, d := t.Date()
 	switch p.kind {
 	case 'd':
-		start = time.Date(y, m, d, 0, 0, 0, 0, p.loc)
-		return start.Format("2006-01-02"), start, start.AddDate(0, 0, 1)
+		return Window{t.Format("2006-01-02"), dayStart(y, m, d, p.loc), dayStart(y, m, d+1, p.loc)}, nil
 	case 'w':
-		start = time.Date(y, m, d-(int(t.Weekday())+6)%7, 0, 0, 0, 0, p.loc)
+		back := (int(t.Weekday()) + 6) % 7 // days since Monday
 		wy, wk := t.ISOWeek()
-		return fmt.Sprintf("%04d-W%02d", wy, wk), start, start.AddDate(0, 0, 7)
+		return Window{fmt.Sprintf("%04d-W%02d", wy, wk), dayStart(y, m, d-back, p.loc), dayStart(y, m, d-back+7, p.loc)}, nil
 	case 'm':
-		start = time.Date(y, m, 1, 0, 0, 0, 0, p.loc)
-		return start.Format("2006-01"), start, start.AddDate(0, 1, 0)
+		return Window{t.Format("2006-01"), dayStart(y, m, 1, p.loc), dayStart(y, m+1, 1, p.loc)}, nil
 	}
 	ms := p.every.Milliseconds()
 	n := t.UnixMilli() / ms
-	if t.UnixMilli() < 0 && t.UnixMilli()%ms != 0 {
-		n--
+	if t.UnixMilli()%ms < 0 {
+		n-- // floor division for instants before 1970
 	}
-	start = time.UnixMilli(n * ms).In(p.loc)
-	return fmt.Sprintf("%dms-%d", ms, n), start, start.Add(p.every)
+	start := time.UnixMilli(n * ms).In(p.loc)
+	return Window{fmt.Sprintf("%dms-%d", ms, n), start, start.Add(p.every)}, nil
+}
+
+// dayStart returns the first instant of the calendar day y-m-d (normalised
+// like time.Date) in loc. Where daylight saving time skips midnight,
+// time.Date may give an instant of the day before; the day then starts
+// where the gap ends.
+func dayStart(y int, m time.Month, d int, loc *time.Location) time.Time {
+	t := time.Date(y, m, d, 0, 0, 0, 0, loc)
+	want := time.Date(y, m, d, 12, 0, 0, 0, loc).Day()
+	for i := 0; t.Day() != want && i < 4*26; i++ {
+		t = t.Add(15 * time.Minute)
+	}
+	return t
 }
 
 func (p Period) check() error {
@@ -108,14 +134,15 @@ func NewPeriodic(client rueidis.Client, name string, layout *pack.Layout, period
 }
 
 // At returns the board of the window holding t. Its keys expire Retention
-// after the window ends, renewed by every write.
+// after the window ends, set again by every write; a write once that moment
+// has passed is refused (ErrExpired).
 func (p *Periodic) At(t time.Time) *Board {
-	label, _, end := p.period.Window(t)
+	w, _ := p.period.Window(t) // NewPeriodic validated the period
 	o := p.opts
-	o.expireAt = end.Add(p.retention)
-	b, err := New(p.client, p.name+":"+label, p.layout, o)
+	o.expireAt = w.End.Add(p.retention)
+	b, err := New(p.client, p.name+":"+w.Label, p.layout, o)
 	if err != nil {
-		panic(err) // NewPeriodic validated name, layout and options
+		panic(err) // unreachable: NewPeriodic validated name, layout and options
 	}
 	return b
 }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+
+	"github.com/tiebreak/tiebreak/pack"
 )
 
 // Entry is one entry of a board.
@@ -70,7 +72,9 @@ func (b *Board) Get(ctx context.Context, id string, opts ...ReadOption) (Entry, 
 	return b.rank(ctx, id, Ordinal, opts)
 }
 
-// Rank returns the rank of id of the given kind, 1 = best, in O(log N).
+// Rank returns the rank of id of the given kind, 1 = best: in O(log N),
+// except Competition on a KeySuffix board, which binary-searches the T
+// entries tied with id on the first field: O(log N * log T).
 // Besides Get's errors it refuses an unknown kind (ErrArgument) and Dense
 // on a board without Options.DenseRanks (ErrDenseDisabled).
 func (b *Board) Rank(ctx context.Context, id string, kind RankKind) (int64, error) {
@@ -119,6 +123,24 @@ func (b *Board) kindCode(kind RankKind) (string, error) {
 	return "", fmt.Errorf("board: unknown rank kind %d: %w", kind, ErrArgument)
 }
 
+// MaxCount is the largest number of entries one read returns; MaxOffset the
+// largest offset. Larger values are refused (ErrArgument): page through big
+// boards with Scan.
+const (
+	MaxCount  = 100_000
+	MaxOffset = 1<<53 - 1
+)
+
+// checkWindow refuses a count outside [1, MaxCount] and an offset outside
+// [0, MaxOffset].
+func checkWindow(op string, offset int64, n int) error {
+	if n < 1 || n > MaxCount || offset < 0 || offset > MaxOffset {
+		return fmt.Errorf("board: %s offset %d, n %d: want n in [1, %d], offset in [0, %d]: %w",
+			op, offset, n, MaxCount, int64(MaxOffset), ErrArgument)
+	}
+	return nil
+}
+
 // Count returns the number of entries.
 func (b *Board) Count(ctx context.Context) (int64, error) {
 	n, err := b.client.Do(ctx, b.client.B().Zcard().Key(b.keys.z).Build()).AsInt64()
@@ -126,17 +148,17 @@ func (b *Board) Count(ctx context.Context) (int64, error) {
 }
 
 // Top returns the best n entries (fewer when the board is smaller). It
-// refuses n under 1 (ErrArgument).
+// refuses n outside [1, MaxCount] (ErrArgument).
 func (b *Board) Top(ctx context.Context, n int, opts ...ReadOption) (List, error) {
 	return b.Page(ctx, 0, n, opts...)
 }
 
 // Page returns up to n entries starting at the 0-based offset (offset 0 is
-// rank 1). It refuses n under 1 and a negative offset (ErrArgument). For
-// paging while the board changes, use Scan.
+// rank 1). It refuses n outside [1, MaxCount] and an offset outside [0,
+// MaxOffset] (ErrArgument). For paging while the board changes, use Scan.
 func (b *Board) Page(ctx context.Context, offset int64, n int, opts ...ReadOption) (List, error) {
-	if n < 1 || offset < 0 {
-		return List{}, fmt.Errorf("board: page offset %d, n %d: %w", offset, n, ErrArgument)
+	if err := checkWindow("page", offset, n); err != nil {
+		return List{}, err
 	}
 	c, data := readFlags(opts)
 	args := []string{strconv.FormatInt(offset, 10), strconv.FormatInt(offset+int64(n)-1, 10), data}
@@ -146,13 +168,14 @@ func (b *Board) Page(ctx context.Context, offset int64, n int, opts ...ReadOptio
 // Around returns n entries around id, id among them and as central as the
 // edges allow: near the top or bottom the window fills from the other side,
 // so around rank 1 gives ranks 1..n. It refuses an invalid id (ErrID) and n
-// under 1 (ErrArgument), and reports an id not on the board as ErrNotFound.
+// outside [1, MaxCount] (ErrArgument), and reports an id not on the board
+// as ErrNotFound.
 func (b *Board) Around(ctx context.Context, id string, n int, opts ...ReadOption) (List, error) {
 	if err := b.checkID(id); err != nil {
 		return List{}, err
 	}
-	if n < 1 {
-		return List{}, fmt.Errorf("board: around n %d: %w", n, ErrArgument)
+	if err := checkWindow("around", 0, n); err != nil {
+		return List{}, err
 	}
 	c, data := readFlags(opts)
 	args := []string{id, strconv.Itoa(n), data}
@@ -164,11 +187,15 @@ func (b *Board) Around(ctx context.Context, id string, n int, opts ...ReadOption
 }
 
 // Between returns up to n entries, skipping offset, whose first field lies
-// in [lo, hi], best first. It refuses NaN bounds, n under 1 and a negative
-// offset (ErrArgument); an empty or inverted range gives an empty list.
+// in [lo, hi], best first. It refuses NaN bounds, n outside [1, MaxCount]
+// and an offset outside [0, MaxOffset] (ErrArgument); an empty or inverted
+// range gives an empty list.
 func (b *Board) Between(ctx context.Context, lo, hi float64, offset int64, n int, opts ...ReadOption) (List, error) {
-	if math.IsNaN(lo) || math.IsNaN(hi) || n < 1 || offset < 0 {
-		return List{}, fmt.Errorf("board: between [%v, %v] offset %d n %d: %w", lo, hi, offset, n, ErrArgument)
+	if math.IsNaN(lo) || math.IsNaN(hi) {
+		return List{}, fmt.Errorf("board: between [%v, %v]: %w", lo, hi, ErrArgument)
+	}
+	if err := checkWindow("between", offset, n); err != nil {
+		return List{}, err
 	}
 	slo, shi, ok := b.storedBounds(lo, hi)
 	if !ok {
@@ -190,7 +217,7 @@ func (b *Board) storedBounds(lo, hi float64) (slo, shi float64, ok bool) {
 		if lo > hi {
 			return 0, 0, false
 		}
-		if f.Dir == 0 {
+		if f.Dir == pack.HigherIsBetter {
 			return -hi, -lo, true
 		}
 		return lo, hi, true

@@ -24,13 +24,18 @@ func (b *Board) Remove(ctx context.Context, ids ...string) (int64, error) {
 }
 
 // SetData sets the member data of id, which must be on the board
-// (ErrNotFound otherwise, and nothing is written). Data is removed with
+// (ErrNotFound otherwise, and nothing is written). It refuses an invalid id
+// (ErrID) and a periodic window past its retention (ErrExpired). Data is removed with
 // the entry. To write data with the values, use Submission.Data.
 func (b *Board) SetData(ctx context.Context, id string, data []byte) error {
 	if err := b.checkID(id); err != nil {
 		return err
 	}
-	args := []string{id, string(data), b.expireArg()}
+	expire, err := b.expireArg()
+	if err != nil {
+		return err
+	}
+	args := []string{id, string(data), expire}
 	n, err := b.scripts.setData.Exec(ctx, b.client, b.keys.script, args).AsInt64()
 	if err != nil {
 		return b.scriptErr("set data", err)

@@ -3,6 +3,7 @@ package board
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/pack"
@@ -20,11 +21,11 @@ func (b *Board) arrayReply(op string, r rueidis.RedisResult) ([]string, error) {
 		return nil, fmt.Errorf("board: %s: reply is not an array: %w", op, ErrReply)
 	}
 	arr, _ := msg.ToArray()
-	return strings5(arr)
+	return replyStrings(arr)
 }
 
-// strings5 reads array elements that are strings or integers.
-func strings5(arr []rueidis.RedisMessage) ([]string, error) {
+// replyStrings reads array elements that are strings or integers.
+func replyStrings(arr []rueidis.RedisMessage) ([]string, error) {
 	out := make([]string, len(arr))
 	for i := range arr {
 		m := &arr[i]
@@ -57,6 +58,10 @@ func (b *Board) scriptErr(op string, err error) error {
 			return fmt.Errorf("board: %s: field %q would become %s, outside [%s, %s]: %w: %w",
 				op, b.layout.Field(i-1).Name, v, fmtNum(min), fmtNum(max), ErrValue, pack.ErrOverflow)
 		}
+	}
+	if rerr, ok := rueidis.IsRedisErr(err); ok && strings.HasPrefix(rerr.Error(), "TBNODENSE") {
+		return fmt.Errorf("board: %s: the dense index lacks this entry: the board was written by a handle without DenseRanks: %w",
+			op, ErrDenseDisabled)
 	}
 	return redisErr(op, err)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -12,8 +13,8 @@ import (
 // member of the last entry a page returned. The zero Cursor is the top.
 type Cursor string
 
-// Page is one page of a Scan.
-type Page struct {
+// ScanPage is one page of a Scan.
+type ScanPage struct {
 	// Entries holds the page, best first, each with its ordinal rank.
 	Entries []Entry
 	// Total is the number of entries on the board.
@@ -29,23 +30,23 @@ type Page struct {
 // Paging by value, not by rank: an entry that stays put is returned exactly
 // once across the pages of a scan, however other entries are inserted,
 // moved or removed meanwhile, and the cursor stays valid when its own entry
-// has moved or gone. It refuses n under 1 and a malformed cursor
-// (ErrArgument).
-func (b *Board) Scan(ctx context.Context, cursor Cursor, n int, opts ...ReadOption) (Page, error) {
-	if n < 1 {
-		return Page{}, fmt.Errorf("board: scan n %d: %w", n, ErrArgument)
+// has moved or gone. It refuses n outside [1, MaxCount] and a malformed
+// cursor (ErrArgument).
+func (b *Board) Scan(ctx context.Context, cursor Cursor, n int, opts ...ReadOption) (ScanPage, error) {
+	if err := checkWindow("scan", 0, n); err != nil {
+		return ScanPage{}, err
 	}
 	score, member, err := parseCursor(cursor)
 	if err != nil {
-		return Page{}, err
+		return ScanPage{}, err
 	}
 	c, data := readFlags(opts)
 	args := []string{score, member, strconv.Itoa(n), data}
 	l, err := b.listing("scan", b.scripts.after.Exec(ctx, b.client, b.keys.script, args), c.data)
 	if err != nil {
-		return Page{}, err
+		return ScanPage{}, err
 	}
-	p := Page{Entries: l.Entries, Total: l.Total}
+	p := ScanPage{Entries: l.Entries, Total: l.Total}
 	if len(p.Entries) > n {
 		p.Entries, p.HasMore = p.Entries[:n], true
 	}
@@ -64,6 +65,10 @@ func (b *Board) cursorOf(e Entry) (Cursor, error) {
 	return Cursor(base64.RawURLEncoding.EncodeToString([]byte(fmtFloat(score) + "\n" + member))), nil
 }
 
+// maxMemberLen bounds a stored member: the widest fields prefix (16
+// digits) and the longest id.
+const maxMemberLen = 16 + 65536
+
 func parseCursor(c Cursor) (score, member string, err error) {
 	if c == "" {
 		return "", "", nil
@@ -72,7 +77,9 @@ func parseCursor(c Cursor) (score, member string, err error) {
 	if err == nil {
 		var ok bool
 		score, member, ok = strings.Cut(string(raw), "\n")
-		if _, perr := strconv.ParseFloat(score, 64); ok && perr == nil {
+		// Only what cursorOf writes: a finite score in its canonical text.
+		f, perr := strconv.ParseFloat(score, 64)
+		if ok && perr == nil && !math.IsInf(f, 0) && !math.IsNaN(f) && fmtFloat(f) == score && len(member) <= maxMemberLen {
 			return score, member, nil
 		}
 	}

@@ -37,7 +37,8 @@ const (
 	Max
 	// Min keeps the smaller of the stored and submitted values.
 	Min
-	// Keep keeps the stored value; the submitted one is ignored.
+	// Keep keeps the stored value. The submitted value must still be valid:
+	// it is stored when the id is new.
 	Keep
 )
 
@@ -53,7 +54,7 @@ type Submission struct {
 	// Policy combines Values with the stored entry. Default Replace.
 	Policy Policy
 	// Ops holds one operator per field for the PerField policy; nil means
-	// Set for every field. Ignored by the other policies.
+	// Set for every field. Other policies refuse it (ErrArgument).
 	Ops []Op
 	// Data, when not nil, replaces the entry's member data in the same
 	// script. Nil leaves it as it is.
@@ -77,8 +78,10 @@ type Result struct {
 // It refuses, changing nothing: an invalid id (ErrID); a wrong number of
 // values or operators, a NaN, infinite, non-integer or out-of-range value,
 // or an add whose result leaves the field's range (ErrValue, wrapping
-// pack.ErrOverflow for ranges); an unknown policy or operator
-// (ErrArgument). Redis errors and a cancelled context wrap ErrRedis.
+// pack.ErrOverflow for ranges); an unknown policy or operator, or
+// operators without PerField (ErrArgument); a write to a periodic window
+// past its retention (ErrExpired). Redis errors and a cancelled context
+// wrap ErrRedis.
 func (b *Board) Submit(ctx context.Context, s Submission) (Result, error) {
 	args, err := b.submitArgs(s, "", "", "")
 	if err != nil {
@@ -102,6 +105,10 @@ func (b *Board) submitArgs(s Submission, expect, expScore, expMember string) ([]
 	if s.Data != nil {
 		data, hasData = string(s.Data), "1"
 	}
+	expire, err := b.expireArg()
+	if err != nil {
+		return nil, err
+	}
 	third, fourth := b.opsString(s), ""
 	if s.Policy != PerField {
 		score, member, err := b.encode(s.ID, s.Values)
@@ -110,7 +117,7 @@ func (b *Board) submitArgs(s Submission, expect, expScore, expMember string) ([]
 		}
 		third, fourth = fmtFloat(score), member
 	}
-	args := []string{s.ID, policyCodes[s.Policy], third, fourth, b.expireArg()}
+	args := []string{s.ID, policyCodes[s.Policy], third, fourth, expire}
 	if expect == "" && hasData == "" && s.Policy != PerField {
 		return args, nil // the common case: no optional arguments
 	}
@@ -134,6 +141,9 @@ func (b *Board) checkSubmission(s Submission) error {
 	if len(s.Values) != n {
 		return fmt.Errorf("board: %d values for %d fields: %w", len(s.Values), n, ErrValue)
 	}
+	if s.Policy != PerField && s.Ops != nil {
+		return fmt.Errorf("board: operators given with policy %d; they need PerField: %w", s.Policy, ErrArgument)
+	}
 	if s.Policy == PerField && s.Ops != nil && len(s.Ops) != n {
 		return fmt.Errorf("board: %d operators for %d fields: %w", len(s.Ops), n, ErrValue)
 	}
@@ -153,8 +163,6 @@ func (b *Board) checkFieldArg(s Submission, i int, v float64) error {
 	switch {
 	case int(op) >= len(opCodes):
 		return fmt.Errorf("board: unknown operator %d for field %d: %w", op, i, ErrArgument)
-	case op == Keep:
-		return nil
 	case op == Add:
 		return b.checkDelta(i, v)
 	}

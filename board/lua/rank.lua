@@ -6,6 +6,8 @@
 --          'd' dense (1,2,2,3; needs the dense option)
 -- ARGV[3]  '1' to return the member data
 --
+-- Error: 'TBNODENSE' when the dense index lacks the entry's tuple (the board
+--        was written by a handle without the dense option).
 -- Reply: {} when the id is not on the board, else
 --        {member, score, rank, data, hasdata} (data '' and hasdata 0 unless
 --        asked for and present).
@@ -23,7 +25,9 @@ local function same_tuple(r)
 end
 
 if kind == 'd' then
-  rank = redis.call('ZRANK', KEYS[KV], side().tuple_key(s, m)) + 1
+  rank = redis.call('ZRANK', KEYS[KV], side().tuple_key(s, m))
+  if not rank then return redis.error_reply('TBNODENSE') end
+  rank = rank + 1
 elseif kind == 'c' then
   -- Entries holding our tuple are contiguous and end at or after us; the
   -- first of them is found by binary search between the first entry of our

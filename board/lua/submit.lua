@@ -56,7 +56,7 @@ if policy == 'f' then
       elseif op == 'n' then x = math.min(ov[i], x)
       elseif op == 'k' then x = ov[i] end
     end
-    if not (x >= f.min and x <= f.max) then
+    if not (x >= f.min and x <= f.max) or (x ~= math.floor(x) and (STRATEGY == 'p' or i > 1)) then
       return redis.error_reply('TBRANGE ' .. i .. ' ' .. fmt(x))
     end
     nv[i] = x
@@ -79,7 +79,7 @@ else
   -- a lower score, or for key suffix an equal score and a lower prefix.
   if policy == 'b' and oldm then
     local a, b = tonumber(ns), tonumber(olds)
-    if a > b or (a == b and (STRATEGY == 'p' or
+    if a > b or (a == b and (STRATEGY == 'p' or WIDTH == 0 or
         tonumber(string.sub(nm, 1, WIDTH)) >= tonumber(string.sub(oldm, 1, WIDTH)))) then
       ns, nm = olds, oldm
     end

@@ -1,0 +1,173 @@
+package board
+
+import (
+	"context"
+	"encoding/base64"
+	"errors"
+	"math"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/tiebreak/tiebreak/internal/redistest"
+	"github.com/tiebreak/tiebreak/pack"
+)
+
+// Best on a one-field key-suffix board resubmitting an equal value keeps
+// the entry (there is no member prefix to compare).
+func TestBestSingleFieldSuffix(t *testing.T) {
+	env := redistest.New(t)
+	l, _ := pack.NewLayout(pack.Field{Name: "points", Width: 20})
+	b := newBoard(t, env.Client, env.Prefix, "one", l, Options{Strategy: KeySuffix})
+	mustSubmit(t, b, Submission{ID: "a", Values: []float64{10.5}, Policy: Best})
+	r := mustSubmit(t, b, Submission{ID: "a", Values: []float64{10.5}, Policy: Best})
+	if r.Changed || r.Entry.Values[0] != 10.5 {
+		t.Errorf("equal Best: %+v", r)
+	}
+}
+
+// Keep stores the submitted value for a new id, so it is checked like Set:
+// a fraction must not spill into the neighbouring field.
+func TestKeepOnNewIDIsChecked(t *testing.T) {
+	bothStrategies(t, Options{}, func(t *testing.T, b *Board) {
+		ctx := context.Background()
+		for _, vals := range [][]float64{{5, 0.5, 3}, {5, 0, 3.25}, {5, 2, 3}} {
+			_, err := b.Submit(ctx, Submission{ID: "new", Values: vals, Policy: PerField, Ops: []Op{Set, Keep, Keep}})
+			if !errors.Is(err, ErrValue) {
+				t.Errorf("Keep with %v on a new id: err = %v, want ErrValue", vals, err)
+			}
+		}
+		if n, _ := b.Count(ctx); n != 0 {
+			t.Errorf("Count = %d after refused writes", n)
+		}
+		_, err := b.Submit(ctx, Submission{ID: "a", Values: []float64{1, 1, 1}, Ops: []Op{Add, Add, Add}})
+		if !errors.Is(err, ErrArgument) {
+			t.Errorf("operators with Replace: err = %v, want ErrArgument", err)
+		}
+	})
+}
+
+// Counts and offsets beyond the limits are refused, never sent to Redis as
+// numbers it cannot parse.
+func TestReadLimits(t *testing.T) {
+	bothStrategies(t, Options{}, func(t *testing.T, b *Board) {
+		ctx := context.Background()
+		mustSubmit(t, b, Submission{ID: "a", Values: []float64{1, 0, 0}})
+		for name, err := range map[string]error{
+			"Top(MaxInt)":         errOf(b.Top(ctx, math.MaxInt)),
+			"Page(2^53, 10)":      errOf(b.Page(ctx, 1<<53, 10)),
+			"Page(MaxInt64, 2)":   errOf(b.Page(ctx, math.MaxInt64, 2)),
+			"Around(MaxInt)":      errOf(b.Around(ctx, "a", math.MaxInt)),
+			"Scan(MaxInt)":        errOf(b.Scan(ctx, "", math.MaxInt)),
+			"Between(n=MaxInt)":   errOf(b.Between(ctx, 0, 1000, 0, math.MaxInt)),
+			"Between(offset=-1)":  errOf(b.Between(ctx, 0, 1000, -1, 5)),
+			"Top(MaxCount+1)":     errOf(b.Top(ctx, MaxCount+1)),
+			"Around(0)":           errOf(b.Around(ctx, "a", 0)),
+			"Between(NaN, 1)":     errOf(b.Between(ctx, 1, math.NaN(), 0, 5)),
+			"Rank(unknown kind)":  errOf(b.Rank(ctx, "a", 9)),
+			"Scan(bad base64)":    errOf(b.Scan(ctx, "!!", 5)),
+			"Page(offset -1)":     errOf(b.Page(ctx, -1, 5)),
+			"Scan(0)":             errOf(b.Scan(ctx, "", 0)),
+			"Page(MaxOffset, 10)": nil,
+		} {
+			if name == "Page(MaxOffset, 10)" {
+				err = errOf(b.Page(ctx, MaxOffset, MaxCount))
+				if err != nil {
+					t.Errorf("%s: %v", name, err)
+				}
+				continue
+			}
+			if !errors.Is(err, ErrArgument) {
+				t.Errorf("%s: err = %v, want ErrArgument", name, err)
+			}
+		}
+		if l, err := b.Top(ctx, MaxCount); err != nil || len(l.Entries) != 1 {
+			t.Errorf("Top(MaxCount) = %+v, %v", l, err)
+		}
+	})
+}
+
+// Only cursors Scan wrote are accepted.
+func TestMalformedCursors(t *testing.T) {
+	bothStrategies(t, Options{}, func(t *testing.T, b *Board) {
+		ctx := context.Background()
+		mustSubmit(t, b, Submission{ID: "a", Values: []float64{1, 0, 0}})
+		for _, raw := range []string{"NaN\nx", "0x1p3\nx", "Inf\nx", "-Inf\nx", "1.0\nx", "nonewline", "\nx"} {
+			c := Cursor(base64.RawURLEncoding.EncodeToString([]byte(raw)))
+			if _, err := b.Scan(ctx, c, 5); !errors.Is(err, ErrArgument) {
+				t.Errorf("Scan(%q): err = %v, want ErrArgument", raw, err)
+			}
+		}
+	})
+}
+
+// A board written without the dense index, read by a handle with it, says
+// so instead of failing inside the script.
+func TestDenseIndexMissing(t *testing.T) {
+	env := redistest.New(t)
+	plain := newBoard(t, env.Client, env.Prefix, "mm", testLayout(t), Options{})
+	mustSubmit(t, plain, Submission{ID: "x", Values: []float64{1, 0, 0}})
+	dense := newBoard(t, env.Client, env.Prefix, "mm", testLayout(t), Options{DenseRanks: true})
+	if _, err := dense.Rank(context.Background(), "x", Dense); !errors.Is(err, ErrDenseDisabled) {
+		t.Errorf("err = %v, want ErrDenseDisabled", err)
+	}
+}
+
+// The differential test again on other layouts (signed and lower-is-better
+// first fields, digits, all 53 bits), with and without a cap, checking the
+// side indexes against the model as it goes.
+func TestDifferentialLayoutsAndCap(t *testing.T) {
+	layouts := map[string][]pack.Field{
+		"signed-lower-first": {{Name: "a", Width: 4, Dir: pack.LowerIsBetter, Signed: true}, {Name: "b", Width: 2, Signed: true}, {Name: "c", Width: 3, Dir: pack.LowerIsBetter}},
+		"53bits":             {{Name: "a", Width: 3, Dir: pack.LowerIsBetter}, {Name: "b", Width: 49}, {Name: "c", Width: 1}},
+	}
+	digits, _ := pack.NewDigitLayout(pack.Field{Name: "a", Width: 2}, pack.Field{Name: "b", Width: 1, Dir: pack.LowerIsBetter, Signed: true}, pack.Field{Name: "c", Width: 2, Dir: pack.LowerIsBetter})
+	built := map[string]*pack.Layout{"digits": digits}
+	for name, fields := range layouts {
+		l, err := pack.NewLayout(fields...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		built[name] = l
+	}
+	for name, l := range built {
+		for _, capN := range []int64{0, 5} {
+			t.Run(name+"/cap"+string(rune('0'+capN)), func(t *testing.T) {
+				w := newWorkload(t, l, Options{DenseRanks: true, Cap: capN})
+				w.cap = capN
+				w.run(800, true)
+			})
+		}
+	}
+}
+
+// checkIndexes compares the dense index and the key-suffix id HASH with
+// the model.
+func (w *workload) checkIndexes() {
+	w.t.Helper()
+	ctx := context.Background()
+	counts := map[string]int64{}
+	for _, e := range w.model.sorted() {
+		counts[fmtTuple(e.Values)]++
+	}
+	for _, b := range w.boards {
+		got, err := b.client.Do(ctx, b.client.B().Hvals().Key(b.keys.c).Build()).AsIntSlice()
+		if err != nil {
+			w.t.Fatal(err)
+		}
+		var sum int64
+		for _, n := range got {
+			sum += n
+		}
+		nv, _ := b.client.Do(ctx, b.client.B().Zcard().Key(b.keys.v).Build()).AsInt64()
+		if len(got) != len(counts) || sum != int64(len(w.model.vals)) || nv != int64(len(counts)) {
+			w.t.Fatalf("%v: dense index holds %d tuples (%d in the ZSET) counting %d entries; model %d tuples, %d entries",
+				b.Strategy(), len(got), nv, sum, len(counts), len(w.model.vals))
+		}
+		if b.suffix() {
+			n, _ := b.client.Do(ctx, b.client.B().Hlen().Key(b.keys.m).Build()).AsInt64()
+			if diff := cmp.Diff(int64(len(w.model.vals)), n); diff != "" {
+				w.t.Fatalf("id HASH size (-want +got):\n%s", diff)
+			}
+		}
+	}
+}
