@@ -1,0 +1,98 @@
+package decimalmap
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/internal/redistest"
+)
+
+// consistency reads, in one script, the index and the list keys that
+// exist: each must name the other.
+var consistency = rueidis.NewLuaScriptReadOnly(`
+return {redis.call('ZRANGE', KEYS[1], 0, -1), redis.call('KEYS', ARGV[1])}`)
+
+// TestConcurrentConsistency: writers add, remove and delete on a few keys
+// while readers range and check snapshots of the raw keys; no reader ever
+// sees a key without values, or an index and lists that disagree.
+func TestConcurrentConsistency(t *testing.T) {
+	env := redistest.New(t)
+	m := newMap(t, env.Client, env.Prefix, "conc")
+	ctx := context.Background()
+	var done atomic.Bool
+	keys := []string{"1", "1.5", "-2", "3E+40", "0.001"}
+	var writers, readers sync.WaitGroup
+	errs := make(chan error, 16)
+	for w := range 4 {
+		writers.Go(func() {
+			for i := range 300 {
+				k := keys[(i+w)%len(keys)]
+				var err error
+				switch i % 5 {
+				case 0, 1:
+					_, err = m.Add(ctx, k, "a", "b")
+				case 2, 3:
+					_, err = m.Remove(ctx, k, "a")
+					if err == nil {
+						_, err = m.Remove(ctx, k, "b")
+					}
+				default:
+					_, err = m.Delete(ctx, k)
+				}
+				if err != nil {
+					errs <- err
+					return
+				}
+			}
+		})
+	}
+	for range 3 {
+		readers.Go(func() {
+			for !done.Load() {
+				if err := checkConsistent(ctx, m); err != nil {
+					errs <- err
+					return
+				}
+			}
+		})
+	}
+	writers.Wait()
+	done.Store(true)
+	readers.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+}
+
+func checkConsistent(ctx context.Context, m *Map) error {
+	entries, err := m.Range(ctx, Query{})
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if len(e.Values) == 0 {
+			return fmt.Errorf("key %s without values", e.Key)
+		}
+	}
+	arr, err := consistency.Exec(ctx, m.client, []string{m.keys.index}, []string{m.keys.list + "*"}).ToArray()
+	if err != nil {
+		return err
+	}
+	index, _ := arr[0].AsStrSlice()
+	lists, _ := arr[1].AsStrSlice()
+	for i := range index {
+		index[i] = m.keys.list + index[i]
+	}
+	slices.Sort(index)
+	slices.Sort(lists)
+	if !slices.Equal(index, lists) {
+		return fmt.Errorf("index names %q, lists are %q", index, lists)
+	}
+	return nil
+}

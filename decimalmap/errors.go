@@ -1,0 +1,33 @@
+package decimalmap
+
+import "errors"
+
+// Sentinel errors. Every error this package returns wraps one of them (and,
+// for a malformed key, the pack sentinel that describes the problem), so
+// callers use errors.Is.
+var (
+	// ErrName reports a map name that is empty, over MaxNameLen bytes or
+	// holds a brace, which would break the map's hash tag.
+	ErrName = errors.New("decimalmap: invalid name")
+
+	// ErrOptions reports a nil client or options the constructor refuses.
+	ErrOptions = errors.New("decimalmap: invalid options")
+
+	// ErrKey reports a key that is not a decimal number (also wrapping
+	// pack.ErrSyntax), whose exponent is out of range (also wrapping
+	// pack.ErrOverflow), or whose text is longer than Options.MaxKeyLen.
+	ErrKey = errors.New("decimalmap: invalid key")
+
+	// ErrArgument reports a bad argument other than a key: Add without
+	// values, a negative limit, a page size under 1, a malformed cursor.
+	ErrArgument = errors.New("decimalmap: invalid argument")
+
+	// ErrRedis wraps an error from Redis or the connection (including a
+	// cancelled context, which it also wraps).
+	ErrRedis = errors.New("decimalmap: redis error")
+
+	// ErrReply reports a reply of an unexpected shape, such as an index
+	// member that is not a decimal encoding (a foreign write to the map's
+	// keys).
+	ErrReply = errors.New("decimalmap: unexpected reply")
+)

@@ -1,0 +1,70 @@
+package decimalmap
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/tiebreak/tiebreak/pack"
+)
+
+// MaxNameLen is the longest map name, in bytes.
+const MaxNameLen = 200
+
+// keys are a map's Redis keys, all sharing the hash tag {name} so that every
+// script runs on one Redis Cluster slot:
+//
+//	dm:{name}:i           sorted set: score 0, member enc(key)
+//	dm:{name}:l:enc(key)  list: the key's values in insertion order
+type keys struct {
+	index string
+	list  string // prefix of list names: list + enc(key)
+}
+
+func makeKeys(name string) keys {
+	p := "dm:{" + name + "}:"
+	return keys{index: p + "i", list: p + "l:"}
+}
+
+func checkName(name string) error {
+	switch {
+	case name == "":
+		return fmt.Errorf("decimalmap: empty name: %w", ErrName)
+	case len(name) > MaxNameLen:
+		return fmt.Errorf("decimalmap: name of %d bytes, over %d: %w", len(name), MaxNameLen, ErrName)
+	case strings.ContainsAny(name, "{}"):
+		return fmt.Errorf("decimalmap: name %q holds a brace: %w", name, ErrName)
+	}
+	return nil
+}
+
+// encode returns the order-preserving encoding of key (pack.EncodeDecimal).
+// It refuses a key longer than MaxKeyLen and anything pack refuses, with
+// errors wrapping ErrKey and the pack sentinel.
+func (m *Map) encode(key string) (string, error) {
+	if len(key) > m.opts.MaxKeyLen {
+		return "", fmt.Errorf("decimalmap: key of %d bytes, over %d: %w", len(key), m.opts.MaxKeyLen, ErrKey)
+	}
+	enc, err := pack.EncodeDecimal(key)
+	if err != nil {
+		return "", fmt.Errorf("decimalmap: key: %w: %w", ErrKey, err)
+	}
+	return enc, nil
+}
+
+// decode returns the canonical text of an index member, refusing anything
+// that is not exactly one encoding.
+func decode(member string) (string, error) {
+	key, n, err := pack.DecodeDecimal(member)
+	if err != nil || n != len(member) {
+		return "", fmt.Errorf("decimalmap: index member %q is not a decimal encoding: %w", clip(member), ErrReply)
+	}
+	return key, nil
+}
+
+// clip shortens s for an error message.
+func clip(s string) string {
+	if len(s) > 64 {
+		return s[:61] + "..."
+	}
+	return s
+}

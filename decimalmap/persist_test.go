@@ -1,0 +1,129 @@
+package decimalmap
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/internal/redistest"
+)
+
+// privateServer starts a redis-server of the test's own with args and a
+// client on it; both are closed when the test ends.
+func privateServer(t *testing.T, args ...string) (*redistest.Server, rueidis.Client) {
+	t.Helper()
+	srv, err := redistest.StartServerWith(t.TempDir(), args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	client, err := rueidis.NewClient(rueidis.ClientOption{InitAddress: []string{srv.Addr}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(client.Close)
+	return srv, client
+}
+
+// TestPersistence writes a map to a server with AOF on, restarts it, and
+// finds every key, value and order again.
+func TestPersistence(t *testing.T) {
+	srv, client := privateServer(t, "--appendonly", "yes")
+	m, err := New(client, "prices", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	addAll(t, m, seed000)
+	extra := []Entry{{Key: "-1E+40", Values: []string{"a"}}, {Key: "0", Values: []string{"b", "b"}}, {Key: "9007199254740993.000001", Values: []string{"c"}}}
+	addAll(t, m, extra)
+	if _, err := m.Remove(ctx, "25500.12346", "user3"); err != nil {
+		t.Fatal(err)
+	}
+	before, err := m.Range(ctx, Query{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.Restart(); err != nil {
+		t.Fatal(err)
+	}
+	after, err := retry(func() ([]Entry, error) { return m.Range(ctx, Query{}) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(before, after); diff != "" {
+		t.Errorf("after restart (-before +after):\n%s", diff)
+	}
+	want := []string{"user2", "user2"}
+	if got, err := m.Get(ctx, "25500.12346"); err != nil || !cmp.Equal(want, got) {
+		t.Errorf("Get(25500.12346) after restart = %q, %v; want %q", got, err, want)
+	}
+	if len(after) != 8 {
+		t.Errorf("%d keys after restart, want 8", len(after))
+	}
+}
+
+// retry calls f again after a failure, at most 3 times: the first command
+// after a restart may meet the closed connection.
+func retry[T any](f func() (T, error)) (v T, err error) {
+	for range 3 {
+		if v, err = f(); err == nil {
+			return v, nil
+		}
+	}
+	return v, err
+}
+
+// TestRangeOneRoundTrip: a Range over 200 keys is one EVALSHA_RO from the
+// client; the ZRANGE and LRANGEs run inside it. Counted on a private
+// server, where nothing else runs.
+func TestRangeOneRoundTrip(t *testing.T) {
+	_, client := privateServer(t)
+	m, err := New(client, "rt", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for i := range 200 {
+		if _, err := m.Add(ctx, strconv.Itoa(i/10)+"."+strconv.Itoa(i), "v"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := m.Range(ctx, Query{}); err != nil { // loads the script
+		t.Fatal(err)
+	}
+	if err := client.Do(ctx, client.B().ConfigResetstat().Build()).Error(); err != nil {
+		t.Fatal(err)
+	}
+	got, err := m.Range(ctx, Query{})
+	if err != nil || len(got) != 200 {
+		t.Fatalf("Range = %d entries, %v", len(got), err)
+	}
+	stats := commandCalls(t, client)
+	want := map[string]int{"evalsha_ro": 1, "zrange": 1, "lrange": 200, "config|resetstat": 1}
+	if diff := cmp.Diff(want, stats); diff != "" {
+		t.Errorf("commands (-want +got):\n%s", diff)
+	}
+}
+
+// commandCalls returns the calls of each command from INFO commandstats.
+func commandCalls(t *testing.T, client rueidis.Client) map[string]int {
+	t.Helper()
+	info, err := client.Do(context.Background(), client.B().Info().Section("commandstats").Build()).ToString()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]int{}
+	for _, line := range strings.Split(info, "\n") {
+		name, rest, ok := strings.Cut(strings.TrimSpace(line), ":")
+		if !ok || !strings.HasPrefix(name, "cmdstat_") {
+			continue
+		}
+		calls, _, _ := strings.Cut(strings.TrimPrefix(rest, "calls="), ",")
+		out[strings.TrimPrefix(name, "cmdstat_")], _ = strconv.Atoi(calls)
+	}
+	return out
+}

@@ -1,0 +1,148 @@
+package decimalmap
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/redis/rueidis"
+)
+
+// Entry is one key of the map with its values.
+type Entry struct {
+	// Key is the key's canonical text (see pack.DecodeDecimal): "25500.1"
+	// for a key added as "25500.10", "1E+31", "-0.5", "0".
+	Key string
+	// Values holds the key's values in insertion order, repeats kept.
+	Values []string
+}
+
+type boundKind uint8
+
+const (
+	unbounded boundKind = iota
+	inclusive
+	exclusive
+)
+
+// Bound is one end of a key range. The zero Bound is unbounded.
+type Bound struct {
+	key  string
+	kind boundKind
+}
+
+// Inclusive is a bound that includes key itself.
+func Inclusive(key string) Bound { return Bound{key: key, kind: inclusive} }
+
+// Exclusive is a bound that excludes key itself.
+func Exclusive(key string) Bound { return Bound{key: key, kind: exclusive} }
+
+// Unbounded is the bound that lets a range extend to the smallest or the
+// largest key; it is the zero Bound.
+func Unbounded() Bound { return Bound{} }
+
+// lex returns b as a ZRANGE BYLEX bound; open is "-" or "+", the bound an
+// unbounded end takes.
+func (m *Map) lex(b Bound, open string) (string, error) {
+	switch b.kind {
+	case unbounded:
+		return open, nil
+	case inclusive, exclusive:
+		enc, err := m.encode(b.key)
+		if err != nil {
+			return "", err
+		}
+		if b.kind == inclusive {
+			return "[" + enc, nil
+		}
+		return "(" + enc, nil
+	}
+	return "", fmt.Errorf("decimalmap: bound kind %d: %w", b.kind, ErrArgument)
+}
+
+// Query selects keys for Range. The zero Query selects every key, smallest
+// first.
+type Query struct {
+	// Min and Max bound the keys, each inclusive, exclusive or unbounded
+	// (the zero Bound). Min is the lower end in both directions; when Min
+	// is above Max the range is empty.
+	Min, Max Bound
+	// Reverse returns the largest key first. Default false: smallest first.
+	Reverse bool
+	// Limit is the most keys returned, counted from the start of the
+	// direction (from Max when Reverse). Default 0: no limit. Negative is
+	// refused.
+	Limit int
+}
+
+// Range returns the keys of q's range with their values, in q's direction,
+// in one round trip and one snapshot, whatever the number of keys: one
+// script reads the index and every list. To page through a large range,
+// pass the last key returned as the next query's Exclusive bound (as Scan
+// does).
+//
+// It refuses a malformed bound key (ErrKey) and a negative limit
+// (ErrArgument).
+func (m *Map) Range(ctx context.Context, q Query) ([]Entry, error) {
+	if q.Limit < 0 {
+		return nil, fmt.Errorf("decimalmap: range limit %d: %w", q.Limit, ErrArgument)
+	}
+	limit := q.Limit
+	if limit == 0 {
+		limit = -1
+	}
+	entries, _, err := m.rangeEntries(ctx, q.Min, q.Max, q.Reverse, limit)
+	return entries, err
+}
+
+// rangeEntries runs range.lua; limit -1 means all. more reports a further
+// key in range beyond those returned.
+func (m *Map) rangeEntries(ctx context.Context, min, max Bound, rev bool, limit int) (entries []Entry, more bool, err error) {
+	lo, err := m.lex(min, "-")
+	if err != nil {
+		return nil, false, err
+	}
+	hi, err := m.lex(max, "+")
+	if err != nil {
+		return nil, false, err
+	}
+	fetch := "-1" // members to read: one more than limit, to learn of more
+	if limit >= 0 && limit < math.MaxInt {
+		fetch = strconv.Itoa(limit + 1)
+	}
+	args := []string{m.keys.list, lo, hi, "0", strconv.Itoa(limit), fetch}
+	if rev {
+		args[1], args[2], args[3] = hi, lo, "1"
+	}
+	return parseRange(rangeScript.Exec(ctx, m.client, []string{m.keys.index}, args))
+}
+
+// parseRange reads range.lua's reply: {more, member, {values}, ...}.
+func parseRange(r rueidis.RedisResult) ([]Entry, bool, error) {
+	arr, err := r.ToArray()
+	if err != nil {
+		return nil, false, redisErr("range", err)
+	}
+	if len(arr)%2 != 1 {
+		return nil, false, fmt.Errorf("decimalmap: range reply of %d elements: %w", len(arr), ErrReply)
+	}
+	more, err := arr[0].AsInt64()
+	if err != nil {
+		return nil, false, fmt.Errorf("decimalmap: range reply header: %w: %w", ErrReply, err)
+	}
+	entries := make([]Entry, 0, len(arr)/2)
+	for i := 1; i < len(arr); i += 2 {
+		member, err1 := arr[i].ToString()
+		vals, err2 := arr[i+1].AsStrSlice()
+		if err1 != nil || err2 != nil {
+			return nil, false, fmt.Errorf("decimalmap: range reply element %d: %w", i, ErrReply)
+		}
+		key, err := decode(member)
+		if err != nil {
+			return nil, false, err
+		}
+		entries = append(entries, Entry{Key: key, Values: vals})
+	}
+	return entries, more == 1, nil
+}

@@ -1,0 +1,50 @@
+package decimalmap
+
+import (
+	"context"
+	"fmt"
+)
+
+// Cursor is a position for Scan: the canonical text of the last key a page
+// returned. The zero Cursor is the start of the map; any key may serve as a
+// cursor, starting the scan just after it.
+type Cursor string
+
+// Page is one page of a Scan.
+type Page struct {
+	// Entries holds the page's keys with their values, smallest first.
+	Entries []Entry
+	// HasMore reports that keys follow this page.
+	HasMore bool
+	// Next is the cursor of the following page (empty when HasMore is
+	// false).
+	Next Cursor
+}
+
+// Scan returns up to n keys strictly after cursor, smallest first, with
+// their values, each page in one round trip. Paging is by key, not by
+// position: a key present throughout a scan is returned exactly once,
+// however other keys are added or removed meanwhile, and a cursor stays
+// valid when its own key is gone. It refuses n under 1 and a cursor that
+// is not a key (ErrArgument).
+func (m *Map) Scan(ctx context.Context, cursor Cursor, n int) (Page, error) {
+	if n < 1 {
+		return Page{}, fmt.Errorf("decimalmap: scan n %d: %w", n, ErrArgument)
+	}
+	after := Unbounded()
+	if cursor != "" {
+		if _, err := m.encode(string(cursor)); err != nil {
+			return Page{}, fmt.Errorf("decimalmap: cursor %q: %w: %w", clip(string(cursor)), ErrArgument, err)
+		}
+		after = Exclusive(string(cursor))
+	}
+	entries, more, err := m.rangeEntries(ctx, after, Unbounded(), false, n)
+	if err != nil {
+		return Page{}, err
+	}
+	p := Page{Entries: entries, HasMore: more}
+	if more {
+		p.Next = Cursor(entries[len(entries)-1].Key)
+	}
+	return p, nil
+}

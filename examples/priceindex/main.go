@@ -1,0 +1,117 @@
+// Command priceindex is seed 000's price index: exact decimal prices, kept
+// in order in Redis, each with the list of users who asked for it, and the
+// inclusive range [25500.12346, 25505.2] read in one round trip.
+//
+// It runs with no setup at all: it uses REDIS_URL if set, else starts a
+// temporary redis-server if one is on PATH, else an in-process server
+// (miniredis), and says which one it used.
+//
+//	go run ./examples/priceindex
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log"
+	"os"
+	"os/exec"
+	"strings"
+
+	"github.com/alicebob/miniredis/v2"
+	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/decimalmap"
+	"github.com/tiebreak/tiebreak/internal/redistest"
+)
+
+func main() {
+	client, where, stop, err := connect()
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer stop()
+	fmt.Println("using", where)
+	if err := run(context.Background(), os.Stdout, client, "priceindex"); err != nil {
+		log.Fatal(err)
+	}
+}
+
+// connect finds a Redis: REDIS_URL, a temporary redis-server, or miniredis.
+func connect() (rueidis.Client, string, func(), error) {
+	if url := os.Getenv("REDIS_URL"); url != "" {
+		opt, err := rueidis.ParseURL(url)
+		if err != nil {
+			return nil, "", nil, err
+		}
+		c, err := rueidis.NewClient(opt)
+		return c, "REDIS_URL " + url, func() { c.Close() }, err
+	}
+	if _, err := exec.LookPath("redis-server"); err == nil {
+		srv, err := redistest.StartServer("")
+		if err != nil {
+			return nil, "", nil, err
+		}
+		c, err := rueidis.NewClient(rueidis.ClientOption{InitAddress: []string{srv.Addr}})
+		return c, "a temporary redis-server at " + srv.Addr, func() { c.Close(); srv.Close() }, err
+	}
+	mr, err := miniredis.Run()
+	if err != nil {
+		return nil, "", nil, err
+	}
+	// rueidis needs these two to talk to miniredis.
+	c, err := rueidis.NewClient(rueidis.ClientOption{InitAddress: []string{mr.Addr()}, DisableCache: true, ForceSingleClient: true})
+	return c, "an in-process miniredis (no redis-server on PATH)", func() { c.Close(); mr.Close() }, err
+}
+
+// prices is seed 000's example: each price with the users who asked for
+// it, repeats kept.
+var prices = []struct {
+	price string
+	users []string
+}{
+	{"25500.12345", []string{"user1", "user2"}},
+	{"25500.12346", []string{"user2", "user3", "user2"}},
+	{"25505.05443", []string{"user2", "user1"}},
+	{"25505.233", []string{"user3"}},
+	{"25506.12345", []string{"user3", "user5"}},
+}
+
+// run builds the index, prints it, then prints the range [25500.12346,
+// 25505.2] and one exact lookup to w. It clears the index when done.
+func run(ctx context.Context, w io.Writer, client rueidis.Client, name string) error {
+	m, err := decimalmap.New(client, name, decimalmap.Options{})
+	if err != nil {
+		return err
+	}
+	defer m.Clear(ctx)
+	for _, p := range prices {
+		if _, err := m.Add(ctx, p.price, p.users...); err != nil {
+			return err
+		}
+	}
+	all, err := m.Range(ctx, decimalmap.Query{})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "price index (%d prices):\n", len(all))
+	printEntries(w, all)
+	lo, hi := "25500.12346", "25505.2"
+	in, err := m.Range(ctx, decimalmap.Query{Min: decimalmap.Inclusive(lo), Max: decimalmap.Inclusive(hi)})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "range [%s, %s]:\n", lo, hi)
+	printEntries(w, in)
+	users, err := m.Get(ctx, "25505.23300")
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "get 25505.23300: %s\n", strings.Join(users, ", "))
+	return nil
+}
+
+func printEntries(w io.Writer, entries []decimalmap.Entry) {
+	for _, e := range entries {
+		fmt.Fprintf(w, "  %-12s %s\n", e.Key, strings.Join(e.Values, ", "))
+	}
+}
