@@ -1,0 +1,167 @@
+// Command chat writes a few thousand messages into a chat room kept by a
+// tsid.Timeline and pages back through them, newest first, printing one
+// line per page: its size, the IDs at its ends and the numbers of the
+// messages it holds, as runs (2999..2900). Every message shows up once, in
+// order, though the IDs come from a generator that makes many of them in
+// the same millisecond.
+//
+// It runs with no setup at all: it uses REDIS_URL if set, else starts a
+// temporary redis-server if one is on PATH, else an in-process server
+// (miniredis), and says which one it used.
+//
+//	go run ./examples/chat [-n 3000] [-page 100] [-strategy lex|split]
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"os"
+	"os/exec"
+	"strings"
+
+	"github.com/alicebob/miniredis/v2"
+	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/internal/redistest"
+	"github.com/tiebreak/tiebreak/tsid"
+)
+
+func main() {
+	n := flag.Int("n", 3000, "messages to write")
+	size := flag.Int("page", 100, "messages per page")
+	strategy := flag.String("strategy", "lex", "storage: lex or split")
+	flag.Parse()
+	s := tsid.LexID
+	if *strategy == "split" {
+		s = tsid.SplitScore
+	} else if *strategy != "lex" {
+		log.Fatalf("unknown strategy %q", *strategy)
+	}
+	client, where, stop, err := connect()
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer stop()
+	fmt.Println("using", where)
+	if err := run(context.Background(), os.Stdout, client, "chat", config{messages: *n, page: *size, strategy: s}); err != nil {
+		log.Fatal(err)
+	}
+}
+
+// connect finds a Redis: REDIS_URL, a temporary redis-server, or miniredis.
+func connect() (rueidis.Client, string, func(), error) {
+	if url := os.Getenv("REDIS_URL"); url != "" {
+		opt, err := rueidis.ParseURL(url)
+		if err != nil {
+			return nil, "", nil, err
+		}
+		c, err := rueidis.NewClient(opt)
+		return c, "REDIS_URL " + url, func() { c.Close() }, err
+	}
+	if _, err := exec.LookPath("redis-server"); err == nil {
+		srv, err := redistest.StartServer("")
+		if err != nil {
+			return nil, "", nil, err
+		}
+		c, err := rueidis.NewClient(rueidis.ClientOption{InitAddress: []string{srv.Addr}})
+		return c, "a temporary redis-server at " + srv.Addr, func() { c.Close(); srv.Close() }, err
+	}
+	mr, err := miniredis.Run()
+	if err != nil {
+		return nil, "", nil, err
+	}
+	// rueidis needs these two to talk to miniredis.
+	c, err := rueidis.NewClient(rueidis.ClientOption{InitAddress: []string{mr.Addr()}, DisableCache: true, ForceSingleClient: true})
+	return c, "an in-process miniredis (no redis-server on PATH)", func() { c.Close(); mr.Close() }, err
+}
+
+// config is what run writes and how it reads it back.
+type config struct {
+	messages, page int
+	strategy       tsid.Strategy
+}
+
+// body is a message's payload.
+type body struct {
+	N    int    `json:"n"`
+	From string `json:"from"`
+	Text string `json:"text"`
+}
+
+// run writes c.messages messages into room, pages back through them and
+// prints each page to w. It deletes the room when done.
+func run(ctx context.Context, w io.Writer, client rueidis.Client, room string, c config) error {
+	tl, err := tsid.NewTimeline(client, room, tsid.TSID, tsid.TimelineOptions{Strategy: c.strategy})
+	if err != nil {
+		return err
+	}
+	defer tl.Drop(ctx)
+	if err := write(ctx, tl, c.messages); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "room %q: %d messages, %s strategy, pages of %d, newest first\n", room, c.messages, c.strategy, c.page)
+	p, err := tl.Latest(ctx, c.page)
+	for i := 1; err == nil; i++ {
+		if err := printPage(w, i, p); err != nil {
+			return err
+		}
+		if !p.HasMore {
+			return nil
+		}
+		p, err = tl.Before(ctx, p.Next, c.page)
+	}
+	return err
+}
+
+// write appends n messages with IDs from a TSID generator, in one
+// pipelined round trip.
+func write(ctx context.Context, tl *tsid.Timeline[uint64], n int) error {
+	gen, err := tsid.NewGenerator(tsid.Options{Node: 7})
+	if err != nil {
+		return err
+	}
+	names := []string{"ana", "bo", "cy", "di"}
+	msgs := make([]tsid.Message[uint64], n)
+	for i := range msgs {
+		id, err := gen.Next()
+		if err != nil {
+			return err
+		}
+		payload, _ := json.Marshal(body{N: i, From: names[i%len(names)], Text: fmt.Sprintf("hello #%d", i)})
+		msgs[i] = tsid.Message[uint64]{ID: id, Payload: payload}
+	}
+	return tl.AppendMany(ctx, msgs)
+}
+
+// printPage prints one line: page number, size, the IDs at both ends and
+// the message numbers as runs of consecutive descending numbers.
+func printPage(w io.Writer, i int, p tsid.Page[uint64]) error {
+	if len(p.Messages) == 0 {
+		_, err := fmt.Fprintf(w, "page %3d: empty\n", i)
+		return err
+	}
+	var runs []string
+	start, prev := -1, -1
+	for _, m := range p.Messages {
+		var b body
+		if err := json.Unmarshal(m.Payload, &b); err != nil {
+			return fmt.Errorf("message %s: %w", tsid.TSID.Format(m.ID), err)
+		}
+		if start >= 0 && b.N == prev-1 {
+			prev = b.N
+			continue
+		}
+		if start >= 0 {
+			runs = append(runs, fmt.Sprintf("%d..%d", start, prev))
+		}
+		start, prev = b.N, b.N
+	}
+	runs = append(runs, fmt.Sprintf("%d..%d", start, prev))
+	first, last := p.Messages[0].ID, p.Messages[len(p.Messages)-1].ID
+	_, err := fmt.Fprintf(w, "page %3d: %3d  %s..%s  #%s  more=%t\n", i, len(p.Messages),
+		tsid.TSID.Format(first), tsid.TSID.Format(last), strings.Join(runs, ","), p.HasMore)
+	return err
+}

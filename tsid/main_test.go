@@ -1,0 +1,11 @@
+package tsid
+
+import (
+	"testing"
+
+	"github.com/tiebreak/tiebreak/internal/redistest"
+)
+
+// TestMain runs the package's tests through redistest, which gives the
+// timeline tests a real Redis (and stops it afterwards).
+func TestMain(m *testing.M) { redistest.Main(m) }

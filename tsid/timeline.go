@@ -1,0 +1,245 @@
+package tsid
+
+import (
+	"context"
+	"fmt"
+	"math/bits"
+	"reflect"
+	"strconv"
+	"time"
+
+	"github.com/redis/rueidis"
+)
+
+// Codec is what a Timeline needs of an ID layout: *Layout is a
+// Codec[uint64] (TSID, Snowflake, Discord, Sonyflake, custom layouts) and
+// *Layout128 a Codec[[16]byte] (ULID, UUIDv7). Another implementation must
+// keep their contract: AppendSplit appends exactly SuffixLen lowercase hex
+// digits and returns a whole score from 0 to MaxTime (below 2^53), the
+// pair sorting (score, then suffix bytes) exactly as the IDs do; Join
+// inverts it; Time(zero ID) is the instant of time part 0 and Score maps
+// an instant to its time part.
+type Codec[ID any] interface {
+	Name() string
+	MaxTime() uint64
+	SuffixLen() int
+	AppendSplit(dst []byte, id ID) (score float64, out []byte, err error)
+	Join(score float64, suffix string) (ID, error)
+	Time(id ID) time.Time
+	Score(t time.Time) (float64, error)
+}
+
+var (
+	_ Codec[uint64]   = (*Layout)(nil)
+	_ Codec[[16]byte] = (*Layout128)(nil)
+)
+
+// maxSuffixLen bounds a Codec's suffix, and maxIDLen the ID prefix of a
+// member (at most 14 hex digits of time part and the suffix), so that they
+// fit stack buffers.
+const (
+	maxSuffixLen = 64
+	maxIDLen     = 14 + maxSuffixLen
+)
+
+// Timeline is the chat history of one room in Redis: messages keyed by
+// time-ordered IDs of one layout, each with a payload, read back in pages
+// in exact ID order. It keeps one sorted set, tl:{room}:z, whose hash tag
+// is the room's; every write is one script, every read one round trip
+// (two for a split time unit crowded with more than 32 messages). See the
+// package documentation for the storage.
+//
+// A Timeline holds no state beyond its configuration and is safe for
+// concurrent use.
+type Timeline[ID any] struct {
+	client  rueidis.Client
+	room    string
+	codec   Codec[ID]
+	opts    TimelineOptions
+	keys    []string // the sorted set, as the scripts' KEYS
+	scripts *timelineScripts
+	split   bool
+	timeLen int // hex digits of the time part
+	sufLen  int // hex digits of the suffix
+	maxTime uint64
+	crowd   int // split: see crowdLimit (tests lower it)
+}
+
+// NewTimeline returns the timeline of room on client, for IDs of codec's
+// layout. It refuses (ErrRoom) an empty room, one over MaxRoomLen bytes or
+// one holding a brace, and (ErrConfig) a nil client or codec, a codec
+// whose time part exceeds 53 bits or whose suffix is empty or over 64
+// digits, and options out of bounds (see TimelineOptions). It does not
+// talk to Redis.
+func NewTimeline[ID any](client rueidis.Client, room string, codec Codec[ID], opts TimelineOptions) (*Timeline[ID], error) {
+	if err := checkRoom(room); err != nil {
+		return nil, err
+	}
+	if client == nil || isNil(codec) {
+		return nil, fmt.Errorf("tsid: timeline %s: nil client or codec: %w", quote(room), ErrConfig)
+	}
+	o, err := opts.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	maxTime, sufLen := codec.MaxTime(), codec.SuffixLen()
+	if maxTime >= 1<<MaxTimeBits || sufLen < 1 || sufLen > maxSuffixLen {
+		return nil, fmt.Errorf("tsid: timeline %s: codec %s with MaxTime %d and SuffixLen %d: %w",
+			quote(room), codec.Name(), maxTime, sufLen, ErrConfig)
+	}
+	tl := &Timeline[ID]{
+		client: client, room: room, codec: codec, opts: o, keys: []string{timelineKey(room)},
+		split: o.Strategy == SplitScore, sufLen: sufLen, maxTime: maxTime,
+		timeLen: max(1, (bits.Len64(maxTime)+3)/4), crowd: crowdLimit,
+	}
+	spec := scriptSpec(tl.split, tl.idLen(), sufLen, o)
+	tl.scripts = scriptsFor(spec, tl.split, o.MaxLen > 0 || o.MaxAge > 0)
+	return tl, nil
+}
+
+// isNil reports a nil interface or a nil pointer in one (a nil *Layout),
+// whose methods would panic.
+func isNil(v any) bool {
+	if v == nil {
+		return true
+	}
+	r := reflect.ValueOf(v)
+	return r.Kind() == reflect.Pointer && r.IsNil()
+}
+
+// Room returns the timeline's room.
+func (tl *Timeline[ID]) Room() string { return tl.room }
+
+// Codec returns the layout of the timeline's IDs.
+func (tl *Timeline[ID]) Codec() Codec[ID] { return tl.codec }
+
+// Strategy returns the timeline's storage strategy.
+func (tl *Timeline[ID]) Strategy() Strategy { return tl.opts.Strategy }
+
+// Key returns the timeline's Redis key, the sorted set tl:{room}:z.
+func (tl *Timeline[ID]) Key() string { return tl.keys[0] }
+
+// Len returns the number of messages.
+func (tl *Timeline[ID]) Len(ctx context.Context) (int64, error) {
+	n, err := tl.client.Do(ctx, tl.client.B().Zcard().Key(tl.keys[0]).Build()).AsInt64()
+	return n, tl.redisErr("Len", err)
+}
+
+// Drop deletes the whole timeline in one command.
+func (tl *Timeline[ID]) Drop(ctx context.Context) error {
+	err := tl.client.Do(ctx, tl.client.B().Del().Key(tl.keys...).Build()).Error()
+	return tl.redisErr("Drop", err)
+}
+
+// idLen is the length of a member's ID prefix.
+func (tl *Timeline[ID]) idLen() int { return tl.timeLen + tl.sufLen }
+
+// appendPrefix appends the ID prefix of id's member to dst (split: suffix,
+// then time part in hex; lex: time part in hex, then suffix) and returns
+// the time part too. It refuses what the codec's AppendSplit refuses, and
+// reports a codec that breaks its contract (ErrConfig).
+func (tl *Timeline[ID]) appendPrefix(dst []byte, id ID) (uint64, []byte, error) {
+	var buf [maxSuffixLen]byte
+	score, suf, err := tl.codec.AppendSplit(buf[:0], id)
+	if err != nil {
+		return 0, dst, err
+	}
+	t := uint64(score)
+	if len(suf) != tl.sufLen || float64(t) != score || t > tl.maxTime {
+		return 0, dst, fmt.Errorf("tsid: codec %s split an ID into %v, %q: %w", tl.codec.Name(), score, suf, ErrConfig)
+	}
+	if tl.split {
+		return t, appendHex(append(dst, suf...), t, tl.timeLen), nil
+	}
+	return t, append(appendHex(dst, t, tl.timeLen), suf...), nil
+}
+
+// cursor is an ID as the scripts and commands take it.
+type cursor struct {
+	prefix string // the ID prefix of its member
+	score  string // split: its time part in decimal; lex: empty
+}
+
+// cursorOf validates id for op.
+func (tl *Timeline[ID]) cursorOf(op string, id ID) (cursor, error) {
+	var buf [maxIDLen]byte
+	t, p, err := tl.appendPrefix(buf[:0], id)
+	if err != nil {
+		return cursor{}, fmt.Errorf("tsid: timeline %s: %s: %w", quote(tl.room), op, err)
+	}
+	c := cursor{prefix: string(p)}
+	if tl.split {
+		c.score = strconv.FormatUint(t, 10)
+	}
+	return c, nil
+}
+
+// below is the exclusive BYLEX bound under which lie the members of
+// lower IDs: '(' and the prefix (a member of this ID is longer, so above).
+func (c cursor) below() string { return "(" + c.prefix }
+
+// from and upTo bound the member of this very ID: '[' and the prefix, '('
+// and its successor, the prefix with its last byte raised by one (a hex
+// digit, so no carry): every member of a higher ID sorts at or above it.
+func (c cursor) from() string { return "[" + c.prefix }
+func (c cursor) upTo() string { return "(" + c.successor() }
+
+// above is the inclusive BYLEX bound from which lie the members of higher
+// IDs.
+func (c cursor) above() string { return "[" + c.successor() }
+
+func (c cursor) successor() string {
+	b := []byte(c.prefix)
+	b[len(b)-1]++
+	return string(b)
+}
+
+// decode returns the message a stored member holds.
+func (tl *Timeline[ID]) decode(m rueidis.RedisMessage) (Message[ID], error) {
+	s, err := m.ToString()
+	if err != nil {
+		return Message[ID]{}, tl.replyErr("member not a string")
+	}
+	n := tl.idLen()
+	if len(s) <= n {
+		return Message[ID]{}, tl.replyErr("member " + quote(s) + " too short")
+	}
+	th, suf := s[:tl.timeLen], s[tl.timeLen:n]
+	if tl.split {
+		suf, th = s[:tl.sufLen], s[tl.sufLen:n]
+	}
+	t, bad := parseLowerHex(th)
+	if bad >= 0 {
+		return Message[ID]{}, tl.replyErr("member " + quote(s) + " with a bad time part")
+	}
+	id, err := tl.codec.Join(float64(t), suf)
+	if err != nil {
+		return Message[ID]{}, tl.replyErr(fmt.Sprintf("member %s: %v", quote(s), err))
+	}
+	b, _ := m.AsBytes() // each reply string is its own allocation: no copy needed
+	return Message[ID]{ID: id, Payload: b[n:len(b):len(b)]}, nil
+}
+
+// pageSize returns n, or DefaultPage for 0, refusing (ErrPageSize) n below
+// 0 or above MaxPage.
+func (tl *Timeline[ID]) pageSize(op string, n int) (int, error) {
+	switch {
+	case n == 0:
+		return tl.opts.DefaultPage, nil
+	case n < 0 || n > tl.opts.MaxPage:
+		return 0, fmt.Errorf("tsid: timeline %s: %s: n = %d outside 0..%d: %w",
+			quote(tl.room), op, n, tl.opts.MaxPage, ErrPageSize)
+	}
+	return n, nil
+}
+
+func (tl *Timeline[ID]) redisErr(op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("tsid: timeline %s: %s: %w: %w", quote(tl.room), op, ErrRedis, err)
+}
+
+func (tl *Timeline[ID]) replyErr(detail string) error {
+	return fmt.Errorf("tsid: timeline %s: %s: %w", quote(tl.room), detail, ErrReply)
+}

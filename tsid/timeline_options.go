@@ -1,0 +1,126 @@
+package tsid
+
+import (
+	"fmt"
+	"time"
+)
+
+// Strategy is how a Timeline stores its messages in its sorted set. Both
+// strategies give the same answers; they differ in what the score holds.
+type Strategy uint8
+
+const (
+	// LexID stores every message with score 0 and a member made of the
+	// whole ID as fixed-width hex, time part first, and the payload, so the
+	// byte order of members is the ID order and pages are single ZRANGE
+	// ... BYLEX commands: the cheapest reads. The default.
+	LexID Strategy = iota
+
+	// SplitScore stores each message with its time part as the score and
+	// a member made of the suffix (the rest bits, fixed width), the time
+	// part in fixed-width hex and the payload: the suffix orders the
+	// messages of one time unit, the time part makes the member name its
+	// message on its own. The scores make time ranges readable (ZRANGE key
+	// t1 t2 BYSCORE). Reads use MULTI/EXEC.
+	SplitScore
+)
+
+// String returns "lex" or "split".
+func (s Strategy) String() string {
+	switch s {
+	case LexID:
+		return "lex"
+	case SplitScore:
+		return "split"
+	}
+	return fmt.Sprintf("Strategy(%d)", uint8(s))
+}
+
+// Page size and payload limits of a Timeline.
+const (
+	// DefaultPageSize is the page size of a read with n = 0, unless
+	// TimelineOptions.DefaultPage says otherwise.
+	DefaultPageSize = 50
+	// DefaultMaxPageSize is the largest n a read accepts, unless
+	// TimelineOptions.MaxPage says otherwise.
+	DefaultMaxPageSize = 1000
+	// MaxPageLimit is the largest MaxPage a timeline may have.
+	MaxPageLimit = 5000
+	// DefaultMaxPayload is the longest payload, in bytes, unless
+	// TimelineOptions.MaxPayload says otherwise: 1 MiB.
+	DefaultMaxPayload = 1 << 20
+	// MaxPayloadLimit is the largest MaxPayload a timeline may have: 512
+	// MiB, Redis's limit on one string.
+	MaxPayloadLimit = 512 << 20
+)
+
+// TimelineOptions configure a Timeline. The zero value means every
+// default: lex storage, pages of 50 (at most 1000), payloads up to 1 MiB,
+// no retention.
+type TimelineOptions struct {
+	// Strategy chooses the storage. Default LexID.
+	Strategy Strategy
+
+	// DefaultPage is the page size of a read whose n is 0. Default
+	// DefaultPageSize (50); otherwise 1 to MaxPage.
+	DefaultPage int
+
+	// MaxPage is the largest page size a read accepts. Default
+	// DefaultMaxPageSize (1000); otherwise 1 to MaxPageLimit (5000).
+	MaxPage int
+
+	// MaxPayload is the longest payload accepted, in bytes. Default
+	// DefaultMaxPayload (1 MiB); otherwise 1 to MaxPayloadLimit.
+	MaxPayload int
+
+	// MaxLen keeps at most the MaxLen newest messages: every append and
+	// Trim removes the older ones in the same script. Default 0, no limit;
+	// negative is refused.
+	MaxLen int64
+
+	// MaxAge removes the messages whose time part is below the time part
+	// of Clock()-MaxAge (older than MaxAge by at least one time unit):
+	// every append and Trim removes them in the same script. The clock is
+	// the application's, like the clock that stamps IDs. Default 0, no age
+	// limit; negative is refused.
+	MaxAge time.Duration
+
+	// Clock returns the current time for MaxAge. Default time.Now. It must
+	// be safe for concurrent use.
+	Clock func() time.Time
+}
+
+// withDefaults fills in the defaults and refuses (ErrConfig) what is out
+// of bounds.
+func (o TimelineOptions) withDefaults() (TimelineOptions, error) {
+	if o.MaxPage == 0 {
+		o.MaxPage = DefaultMaxPageSize
+	}
+	if o.DefaultPage == 0 {
+		o.DefaultPage = min(DefaultPageSize, o.MaxPage)
+	}
+	if o.MaxPayload == 0 {
+		o.MaxPayload = DefaultMaxPayload
+	}
+	if o.Clock == nil {
+		o.Clock = time.Now
+	}
+	var bad string
+	switch {
+	case o.Strategy > SplitScore:
+		bad = fmt.Sprintf("unknown strategy %d", o.Strategy)
+	case o.MaxPage < 1 || o.MaxPage > MaxPageLimit:
+		bad = fmt.Sprintf("MaxPage %d outside 1..%d", o.MaxPage, MaxPageLimit)
+	case o.DefaultPage < 1 || o.DefaultPage > o.MaxPage:
+		bad = fmt.Sprintf("DefaultPage %d outside 1..MaxPage (%d)", o.DefaultPage, o.MaxPage)
+	case o.MaxPayload < 1 || o.MaxPayload > MaxPayloadLimit:
+		bad = fmt.Sprintf("MaxPayload %d outside 1..%d", o.MaxPayload, MaxPayloadLimit)
+	case o.MaxLen < 0:
+		bad = fmt.Sprintf("negative MaxLen %d", o.MaxLen)
+	case o.MaxAge < 0:
+		bad = fmt.Sprintf("negative MaxAge %v", o.MaxAge)
+	default:
+		return o, nil
+	}
+	return o, fmt.Errorf("tsid: timeline options: %s: %w", bad, ErrConfig)
+}

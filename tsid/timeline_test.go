@@ -1,0 +1,475 @@
+package tsid
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	gocmp "github.com/google/go-cmp/cmp"
+	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/internal/redistest"
+)
+
+// newTL builds a timeline whose room holds the test's prefix, so the
+// redistest cleanup deletes its keys.
+func newTL[ID any](t *testing.T, client rueidis.Client, room string, c Codec[ID], o TimelineOptions) *Timeline[ID] {
+	t.Helper()
+	tl, err := NewTimeline(client, room, c, o)
+	if err != nil {
+		t.Fatalf("NewTimeline(%q): %v", room, err)
+	}
+	return tl
+}
+
+// eachStrategy runs f once per strategy, each on its own room.
+func eachStrategy(t *testing.T, f func(t *testing.T, env *redistest.Env, s Strategy)) {
+	t.Helper()
+	for _, s := range []Strategy{SplitScore, LexID} {
+		t.Run(s.String(), func(t *testing.T) { f(t, redistest.New(t), s) })
+	}
+}
+
+func mustAppend[ID any](t *testing.T, tl *Timeline[ID], msgs ...Message[ID]) {
+	t.Helper()
+	if err := tl.AppendMany(context.Background(), msgs); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func idsOf[ID any](msgs []Message[ID]) []ID {
+	var out []ID
+	for _, m := range msgs {
+		out = append(out, m.ID)
+	}
+	return out
+}
+
+// Seed 004: ten messages in a room, IDs so close that as float64 scores
+// they collapse. Before the oldest is empty with no more; before the
+// newest are the nine others.
+func TestTimelineSeed004(t *testing.T) {
+	const first = 640436544564866084 // the seed's ID, which came back as ...048
+	if float64(first) != float64(first+9) {
+		t.Fatalf("the IDs should collide as float64 scores, as in the seed")
+	}
+	eachStrategy(t, func(t *testing.T, env *redistest.Env, s Strategy) {
+		ctx := context.Background()
+		tl := newTL(t, env.Client, env.Prefix+"_seed", TSID, TimelineOptions{Strategy: s})
+		var msgs []Message[uint64]
+		for i := uint64(0); i < 10; i++ {
+			msgs = append(msgs, Message[uint64]{ID: first + i, Payload: []byte(`{"text":"` + strconv.Itoa(int(i)) + `"}`)})
+		}
+		mustAppend(t, tl, msgs...)
+
+		p, err := tl.Before(ctx, first, 30)
+		if err != nil || len(p.Messages) != 0 || p.HasMore {
+			t.Errorf("Before(oldest) = %+v, %v; want an empty page, HasMore false", p, err)
+		}
+		p, err = tl.Before(ctx, first+9, 30)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []uint64{first + 8, first + 7, first + 6, first + 5, first + 4, first + 3, first + 2, first + 1, first}
+		if diff := gocmp.Diff(want, idsOf(p.Messages)); diff != "" || p.HasMore || p.Next != first {
+			t.Errorf("Before(newest): HasMore %v, Next %d (-want +got):\n%s", p.HasMore, p.Next, diff)
+		}
+		if string(p.Messages[0].Payload) != `{"text":"8"}` {
+			t.Errorf("payload %q", p.Messages[0].Payload)
+		}
+	})
+}
+
+// A suffix repeats across milliseconds: both messages stay, each in place.
+func TestTimelineSuffixRepeats(t *testing.T) {
+	eachStrategy(t, func(t *testing.T, env *redistest.Env, s Strategy) {
+		ctx := context.Background()
+		tl := newTL(t, env.Client, env.Prefix+"_rep", TSID, TimelineOptions{Strategy: s})
+		a, b, c := uint64(9153062458)<<22|5, uint64(9153062459)<<22|5, uint64(9153062459)<<22|4
+		mustAppend(t, tl, Message[uint64]{a, []byte("a")}, Message[uint64]{b, []byte("b")}, Message[uint64]{c, []byte("c")})
+		p, err := tl.Latest(ctx, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := gocmp.Diff([]uint64{b, c, a}, idsOf(p.Messages)); diff != "" {
+			t.Errorf("Latest (-want +got):\n%s", diff)
+		}
+		for id, want := range map[uint64]string{a: "a", b: "b", c: "c"} {
+			if m, err := tl.Get(ctx, id); err != nil || string(m.Payload) != want {
+				t.Errorf("Get(%d) = %q, %v; want %q", id, m.Payload, err, want)
+			}
+		}
+	})
+}
+
+// 10,000 messages in one millisecond, appended in random order, read back
+// in exact ID order in both directions; cursors that were never stored
+// page by value.
+func TestTimelineOneMillisecond(t *testing.T) {
+	eachStrategy(t, func(t *testing.T, env *redistest.Env, s Strategy) {
+		ctx := context.Background()
+		tl := newTL(t, env.Client, env.Prefix+"_ms", TSID, TimelineOptions{Strategy: s})
+		rng := rand.New(rand.NewPCG(1, 2))
+		const ms = uint64(9153062458) << 22
+		set := map[uint64]bool{}
+		var msgs []Message[uint64]
+		for len(msgs) < 10000 {
+			id := ms | rng.Uint64N(1<<22)
+			if !set[id] {
+				set[id] = true
+				msgs = append(msgs, Message[uint64]{ID: id, Payload: []byte(strconv.FormatUint(id, 10))})
+			}
+		}
+		mustAppend(t, tl, msgs...)
+		asc := idsOf(msgs)
+		slices.Sort(asc)
+		desc := slices.Clone(asc)
+		slices.Reverse(desc)
+
+		var got []uint64
+		p, err := tl.Latest(ctx, 0)
+		for ; err == nil; p, err = tl.Before(ctx, p.Next, 0) {
+			got = append(got, idsOf(p.Messages)...)
+			if !p.HasMore {
+				break
+			}
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := gocmp.Diff(desc, got); diff != "" {
+			t.Errorf("Latest then Before (-want +got):\n%s", diff)
+		}
+		if diff := gocmp.Diff(asc, idsOf(pageAll(t, tl, 0, 997))); diff != "" {
+			t.Errorf("After (-want +got):\n%s", diff)
+		}
+		for range 30 {
+			c := ms | rng.Uint64N(1<<22)
+			if set[c] {
+				continue
+			}
+			i, _ := slices.BinarySearch(asc, c)
+			p, err := tl.Before(ctx, c, 50)
+			want := slices.Clone(asc[max(0, i-50):i])
+			slices.Reverse(want)
+			if diff := gocmp.Diff(want, idsOf(p.Messages)); err != nil || diff != "" || p.HasMore != (i > 50) {
+				t.Fatalf("Before(never stored %d): %v (-want +got):\n%s", c, err, diff)
+			}
+		}
+	})
+}
+
+// Cursors of deleted and never stored messages page by value.
+func TestTimelineAbsentCursors(t *testing.T) {
+	eachStrategy(t, func(t *testing.T, env *redistest.Env, s Strategy) {
+		ctx := context.Background()
+		tl := newTL(t, env.Client, env.Prefix+"_abs", TSID, TimelineOptions{Strategy: s})
+		base := uint64(9153062458) << 22
+		var msgs []Message[uint64]
+		for i := uint64(0); i < 10; i++ {
+			msgs = append(msgs, Message[uint64]{ID: base + i*2, Payload: []byte("x")}) // even rests
+		}
+		mustAppend(t, tl, msgs...)
+		if ok, err := tl.Delete(ctx, base+10); !ok || err != nil {
+			t.Fatalf("Delete = %v, %v", ok, err)
+		}
+		for _, c := range []struct {
+			name          string
+			cursor        uint64
+			before, after []uint64
+		}{
+			{"deleted", base + 10, []uint64{base + 8, base + 6}, []uint64{base + 12, base + 14}},
+			{"never stored", base + 7, []uint64{base + 6, base + 4}, []uint64{base + 8, base + 12}},
+			{"below all", 0, nil, []uint64{base, base + 2}},
+			{"above all", TSID.Max(), []uint64{base + 18, base + 16}, nil},
+		} {
+			b, err1 := tl.Before(ctx, c.cursor, 2)
+			a, err2 := tl.After(ctx, c.cursor, 2)
+			if err1 != nil || err2 != nil {
+				t.Fatal(err1, err2)
+			}
+			if d1, d2 := gocmp.Diff(c.before, idsOf(b.Messages)), gocmp.Diff(c.after, idsOf(a.Messages)); d1+d2 != "" {
+				t.Errorf("%s: Before (-want +got):\n%s\nAfter (-want +got):\n%s", c.name, d1, d2)
+			}
+		}
+		w, err := tl.Around(ctx, base+10, 4)
+		if diff := gocmp.Diff([]uint64{base + 6, base + 8, base + 12, base + 14}, idsOf(w.Messages)); err != nil || diff != "" || !w.HasOlder || !w.HasNewer {
+			t.Errorf("Around(deleted) = %+v, %v (-want +got):\n%s", w, err, diff)
+		}
+	})
+}
+
+func TestTimelineGetDeleteDrop(t *testing.T) {
+	eachStrategy(t, func(t *testing.T, env *redistest.Env, s Strategy) {
+		ctx := context.Background()
+		tl := newTL(t, env.Client, env.Prefix+"_gdd", ULID, TimelineOptions{Strategy: s})
+		id, _ := ULID.Parse("01AN4Z07BY79KA1307SR9X4MV3")
+		mustAppend(t, tl, Message[[16]byte]{id, []byte("v1")})
+		mustAppend(t, tl, Message[[16]byte]{id, []byte("v2")}) // replaces the payload
+		if m, err := tl.Get(ctx, id); err != nil || string(m.Payload) != "v2" || m.ID != id {
+			t.Errorf("Get = %+v, %v", m, err)
+		}
+		if n, _ := tl.Len(ctx); n != 1 {
+			t.Errorf("Len = %d, want 1", n)
+		}
+		for i, want := range []bool{true, false} {
+			if ok, err := tl.Delete(ctx, id); ok != want || err != nil {
+				t.Errorf("Delete #%d = %v, %v; want %v", i, ok, err, want)
+			}
+		}
+		if _, err := tl.Get(ctx, id); !errors.Is(err, ErrNotFound) {
+			t.Errorf("Get after Delete: %v, want ErrNotFound", err)
+		}
+		mustAppend(t, tl, Message[[16]byte]{id, []byte("v3")})
+		if err := tl.Drop(ctx); err != nil {
+			t.Fatal(err)
+		}
+		n, err := env.Client.Do(ctx, env.Client.B().Exists().Key(tl.Key()).Build()).AsInt64()
+		if err != nil || n != 0 {
+			t.Errorf("keys left after Drop: %d, %v", n, err)
+		}
+		if tl.Room() != env.Prefix+"_gdd" || tl.Strategy() != s || tl.Codec() != Codec[[16]byte](ULID) {
+			t.Errorf("accessors: %q %v %v", tl.Room(), tl.Strategy(), tl.Codec())
+		}
+	})
+}
+
+func TestTimelineRetention(t *testing.T) {
+	eachStrategy(t, func(t *testing.T, env *redistest.Env, s Strategy) {
+		ctx := context.Background()
+		clock := &testClock{}
+		base := uint64(9153062458)
+		ids := func(from, to uint64) (out []Message[uint64]) {
+			for ms := from; ms < to; ms++ {
+				out = append(out, Message[uint64]{ID: (base + ms) << 22, Payload: []byte("x")})
+			}
+			return out
+		}
+		tl := newTL(t, env.Client, env.Prefix+"_ret", TSID, TimelineOptions{Strategy: s, MaxLen: 10, MaxAge: time.Second, Clock: clock.Now})
+		clock.Set(TSID.Time(base << 22).Add(2 * time.Second)) // keeps time parts >= base+1000
+		mustAppend(t, tl, ids(990, 1030)...)
+		p, err := tl.Latest(ctx, 100)
+		if err != nil || len(p.Messages) != 10 || p.Messages[9].ID != (base+1020)<<22 || p.HasMore {
+			t.Fatalf("after MaxLen 10: %d messages, oldest %d, %v", len(p.Messages), p.Next, err)
+		}
+		clock.Set(TSID.Time(base << 22).Add(2*time.Second + 25*time.Millisecond)) // time parts >= base+1025
+		if n, err := tl.Trim(ctx); n != 5 || err != nil {
+			t.Errorf("Trim by age = %d, %v; want 5", n, err)
+		}
+		clock.Set(time.Date(2019, 1, 1, 0, 0, 0, 0, time.UTC)) // before the epoch: nothing is that old
+		if n, err := tl.Trim(ctx); n != 0 || err != nil {
+			t.Errorf("Trim with the clock before the epoch = %d, %v; want 0", n, err)
+		}
+		clock.Set(time.Date(2300, 1, 1, 0, 0, 0, 0, time.UTC)) // past TSID's last time part
+		if n, err := tl.Trim(ctx); n != 5 || err != nil {
+			t.Errorf("Trim of everything = %d, %v; want 5", n, err)
+		}
+		plain := newTL(t, env.Client, env.Prefix+"_plain", TSID, TimelineOptions{Strategy: s})
+		mustAppend(t, plain, ids(0, 3)...)
+		if n, err := plain.Trim(ctx); n != 0 || err != nil {
+			t.Errorf("Trim without retention = %d, %v", n, err)
+		}
+	})
+}
+
+// badCodec breaks the Codec contract: a suffix one digit short.
+type badCodec struct{ *Layout }
+
+func (c badCodec) AppendSplit(dst []byte, id uint64) (float64, []byte, error) {
+	s, out, err := c.Layout.AppendSplit(dst, id)
+	return s, out[:len(out)-1], err
+}
+
+func TestTimelineRefusals(t *testing.T) {
+	env := redistest.New(t)
+	ctx := context.Background()
+	room := env.Prefix + "_bad"
+	for _, r := range []string{"", "a{b", "a}b", strings.Repeat("r", MaxRoomLen+1)} {
+		if _, err := NewTimeline(env.Client, r, TSID, TimelineOptions{}); !errors.Is(err, ErrRoom) {
+			t.Errorf("room %q: %v, want ErrRoom", r, err)
+		}
+	}
+	var nilLayout *Layout
+	for i, o := range []TimelineOptions{
+		{Strategy: 2}, {MaxPage: MaxPageLimit + 1}, {MaxPage: -1}, {DefaultPage: 11, MaxPage: 10},
+		{DefaultPage: -1}, {MaxPayload: MaxPayloadLimit + 1}, {MaxLen: -1}, {MaxAge: -time.Second},
+	} {
+		if _, err := NewTimeline(env.Client, room, TSID, o); !errors.Is(err, ErrConfig) {
+			t.Errorf("options %d %+v: %v, want ErrConfig", i, o, err)
+		}
+	}
+	if _, err := NewTimeline[uint64](nil, room, TSID, TimelineOptions{}); !errors.Is(err, ErrConfig) {
+		t.Errorf("nil client: %v", err)
+	}
+	if _, err := NewTimeline(env.Client, room, nilLayout, TimelineOptions{}); !errors.Is(err, ErrConfig) {
+		t.Errorf("nil layout: %v", err)
+	}
+	if _, err := NewTimeline[uint64](env.Client, room, nil, TimelineOptions{}); !errors.Is(err, ErrConfig) {
+		t.Errorf("nil codec: %v", err)
+	}
+
+	eachStrategy(t, func(t *testing.T, env *redistest.Env, s Strategy) {
+		tl := newTL(t, env.Client, env.Prefix+"_sf", Snowflake, TimelineOptions{Strategy: s, MaxPayload: 8})
+		good := Message[uint64]{ID: 1 << 40, Payload: []byte("ok")}
+		checkRefused(t, tl, ErrPayload, func() error { return tl.Append(ctx, good.ID, nil) })
+		checkRefused(t, tl, ErrPayload, func() error { return tl.Append(ctx, good.ID, []byte{}) })
+		checkRefused(t, tl, ErrPayload, func() error { return tl.Append(ctx, good.ID, []byte("123456789")) })
+		checkRefused(t, tl, ErrPayload, func() error { return tl.AppendMany(ctx, []Message[uint64]{good, {ID: 2, Payload: nil}}) })
+		checkRefused(t, tl, ErrRange, func() error { return tl.Append(ctx, 1<<63, []byte("x")) }) // Snowflake is 63 bits
+		checkRefused(t, tl, ErrRange, func() error { return tl.AppendMany(ctx, []Message[uint64]{good, {ID: 1 << 63, Payload: []byte("x")}}) })
+		mustAppend(t, tl, good)
+		for _, n := range []int{-1, DefaultMaxPageSize + 1} {
+			checkRefused(t, tl, ErrPageSize, func() error { return errOf(tl.Latest(ctx, n)) })
+			checkRefused(t, tl, ErrPageSize, func() error { return errOf(tl.Before(ctx, good.ID, n)) })
+			checkRefused(t, tl, ErrPageSize, func() error { return errOf(tl.After(ctx, good.ID, n)) })
+			checkRefused(t, tl, ErrPageSize, func() error { return errOf(tl.Around(ctx, good.ID, n)) })
+		}
+		checkRefused(t, tl, ErrRange, func() error { return errOf(tl.Before(ctx, 1<<63, 1)) })
+		checkRefused(t, tl, ErrRange, func() error { return errOf(tl.After(ctx, 1<<63, 1)) })
+		checkRefused(t, tl, ErrRange, func() error { return errOf(tl.Around(ctx, 1<<63, 1)) })
+		checkRefused(t, tl, ErrRange, func() error { return errOf(tl.Get(ctx, 1<<63)) })
+		checkRefused(t, tl, ErrRange, func() error { return errOf(tl.Delete(ctx, 1<<63)) })
+		if p, err := tl.Latest(ctx, 5); err != nil || len(p.Messages) != 1 {
+			t.Errorf("after the refusals: %+v, %v; want the one good message", p, err)
+		}
+
+		v7 := newTL(t, env.Client, env.Prefix+"_v7", UUIDv7, TimelineOptions{Strategy: s})
+		v4, _ := ULID.Parse("01AN4Z07BY79KA1307SR9X4MV3") // version nibble not 7
+		checkRefused(t, v7, ErrVersion, func() error { return errOf(v7.Before(ctx, v4, 1)) })
+		checkRefused(t, v7, ErrVersion, func() error { return v7.Append(ctx, v4, []byte("x")) })
+
+		bc := newTL(t, env.Client, env.Prefix+"_bc", Codec[uint64](badCodec{TSID}), TimelineOptions{Strategy: s})
+		checkRefused(t, bc, ErrConfig, func() error { return bc.Append(ctx, 1, []byte("x")) })
+	})
+}
+
+// checkRefused checks that f fails with sentinel and that the timeline
+// did not change.
+func checkRefused[ID any](t *testing.T, tl *Timeline[ID], sentinel error, f func() error) {
+	t.Helper()
+	before, _ := tl.Latest(context.Background(), 100)
+	err := f()
+	if !errors.Is(err, sentinel) {
+		t.Errorf("err = %v, want %v", err, sentinel)
+	}
+	after, _ := tl.Latest(context.Background(), 100)
+	if diff := gocmp.Diff(before, after); diff != "" {
+		t.Errorf("a refused call changed the timeline (-before +after):\n%s", diff)
+	}
+}
+
+func errOf[T any](_ T, err error) error { return err }
+
+func TestTimelineDefaultPage(t *testing.T) {
+	env := redistest.New(t)
+	ctx := context.Background()
+	tl := newTL(t, env.Client, env.Prefix+"_def", TSID, TimelineOptions{})
+	var msgs []Message[uint64]
+	for i := uint64(1); i <= 60; i++ {
+		msgs = append(msgs, Message[uint64]{ID: i << 22, Payload: []byte("x")})
+	}
+	mustAppend(t, tl, msgs...)
+	p, err := tl.Latest(ctx, 0)
+	if err != nil || len(p.Messages) != DefaultPageSize || !p.HasMore {
+		t.Errorf("Latest(0): %d messages, HasMore %v, %v; want 50, true", len(p.Messages), p.HasMore, err)
+	}
+	if p, err := tl.Latest(ctx, DefaultMaxPageSize); err != nil || len(p.Messages) != 60 || p.HasMore {
+		t.Errorf("Latest(max): %d messages, HasMore %v, %v", len(p.Messages), p.HasMore, err)
+	}
+}
+
+// Members that the timeline did not write are reported, not misread.
+func TestTimelineForeignMembers(t *testing.T) {
+	eachStrategy(t, func(t *testing.T, env *redistest.Env, s Strategy) {
+		ctx := context.Background()
+		tl := newTL(t, env.Client, env.Prefix+"_for", TSID, TimelineOptions{Strategy: s})
+		for _, m := range []string{"short", "0000000000000000x"[:17], "zzzzzzzzzzzzzzzzz:x", "ffffffffffffffffff:x"} {
+			cmds := rueidis.Commands{
+				env.Client.B().Del().Key(tl.Key()).Build(),
+				env.Client.B().Zadd().Key(tl.Key()).ScoreMember().ScoreMember(0, m).Build(),
+			}
+			for _, r := range env.Client.DoMulti(ctx, cmds...) {
+				if r.Error() != nil {
+					t.Fatal(r.Error())
+				}
+			}
+			if _, err := tl.Latest(ctx, 5); !errors.Is(err, ErrReply) {
+				t.Errorf("member %q: %v, want ErrReply", m, err)
+			}
+		}
+	})
+}
+
+// Goroutines append the same IDs with different payloads at once: every
+// ID keeps exactly one message, and the order stays exact.
+func TestTimelineConcurrentEdits(t *testing.T) {
+	eachStrategy(t, func(t *testing.T, env *redistest.Env, s Strategy) {
+		ctx := context.Background()
+		tl := newTL(t, env.Client, env.Prefix+"_conc", TSID, TimelineOptions{Strategy: s})
+		const ids, writers = 300, 6
+		errs := make(chan error, writers)
+		for w := range writers {
+			go func() {
+				var msgs []Message[uint64]
+				for i := range ids {
+					id := uint64(9153062458+i%7)<<22 | uint64(i)
+					msgs = append(msgs, Message[uint64]{ID: id, Payload: []byte("w" + strconv.Itoa(w))})
+				}
+				var err error
+				for _, m := range msgs { // one script each, interleaved with the others
+					err = errors.Join(err, tl.Append(ctx, m.ID, m.Payload))
+				}
+				errs <- err
+			}()
+		}
+		done := make(chan struct{})
+		readErr := make(chan error, 1)
+		go func() { readErr <- readWhileWriting(ctx, tl, done) }()
+		for range writers {
+			if err := <-errs; err != nil {
+				t.Fatal(err)
+			}
+		}
+		close(done)
+		if err := <-readErr; err != nil {
+			t.Error(err)
+		}
+		got := idsOf(pageAll(t, tl, 0, 50))
+		increasing := slices.IsSortedFunc(got, func(a, b uint64) int { return cmp.Compare(a, b+1) }) // each above the one before
+		if len(got) != ids || !increasing {
+			t.Errorf("%d messages after concurrent edits of %d IDs, strictly increasing: %v", len(got), ids, increasing)
+		}
+	})
+}
+
+// readWhileWriting pages back through tl until done, checking that every
+// page is in strictly descending ID order.
+func readWhileWriting(ctx context.Context, tl *Timeline[uint64], done <-chan struct{}) error {
+	for {
+		select {
+		case <-done:
+			return nil
+		default:
+		}
+		p, err := tl.Latest(ctx, 7)
+		for ; err == nil; p, err = tl.Before(ctx, p.Next, 7) {
+			for i := 1; i < len(p.Messages); i++ {
+				if p.Messages[i].ID >= p.Messages[i-1].ID {
+					return fmt.Errorf("page out of order: %v", idsOf(p.Messages))
+				}
+			}
+			if !p.HasMore {
+				break
+			}
+		}
+		if err != nil {
+			return err
+		}
+	}
+}

@@ -1,0 +1,148 @@
+package tsid
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+
+	"github.com/redis/rueidis"
+)
+
+// Message is one message of a timeline.
+type Message[ID any] struct {
+	// ID names the message and orders it.
+	ID ID
+	// Payload is the message's body: 1 to MaxPayload bytes, stored as is.
+	Payload []byte
+}
+
+// Limits of one append script of AppendMany: a chunk closes at this many
+// messages or payload bytes, whichever comes first.
+const (
+	chunkMessages = 256
+	chunkBytes    = 1 << 20
+)
+
+// Append stores a message in one atomic script, then applies the
+// retention (MaxLen, MaxAge) in the same script; a message the retention
+// finds too old is thus not kept. Appending an ID that is already stored
+// replaces its payload (an edit, or a retried append: appending is
+// idempotent).
+//
+// It refuses, storing nothing: an ID the layout refuses (its own error,
+// e.g. ErrRange for an ID above the layout's Max, ErrVersion for a UUID
+// that is not version 7) and an empty payload or one over MaxPayload
+// (ErrPayload). Redis errors wrap ErrRedis.
+func (tl *Timeline[ID]) Append(ctx context.Context, id ID, payload []byte) error {
+	return tl.AppendMany(ctx, []Message[ID]{{ID: id, Payload: payload}})
+}
+
+// AppendMany stores many messages in one pipelined round trip, as Append
+// would one after the other: a script per chunk of up to 256 messages (or
+// 1 MiB of payload), each chunk atomic with its retention. It validates
+// every message first and, if one is refused (as Append refuses it),
+// returns that error, naming its index, and sends nothing. On a Redis
+// error some chunks may be stored and others not; appending again is safe.
+func (tl *Timeline[ID]) AppendMany(ctx context.Context, msgs []Message[ID]) error {
+	bound := tl.ageBound()
+	var execs []rueidis.LuaExec
+	for start := 0; start < len(msgs); {
+		end, size := start, 0
+		for end < len(msgs) && end-start < chunkMessages && size < chunkBytes {
+			size += len(msgs[end].Payload)
+			end++
+		}
+		args, err := tl.appendArgs(bound, msgs, start, end)
+		if err != nil {
+			return err
+		}
+		execs = append(execs, rueidis.LuaExec{Keys: tl.keys, Args: args})
+		start = end
+	}
+	if len(execs) == 0 {
+		return nil
+	}
+	for _, r := range tl.scripts.appendMsgs.ExecMulti(ctx, tl.client, execs...) {
+		if err := r.Error(); err != nil {
+			return tl.redisErr("Append", err)
+		}
+	}
+	return nil
+}
+
+// appendArgs validates msgs[start:end] and builds append.lua's ARGV.
+func (tl *Timeline[ID]) appendArgs(bound string, msgs []Message[ID], start, end int) ([]string, error) {
+	args := make([]string, 2, 2+2*(end-start))
+	args[0], args[1] = bound, strconv.Itoa(end-start)
+	var buf []byte
+	for i := start; i < end; i++ {
+		m := msgs[i]
+		if len(m.Payload) == 0 || len(m.Payload) > tl.opts.MaxPayload {
+			return nil, fmt.Errorf("tsid: timeline %s: Append: message %d: payload of %d bytes outside 1..%d: %w",
+				quote(tl.room), i, len(m.Payload), tl.opts.MaxPayload, ErrPayload)
+		}
+		t, member, err := tl.appendPrefix(buf[:0], m.ID)
+		if err != nil {
+			return nil, fmt.Errorf("tsid: timeline %s: Append: message %d: %w", quote(tl.room), i, err)
+		}
+		buf = append(member, m.Payload...)
+		score := "0"
+		if tl.split {
+			score = strconv.FormatUint(t, 10)
+		}
+		args = append(args, score, string(buf))
+	}
+	return args, nil
+}
+
+// Delete removes the message id, in one script, and reports whether it was
+// stored. It refuses an ID the layout refuses (its own error). Redis
+// errors wrap ErrRedis.
+func (tl *Timeline[ID]) Delete(ctx context.Context, id ID) (bool, error) {
+	c, err := tl.cursorOf("Delete", id)
+	if err != nil {
+		return false, err
+	}
+	args := []string{c.prefix, c.score}
+	if !tl.split {
+		args = []string{c.from(), c.upTo()}
+	}
+	n, err := tl.scripts.del.Exec(ctx, tl.client, tl.keys, args).AsInt64()
+	return n == 1, tl.redisErr("Delete", err)
+}
+
+// Trim applies the retention now, in one script, and returns the number
+// of messages it removed: those older than MaxAge, then all but the MaxLen
+// newest. Appends do the same; Trim serves rooms that have gone quiet.
+// Without retention options it does nothing and returns 0.
+func (tl *Timeline[ID]) Trim(ctx context.Context) (int64, error) {
+	if tl.opts.MaxLen == 0 && tl.opts.MaxAge == 0 {
+		return 0, nil
+	}
+	n, err := tl.scripts.trim.Exec(ctx, tl.client, tl.keys, []string{tl.ageBound()}).AsInt64()
+	return n, tl.redisErr("Trim", err)
+}
+
+// ageBound returns retain.lua's age bound: empty when MaxAge is 0 or no ID
+// can be that old, else an exclusive bound on the time part of
+// Clock()-MaxAge; '+inf' or '+' when every ID is older.
+func (tl *Timeline[ID]) ageBound() string {
+	if tl.opts.MaxAge == 0 {
+		return ""
+	}
+	cut := tl.opts.Clock().Add(-tl.opts.MaxAge)
+	var zero ID
+	if cut.Before(tl.codec.Time(zero)) {
+		return "" // before time part 0: nothing is that old
+	}
+	score, err := tl.codec.Score(cut)
+	switch {
+	case err != nil && tl.split:
+		return "+inf" // past the last time part: everything is older
+	case err != nil:
+		return "+"
+	case tl.split:
+		return "(" + strconv.FormatUint(uint64(score), 10)
+	}
+	return string(appendHex([]byte{'('}, uint64(score), tl.timeLen))
+}
