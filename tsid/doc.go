@@ -13,6 +13,12 @@
 //	id  = time part | rest bits
 //	ZADD key <time part> <suffix><anything>
 //
+// <anything> must identify the message on its own, for example the time
+// part in hex (or the whole ID) followed by the payload: a suffix alone
+// repeats across time units, so two messages of different time units
+// with the same suffix and the same <anything> would be one member, and
+// ZADD would move the older one to the newer score.
+//
 // The suffix is the rest bits in lowercase hex, zero-padded to
 // ceil(RestBits/4) digits: 6 for TSID and the snowflakes, 20 for ULID and
 // UUIDv7. Fixed width is what makes byte order numeric order: the decimal
@@ -71,8 +77,6 @@
 // Every error wraps one of the sentinels ErrSyntax, ErrRange, ErrScore,
 // ErrVersion, ErrConfig and ErrField, and names the input it refuses; test
 // for them with errors.Is. Out-of-range values are refused, never masked.
-// A Timeline adds ErrRoom, ErrPageSize, ErrPayload, ErrNotFound, ErrRedis
-// and ErrReply.
 //
 // # Generating
 //
@@ -82,45 +86,7 @@
 //
 // # Timeline
 //
-// A Timeline is the chat history of one room: messages (an ID of any
-// layout above, any Codec, and payload bytes) in one sorted set, read in
-// pages in exact ID order. Its key carries the room as hash tag, so it
-// works on Redis Cluster. Each member starts with an ID prefix of fixed
-// width that names the message on its own, followed by the payload, and
-// the set holds one member per ID:
-//
-//	tl:{room}:z  sorted set
-//
-//	SplitScore  score  = time part                           exact below 2^53
-//	            member = [suffix][time part, hex][payload ...]
-//	                      ^ orders a millisecond's messages
-//	LexID       score  = 0
-//	            member = [time part, hex][suffix][payload ...]
-//	                      ^ the whole ID, fixed width: byte order = ID order
-//
-// For TSID the ID prefix is 17 hex digits (11 of time, 6 of suffix), for
-// ULID and UUIDv7 32. The time part is in the member of both strategies
-// because a suffix alone repeats across milliseconds: with the suffix as
-// the whole member, ZADD would move an older message to a newer score.
-//
-// Pages are read by value, with exclusive cursors that need not be stored
-// (a deleted message, an ID never appended), each in one round trip:
-//
-//	LexID       Before  ZRANGE key (<id> - BYLEX REV LIMIT 0 n+1
-//	            After   ZRANGE key [<id'> + BYLEX LIMIT 0 n+1
-//	SplitScore  Before  MULTI
-//	                    ZRANGE key <t> <t> BYSCORE LIMIT 0 33      the cursor's unit
-//	                    ZRANGE key (<t> -inf BYSCORE REV LIMIT 0 n+1
-//	                    EXEC     and the unit's members below the cursor
-//
-// where <id> is the cursor's ID prefix and <id'> the same with its last
-// digit raised by one, the least string above every member of <id>; n+1
-// tells whether there is more. A split time unit crowded with more
-// than 32 messages is read again by a script that finds the cursor by
-// binary search over the unit's ranks: a second round trip, with bounded
-// work even for 10,000 messages in one millisecond. Around is one script
-// in both strategies, Latest one ZRANGE. Every write is one script: Append
-// and AppendMany store messages, replacing the payload of an ID already
-// stored, and apply the retention (MaxLen, MaxAge) in the same script;
-// Trim applies it alone; Delete removes one message.
+// Package [github.com/tiebreak/tiebreak/tsid/timeline] keeps the chat
+// history of a room in a Redis sorted set built on these splits, read
+// back in pages in exact ID order. tsid itself knows nothing of Redis.
 package tsid

@@ -32,6 +32,9 @@ func ExampleLayout_Split() {
 	if err != nil {
 		panic(err)
 	}
+	// The {json} after the suffix must identify the message on its own
+	// (hold its ID, say): the suffix 37ac24 comes back in other
+	// milliseconds, and an equal member would be moved, not added.
 	fmt.Printf("ZADD chat:messages %.0f %s|{json}\n", score, suffix)
 
 	back, err := tsid.TSID.Join(score, suffix)
@@ -47,6 +50,8 @@ func ExampleLayout_AppendSplit() {
 	if err != nil {
 		panic(err)
 	}
+	// What follows the suffix must identify the message on its own (see
+	// ExampleLayout_Split); "hello" stands for it here.
 	member = append(member, "|hello"...)
 	fmt.Println(score, string(member))
 	// Output:

@@ -1,5 +1,5 @@
 // Command chat writes a few thousand messages into a chat room kept by a
-// tsid.Timeline and pages back through them, newest first, printing one
+// timeline.Timeline and pages back through them, newest first, printing one
 // line per page: its size, the IDs at its ends and the numbers of the
 // messages it holds, as runs (2999..2900). Every message shows up once, in
 // order, though the IDs come from a generator that makes many of them in
@@ -27,6 +27,7 @@ import (
 	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/internal/redistest"
 	"github.com/tiebreak/tiebreak/tsid"
+	"github.com/tiebreak/tiebreak/tsid/timeline"
 )
 
 func main() {
@@ -34,9 +35,9 @@ func main() {
 	size := flag.Int("page", 100, "messages per page")
 	strategy := flag.String("strategy", "lex", "storage: lex or split")
 	flag.Parse()
-	s := tsid.LexID
+	s := timeline.LexID
 	if *strategy == "split" {
-		s = tsid.SplitScore
+		s = timeline.SplitScore
 	} else if *strategy != "lex" {
 		log.Fatalf("unknown strategy %q", *strategy)
 	}
@@ -81,7 +82,7 @@ func connect() (rueidis.Client, string, func(), error) {
 // config is what run writes and how it reads it back.
 type config struct {
 	messages, page int
-	strategy       tsid.Strategy
+	strategy       timeline.Strategy
 }
 
 // body is a message's payload.
@@ -94,7 +95,7 @@ type body struct {
 // run writes c.messages messages into room, pages back through them and
 // prints each page to w. It deletes the room when done.
 func run(ctx context.Context, w io.Writer, client rueidis.Client, room string, c config) error {
-	tl, err := tsid.NewTimeline(client, room, tsid.TSID, tsid.TimelineOptions{Strategy: c.strategy})
+	tl, err := timeline.New(client, room, tsid.TSID, timeline.Options{Strategy: c.strategy})
 	if err != nil {
 		return err
 	}
@@ -118,27 +119,27 @@ func run(ctx context.Context, w io.Writer, client rueidis.Client, room string, c
 
 // write appends n messages with IDs from a TSID generator, in one
 // pipelined round trip.
-func write(ctx context.Context, tl *tsid.Timeline[uint64], n int) error {
+func write(ctx context.Context, tl *timeline.Timeline[uint64], n int) error {
 	gen, err := tsid.NewGenerator(tsid.Options{Node: 7})
 	if err != nil {
 		return err
 	}
 	names := []string{"ana", "bo", "cy", "di"}
-	msgs := make([]tsid.Message[uint64], n)
+	msgs := make([]timeline.Message[uint64], n)
 	for i := range msgs {
 		id, err := gen.Next()
 		if err != nil {
 			return err
 		}
 		payload, _ := json.Marshal(body{N: i, From: names[i%len(names)], Text: fmt.Sprintf("hello #%d", i)})
-		msgs[i] = tsid.Message[uint64]{ID: id, Payload: payload}
+		msgs[i] = timeline.Message[uint64]{ID: id, Payload: payload}
 	}
 	return tl.AppendMany(ctx, msgs)
 }
 
 // printPage prints one line: page number, size, the IDs at both ends and
 // the message numbers as runs of consecutive descending numbers.
-func printPage(w io.Writer, i int, p tsid.Page[uint64]) error {
+func printPage(w io.Writer, i int, p timeline.Page[uint64]) error {
 	if len(p.Messages) == 0 {
 		_, err := fmt.Fprintf(w, "page %3d: empty\n", i)
 		return err

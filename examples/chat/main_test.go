@@ -10,14 +10,14 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/tiebreak/tiebreak/internal/redistest"
-	"github.com/tiebreak/tiebreak/tsid"
+	"github.com/tiebreak/tiebreak/tsid/timeline"
 )
 
 func TestMain(m *testing.M) { redistest.Main(m) }
 
 // The printed pages cover every message once, newest first.
 func TestChatPages(t *testing.T) {
-	for _, s := range []tsid.Strategy{tsid.SplitScore, tsid.LexID} {
+	for _, s := range []timeline.Strategy{timeline.SplitScore, timeline.LexID} {
 		t.Run(s.String(), func(t *testing.T) {
 			env := redistest.New(t)
 			var out bytes.Buffer

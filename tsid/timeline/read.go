@@ -1,4 +1,4 @@
-package tsid
+package timeline
 
 import (
 	"context"
@@ -40,9 +40,9 @@ type Window[ID any] struct {
 
 // Get returns the message id, in one round trip (two for a split time
 // unit of more than 32 messages, see the package documentation). It
-// refuses an ID the
-// layout refuses (its own error) and reports an ID not in the timeline as
-// ErrNotFound. Redis errors wrap ErrRedis.
+// refuses an ID the codec refuses (ErrID, wrapping the codec's error) and
+// reports an ID not in the timeline as ErrNotFound. Redis errors wrap
+// ErrRedis.
 func (tl *Timeline[ID]) Get(ctx context.Context, id ID) (Message[ID], error) {
 	c, err := tl.cursorOf("Get", id)
 	if err != nil {
@@ -61,7 +61,7 @@ func (tl *Timeline[ID]) Get(ctx context.Context, id ID) (Message[ID], error) {
 		return Message[ID]{}, err
 	}
 	if len(members) == 0 {
-		return Message[ID]{}, fmt.Errorf("tsid: timeline %s: Get: no message of member prefix %s: %w", quote(tl.room), c.prefix, ErrNotFound)
+		return Message[ID]{}, fmt.Errorf("timeline: room %s: Get: no message of member prefix %s: %w", quote(tl.room), c.prefix, ErrNotFound)
 	}
 	return tl.decode(members[0])
 }
@@ -80,11 +80,11 @@ func (tl *Timeline[ID]) Latest(ctx context.Context, n int) (Page[ID], error) {
 
 // Before returns the n messages just older than cursor, newest first, in
 // one round trip (two for a split time unit of more than 32 messages, see
-// the package documentation); n = 0 means DefaultPage. The cursor is exclusive and
-// compared by value: it need not be stored (a deleted message, an ID never
-// appended, the zero ID all work). It refuses a cursor the layout refuses
-// (its own error) and n below 0 or above MaxPage (ErrPageSize). Redis
-// errors wrap ErrRedis.
+// the package documentation); n = 0 means DefaultPage. The cursor is
+// exclusive and compared by value: it need not be stored (a deleted
+// message, an ID never appended, the zero ID all work). It refuses a
+// cursor the codec refuses (ErrID, wrapping the codec's error) and n below
+// 0 or above MaxPage (ErrPageSize). Redis errors wrap ErrRedis.
 func (tl *Timeline[ID]) Before(ctx context.Context, cursor ID, n int) (Page[ID], error) {
 	c, n, err := tl.pageArgs("Before", cursor, n)
 	if err != nil {
@@ -99,8 +99,8 @@ func (tl *Timeline[ID]) Before(ctx context.Context, cursor ID, n int) (Page[ID],
 
 // After returns the n messages just newer than cursor, oldest first, in
 // one round trip (two for a crowded split time unit, as Before); n = 0
-// means DefaultPage. The cursor is exclusive and
-// compared by value, as in Before, and After refuses what Before refuses.
+// means DefaultPage. The cursor is exclusive and compared by value, as in
+// Before, and After refuses what Before refuses.
 func (tl *Timeline[ID]) After(ctx context.Context, cursor ID, n int) (Page[ID], error) {
 	c, n, err := tl.pageArgs("After", cursor, n)
 	if err != nil {

@@ -1,4 +1,4 @@
-package tsid
+package timeline
 
 import (
 	"context"
@@ -6,40 +6,9 @@ import (
 	"math/bits"
 	"reflect"
 	"strconv"
-	"time"
 
 	"github.com/redis/rueidis"
-)
-
-// Codec is what a Timeline needs of an ID layout: *Layout is a
-// Codec[uint64] (TSID, Snowflake, Discord, Sonyflake, custom layouts) and
-// *Layout128 a Codec[[16]byte] (ULID, UUIDv7). Another implementation must
-// keep their contract: AppendSplit appends exactly SuffixLen lowercase hex
-// digits and returns a whole score from 0 to MaxTime (below 2^53), the
-// pair sorting (score, then suffix bytes) exactly as the IDs do; Join
-// inverts it; Time(zero ID) is the instant of time part 0 and Score maps
-// an instant to its time part.
-type Codec[ID any] interface {
-	Name() string
-	MaxTime() uint64
-	SuffixLen() int
-	AppendSplit(dst []byte, id ID) (score float64, out []byte, err error)
-	Join(score float64, suffix string) (ID, error)
-	Time(id ID) time.Time
-	Score(t time.Time) (float64, error)
-}
-
-var (
-	_ Codec[uint64]   = (*Layout)(nil)
-	_ Codec[[16]byte] = (*Layout128)(nil)
-)
-
-// maxSuffixLen bounds a Codec's suffix, and maxIDLen the ID prefix of a
-// member (at most 14 hex digits of time part and the suffix), so that they
-// fit stack buffers.
-const (
-	maxSuffixLen = 64
-	maxIDLen     = 14 + maxSuffixLen
+	"github.com/tiebreak/tiebreak/tsid"
 )
 
 // Timeline is the chat history of one room in Redis: messages keyed by
@@ -55,9 +24,9 @@ type Timeline[ID any] struct {
 	client  rueidis.Client
 	room    string
 	codec   Codec[ID]
-	opts    TimelineOptions
+	opts    Options
 	keys    []string // the sorted set, as the scripts' KEYS
-	scripts *timelineScripts
+	scripts *scriptSet
 	split   bool
 	timeLen int // hex digits of the time part
 	sufLen  int // hex digits of the suffix
@@ -65,30 +34,30 @@ type Timeline[ID any] struct {
 	crowd   int // split: see crowdLimit (tests lower it)
 }
 
-// NewTimeline returns the timeline of room on client, for IDs of codec's
-// layout. It refuses (ErrRoom) an empty room, one over MaxRoomLen bytes or
-// one holding a brace, and (ErrConfig) a nil client or codec, a codec
-// whose time part exceeds 53 bits or whose suffix is empty or over 64
-// digits, and options out of bounds (see TimelineOptions). It does not
-// talk to Redis.
-func NewTimeline[ID any](client rueidis.Client, room string, codec Codec[ID], opts TimelineOptions) (*Timeline[ID], error) {
+// New returns the timeline of room on client, for IDs of codec's layout
+// (tsid.TSID, tsid.ULID, any tsid layout, or another Codec). It refuses
+// (ErrRoom) an empty room, one over MaxRoomLen bytes or one holding a
+// brace, and (ErrConfig) a nil client or codec, a codec whose time part
+// exceeds 53 bits or whose suffix is empty or over 64 digits, and options
+// out of bounds (see Options). It does not talk to Redis.
+func New[ID any](client rueidis.Client, room string, codec Codec[ID], opts Options) (*Timeline[ID], error) {
 	if err := checkRoom(room); err != nil {
 		return nil, err
 	}
 	if client == nil || isNil(codec) {
-		return nil, fmt.Errorf("tsid: timeline %s: nil client or codec: %w", quote(room), ErrConfig)
+		return nil, fmt.Errorf("timeline: room %s: nil client or codec: %w", quote(room), ErrConfig)
 	}
 	o, err := opts.withDefaults()
 	if err != nil {
 		return nil, err
 	}
 	maxTime, sufLen := codec.MaxTime(), codec.SuffixLen()
-	if maxTime >= 1<<MaxTimeBits || sufLen < 1 || sufLen > maxSuffixLen {
-		return nil, fmt.Errorf("tsid: timeline %s: codec %s with MaxTime %d and SuffixLen %d: %w",
+	if maxTime >= 1<<tsid.MaxTimeBits || sufLen < 1 || sufLen > maxSuffixLen {
+		return nil, fmt.Errorf("timeline: room %s: codec %s with MaxTime %d and SuffixLen %d: %w",
 			quote(room), codec.Name(), maxTime, sufLen, ErrConfig)
 	}
 	tl := &Timeline[ID]{
-		client: client, room: room, codec: codec, opts: o, keys: []string{timelineKey(room)},
+		client: client, room: room, codec: codec, opts: o, keys: []string{roomKey(room)},
 		split: o.Strategy == SplitScore, sufLen: sufLen, maxTime: maxTime,
 		timeLen: max(1, (bits.Len64(maxTime)+3)/4), crowd: crowdLimit,
 	}
@@ -97,8 +66,8 @@ func NewTimeline[ID any](client rueidis.Client, room string, codec Codec[ID], op
 	return tl, nil
 }
 
-// isNil reports a nil interface or a nil pointer in one (a nil *Layout),
-// whose methods would panic.
+// isNil reports a nil interface or a nil pointer in one (a nil
+// *tsid.Layout), whose methods would panic.
 func isNil(v any) bool {
 	if v == nil {
 		return true
@@ -136,17 +105,18 @@ func (tl *Timeline[ID]) idLen() int { return tl.timeLen + tl.sufLen }
 
 // appendPrefix appends the ID prefix of id's member to dst (split: suffix,
 // then time part in hex; lex: time part in hex, then suffix) and returns
-// the time part too. It refuses what the codec's AppendSplit refuses, and
-// reports a codec that breaks its contract (ErrConfig).
+// the time part too. It refuses what the codec's AppendSplit refuses
+// (ErrID, wrapping the codec's error), and reports a codec that breaks its
+// contract (ErrConfig).
 func (tl *Timeline[ID]) appendPrefix(dst []byte, id ID) (uint64, []byte, error) {
 	var buf [maxSuffixLen]byte
 	score, suf, err := tl.codec.AppendSplit(buf[:0], id)
 	if err != nil {
-		return 0, dst, err
+		return 0, dst, fmt.Errorf("%w: %w", ErrID, err)
 	}
 	t := uint64(score)
 	if len(suf) != tl.sufLen || float64(t) != score || t > tl.maxTime {
-		return 0, dst, fmt.Errorf("tsid: codec %s split an ID into %v, %q: %w", tl.codec.Name(), score, suf, ErrConfig)
+		return 0, dst, fmt.Errorf("timeline: codec %s split an ID into %v, %q: %w", tl.codec.Name(), score, suf, ErrConfig)
 	}
 	if tl.split {
 		return t, appendHex(append(dst, suf...), t, tl.timeLen), nil
@@ -165,7 +135,7 @@ func (tl *Timeline[ID]) cursorOf(op string, id ID) (cursor, error) {
 	var buf [maxIDLen]byte
 	t, p, err := tl.appendPrefix(buf[:0], id)
 	if err != nil {
-		return cursor{}, fmt.Errorf("tsid: timeline %s: %s: %w", quote(tl.room), op, err)
+		return cursor{}, fmt.Errorf("timeline: room %s: %s: %w", quote(tl.room), op, err)
 	}
 	c := cursor{prefix: string(p)}
 	if tl.split {
@@ -208,8 +178,8 @@ func (tl *Timeline[ID]) decode(m rueidis.RedisMessage) (Message[ID], error) {
 	if tl.split {
 		suf, th = s[:tl.sufLen], s[tl.sufLen:n]
 	}
-	t, bad := parseLowerHex(th)
-	if bad >= 0 {
+	t, ok := parseLowerHex(th)
+	if !ok {
 		return Message[ID]{}, tl.replyErr("member " + quote(s) + " with a bad time part")
 	}
 	id, err := tl.codec.Join(float64(t), suf)
@@ -227,7 +197,7 @@ func (tl *Timeline[ID]) pageSize(op string, n int) (int, error) {
 	case n == 0:
 		return tl.opts.DefaultPage, nil
 	case n < 0 || n > tl.opts.MaxPage:
-		return 0, fmt.Errorf("tsid: timeline %s: %s: n = %d outside 0..%d: %w",
+		return 0, fmt.Errorf("timeline: room %s: %s: n = %d outside 0..%d: %w",
 			quote(tl.room), op, n, tl.opts.MaxPage, ErrPageSize)
 	}
 	return n, nil
@@ -237,9 +207,9 @@ func (tl *Timeline[ID]) redisErr(op string, err error) error {
 	if err == nil {
 		return nil
 	}
-	return fmt.Errorf("tsid: timeline %s: %s: %w: %w", quote(tl.room), op, ErrRedis, err)
+	return fmt.Errorf("timeline: room %s: %s: %w: %w", quote(tl.room), op, ErrRedis, err)
 }
 
 func (tl *Timeline[ID]) replyErr(detail string) error {
-	return fmt.Errorf("tsid: timeline %s: %s: %w", quote(tl.room), detail, ErrReply)
+	return fmt.Errorf("timeline: room %s: %s: %w", quote(tl.room), detail, ErrReply)
 }

@@ -1,4 +1,4 @@
-package tsid_test
+package timeline_test
 
 import (
 	"context"
@@ -6,16 +6,17 @@ import (
 
 	"github.com/tiebreak/tiebreak/internal/redistest"
 	"github.com/tiebreak/tiebreak/tsid"
+	"github.com/tiebreak/tiebreak/tsid/timeline"
 )
 
 // exampleTimeline gives an example a fresh room on the tests' Redis; the
 // caller drops it.
-func exampleTimeline(room string, o tsid.TimelineOptions) *tsid.Timeline[uint64] {
+func exampleTimeline(room string, o timeline.Options) *timeline.Timeline[uint64] {
 	env, err := redistest.Shared()
 	if err != nil {
 		panic(err)
 	}
-	tl, err := tsid.NewTimeline(env.Client, env.Prefix+"_"+room, tsid.TSID, o)
+	tl, err := timeline.New(env.Client, env.Prefix+"_"+room, tsid.TSID, o)
 	if err != nil {
 		panic(err)
 	}
@@ -27,7 +28,7 @@ func exampleTimeline(room string, o tsid.TimelineOptions) *tsid.Timeline[uint64]
 // nine others.
 func ExampleTimeline() {
 	ctx := context.Background()
-	tl := exampleTimeline("seed004", tsid.TimelineOptions{})
+	tl := exampleTimeline("seed004", timeline.Options{})
 	defer tl.Drop(ctx)
 
 	const first = 640436544564866084
@@ -50,12 +51,12 @@ func ExampleTimeline() {
 // Paging back through a room, newest first, three messages a page.
 func ExampleTimeline_Before() {
 	ctx := context.Background()
-	tl := exampleTimeline("paging", tsid.TimelineOptions{Strategy: tsid.SplitScore})
+	tl := exampleTimeline("paging", timeline.Options{Strategy: timeline.SplitScore})
 	defer tl.Drop(ctx)
 
-	var msgs []tsid.Message[uint64]
+	var msgs []timeline.Message[uint64]
 	for i := uint64(1); i <= 7; i++ {
-		msgs = append(msgs, tsid.Message[uint64]{ID: 9153062458<<22 | i, Payload: fmt.Appendf(nil, "m%d", i)})
+		msgs = append(msgs, timeline.Message[uint64]{ID: 9153062458<<22 | i, Payload: fmt.Appendf(nil, "m%d", i)})
 	}
 	if err := tl.AppendMany(ctx, msgs); err != nil {
 		panic(err)
@@ -79,7 +80,7 @@ func ExampleTimeline_Before() {
 // Around a message: the cursor's own message is left out; Get reads it.
 func ExampleTimeline_Around() {
 	ctx := context.Background()
-	tl := exampleTimeline("around", tsid.TimelineOptions{})
+	tl := exampleTimeline("around", timeline.Options{})
 	defer tl.Drop(ctx)
 
 	for i := uint64(1); i <= 9; i++ {

@@ -1,4 +1,4 @@
-package tsid
+package timeline
 
 import (
 	"context"
@@ -29,10 +29,10 @@ const (
 // replaces its payload (an edit, or a retried append: appending is
 // idempotent).
 //
-// It refuses, storing nothing: an ID the layout refuses (its own error,
-// e.g. ErrRange for an ID above the layout's Max, ErrVersion for a UUID
-// that is not version 7) and an empty payload or one over MaxPayload
-// (ErrPayload). Redis errors wrap ErrRedis.
+// It refuses, storing nothing: an ID the codec refuses (ErrID, wrapping
+// the codec's error: tsid.ErrRange for an ID above the layout's Max,
+// tsid.ErrVersion for a UUID that is not version 7) and an empty payload
+// or one over MaxPayload (ErrPayload). Redis errors wrap ErrRedis.
 func (tl *Timeline[ID]) Append(ctx context.Context, id ID, payload []byte) error {
 	return tl.AppendMany(ctx, []Message[ID]{{ID: id, Payload: payload}})
 }
@@ -78,12 +78,12 @@ func (tl *Timeline[ID]) appendArgs(bound string, msgs []Message[ID], start, end 
 	for i := start; i < end; i++ {
 		m := msgs[i]
 		if len(m.Payload) == 0 || len(m.Payload) > tl.opts.MaxPayload {
-			return nil, fmt.Errorf("tsid: timeline %s: Append: message %d: payload of %d bytes outside 1..%d: %w",
+			return nil, fmt.Errorf("timeline: room %s: Append: message %d: payload of %d bytes outside 1..%d: %w",
 				quote(tl.room), i, len(m.Payload), tl.opts.MaxPayload, ErrPayload)
 		}
 		t, member, err := tl.appendPrefix(buf[:0], m.ID)
 		if err != nil {
-			return nil, fmt.Errorf("tsid: timeline %s: Append: message %d: %w", quote(tl.room), i, err)
+			return nil, fmt.Errorf("timeline: room %s: Append: message %d: %w", quote(tl.room), i, err)
 		}
 		buf = append(member, m.Payload...)
 		score := "0"
@@ -96,8 +96,8 @@ func (tl *Timeline[ID]) appendArgs(bound string, msgs []Message[ID], start, end 
 }
 
 // Delete removes the message id, in one script, and reports whether it was
-// stored. It refuses an ID the layout refuses (its own error). Redis
-// errors wrap ErrRedis.
+// stored. It refuses an ID the codec refuses (ErrID, wrapping the codec's
+// error). Redis errors wrap ErrRedis.
 func (tl *Timeline[ID]) Delete(ctx context.Context, id ID) (bool, error) {
 	c, err := tl.cursorOf("Delete", id)
 	if err != nil {

@@ -1,4 +1,4 @@
-package tsid
+package timeline
 
 import (
 	"testing"
@@ -7,5 +7,5 @@ import (
 )
 
 // TestMain runs the package's tests through redistest, which gives the
-// timeline tests a real Redis (and stops it afterwards).
+// tests a real Redis (and stops it afterwards).
 func TestMain(m *testing.M) { redistest.Main(m) }

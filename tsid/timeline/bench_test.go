@@ -1,4 +1,4 @@
-package tsid
+package timeline
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 
 	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/internal/redistest"
+	"github.com/tiebreak/tiebreak/tsid"
 )
 
 const (
@@ -60,7 +61,7 @@ func benchRoom(b *testing.B, env *redistest.Env) (split, lex *Timeline[uint64], 
 
 func newBenchTL(b *testing.B, env *redistest.Env, name string, s Strategy) *Timeline[uint64] {
 	b.Helper()
-	tl, err := NewTimeline(env.Client, env.Prefix+"_"+name, TSID, TimelineOptions{Strategy: s})
+	tl, err := New(env.Client, env.Prefix+"_"+name, tsid.TSID, Options{Strategy: s})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -99,10 +100,10 @@ func cmdUsec(b *testing.B, client rueidis.Client, prefixes []string) (usec, call
 	return usec, calls
 }
 
-// BenchmarkTimelineAppend appends new messages one at a time, in both
+// BenchmarkAppend appends new messages one at a time, in both
 // strategies, against XADD of the same messages to a Stream, in the same
 // run; the timelines report x-xadd, their throughput over XADD's.
-func BenchmarkTimelineAppend(b *testing.B) {
+func BenchmarkAppend(b *testing.B) {
 	env := redistest.New(b)
 	ctx := context.Background()
 	payload := []byte(`{"user":"u1","text":"message of the benchmark room, about a hundred bytes long......"}`)
@@ -151,12 +152,12 @@ func runParallel(b *testing.B, client rueidis.Client, stats []string, op func(i 
 	return float64(b.Elapsed().Nanoseconds()) / float64(b.N)
 }
 
-// BenchmarkTimelineBefore pages 50 messages before a random cursor, in
+// BenchmarkBefore pages 50 messages before a random cursor, in
 // both strategies, against XREVRANGE key (id - COUNT 50 on a Stream
 // holding the same messages, in the same run. The timelines report
 // x-xrevrange, their throughput over XREVRANGE's (decoded with AsXRange,
 // as a caller would) and x-xrevrange-raw, over XREVRANGE's undecoded.
-func BenchmarkTimelineBefore(b *testing.B) {
+func BenchmarkBefore(b *testing.B) {
 	env := redistest.New(b)
 	ctx := context.Background()
 	split, lex, stream, ids := benchRoom(b, env)

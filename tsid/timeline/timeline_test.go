@@ -1,4 +1,4 @@
-package tsid
+package timeline
 
 import (
 	"cmp"
@@ -15,15 +15,16 @@ import (
 	gocmp "github.com/google/go-cmp/cmp"
 	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/internal/redistest"
+	"github.com/tiebreak/tiebreak/tsid"
 )
 
 // newTL builds a timeline whose room holds the test's prefix, so the
 // redistest cleanup deletes its keys.
-func newTL[ID any](t *testing.T, client rueidis.Client, room string, c Codec[ID], o TimelineOptions) *Timeline[ID] {
+func newTL[ID any](t *testing.T, client rueidis.Client, room string, c Codec[ID], o Options) *Timeline[ID] {
 	t.Helper()
-	tl, err := NewTimeline(client, room, c, o)
+	tl, err := New(client, room, c, o)
 	if err != nil {
-		t.Fatalf("NewTimeline(%q): %v", room, err)
+		t.Fatalf("New(%q): %v", room, err)
 	}
 	return tl
 }
@@ -54,14 +55,14 @@ func idsOf[ID any](msgs []Message[ID]) []ID {
 // Seed 004: ten messages in a room, IDs so close that as float64 scores
 // they collapse. Before the oldest is empty with no more; before the
 // newest are the nine others.
-func TestTimelineSeed004(t *testing.T) {
+func TestSeed004(t *testing.T) {
 	const first = 640436544564866084 // the seed's ID, which came back as ...048
 	if float64(first) != float64(first+9) {
 		t.Fatalf("the IDs should collide as float64 scores, as in the seed")
 	}
 	eachStrategy(t, func(t *testing.T, env *redistest.Env, s Strategy) {
 		ctx := context.Background()
-		tl := newTL(t, env.Client, env.Prefix+"_seed", TSID, TimelineOptions{Strategy: s})
+		tl := newTL(t, env.Client, env.Prefix+"_seed", tsid.TSID, Options{Strategy: s})
 		var msgs []Message[uint64]
 		for i := uint64(0); i < 10; i++ {
 			msgs = append(msgs, Message[uint64]{ID: first + i, Payload: []byte(`{"text":"` + strconv.Itoa(int(i)) + `"}`)})
@@ -87,10 +88,10 @@ func TestTimelineSeed004(t *testing.T) {
 }
 
 // A suffix repeats across milliseconds: both messages stay, each in place.
-func TestTimelineSuffixRepeats(t *testing.T) {
+func TestSuffixRepeats(t *testing.T) {
 	eachStrategy(t, func(t *testing.T, env *redistest.Env, s Strategy) {
 		ctx := context.Background()
-		tl := newTL(t, env.Client, env.Prefix+"_rep", TSID, TimelineOptions{Strategy: s})
+		tl := newTL(t, env.Client, env.Prefix+"_rep", tsid.TSID, Options{Strategy: s})
 		a, b, c := uint64(9153062458)<<22|5, uint64(9153062459)<<22|5, uint64(9153062459)<<22|4
 		mustAppend(t, tl, Message[uint64]{a, []byte("a")}, Message[uint64]{b, []byte("b")}, Message[uint64]{c, []byte("c")})
 		p, err := tl.Latest(ctx, 10)
@@ -111,10 +112,10 @@ func TestTimelineSuffixRepeats(t *testing.T) {
 // 10,000 messages in one millisecond, appended in random order, read back
 // in exact ID order in both directions; cursors that were never stored
 // page by value.
-func TestTimelineOneMillisecond(t *testing.T) {
+func TestOneMillisecond(t *testing.T) {
 	eachStrategy(t, func(t *testing.T, env *redistest.Env, s Strategy) {
 		ctx := context.Background()
-		tl := newTL(t, env.Client, env.Prefix+"_ms", TSID, TimelineOptions{Strategy: s})
+		tl := newTL(t, env.Client, env.Prefix+"_ms", tsid.TSID, Options{Strategy: s})
 		rng := rand.New(rand.NewPCG(1, 2))
 		const ms = uint64(9153062458) << 22
 		set := map[uint64]bool{}
@@ -166,10 +167,10 @@ func TestTimelineOneMillisecond(t *testing.T) {
 }
 
 // Cursors of deleted and never stored messages page by value.
-func TestTimelineAbsentCursors(t *testing.T) {
+func TestAbsentCursors(t *testing.T) {
 	eachStrategy(t, func(t *testing.T, env *redistest.Env, s Strategy) {
 		ctx := context.Background()
-		tl := newTL(t, env.Client, env.Prefix+"_abs", TSID, TimelineOptions{Strategy: s})
+		tl := newTL(t, env.Client, env.Prefix+"_abs", tsid.TSID, Options{Strategy: s})
 		base := uint64(9153062458) << 22
 		var msgs []Message[uint64]
 		for i := uint64(0); i < 10; i++ {
@@ -187,7 +188,7 @@ func TestTimelineAbsentCursors(t *testing.T) {
 			{"deleted", base + 10, []uint64{base + 8, base + 6}, []uint64{base + 12, base + 14}},
 			{"never stored", base + 7, []uint64{base + 6, base + 4}, []uint64{base + 8, base + 12}},
 			{"below all", 0, nil, []uint64{base, base + 2}},
-			{"above all", TSID.Max(), []uint64{base + 18, base + 16}, nil},
+			{"above all", tsid.TSID.Max(), []uint64{base + 18, base + 16}, nil},
 		} {
 			b, err1 := tl.Before(ctx, c.cursor, 2)
 			a, err2 := tl.After(ctx, c.cursor, 2)
@@ -205,11 +206,11 @@ func TestTimelineAbsentCursors(t *testing.T) {
 	})
 }
 
-func TestTimelineGetDeleteDrop(t *testing.T) {
+func TestGetDeleteDrop(t *testing.T) {
 	eachStrategy(t, func(t *testing.T, env *redistest.Env, s Strategy) {
 		ctx := context.Background()
-		tl := newTL(t, env.Client, env.Prefix+"_gdd", ULID, TimelineOptions{Strategy: s})
-		id, _ := ULID.Parse("01AN4Z07BY79KA1307SR9X4MV3")
+		tl := newTL(t, env.Client, env.Prefix+"_gdd", tsid.ULID, Options{Strategy: s})
+		id, _ := tsid.ULID.Parse("01AN4Z07BY79KA1307SR9X4MV3")
 		mustAppend(t, tl, Message[[16]byte]{id, []byte("v1")})
 		mustAppend(t, tl, Message[[16]byte]{id, []byte("v2")}) // replaces the payload
 		if m, err := tl.Get(ctx, id); err != nil || string(m.Payload) != "v2" || m.ID != id {
@@ -223,9 +224,8 @@ func TestTimelineGetDeleteDrop(t *testing.T) {
 				t.Errorf("Delete #%d = %v, %v; want %v", i, ok, err, want)
 			}
 		}
-		if _, err := tl.Get(ctx, id); !errors.Is(err, ErrNotFound) {
-			t.Errorf("Get after Delete: %v, want ErrNotFound", err)
-		}
+		_, err := tl.Get(ctx, id)
+		checkErr(t, "Get after Delete", err, ErrNotFound)
 		mustAppend(t, tl, Message[[16]byte]{id, []byte("v3")})
 		if err := tl.Drop(ctx); err != nil {
 			t.Fatal(err)
@@ -234,13 +234,13 @@ func TestTimelineGetDeleteDrop(t *testing.T) {
 		if err != nil || n != 0 {
 			t.Errorf("keys left after Drop: %d, %v", n, err)
 		}
-		if tl.Room() != env.Prefix+"_gdd" || tl.Strategy() != s || tl.Codec() != Codec[[16]byte](ULID) {
+		if tl.Room() != env.Prefix+"_gdd" || tl.Strategy() != s || tl.Codec() != Codec[[16]byte](tsid.ULID) {
 			t.Errorf("accessors: %q %v %v", tl.Room(), tl.Strategy(), tl.Codec())
 		}
 	})
 }
 
-func TestTimelineRetention(t *testing.T) {
+func TestRetention(t *testing.T) {
 	eachStrategy(t, func(t *testing.T, env *redistest.Env, s Strategy) {
 		ctx := context.Background()
 		clock := &testClock{}
@@ -251,14 +251,14 @@ func TestTimelineRetention(t *testing.T) {
 			}
 			return out
 		}
-		tl := newTL(t, env.Client, env.Prefix+"_ret", TSID, TimelineOptions{Strategy: s, MaxLen: 10, MaxAge: time.Second, Clock: clock.Now})
-		clock.Set(TSID.Time(base << 22).Add(2 * time.Second)) // keeps time parts >= base+1000
+		tl := newTL(t, env.Client, env.Prefix+"_ret", tsid.TSID, Options{Strategy: s, MaxLen: 10, MaxAge: time.Second, Clock: clock.Now})
+		clock.Set(tsid.TSID.Time(base << 22).Add(2 * time.Second)) // keeps time parts >= base+1000
 		mustAppend(t, tl, ids(990, 1030)...)
 		p, err := tl.Latest(ctx, 100)
 		if err != nil || len(p.Messages) != 10 || p.Messages[9].ID != (base+1020)<<22 || p.HasMore {
 			t.Fatalf("after MaxLen 10: %d messages, oldest %d, %v", len(p.Messages), p.Next, err)
 		}
-		clock.Set(TSID.Time(base << 22).Add(2*time.Second + 25*time.Millisecond)) // time parts >= base+1025
+		clock.Set(tsid.TSID.Time(base << 22).Add(2*time.Second + 25*time.Millisecond)) // time parts >= base+1025
 		if n, err := tl.Trim(ctx); n != 5 || err != nil {
 			t.Errorf("Trim by age = %d, %v; want 5", n, err)
 		}
@@ -270,7 +270,7 @@ func TestTimelineRetention(t *testing.T) {
 		if n, err := tl.Trim(ctx); n != 5 || err != nil {
 			t.Errorf("Trim of everything = %d, %v; want 5", n, err)
 		}
-		plain := newTL(t, env.Client, env.Prefix+"_plain", TSID, TimelineOptions{Strategy: s})
+		plain := newTL(t, env.Client, env.Prefix+"_plain", tsid.TSID, Options{Strategy: s})
 		mustAppend(t, plain, ids(0, 3)...)
 		if n, err := plain.Trim(ctx); n != 0 || err != nil {
 			t.Errorf("Trim without retention = %d, %v", n, err)
@@ -279,85 +279,91 @@ func TestTimelineRetention(t *testing.T) {
 }
 
 // badCodec breaks the Codec contract: a suffix one digit short.
-type badCodec struct{ *Layout }
+type badCodec struct{ *tsid.Layout }
 
 func (c badCodec) AppendSplit(dst []byte, id uint64) (float64, []byte, error) {
 	s, out, err := c.Layout.AppendSplit(dst, id)
 	return s, out[:len(out)-1], err
 }
 
-func TestTimelineRefusals(t *testing.T) {
+// boundsCodec claims a MaxTime and a SuffixLen that New refuses.
+type boundsCodec struct {
+	*tsid.Layout
+	maxTime uint64
+	sufLen  int
+}
+
+func (c boundsCodec) MaxTime() uint64 { return c.maxTime }
+func (c boundsCodec) SuffixLen() int  { return c.sufLen }
+
+func TestRefusals(t *testing.T) {
 	env := redistest.New(t)
 	ctx := context.Background()
 	room := env.Prefix + "_bad"
 	for _, r := range []string{"", "a{b", "a}b", strings.Repeat("r", MaxRoomLen+1)} {
-		if _, err := NewTimeline(env.Client, r, TSID, TimelineOptions{}); !errors.Is(err, ErrRoom) {
-			t.Errorf("room %q: %v, want ErrRoom", r, err)
-		}
+		_, err := New(env.Client, r, tsid.TSID, Options{})
+		checkErr(t, fmt.Sprintf("room %q", r), err, ErrRoom)
 	}
-	var nilLayout *Layout
-	for i, o := range []TimelineOptions{
+	var nilLayout *tsid.Layout
+	for i, o := range []Options{
 		{Strategy: 2}, {MaxPage: MaxPageLimit + 1}, {MaxPage: -1}, {DefaultPage: 11, MaxPage: 10},
 		{DefaultPage: -1}, {MaxPayload: MaxPayloadLimit + 1}, {MaxLen: -1}, {MaxAge: -time.Second},
 	} {
-		if _, err := NewTimeline(env.Client, room, TSID, o); !errors.Is(err, ErrConfig) {
-			t.Errorf("options %d %+v: %v, want ErrConfig", i, o, err)
-		}
+		_, err := New(env.Client, room, tsid.TSID, o)
+		checkErr(t, fmt.Sprintf("options %d %+v", i, o), err, ErrConfig)
 	}
-	if _, err := NewTimeline[uint64](nil, room, TSID, TimelineOptions{}); !errors.Is(err, ErrConfig) {
-		t.Errorf("nil client: %v", err)
-	}
-	if _, err := NewTimeline(env.Client, room, nilLayout, TimelineOptions{}); !errors.Is(err, ErrConfig) {
-		t.Errorf("nil layout: %v", err)
-	}
-	if _, err := NewTimeline[uint64](env.Client, room, nil, TimelineOptions{}); !errors.Is(err, ErrConfig) {
-		t.Errorf("nil codec: %v", err)
+	_, err := New[uint64](nil, room, tsid.TSID, Options{})
+	checkErr(t, "nil client", err, ErrConfig)
+	_, err = New(env.Client, room, nilLayout, Options{})
+	checkErr(t, "nil layout", err, ErrConfig)
+	_, err = New[uint64](env.Client, room, nil, Options{})
+	checkErr(t, "nil codec", err, ErrConfig)
+	for _, c := range []boundsCodec{{tsid.TSID, 1 << 53, 6}, {tsid.TSID, 1<<42 - 1, 0}, {tsid.TSID, 1<<42 - 1, 65}} {
+		_, err = New(env.Client, room, Codec[uint64](c), Options{})
+		checkErr(t, fmt.Sprintf("codec with MaxTime %d, SuffixLen %d", c.maxTime, c.sufLen), err, ErrConfig)
 	}
 
 	eachStrategy(t, func(t *testing.T, env *redistest.Env, s Strategy) {
-		tl := newTL(t, env.Client, env.Prefix+"_sf", Snowflake, TimelineOptions{Strategy: s, MaxPayload: 8})
+		tl := newTL(t, env.Client, env.Prefix+"_sf", tsid.Snowflake, Options{Strategy: s, MaxPayload: 8})
 		good := Message[uint64]{ID: 1 << 40, Payload: []byte("ok")}
-		checkRefused(t, tl, ErrPayload, func() error { return tl.Append(ctx, good.ID, nil) })
-		checkRefused(t, tl, ErrPayload, func() error { return tl.Append(ctx, good.ID, []byte{}) })
-		checkRefused(t, tl, ErrPayload, func() error { return tl.Append(ctx, good.ID, []byte("123456789")) })
-		checkRefused(t, tl, ErrPayload, func() error { return tl.AppendMany(ctx, []Message[uint64]{good, {ID: 2, Payload: nil}}) })
-		checkRefused(t, tl, ErrRange, func() error { return tl.Append(ctx, 1<<63, []byte("x")) }) // Snowflake is 63 bits
-		checkRefused(t, tl, ErrRange, func() error { return tl.AppendMany(ctx, []Message[uint64]{good, {ID: 1 << 63, Payload: []byte("x")}}) })
+		checkRefused(t, tl, func() error { return tl.Append(ctx, good.ID, nil) }, ErrPayload)
+		checkRefused(t, tl, func() error { return tl.Append(ctx, good.ID, []byte{}) }, ErrPayload)
+		checkRefused(t, tl, func() error { return tl.Append(ctx, good.ID, []byte("123456789")) }, ErrPayload)
+		checkRefused(t, tl, func() error { return tl.AppendMany(ctx, []Message[uint64]{good, {ID: 2, Payload: nil}}) }, ErrPayload)
+		checkRefused(t, tl, func() error { return tl.Append(ctx, 1<<63, []byte("x")) }, ErrID, tsid.ErrRange) // Snowflake is 63 bits
+		checkRefused(t, tl, func() error { return tl.AppendMany(ctx, []Message[uint64]{good, {ID: 1 << 63, Payload: []byte("x")}}) }, ErrID, tsid.ErrRange)
 		mustAppend(t, tl, good)
 		for _, n := range []int{-1, DefaultMaxPageSize + 1} {
-			checkRefused(t, tl, ErrPageSize, func() error { return errOf(tl.Latest(ctx, n)) })
-			checkRefused(t, tl, ErrPageSize, func() error { return errOf(tl.Before(ctx, good.ID, n)) })
-			checkRefused(t, tl, ErrPageSize, func() error { return errOf(tl.After(ctx, good.ID, n)) })
-			checkRefused(t, tl, ErrPageSize, func() error { return errOf(tl.Around(ctx, good.ID, n)) })
+			checkRefused(t, tl, func() error { return errOf(tl.Latest(ctx, n)) }, ErrPageSize)
+			checkRefused(t, tl, func() error { return errOf(tl.Before(ctx, good.ID, n)) }, ErrPageSize)
+			checkRefused(t, tl, func() error { return errOf(tl.After(ctx, good.ID, n)) }, ErrPageSize)
+			checkRefused(t, tl, func() error { return errOf(tl.Around(ctx, good.ID, n)) }, ErrPageSize)
 		}
-		checkRefused(t, tl, ErrRange, func() error { return errOf(tl.Before(ctx, 1<<63, 1)) })
-		checkRefused(t, tl, ErrRange, func() error { return errOf(tl.After(ctx, 1<<63, 1)) })
-		checkRefused(t, tl, ErrRange, func() error { return errOf(tl.Around(ctx, 1<<63, 1)) })
-		checkRefused(t, tl, ErrRange, func() error { return errOf(tl.Get(ctx, 1<<63)) })
-		checkRefused(t, tl, ErrRange, func() error { return errOf(tl.Delete(ctx, 1<<63)) })
+		checkRefused(t, tl, func() error { return errOf(tl.Before(ctx, 1<<63, 1)) }, ErrID, tsid.ErrRange)
+		checkRefused(t, tl, func() error { return errOf(tl.After(ctx, 1<<63, 1)) }, ErrID, tsid.ErrRange)
+		checkRefused(t, tl, func() error { return errOf(tl.Around(ctx, 1<<63, 1)) }, ErrID, tsid.ErrRange)
+		checkRefused(t, tl, func() error { return errOf(tl.Get(ctx, 1<<63)) }, ErrID, tsid.ErrRange)
+		checkRefused(t, tl, func() error { return errOf(tl.Delete(ctx, 1<<63)) }, ErrID, tsid.ErrRange)
 		if p, err := tl.Latest(ctx, 5); err != nil || len(p.Messages) != 1 {
 			t.Errorf("after the refusals: %+v, %v; want the one good message", p, err)
 		}
 
-		v7 := newTL(t, env.Client, env.Prefix+"_v7", UUIDv7, TimelineOptions{Strategy: s})
-		v4, _ := ULID.Parse("01AN4Z07BY79KA1307SR9X4MV3") // version nibble not 7
-		checkRefused(t, v7, ErrVersion, func() error { return errOf(v7.Before(ctx, v4, 1)) })
-		checkRefused(t, v7, ErrVersion, func() error { return v7.Append(ctx, v4, []byte("x")) })
+		v7 := newTL(t, env.Client, env.Prefix+"_v7", tsid.UUIDv7, Options{Strategy: s})
+		v4, _ := tsid.ULID.Parse("01AN4Z07BY79KA1307SR9X4MV3") // version nibble not 7
+		checkRefused(t, v7, func() error { return errOf(v7.Before(ctx, v4, 1)) }, ErrID, tsid.ErrVersion)
+		checkRefused(t, v7, func() error { return v7.Append(ctx, v4, []byte("x")) }, ErrID, tsid.ErrVersion)
 
-		bc := newTL(t, env.Client, env.Prefix+"_bc", Codec[uint64](badCodec{TSID}), TimelineOptions{Strategy: s})
-		checkRefused(t, bc, ErrConfig, func() error { return bc.Append(ctx, 1, []byte("x")) })
+		bc := newTL(t, env.Client, env.Prefix+"_bc", Codec[uint64](badCodec{tsid.TSID}), Options{Strategy: s})
+		checkRefused(t, bc, func() error { return bc.Append(ctx, 1, []byte("x")) }, ErrConfig)
 	})
 }
 
-// checkRefused checks that f fails with sentinel and that the timeline
-// did not change.
-func checkRefused[ID any](t *testing.T, tl *Timeline[ID], sentinel error, f func() error) {
+// checkRefused checks that f fails with an error that wraps every one of
+// want (see checkErr) and that the timeline did not change.
+func checkRefused[ID any](t *testing.T, tl *Timeline[ID], f func() error, want ...error) {
 	t.Helper()
 	before, _ := tl.Latest(context.Background(), 100)
-	err := f()
-	if !errors.Is(err, sentinel) {
-		t.Errorf("err = %v, want %v", err, sentinel)
-	}
+	checkErr(t, "refused call", f(), want...)
 	after, _ := tl.Latest(context.Background(), 100)
 	if diff := gocmp.Diff(before, after); diff != "" {
 		t.Errorf("a refused call changed the timeline (-before +after):\n%s", diff)
@@ -366,10 +372,58 @@ func checkRefused[ID any](t *testing.T, tl *Timeline[ID], sentinel error, f func
 
 func errOf[T any](_ T, err error) error { return err }
 
-func TestTimelineDefaultPage(t *testing.T) {
+// sentinels are the package's sentinel errors.
+var sentinels = []error{ErrConfig, ErrRoom, ErrID, ErrPageSize, ErrPayload, ErrNotFound, ErrRedis, ErrReply}
+
+// checkErr fails unless err wraps every one of want and exactly one of the
+// package's sentinels.
+func checkErr(t *testing.T, what string, err error, want ...error) {
+	t.Helper()
+	for _, w := range want {
+		if !errors.Is(err, w) {
+			t.Errorf("%s: err = %v, want %v", what, err, w)
+		}
+	}
+	n := 0
+	for _, s := range sentinels {
+		if errors.Is(err, s) {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("%s: error %q wraps %d of the package's sentinels, want 1", what, err, n)
+	}
+}
+
+// A cancelled context reaches the caller as ErrRedis wrapping
+// context.Canceled, from every kind of call: commands, scripts and
+// transactions.
+func TestCancelled(t *testing.T) {
+	eachStrategy(t, func(t *testing.T, env *redistest.Env, s Strategy) {
+		tl := newTL(t, env.Client, env.Prefix+"_cancel", tsid.TSID, Options{Strategy: s})
+		mustAppend(t, tl, Message[uint64]{ID: 1 << 22, Payload: []byte("x")})
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		for name, f := range map[string]func() error{
+			"Append": func() error { return tl.Append(ctx, 2<<22, []byte("y")) },
+			"Latest": func() error { return errOf(tl.Latest(ctx, 5)) },
+			"Before": func() error { return errOf(tl.Before(ctx, 3<<22, 5)) },
+			"Around": func() error { return errOf(tl.Around(ctx, 1<<22, 5)) },
+			"Get":    func() error { return errOf(tl.Get(ctx, 1<<22)) },
+			"Len":    func() error { return errOf(tl.Len(ctx)) },
+		} {
+			checkErr(t, name, f(), ErrRedis, context.Canceled)
+		}
+		if n, err := tl.Len(context.Background()); n != 1 || err != nil {
+			t.Errorf("Len after the cancelled calls = %d, %v; want 1", n, err)
+		}
+	})
+}
+
+func TestDefaultPage(t *testing.T) {
 	env := redistest.New(t)
 	ctx := context.Background()
-	tl := newTL(t, env.Client, env.Prefix+"_def", TSID, TimelineOptions{})
+	tl := newTL(t, env.Client, env.Prefix+"_def", tsid.TSID, Options{})
 	var msgs []Message[uint64]
 	for i := uint64(1); i <= 60; i++ {
 		msgs = append(msgs, Message[uint64]{ID: i << 22, Payload: []byte("x")})
@@ -385,10 +439,10 @@ func TestTimelineDefaultPage(t *testing.T) {
 }
 
 // Members that the timeline did not write are reported, not misread.
-func TestTimelineForeignMembers(t *testing.T) {
+func TestForeignMembers(t *testing.T) {
 	eachStrategy(t, func(t *testing.T, env *redistest.Env, s Strategy) {
 		ctx := context.Background()
-		tl := newTL(t, env.Client, env.Prefix+"_for", TSID, TimelineOptions{Strategy: s})
+		tl := newTL(t, env.Client, env.Prefix+"_for", tsid.TSID, Options{Strategy: s})
 		for _, m := range []string{"short", "0000000000000000x"[:17], "zzzzzzzzzzzzzzzzz:x", "ffffffffffffffffff:x"} {
 			cmds := rueidis.Commands{
 				env.Client.B().Del().Key(tl.Key()).Build(),
@@ -399,19 +453,18 @@ func TestTimelineForeignMembers(t *testing.T) {
 					t.Fatal(r.Error())
 				}
 			}
-			if _, err := tl.Latest(ctx, 5); !errors.Is(err, ErrReply) {
-				t.Errorf("member %q: %v, want ErrReply", m, err)
-			}
+			_, err := tl.Latest(ctx, 5)
+			checkErr(t, fmt.Sprintf("member %q", m), err, ErrReply)
 		}
 	})
 }
 
 // Goroutines append the same IDs with different payloads at once: every
 // ID keeps exactly one message, and the order stays exact.
-func TestTimelineConcurrentEdits(t *testing.T) {
+func TestConcurrentEdits(t *testing.T) {
 	eachStrategy(t, func(t *testing.T, env *redistest.Env, s Strategy) {
 		ctx := context.Background()
-		tl := newTL(t, env.Client, env.Prefix+"_conc", TSID, TimelineOptions{Strategy: s})
+		tl := newTL(t, env.Client, env.Prefix+"_conc", tsid.TSID, Options{Strategy: s})
 		const ids, writers = 300, 6
 		errs := make(chan error, writers)
 		for w := range writers {

@@ -1,4 +1,4 @@
-package tsid
+package timeline
 
 import (
 	"fmt"
@@ -39,25 +39,25 @@ func (s Strategy) String() string {
 // Page size and payload limits of a Timeline.
 const (
 	// DefaultPageSize is the page size of a read with n = 0, unless
-	// TimelineOptions.DefaultPage says otherwise.
+	// Options.DefaultPage says otherwise.
 	DefaultPageSize = 50
 	// DefaultMaxPageSize is the largest n a read accepts, unless
-	// TimelineOptions.MaxPage says otherwise.
+	// Options.MaxPage says otherwise.
 	DefaultMaxPageSize = 1000
 	// MaxPageLimit is the largest MaxPage a timeline may have.
 	MaxPageLimit = 5000
 	// DefaultMaxPayload is the longest payload, in bytes, unless
-	// TimelineOptions.MaxPayload says otherwise: 1 MiB.
+	// Options.MaxPayload says otherwise: 1 MiB.
 	DefaultMaxPayload = 1 << 20
 	// MaxPayloadLimit is the largest MaxPayload a timeline may have: 512
 	// MiB, Redis's limit on one string.
 	MaxPayloadLimit = 512 << 20
 )
 
-// TimelineOptions configure a Timeline. The zero value means every
+// Options configure a Timeline. The zero value means every
 // default: lex storage, pages of 50 (at most 1000), payloads up to 1 MiB,
 // no retention.
-type TimelineOptions struct {
+type Options struct {
 	// Strategy chooses the storage. Default LexID.
 	Strategy Strategy
 
@@ -92,7 +92,7 @@ type TimelineOptions struct {
 
 // withDefaults fills in the defaults and refuses (ErrConfig) what is out
 // of bounds.
-func (o TimelineOptions) withDefaults() (TimelineOptions, error) {
+func (o Options) withDefaults() (Options, error) {
 	if o.MaxPage == 0 {
 		o.MaxPage = DefaultMaxPageSize
 	}
@@ -122,5 +122,5 @@ func (o TimelineOptions) withDefaults() (TimelineOptions, error) {
 	default:
 		return o, nil
 	}
-	return o, fmt.Errorf("tsid: timeline options: %s: %w", bad, ErrConfig)
+	return o, fmt.Errorf("timeline: options: %s: %w", bad, ErrConfig)
 }

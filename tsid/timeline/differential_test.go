@@ -1,4 +1,4 @@
-package tsid
+package timeline
 
 import (
 	"bytes"
@@ -15,6 +15,7 @@ import (
 	gocmp "github.com/google/go-cmp/cmp"
 	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/internal/redistest"
+	"github.com/tiebreak/tiebreak/tsid"
 )
 
 // testClock is a settable clock, safe for concurrent use.
@@ -57,11 +58,11 @@ const (
 // tsidSpace is TSID around 2026: rests 0, 1, 2, 4096, max-1, max and two
 // random ones.
 func tsidSpace() idSpace[uint64] {
-	base, _ := TSID.Score(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))
+	base, _ := tsid.TSID.Score(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))
 	rests := []uint64{0, 1, 2, 4096, 1<<22 - 2, 1<<22 - 1}
 	return idSpace[uint64]{
-		codec: TSID, cmp: cmp.Compare[uint64], base: uint64(base),
-		extremes: []uint64{0, TSID.Max()},
+		codec: tsid.TSID, cmp: cmp.Compare[uint64], base: uint64(base),
+		extremes: []uint64{0, tsid.TSID.Max()},
 		make: func(rng *rand.Rand, t uint64, r int) uint64 {
 			rest := rng.Uint64N(1 << 22)
 			if r < len(rests) {
@@ -74,7 +75,7 @@ func tsidSpace() idSpace[uint64] {
 
 // space128 is ULID or UUIDv7 around 2026; fix sets UUIDv7's version and
 // variant bits.
-func space128(l *Layout128, fix func(*[16]byte)) idSpace[[16]byte] {
+func space128(l *tsid.Layout128, fix func(*[16]byte)) idSpace[[16]byte] {
 	base := uint64(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC).UnixMilli())
 	var lo, hi [16]byte
 	for i := range hi {
@@ -130,7 +131,7 @@ type tlWorkload[ID any] struct {
 // newWorkload builds one timeline per strategy on client, rooms named
 // from prefix and name, with options o (its Clock replaced by the
 // workload's).
-func newWorkload[ID any](t *testing.T, client rueidis.Client, prefix, name string, space idSpace[ID], o TimelineOptions) *tlWorkload[ID] {
+func newWorkload[ID any](t *testing.T, client rueidis.Client, prefix, name string, space idSpace[ID], o Options) *tlWorkload[ID] {
 	t.Helper()
 	seed := rand.Uint64()
 	t.Logf("%s: seed %d", name, seed)
@@ -148,7 +149,7 @@ func newWorkload[ID any](t *testing.T, client rueidis.Client, prefix, name strin
 	// way a crowded one is read, with the binary-searching scripts.
 	for i, s := range []Strategy{SplitScore, LexID, SplitScore} {
 		o.Strategy = s
-		tl, err := NewTimeline(client, prefix+"_"+name+"_"+s.String()+strconv.Itoa(i), space.codec, o)
+		tl, err := New(client, prefix+"_"+name+"_"+s.String()+strconv.Itoa(i), space.codec, o)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -343,33 +344,33 @@ func pageAll[ID any](t *testing.T, tl *Timeline[ID], lowest ID, n int) []Message
 	}
 }
 
-func TestTimelineDifferential(t *testing.T) {
+func TestDifferential(t *testing.T) {
 	env := redistest.New(t)
-	retain := TimelineOptions{MaxLen: 25, MaxAge: 2 * time.Millisecond}
+	retain := Options{MaxLen: 25, MaxAge: 2 * time.Millisecond}
 	for _, c := range []struct {
 		name string
-		o    TimelineOptions
-	}{{"plain", TimelineOptions{}}, {"retain", retain}} {
+		o    Options
+	}{{"plain", Options{}}, {"retain", retain}} {
 		t.Run("TSID/"+c.name, func(t *testing.T) {
 			newWorkload(t, env.Client, env.Prefix, "tsid"+c.name, tsidSpace(), c.o).run(1500)
 		})
 		t.Run("ULID/"+c.name, func(t *testing.T) {
-			newWorkload(t, env.Client, env.Prefix, "ulid"+c.name, space128(ULID, noFix), c.o).run(600)
+			newWorkload(t, env.Client, env.Prefix, "ulid"+c.name, space128(tsid.ULID, noFix), c.o).run(600)
 		})
 		t.Run("UUIDv7/"+c.name, func(t *testing.T) {
-			newWorkload(t, env.Client, env.Prefix, "uuid"+c.name, space128(UUIDv7, fixV7), c.o).run(600)
+			newWorkload(t, env.Client, env.Prefix, "uuid"+c.name, space128(tsid.UUIDv7, fixV7), c.o).run(600)
 		})
 	}
 }
 
 // The differential workload through a 3-master Redis Cluster: every
 // operation, on rooms whose hash tags land on different masters.
-func TestTimelineCluster(t *testing.T) {
+func TestCluster(t *testing.T) {
 	cl := redistest.NewCluster(t, 3)
-	retain := TimelineOptions{MaxLen: 25, MaxAge: 2 * time.Millisecond}
+	retain := Options{MaxLen: 25, MaxAge: 2 * time.Millisecond}
 	for i := 0; i < 3; i++ {
-		newWorkload(t, cl.Client, cl.Prefix, fmt.Sprintf("tsid%d", i), tsidSpace(), TimelineOptions{}).run(300)
+		newWorkload(t, cl.Client, cl.Prefix, fmt.Sprintf("tsid%d", i), tsidSpace(), Options{}).run(300)
 		newWorkload(t, cl.Client, cl.Prefix, fmt.Sprintf("retain%d", i), tsidSpace(), retain).run(300)
 	}
-	newWorkload(t, cl.Client, cl.Prefix, "ulid", space128(ULID, noFix), retain).run(300)
+	newWorkload(t, cl.Client, cl.Prefix, "ulid", space128(tsid.ULID, noFix), retain).run(300)
 }

@@ -1,4 +1,4 @@
-package tsid
+package timeline
 
 import (
 	"fmt"
@@ -8,20 +8,20 @@ import (
 // MaxRoomLen is the longest room name, in bytes.
 const MaxRoomLen = 200
 
-// timelineKey returns a room's sorted set, tl:{room}:z. Its hash tag
+// roomKey returns a room's sorted set, tl:{room}:z. Its hash tag
 // {room} is the room's: any key added beside it must share it, so that
 // every script runs on one Redis Cluster slot.
-func timelineKey(room string) string { return "tl:{" + room + "}:z" }
+func roomKey(room string) string { return "tl:{" + room + "}:z" }
 
 // checkRoom refuses a room name that is empty, too long or holds a brace.
 func checkRoom(room string) error {
 	switch {
 	case room == "":
-		return fmt.Errorf("tsid: empty room name: %w", ErrRoom)
+		return fmt.Errorf("timeline: empty room name: %w", ErrRoom)
 	case len(room) > MaxRoomLen:
-		return fmt.Errorf("tsid: room name of %d bytes, over %d: %w", len(room), MaxRoomLen, ErrRoom)
+		return fmt.Errorf("timeline: room name of %d bytes, over %d: %w", len(room), MaxRoomLen, ErrRoom)
 	case strings.ContainsAny(room, "{}"):
-		return fmt.Errorf("tsid: room name %s holds a brace: %w", quote(room), ErrRoom)
+		return fmt.Errorf("timeline: room name %s holds a brace: %w", quote(room), ErrRoom)
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-package tsid
+package timeline
 
 import (
 	"embed"
@@ -11,23 +11,23 @@ import (
 //go:embed lua/*.lua
 var luaFiles embed.FS
 
-// timelineScripts holds a timeline's scripts. Each is the timeline's
+// scriptSet holds a timeline's scripts. Each is the timeline's
 // constants as Lua locals, then lua/common.lua, then the helpers it needs,
 // then the operation's file: one straight path per strategy, with nothing
 // parsed or built per call that the call does not use. The lex strategy
 // reads with plain commands and has no get, before or after script.
-type timelineScripts struct {
+type scriptSet struct {
 	appendMsgs, trim, del      *rueidis.Lua
 	get, before, after, around *rueidis.Lua
 }
 
-// scriptCache shares one timelineScripts between timelines of equal spec
+// scriptCache shares one scriptSet between timelines of equal spec
 // (every room of an application, typically), so each SHA1 is computed once.
-var scriptCache sync.Map // spec -> *timelineScripts
+var scriptCache sync.Map // spec -> *scriptSet
 
 // scriptSpec writes the constants every script of a timeline starts with
 // (see lua/common.lua).
-func scriptSpec(split bool, idLen, sufLen int, o TimelineOptions) string {
+func scriptSpec(split bool, idLen, sufLen int, o Options) string {
 	name, rem := "split", "'ZREMRANGEBYSCORE', '-inf'"
 	if !split {
 		name, rem = "lex", "'ZREMRANGEBYLEX', '-'"
@@ -37,15 +37,15 @@ func scriptSpec(split bool, idLen, sufLen int, o TimelineOptions) string {
 		name, idLen, sufLen, o.MaxLen, retain, rem)
 }
 
-func scriptsFor(spec string, split, retain bool) *timelineScripts {
+func scriptsFor(spec string, split, retain bool) *scriptSet {
 	if s, ok := scriptCache.Load(spec); ok {
-		return s.(*timelineScripts)
+		return s.(*scriptSet)
 	}
 	appendParts := []string{"append"}
 	if retain {
 		appendParts = []string{"retain", "append"}
 	}
-	s := &timelineScripts{
+	s := &scriptSet{
 		appendMsgs: build(spec, false, appendParts...),
 		trim:       build(spec, false, "retain", "trim"),
 	}
@@ -60,7 +60,7 @@ func scriptsFor(spec string, split, retain bool) *timelineScripts {
 		s.around = build(spec, true, "position_lex", "around")
 	}
 	actual, _ := scriptCache.LoadOrStore(spec, s)
-	return actual.(*timelineScripts)
+	return actual.(*scriptSet)
 }
 
 // build joins spec, common.lua and the named files into one script.

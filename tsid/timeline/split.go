@@ -1,4 +1,4 @@
-package tsid
+package timeline
 
 import (
 	"context"
