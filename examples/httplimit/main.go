@@ -1,0 +1,179 @@
+// Command httplimit serves HTTP behind a per-client sliding-window rate
+// limit (package ratelimit): each client, named by its X-Client header or
+// else its IP address, gets -limit requests per -window; past that the
+// server answers 429 Too Many Requests with a Retry-After header.
+//
+//	go run ./examples/httplimit -addr 127.0.0.1:8080 -limit 5 -window 10s
+//	for i in 1 2 3 4 5 6; do curl -si localhost:8080/ | head -1; done
+//
+// It runs with no setup: it uses REDIS_URL if set, else starts a temporary
+// redis-server if one is on PATH, else an in-process server (miniredis),
+// and says which. On miniredis the limit holds, but keys do not expire as
+// time passes (miniredis moves its TTLs only when told to), so an idle
+// client's log is dropped at its next request instead of by expiry.
+//
+// It listens on a loopback address only: it is an example, not a server
+// to expose.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"math"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"os/signal"
+	"strconv"
+	"syscall"
+	"time"
+
+	"github.com/alicebob/miniredis/v2"
+	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/internal/redistest"
+	"github.com/tiebreak/tiebreak/ratelimit"
+)
+
+func main() {
+	addr := flag.String("addr", "127.0.0.1:8080", "loopback `host:port` to listen on")
+	n := flag.Int("limit", 5, "requests per window per client")
+	window := flag.Duration("window", 10*time.Second, "length of the sliding window")
+	flag.Parse()
+	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer cancel()
+	if err := serve(ctx, *addr, ratelimit.Limit{N: *n, Window: *window}); err != nil {
+		log.Fatal(err)
+	}
+}
+
+// serve serves until ctx ends (Ctrl-C), then stops the server and Redis.
+func serve(ctx context.Context, addr string, limit ratelimit.Limit) error {
+	if err := limit.Validate(); err != nil {
+		return err
+	}
+	ln, err := listenLoopback(addr)
+	if err != nil {
+		return err
+	}
+	client, where, stop, err := connect()
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	defer stop()
+	lim, err := ratelimit.New(client, ratelimit.Options{Prefix: "httplimit:"})
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	fmt.Println("using", where)
+	fmt.Printf("serving http://%s/ with a limit of %v per client; Ctrl-C stops\n", ln.Addr(), limit)
+	srv := &http.Server{Handler: limited(lim, limit, http.HandlerFunc(hello)), ReadHeaderTimeout: 5 * time.Second}
+	go func() {
+		<-ctx.Done()
+		srv.Shutdown(context.Background())
+	}()
+	if err := srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+// listenLoopback listens on addr, which must be a loopback address.
+func listenLoopback(addr string) (net.Listener, error) {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return nil, fmt.Errorf("-addr %q: %w", addr, err)
+	}
+	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		return nil, fmt.Errorf("-addr %q: not a loopback address (use 127.0.0.1, ::1 or localhost)", addr)
+	}
+	return net.Listen("tcp", addr)
+}
+
+// connect finds a Redis: REDIS_URL, a temporary redis-server, or miniredis.
+func connect() (rueidis.Client, string, func(), error) {
+	if url := os.Getenv("REDIS_URL"); url != "" {
+		opt, err := rueidis.ParseURL(url)
+		if err != nil {
+			return nil, "", nil, err
+		}
+		c, err := rueidis.NewClient(opt)
+		return c, "REDIS_URL " + url, func() { c.Close() }, err
+	}
+	if _, err := exec.LookPath("redis-server"); err == nil {
+		srv, err := redistest.StartServer("")
+		if err != nil {
+			return nil, "", nil, err
+		}
+		c, err := rueidis.NewClient(rueidis.ClientOption{InitAddress: []string{srv.Addr}})
+		return c, "a temporary redis-server at " + srv.Addr, func() { c.Close(); srv.Close() }, err
+	}
+	mr, err := miniredis.Run()
+	if err != nil {
+		return nil, "", nil, err
+	}
+	// rueidis needs these two to talk to miniredis.
+	c, err := rueidis.NewClient(rueidis.ClientOption{InitAddress: []string{mr.Addr()}, DisableCache: true, ForceSingleClient: true})
+	return c, "an in-process miniredis (no redis-server on PATH): limits hold, but idle keys are not expired", func() { c.Close(); mr.Close() }, err
+}
+
+// limited lets a request through to next while its client is under limit.
+// Otherwise it answers 429 with Retry-After (whole seconds, rounded up), a
+// malformed X-Client 400, and a Redis failure 503: it fails closed.
+// Every answer it lets through carries RateLimit-Limit, -Remaining and
+// -Reset (seconds until the client's window is empty).
+func limited(lim *ratelimit.Limiter, limit ratelimit.Limit, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		res, err := lim.Allow(r.Context(), clientKey(r), limit)
+		switch {
+		case errors.Is(err, ratelimit.ErrKey):
+			http.Error(w, "bad X-Client header: "+err.Error(), http.StatusBadRequest)
+			return
+		case err != nil:
+			log.Printf("rate limiter: %v", err)
+			http.Error(w, "rate limiter unavailable", http.StatusServiceUnavailable)
+			return
+		}
+		h := w.Header()
+		h.Set("RateLimit-Limit", strconv.Itoa(limit.N))
+		h.Set("RateLimit-Remaining", strconv.Itoa(res.Remaining))
+		h.Set("RateLimit-Reset", seconds(res.ResetAfter))
+		if res.Allowed == 0 {
+			if res.RetryAfter != ratelimit.Never {
+				h.Set("Retry-After", seconds(res.RetryAfter))
+			}
+			http.Error(w, "too many requests", http.StatusTooManyRequests)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// clientKey names the client: its X-Client header, else its IP address.
+// The header is trusted as it comes, as behind a proxy that sets it; a
+// public server would limit by something the client cannot choose.
+func clientKey(r *http.Request) string {
+	if c := r.Header.Get("X-Client"); c != "" {
+		return "client:" + c
+	}
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		host = r.RemoteAddr
+	}
+	return "ip:" + host
+}
+
+// seconds renders d in whole seconds, rounded up, as HTTP wants.
+func seconds(d time.Duration) string {
+	return strconv.FormatInt(int64(math.Ceil(d.Seconds())), 10)
+}
+
+func hello(w http.ResponseWriter, r *http.Request) {
+	io.WriteString(w, "hello\n")
+}

@@ -1,0 +1,201 @@
+package ratelimit
+
+import (
+	"context"
+	"slices"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/internal/redistest"
+)
+
+// seedScript is the baseline: seed 001's limiter as its post wrote it,
+// the caller's clock (ms) as score and member, no expiry, no retry time.
+//
+//	ARGV[1] timestamp ms, ARGV[2] window ms, ARGV[3] limit
+var seedScript = rueidis.NewLuaScript(`
+redis.call('ZREMRANGEBYSCORE', KEYS[1], 0, ARGV[1] - ARGV[2])
+if redis.call('ZCARD', KEYS[1]) < tonumber(ARGV[3]) then
+  redis.call('ZADD', KEYS[1], ARGV[1], ARGV[1])
+  return 'pass'
+else
+  return 'exceeded limit'
+end`)
+
+// benchParallelism is goroutines per CPU: enough requests in flight that
+// rueidis pipelines them and Redis, not the round trip, sets the pace.
+const benchParallelism = 8
+
+// seedAllow runs the baseline for key under limit.
+func seedAllow(ctx context.Context, client rueidis.Client, key string, limit Limit) error {
+	args := []string{strconv.FormatInt(time.Now().UnixMilli(), 10), strconv.FormatInt(limit.Window.Milliseconds(), 10), strconv.Itoa(limit.N)}
+	return seedScript.Exec(ctx, client, []string{key}, args).Error()
+}
+
+// benchRounds is how many times each pair runs, alternating, so that a
+// noisy shared machine slows both alike; the parent logs the median ratio.
+const benchRounds = 3
+
+// BenchmarkAllow compares Allow with the seed's script, same window and
+// limit, same client, in the same run:
+//
+//	admit:  10000 keys in turn, a limit never reached: every call logs
+//	refuse: one key, full for the whole run: every call is refused
+//
+// Each pair runs benchRounds times, alternating; the parent logs the
+// median ratio ratelimit/seed of ns/op and of redis-µs/op per scenario.
+func BenchmarkAllow(b *testing.B) {
+	env := redistest.New(b)
+	ctx := context.Background()
+	l := newLimiter(b, env.Client, env.Prefix)
+	scenarios := []struct {
+		name  string
+		keys  int
+		limit Limit
+	}{
+		{"admit", 10000, Limit{N: 1000, Window: time.Second}},
+		{"refuse", 1, Limit{N: 100, Window: time.Minute}},
+	}
+	for _, sc := range scenarios {
+		seedKeys, ourKeys := make([]string, sc.keys), make([]string, sc.keys)
+		for i := range sc.keys {
+			ourKeys[i] = "k" + strconv.Itoa(i)
+			seedKeys[i] = env.Prefix + ":seed:{" + ourKeys[i] + "}"
+		}
+		if sc.name == "refuse" {
+			fill(b, func() (bool, error) { r, err := l.Allow(ctx, ourKeys[0], sc.limit); return r.Allowed == 1, err })
+			fill(b, func() (bool, error) {
+				r, err := seedScript.Exec(ctx, env.Client, seedKeys[:1], []string{strconv.FormatInt(time.Now().UnixMilli(), 10), "60000", "100"}).ToString()
+				time.Sleep(time.Millisecond) // the seed logs one entry per ms
+				return r == "pass", err
+			})
+		}
+		var ns, us [2][]float64 // [seed, ratelimit][round]
+		for range benchRounds {
+			var n, u [2]float64 // the last (longest) run of each sub-benchmark
+			b.Run(sc.name+"/seed", func(b *testing.B) {
+				n[0], u[0] = parallel(b, env, func(i int64) error { return seedAllow(ctx, env.Client, seedKeys[i%int64(sc.keys)], sc.limit) })
+			})
+			b.Run(sc.name+"/ratelimit", func(b *testing.B) {
+				n[1], u[1] = parallel(b, env, func(i int64) error {
+					_, err := l.Allow(ctx, ourKeys[i%int64(sc.keys)], sc.limit)
+					return err
+				})
+			})
+			for i := range 2 {
+				ns[i], us[i] = append(ns[i], n[i]), append(us[i], u[i])
+			}
+		}
+		b.Logf("%s: ratelimit/seed median ratio: %.2f ns/op, %.2f redis-µs/op", sc.name, medianRatio(ns), medianRatio(us))
+		var lat [2][]float64 // one caller: the latency a request sees
+		for range benchRounds {
+			b.Run(sc.name+"/serial/seed", func(b *testing.B) {
+				lat[0] = append(lat[0], serial(b, func(i int64) error { return seedAllow(ctx, env.Client, seedKeys[i%int64(sc.keys)], sc.limit) }))
+			})
+			b.Run(sc.name+"/serial/ratelimit", func(b *testing.B) {
+				lat[1] = append(lat[1], serial(b, func(i int64) error { return errOf(l.Allow(ctx, ourKeys[i%int64(sc.keys)], sc.limit)) }))
+			})
+		}
+		b.Logf("%s: one caller: ratelimit/seed median latency ratio: %.2f", sc.name, medianRatio(lat))
+	}
+}
+
+// serial runs op from one goroutine and returns ns/op: the latency one
+// request sees, round trip included.
+func serial(b *testing.B, op func(i int64) error) float64 {
+	b.Helper()
+	b.ReportAllocs()
+	for i := range int64(b.N) {
+		if err := op(i); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return float64(b.Elapsed().Nanoseconds()) / float64(b.N)
+}
+
+func errOf[T any](_ T, err error) error { return err }
+
+// medianRatio is the median over rounds of v[1][i] / v[0][i].
+func medianRatio(v [2][]float64) float64 {
+	r := make([]float64, 0, len(v[0]))
+	for i := range v[0] {
+		if v[0][i] > 0 && v[1][i] > 0 {
+			r = append(r, v[1][i]/v[0][i])
+		}
+	}
+	if len(r) == 0 {
+		return 0
+	}
+	slices.Sort(r)
+	return r[len(r)/2]
+}
+
+// fill calls allow until it refuses.
+func fill(b *testing.B, allow func() (bool, error)) {
+	b.Helper()
+	for {
+		ok, err := allow()
+		if err != nil {
+			b.Fatal(err)
+		}
+		if !ok {
+			return
+		}
+	}
+}
+
+// parallel runs op under b.RunParallel, reports the microseconds Redis
+// itself spent per script call (redis-µs/op) from INFO commandstats, and
+// returns ns/op and redis-µs/op.
+func parallel(b *testing.B, env *redistest.Env, op func(i int64) error) (nsOp, redisUs float64) {
+	b.Helper()
+	b.ReportAllocs()
+	b.SetParallelism(benchParallelism)
+	u0, c0 := scriptUsec(b, env)
+	var n atomic.Int64
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			if err := op(n.Add(1)); err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
+	b.StopTimer()
+	if u1, c1 := scriptUsec(b, env); c1 > c0 {
+		redisUs = (u1 - u0) / (c1 - c0)
+		b.ReportMetric(redisUs, "redis-µs/op")
+	}
+	return float64(b.Elapsed().Nanoseconds()) / float64(b.N), redisUs
+}
+
+// scriptUsec returns the total microseconds Redis has spent in EVALSHA and
+// its number of calls, from INFO commandstats.
+func scriptUsec(b *testing.B, env *redistest.Env) (usec, calls float64) {
+	b.Helper()
+	info, err := env.Client.Do(context.Background(), env.Client.B().Info().Section("commandstats").Build()).ToString()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, line := range strings.Split(info, "\n") {
+		if !strings.HasPrefix(line, "cmdstat_evalsha") {
+			continue
+		}
+		for _, kv := range strings.Split(strings.TrimSpace(line[strings.Index(line, ":")+1:]), ",") {
+			k, v, _ := strings.Cut(kv, "=")
+			x, _ := strconv.ParseFloat(v, 64)
+			switch k {
+			case "usec":
+				usec += x
+			case "calls":
+				calls += x
+			}
+		}
+	}
+	return usec, calls
+}

@@ -1,0 +1,67 @@
+// Package ratelimit is a sliding-window log rate limiter in Redis that never
+// admits more than its limit: in every interval of length Window, at most N
+// requests of a key are admitted.
+//
+//	lim, _ := ratelimit.New(client, ratelimit.Options{})
+//	res, err := lim.Allow(ctx, "user:42", ratelimit.PerMinute(100))
+//	if err == nil && res.Allowed == 0 {
+//		// refused: retry after res.RetryAfter (Never: it cannot fit)
+//	}
+//
+// The API has the shape go-redis/redis_rate users know (Limit, Result with
+// Allowed, Remaining, RetryAfter, ResetAfter; Allow, AllowN, Reset), with
+// a log instead of GCRA: exact counts in a true sliding window, at the cost
+// of one sorted-set entry per admitted request.
+//
+// # Storage
+//
+// Each limited key is one sorted set, its key the hash tag, so each key is
+// one Redis Cluster slot and keys spread over the cluster:
+//
+//	rl:{key}   sorted set, one entry per admitted request, expires when idle
+//	           score  = admission time, µs, by Redis's TIME (exact below 2^53)
+//	           member = that time in decimal, e.g. "1718000000123456", or
+//	                    the time and ":<position>", "1718000000123456:3",
+//	                    for the requests of one AllowN and whenever the
+//	                    plain time is taken (several calls in one µs)
+//
+//	  time ──────────────────────────────────────────────────────────▶
+//	          │ dropped (s <= now-W) │    counted: now-W < s <= now     │
+//	                                 └──────────── window W ───────────┘ now
+//
+// One Lua script does a whole call, atomically: read TIME, drop the entries
+// that left the window, count the rest, then either add n entries (all or
+// none) and extend the key's expiry to one window (plus 1ms), or read how
+// long the caller must wait. The answer is exact to the microsecond:
+//
+//	RetryAfter = s_k + W - now, where s_k is the k-th oldest entry and
+//	             k = count + n - N entries must leave for n to fit
+//	ResetAfter = s_newest + W - now
+//
+// # What it fixes in the usual sorted-set limiter
+//
+// The common recipe (ZREMRANGEBYSCORE, ZCARD, ZADD with member = timestamp)
+// has four faults this package does not: its clock is the caller's, so
+// clients with skewed clocks disagree (here only Redis's TIME is used); its
+// member is the timestamp, so requests of the same instant collapse into
+// one entry and it admits more than its limit (here each request is its own
+// member); its keys never expire (here a key expires one window after its
+// last admission); and it says nothing about when to retry (here
+// RetryAfter, exact, and Never when n exceeds the limit).
+//
+// # Cost
+//
+// One script call per Allow or AllowN: an admission runs TIME,
+// ZREMRANGEBYSCORE, ZCARD, ZADD and PEXPIRE; a refusal TIME,
+// ZREMRANGEBYSCORE, ZCARD and one or two ZRANGE of a single entry. That is
+// the bare recipe's three commands plus the price of its fixes: the server
+// clock, the expiry, and exact retry times (BenchmarkAllow measures both
+// side by side). A log holds at most N entries per key, N <= 128 staying
+// in Redis's compact listpack encoding.
+//
+// Redis's clock is trusted. If it steps backward (NTP, a failover to a
+// node whose clock lags), entries logged before the step keep counting
+// until their own time plus the window, and the key's expiry is never
+// moved earlier: the limiter is stricter for the length of the step, never
+// looser. ResetAfter right after an admission then understates by the step.
+package ratelimit

@@ -1,0 +1,29 @@
+package ratelimit
+
+import "errors"
+
+// Sentinel errors. Every error this package returns wraps one of them, so
+// callers use errors.Is.
+var (
+	// ErrKey reports a limited key that is empty, longer than MaxKeyLen
+	// bytes or holds a brace, which would break its hash tag.
+	ErrKey = errors.New("ratelimit: invalid key")
+
+	// ErrLimit reports a Limit whose N is outside [1, MaxN] or whose
+	// Window is outside [1µs, MaxWindow] or not a whole number of
+	// microseconds.
+	ErrLimit = errors.New("ratelimit: invalid limit")
+
+	// ErrArgument reports an AllowN asking for fewer than one request.
+	ErrArgument = errors.New("ratelimit: invalid argument")
+
+	// ErrOptions reports a nil client or options the constructor refuses.
+	ErrOptions = errors.New("ratelimit: invalid options")
+
+	// ErrRedis wraps an error from Redis or the connection (including a
+	// cancelled context, which it also wraps).
+	ErrRedis = errors.New("ratelimit: redis error")
+
+	// ErrReply reports a script reply of an unexpected shape.
+	ErrReply = errors.New("ratelimit: unexpected reply")
+)

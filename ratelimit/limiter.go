@@ -1,0 +1,103 @@
+package ratelimit
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/redis/rueidis"
+)
+
+// Options configure a Limiter. The zero value means every default.
+type Options struct {
+	// Prefix starts the Redis key of every limited key: key k is logged
+	// at Prefix + "{" + k + "}". Default DefaultPrefix ("rl:"). A brace
+	// is refused: it would change the hash tag.
+	Prefix string
+}
+
+func (o Options) withDefaults() (Options, error) {
+	if o.Prefix == "" {
+		o.Prefix = DefaultPrefix
+	}
+	if strings.ContainsAny(o.Prefix, "{}") {
+		return o, fmt.Errorf("ratelimit: prefix %q holds a brace: %w", o.Prefix, ErrOptions)
+	}
+	return o, nil
+}
+
+// Limiter is a sliding-window log rate limiter in Redis: each limited key
+// is a sorted set of the times of its admitted requests, read and written
+// by one Lua script per call, on Redis's clock.
+//
+// A Limiter holds no state beyond its configuration and is safe for
+// concurrent use; any number of processes may share the same keys.
+type Limiter struct {
+	client rueidis.Client
+	prefix string
+}
+
+// New returns a limiter on client, standalone or cluster. It refuses
+// (ErrOptions) a nil client and a prefix holding a brace. New does not
+// talk to Redis.
+func New(client rueidis.Client, opts Options) (*Limiter, error) {
+	if client == nil {
+		return nil, fmt.Errorf("ratelimit: nil client: %w", ErrOptions)
+	}
+	o, err := opts.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	return &Limiter{client: client, prefix: o.Prefix}, nil
+}
+
+// Allow is AllowN(ctx, key, limit, 1).
+func (l *Limiter) Allow(ctx context.Context, key string, limit Limit) (Result, error) {
+	return l.AllowN(ctx, key, limit, 1)
+}
+
+// AllowN admits n requests for key under limit, all or none: they are
+// admitted, and logged at Redis's current time, only if the window ending
+// now then holds at most limit.N requests. n greater than limit.N is
+// refused with RetryAfter Never and logs nothing.
+//
+// It refuses, without touching Redis, a bad key (ErrKey: empty, over
+// MaxKeyLen bytes, or holding a brace), a bad limit (ErrLimit, see
+// Limit.Validate) and n < 1 (ErrArgument). Redis errors and a cancelled
+// context wrap ErrRedis.
+//
+// A key may be checked against different N over time. Keep one Window per
+// key: a key's log expires one window after its last admission (never
+// earlier than an expiry already set), so a later call with a longer
+// window does not see requests the log has already forgotten.
+func (l *Limiter) AllowN(ctx context.Context, key string, limit Limit, n int) (Result, error) {
+	if err := limit.Validate(); err != nil {
+		return Result{}, err
+	}
+	if n < 1 {
+		return Result{}, fmt.Errorf("ratelimit: n %d < 1: %w", n, ErrArgument)
+	}
+	k, err := redisKey(l.prefix, key)
+	if err != nil {
+		return Result{}, err
+	}
+	ttl := (limit.Window+time.Millisecond-1)/time.Millisecond + 1
+	kv := []string{k, strconv.Itoa(limit.N), strconv.FormatInt(limit.Window.Microseconds(), 10), strconv.Itoa(n), strconv.FormatInt(int64(ttl), 10)}
+	return parseResult(limit, allowScript.Exec(ctx, l.client, kv[:1], kv[1:]))
+}
+
+// Reset forgets every request logged for key, so its next window starts
+// empty. Resetting a key with nothing logged is not an error. It refuses
+// a bad key (ErrKey, as AllowN); Redis errors wrap ErrRedis.
+func (l *Limiter) Reset(ctx context.Context, key string) error {
+	k, err := redisKey(l.prefix, key)
+	if err != nil {
+		return err
+	}
+	if err := l.client.Do(ctx, l.client.B().Del().Key(k).Build()).Error(); err != nil {
+		return fmt.Errorf("ratelimit: reset: %w: %w", ErrRedis, err)
+	}
+	return nil
+}

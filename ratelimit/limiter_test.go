@@ -1,0 +1,293 @@
+package ratelimit
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/tiebreak/tiebreak/internal/redistest"
+)
+
+// slack covers the difference between Go's monotonic clock, which
+// time.Sleep follows, and Redis's wall clock, which NTP may slew.
+const slack = 2 * time.Millisecond
+
+// modelled calls AllowN and checks the Result against the model at the
+// time Redis decided, so the test holds however the calls are scheduled.
+func modelled(t *testing.T, l *Limiter, m *model, key string, lim Limit, n int) Result {
+	t.Helper()
+	r := mustAllowN(t, l, key, lim, n)
+	if diff := cmp.Diff(m.allowN(r.At.UnixMicro(), lim, n), r); diff != "" {
+		t.Fatalf("AllowN(%s, %v, %d) (-want +got):\n%s", key, lim, n, diff)
+	}
+	return r
+}
+
+// TestRetryAfterHonest waits the RetryAfter a refusal gave, on the real
+// clock, and the retry succeeds; RetryAfter is exact against the admission
+// times Redis reported.
+func TestRetryAfterHonest(t *testing.T) {
+	env := redistest.New(t)
+	l := newLimiter(t, env.Client, env.Prefix)
+	lim := Limit{N: 3, Window: 300 * time.Millisecond}
+	var m model
+	first := modelled(t, l, &m, "k", lim, 1)
+	modelled(t, l, &m, "k", lim, 2)
+	refused := modelled(t, l, &m, "k", lim, 1)
+	if refused.Allowed != 0 {
+		t.Fatalf("4th request admitted %v after the 1st, under %v: %+v", refused.At.Sub(first.At), lim, refused)
+	}
+	if want := first.At.Add(lim.Window).Sub(refused.At); refused.RetryAfter != want {
+		t.Fatalf("RetryAfter %v, want %v", refused.RetryAfter, want)
+	}
+	time.Sleep(refused.RetryAfter + slack)
+	retry := modelled(t, l, &m, "k", lim, 1)
+	if waited := retry.At.Sub(refused.At); retry.Allowed != 1 || waited < refused.RetryAfter {
+		t.Errorf("retry %v (Redis clock) after a RetryAfter of %v: %+v, want admitted", waited, refused.RetryAfter, retry)
+	}
+}
+
+// TestResetAfter waits the ResetAfter a refusal gave: then the whole limit
+// is available again at once.
+func TestResetAfter(t *testing.T) {
+	env := redistest.New(t)
+	l := newLimiter(t, env.Client, env.Prefix)
+	lim := Limit{N: 3, Window: 300 * time.Millisecond}
+	var m model
+	if r := modelled(t, l, &m, "k", lim, 2); r.ResetAfter != lim.Window {
+		t.Errorf("ResetAfter after an admission = %v, want the window %v", r.ResetAfter, lim.Window)
+	}
+	time.Sleep(20 * time.Millisecond)
+	last := modelled(t, l, &m, "k", lim, 1)
+	refused := modelled(t, l, &m, "k", lim, 1)
+	if want := last.At.Add(lim.Window).Sub(refused.At); refused.Allowed != 0 || refused.ResetAfter != want {
+		t.Fatalf("refused: %+v, want ResetAfter %v", refused, want)
+	}
+	time.Sleep(refused.ResetAfter + slack)
+	if r := modelled(t, l, &m, "k", lim, 3); r.Allowed != 3 || r.Remaining != 0 {
+		t.Errorf("%v (Redis clock) after a ResetAfter of %v: %+v, want all 3 admitted", r.At.Sub(refused.At), refused.ResetAfter, r)
+	}
+}
+
+// TestReset forgets a key's log and no other key's.
+func TestReset(t *testing.T) {
+	env := redistest.New(t)
+	l := newLimiter(t, env.Client, env.Prefix)
+	lim := PerHour(2)
+	for _, k := range []string{"a", "b"} {
+		mustAllowN(t, l, k, lim, 2)
+	}
+	ctx := context.Background()
+	if err := l.Reset(ctx, "a"); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Reset(ctx, "never-used"); err != nil {
+		t.Errorf("Reset of an unused key: %v", err)
+	}
+	if r := mustAllowN(t, l, "a", lim, 1); r.Allowed != 1 || r.Remaining != 1 {
+		t.Errorf("a after Reset: %+v, want admitted, Remaining 1", r)
+	}
+	if r := mustAllowN(t, l, "b", lim, 1); r.Allowed != 0 {
+		t.Errorf("b (not reset): %+v, want refused", r)
+	}
+}
+
+// TestIdleKeyExpires: a key gets a TTL of one window (+1ms) at each
+// admission and disappears once idle for that long.
+func TestIdleKeyExpires(t *testing.T) {
+	env := redistest.New(t)
+	l := newLimiter(t, env.Client, env.Prefix)
+	mustAllowN(t, l, "m", PerMinute(5), 1)
+	if got := pttl(t, env.Client, l.prefix+"{m}"); got <= 59*time.Second || got > time.Minute+time.Millisecond {
+		t.Errorf("PTTL after an admission under %v = %v, want in (59s, 1m0.001s]", PerMinute(5), got)
+	}
+	short := Limit{N: 5, Window: 30 * time.Millisecond}
+	mustAllowN(t, l, "s", short, 1)
+	time.Sleep(short.Window + slack)
+	if got := pttl(t, env.Client, l.prefix+"{s}"); got != -2 {
+		t.Errorf("PTTL of a key idle for its window = %v, want -2 (gone)", got)
+	}
+}
+
+// TestNeverFits: asking for more than N at once is refused with Never and
+// logs nothing; the rest of the Result still describes the log.
+func TestNeverFits(t *testing.T) {
+	env := redistest.New(t)
+	l := newLimiter(t, env.Client, env.Prefix)
+	lim := PerHour(3)
+	empty := mustAllowN(t, l, "e", lim, 4)
+	want := Result{Limit: lim, Remaining: 3, RetryAfter: Never, At: empty.At}
+	if diff := cmp.Diff(want, empty); diff != "" {
+		t.Errorf("n > N on an empty key (-want +got):\n%s", diff)
+	}
+	if got := pttl(t, env.Client, l.prefix+"{e}"); got != -2 {
+		t.Errorf("PTTL of the refused empty key = %v, want -2 (not created)", got)
+	}
+	first := mustAllowN(t, l, "k", lim, 1)
+	r := mustAllowN(t, l, "k", lim, 100)
+	want = Result{Limit: lim, Remaining: 2, RetryAfter: Never, ResetAfter: first.At.Add(time.Hour).Sub(r.At), At: r.At}
+	if diff := cmp.Diff(want, r); diff != "" {
+		t.Errorf("n > N (-want +got):\n%s", diff)
+	}
+	if got := zcard(t, env.Client, l.prefix+"{k}"); got != 1 {
+		t.Errorf("ZCARD = %d, want 1", got)
+	}
+}
+
+// TestLargeN logs more requests in one call than one ZADD carries.
+func TestLargeN(t *testing.T) {
+	env := redistest.New(t)
+	l := newLimiter(t, env.Client, env.Prefix)
+	lim := PerHour(5000)
+	if r := mustAllowN(t, l, "k", lim, 4500); r.Allowed != 4500 || r.Remaining != 500 {
+		t.Fatalf("AllowN(4500): %+v", r)
+	}
+	if got := zcard(t, env.Client, l.prefix+"{k}"); got != 4500 {
+		t.Errorf("ZCARD = %d, want 4500", got)
+	}
+	if r := mustAllowN(t, l, "k", lim, 501); r.Allowed != 0 || r.RetryAfter <= 0 {
+		t.Errorf("AllowN(501): %+v, want refused with a RetryAfter", r)
+	}
+	if r := mustAllowN(t, l, "k", lim, 500); r.Allowed != 500 || r.Remaining != 0 {
+		t.Errorf("AllowN(500): %+v, want admitted", r)
+	}
+}
+
+// TestClockIsRedis: At is Redis's TIME, whatever the caller's clock says.
+func TestClockIsRedis(t *testing.T) {
+	env := redistest.New(t)
+	l := newLimiter(t, env.Client, env.Prefix)
+	ctx := context.Background()
+	before, err := env.Client.Do(ctx, env.Client.B().Time().Build()).AsStrSlice()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := mustAllowN(t, l, "k", PerHour(1), 1)
+	after, err := env.Client.Do(ctx, env.Client.B().Time().Build()).AsStrSlice()
+	if err != nil {
+		t.Fatal(err)
+	}
+	lo, hi := redisTime(t, before), redisTime(t, after)
+	if r.At.Before(lo) || r.At.After(hi) {
+		t.Errorf("At %v outside Redis's TIME before and after [%v, %v]", r.At, lo, hi)
+	}
+}
+
+func redisTime(t *testing.T, secUsec []string) time.Time {
+	t.Helper()
+	s, err1 := strconv.ParseInt(secUsec[0], 10, 64)
+	us, err2 := strconv.ParseInt(secUsec[1], 10, 64)
+	if err := errors.Join(err1, err2); err != nil {
+		t.Fatalf("TIME reply %q: %v", secUsec, err)
+	}
+	return time.UnixMicro(s*1e6 + us)
+}
+
+// TestKeys: a limited key k is logged at Prefix{k}; the default prefix is
+// "rl:".
+func TestKeys(t *testing.T) {
+	env := redistest.New(t)
+	l, err := New(env.Client, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := env.Prefix + ":user:42"
+	mustAllowN(t, l, key, PerHour(1), 1)
+	if got := zcard(t, env.Client, "rl:{"+key+"}"); got != 1 {
+		t.Errorf("ZCARD rl:{%s} = %d, want 1", key, got)
+	}
+}
+
+// TestBadInput: every refused input gets its sentinel and writes nothing.
+func TestBadInput(t *testing.T) {
+	env := redistest.New(t)
+	l := newLimiter(t, env.Client, env.Prefix)
+	ok := PerSecond(10)
+	cases := []struct {
+		name  string
+		key   string
+		limit Limit
+		n     int
+		want  error
+	}{
+		{"empty key", "", ok, 1, ErrKey},
+		{"open brace", "a{b", ok, 1, ErrKey},
+		{"close brace", "a}", ok, 1, ErrKey},
+		{"long key", strings.Repeat("k", MaxKeyLen+1), ok, 1, ErrKey},
+		{"N 0", "k", Limit{N: 0, Window: time.Second}, 1, ErrLimit},
+		{"N negative", "k", Limit{N: -5, Window: time.Second}, 1, ErrLimit},
+		{"N over MaxN", "k", Limit{N: MaxN + 1, Window: time.Second}, 1, ErrLimit},
+		{"zero limit", "k", Limit{}, 1, ErrLimit},
+		{"window 0", "k", Limit{N: 1}, 1, ErrLimit},
+		{"window negative", "k", Limit{N: 1, Window: -time.Second}, 1, ErrLimit},
+		{"window under 1µs", "k", Limit{N: 1, Window: 999}, 1, ErrLimit},
+		{"window not whole µs", "k", Limit{N: 1, Window: 1500}, 1, ErrLimit},
+		{"window over MaxWindow", "k", Limit{N: 1, Window: MaxWindow + time.Microsecond}, 1, ErrLimit},
+		{"n 0", "k", ok, 0, ErrArgument},
+		{"n negative", "k", ok, -1, ErrArgument},
+	}
+	ctx := context.Background()
+	for _, c := range cases {
+		if _, err := l.AllowN(ctx, c.key, c.limit, c.n); !errors.Is(err, c.want) {
+			t.Errorf("%s: AllowN error %v, want %v", c.name, err, c.want)
+		}
+		if c.n == 1 {
+			if _, err := l.Allow(ctx, c.key, c.limit); !errors.Is(err, c.want) {
+				t.Errorf("%s: Allow error %v, want %v", c.name, err, c.want)
+			}
+		}
+	}
+	for _, key := range []string{"", "{", "}"} {
+		if err := l.Reset(ctx, key); !errors.Is(err, ErrKey) {
+			t.Errorf("Reset(%q) error %v, want ErrKey", key, err)
+		}
+	}
+	if _, err := New(nil, Options{}); !errors.Is(err, ErrOptions) {
+		t.Errorf("New(nil) error %v, want ErrOptions", err)
+	}
+	if _, err := New(env.Client, Options{Prefix: "a{"}); !errors.Is(err, ErrOptions) {
+		t.Errorf("New with a brace in the prefix: error %v, want ErrOptions", err)
+	}
+	keys, err := env.Client.Do(ctx, env.Client.B().Keys().Pattern("*"+env.Prefix+"*").Build()).AsStrSlice()
+	if err != nil || len(keys) != 0 {
+		t.Errorf("keys written by refused calls: %v (err %v)", keys, err)
+	}
+}
+
+// TestValidLimits are the edges Validate accepts.
+func TestValidLimits(t *testing.T) {
+	for _, l := range []Limit{PerSecond(1), PerMinute(100), PerHour(MaxN), {N: 1, Window: time.Microsecond}, {N: 1, Window: MaxWindow}} {
+		if err := l.Validate(); err != nil {
+			t.Errorf("%v: %v", l, err)
+		}
+	}
+	if got, want := PerMinute(100).String(), "100 per 1m0s"; got != want {
+		t.Errorf("String() = %q, want %q", got, want)
+	}
+}
+
+// TestRedisErrors: a cancelled context and a key of another type wrap
+// ErrRedis.
+func TestRedisErrors(t *testing.T) {
+	env := redistest.New(t)
+	l := newLimiter(t, env.Client, env.Prefix)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := l.Allow(ctx, "k", PerSecond(1)); !errors.Is(err, ErrRedis) || !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled Allow: error %v, want ErrRedis and context.Canceled", err)
+	}
+	if err := l.Reset(ctx, "k"); !errors.Is(err, ErrRedis) || !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled Reset: error %v, want ErrRedis and context.Canceled", err)
+	}
+	bg := context.Background()
+	if err := env.Client.Do(bg, env.Client.B().Set().Key(l.prefix+"{str}").Value("x").Build()).Error(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.Allow(bg, "str", PerSecond(1)); !errors.Is(err, ErrRedis) {
+		t.Errorf("Allow on a string key: error %v, want ErrRedis", err)
+	}
+}

@@ -1,0 +1,76 @@
+package ratelimit
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/redis/rueidis"
+)
+
+// Never is Result.RetryAfter when no retry can succeed: the request asked
+// for more than Limit.N at once. Check for it before sleeping: as a
+// duration it is negative (-1ns).
+const Never time.Duration = -1
+
+// Result is the limiter's answer to one Allow or AllowN.
+type Result struct {
+	// Limit is the limit the request was checked against.
+	Limit Limit
+
+	// Allowed is the number of requests admitted: all that were asked for,
+	// or 0 (all or nothing).
+	Allowed int
+
+	// Remaining is how many more requests the window admits right now,
+	// after this call.
+	Remaining int
+
+	// RetryAfter is how long until the same request can be admitted: 0
+	// when it was, Never when it never can be (more than Limit.N asked at
+	// once), else the exact time, on Redis's clock, until enough of the
+	// oldest admitted requests leave the window (another client may take
+	// the room first).
+	RetryAfter time.Duration
+
+	// ResetAfter is how long until the window is empty again and
+	// Remaining is back to Limit.N: Limit.Window right after an admission,
+	// 0 when nothing is logged.
+	ResetAfter time.Duration
+
+	// At is Redis's clock when the limiter decided, to the microsecond. An
+	// admitted request is logged at this instant.
+	At time.Time
+}
+
+// parseResult reads allow.lua's reply: {admitted, count, now µs} for an
+// admission, {0, count, now µs, retry µs, reset µs} for a refusal.
+func parseResult(limit Limit, r rueidis.RedisResult) (Result, error) {
+	if err := r.Error(); err != nil {
+		return Result{}, fmt.Errorf("ratelimit: allow: %w: %w", ErrRedis, err)
+	}
+	arr, err := r.ToArray()
+	if err != nil {
+		return Result{}, fmt.Errorf("ratelimit: allow: %w: %w", ErrReply, err)
+	}
+	var v [5]int64
+	if len(arr) != 3 && len(arr) != 5 {
+		return Result{}, fmt.Errorf("ratelimit: allow: reply of %d elements, want 3 or 5: %w", len(arr), ErrReply)
+	}
+	for i := range arr {
+		if v[i], err = arr[i].AsInt64(); err != nil {
+			return Result{}, fmt.Errorf("ratelimit: allow: reply element %d: %w: %w", i, ErrReply, err)
+		}
+	}
+	res := Result{Limit: limit, Allowed: int(v[0]), Remaining: max(limit.N-int(v[1]), 0), At: time.UnixMicro(v[2])}
+	switch {
+	case len(arr) == 3:
+		res.ResetAfter = limit.Window
+	case v[3] < 0:
+		res.RetryAfter, res.ResetAfter = Never, usecs(v[4])
+	default:
+		res.RetryAfter, res.ResetAfter = usecs(v[3]), usecs(v[4])
+	}
+	return res, nil
+}
+
+func usecs(us int64) time.Duration { return time.Duration(us) * time.Microsecond }
