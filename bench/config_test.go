@@ -1,0 +1,86 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestParseSizes(t *testing.T) {
+	got, err := parseSizes("1e6, 1e4,100000,1e4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]int64{1e4, 1e5, 1e6}, got); diff != "" {
+		t.Errorf("sizes (-want +got):\n%s", diff)
+	}
+	for _, bad := range []string{"", "1e2", "1500.5", "ten", "1e10", "-1e4"} {
+		if _, err := parseSizes(bad); err == nil {
+			t.Errorf("parseSizes(%q) accepted", bad)
+		}
+	}
+}
+
+func TestParseWorkloads(t *testing.T) {
+	got, err := parseWorkloads("memory,1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"writes", "memory"}, got); diff != "" {
+		t.Errorf("workloads (-want +got):\n%s", diff)
+	}
+	if _, err := parseWorkloads("writes,nope"); err == nil {
+		t.Error("unknown workload accepted")
+	}
+}
+
+// TestOutputPaths checks that only a full run of every workload writes
+// into bench/results/, so the committed results are never overwritten by
+// a quick or partial run.
+func TestOutputPaths(t *testing.T) {
+	results := filepath.Join("bench", "results")
+	cases := []struct {
+		args     []string
+		inResult bool
+	}{
+		{nil, true},
+		{[]string{"--quick"}, false},
+		{[]string{"--workloads", "reads"}, false},
+		{[]string{"--sizes", "1e4,1e7"}, true},
+	}
+	for _, c := range cases {
+		cfg, err := parseFlags(c.args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range []string{cfg.Out, cfg.SVG} {
+			if got := strings.HasPrefix(p, results); got != c.inResult {
+				t.Errorf("%v: path %s, under %s: %v, want %v", c.args, p, results, got, c.inResult)
+			}
+		}
+	}
+}
+
+func TestQuickKeepsExplicitFlags(t *testing.T) {
+	cfg, err := parseFlags([]string{"--quick", "--duration", "3s"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Duration != 3*time.Second || cfg.Warmup != 50*time.Millisecond || cfg.Sizes[len(cfg.Sizes)-1] != 1e4 {
+		t.Errorf("quick config %+v", cfg)
+	}
+}
+
+func TestValidate(t *testing.T) {
+	for _, args := range [][]string{
+		{"--concurrency", "0"}, {"--duration", "0s"}, {"--rounds", "0"},
+		{"--hot", "10", "--ids", "5"}, {"--members", "0"}, {"extra"},
+	} {
+		if _, err := parseFlags(args); err == nil {
+			t.Errorf("%v accepted", args)
+		}
+	}
+}

@@ -1,0 +1,47 @@
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/internal/redistest"
+)
+
+// connection is the Redis a run measures.
+type connection struct {
+	client rueidis.Client
+	// source says where it came from, for the report (never the URL, which
+	// may hold a password).
+	source string
+	close  func()
+}
+
+// connect uses REDIS_URL when set, else starts a temporary redis-server
+// (no persistence, loopback, removed on close). Every variant uses this one
+// client with rueidis's default settings.
+func connect() (*connection, error) {
+	if url := os.Getenv("REDIS_URL"); url != "" {
+		opt, err := rueidis.ParseURL(url)
+		if err != nil {
+			return nil, fmt.Errorf("REDIS_URL: %w", err)
+		}
+		c, err := rueidis.NewClient(opt)
+		if err != nil {
+			return nil, fmt.Errorf("REDIS_URL: %w", err)
+		}
+		return &connection{client: c, source: "REDIS_URL", close: c.Close}, nil
+	}
+	srv, err := redistest.StartServer("")
+	if err != nil {
+		return nil, fmt.Errorf("no REDIS_URL, and starting a temporary redis-server failed "+
+			"(install redis-server, or set REDIS_URL=redis://host:port/0): %w", err)
+	}
+	c, err := rueidis.NewClient(rueidis.ClientOption{InitAddress: []string{srv.Addr}})
+	if err != nil {
+		srv.Close()
+		return nil, err
+	}
+	closeAll := func() { c.Close(); srv.Close() }
+	return &connection{client: c, source: "temporary redis-server " + srv.Addr, close: closeAll}, nil
+}

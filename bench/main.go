@@ -1,0 +1,107 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"time"
+
+	"github.com/redis/rueidis"
+)
+
+// main parses the flags and runs; it exits 2 on bad flags, 1 on failure.
+func main() {
+	cfg, err := parseFlags(os.Args[1:])
+	if errors.Is(err, flag.ErrHelp) {
+		return
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(2)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if err := runMain(ctx, cfg); err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(1)
+	}
+}
+
+// runMain connects, runs, prints the tables and writes the files.
+func runMain(ctx context.Context, cfg config) error {
+	conn, err := connect()
+	if err != nil {
+		return err
+	}
+	defer conn.close()
+	cfg.Prefix = runPrefix()
+	log := newProgress(os.Stderr)
+	log.printf("bench: Redis from %s; workloads %v; results to %s", conn.source, cfg.Workloads, cfg.Out)
+	rep, err := run(ctx, conn.client, conn.source, cfg, log)
+	if err != nil {
+		return err
+	}
+	return output(os.Stdout, rep, cfg, log)
+}
+
+// runPrefix names a run's keys: "bench_" and 8 random hex digits, so that
+// runs sharing a server never meet.
+func runPrefix() string {
+	b := make([]byte, 4)
+	rand.Read(b)
+	return "bench_" + hex.EncodeToString(b)
+}
+
+// run measures cfg.Workloads on client, in registry order.
+func run(ctx context.Context, client rueidis.Client, source string, cfg config, log *progress) (*Report, error) {
+	rep := &Report{Started: time.Now().UTC(), Command: commandLine(), Settings: settingsOf(cfg), Machine: machine()}
+	var err error
+	if rep.Redis, err = redisInfo(ctx, client, source); err != nil {
+		return nil, fmt.Errorf("reading the server's INFO: %w", err)
+	}
+	h := &harness{client: client, cfg: cfg, log: log}
+	for _, name := range cfg.Workloads {
+		w, _ := lookupWorkload(name)
+		log.printf("workload %d: %s", w.num, w.title)
+		sec, err := w.run(ctx, h)
+		if err != nil {
+			return nil, fmt.Errorf("workload %s: %w", w.name, err)
+		}
+		rep.Sections = append(rep.Sections, sec)
+	}
+	rep.Seconds = time.Since(rep.Started).Seconds()
+	rep.Machine.LoadEnd = loadAverage()
+	return rep, nil
+}
+
+// output prints the tables to w and writes the JSON and the chart.
+func output(w io.Writer, rep *Report, cfg config, log *progress) error {
+	if err := printReport(w, rep); err != nil {
+		return err
+	}
+	if err := writeJSON(cfg.Out, rep); err != nil {
+		return err
+	}
+	for _, s := range rep.Sections {
+		if s.Workload == "reads" {
+			if err := writeSVG(cfg.SVG, readChart(s, cfg.Concurrency)); err != nil {
+				return err
+			}
+			log.printf("chart written to %s", cfg.SVG)
+		}
+	}
+	log.printf("results written to %s", cfg.Out)
+	return nil
+}
+
+// commandLine is the command as typed, with the binary named "bench"
+// (go run builds it in a temporary directory).
+func commandLine() []string {
+	return append([]string{"bench"}, os.Args[1:]...)
+}

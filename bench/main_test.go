@@ -1,0 +1,157 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/tiebreak/tiebreak/internal/redistest"
+)
+
+func TestMain(m *testing.M) { redistest.Main(m) }
+
+// tinyConfig runs every workload in a second or two: small boards, short
+// measurements, two rounds so that interleaving is exercised.
+func tinyConfig(prefix string) config {
+	c := defaultConfig()
+	c.Sizes = []int64{minBoardSize, 1000}
+	c.Concurrency = 4
+	c.Duration = 25 * time.Millisecond
+	c.Warmup = 5 * time.Millisecond
+	c.Rounds = 2
+	c.WriteIDs = 300
+	c.HotIDs = 10
+	c.Members = 2000
+	c.Prefix = prefix
+	return c
+}
+
+// TestEveryWorkloadTiny runs the whole command, every registered workload,
+// against real Redis, and checks the report's shape, its figures, its
+// outputs and that no key is left behind.
+func TestEveryWorkloadTiny(t *testing.T) {
+	env := redistest.New(t)
+	cfg := tinyConfig(env.Prefix)
+	rep, err := run(context.Background(), env.Client, env.Source, cfg, newProgress(io.Discard))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range rep.Sections {
+		got = append(got, s.Workload)
+	}
+	if diff := cmp.Diff(registryNames(), got); diff != "" {
+		t.Errorf("sections (-want +got):\n%s", diff)
+	}
+	for _, s := range rep.Sections {
+		checkSection(t, s)
+	}
+	checkOutputs(t, rep, cfg)
+	if keys := keysLeft(t, env); len(keys) > 0 {
+		t.Errorf("keys left behind: %q", keys)
+	}
+	if rep.Redis.Version == "" || rep.Machine.Cores < 1 || rep.Machine.GoVersion == "" {
+		t.Errorf("machine or Redis not described: %+v %+v", rep.Machine, rep.Redis)
+	}
+}
+
+// wantRows is the number of rows each workload of the tiny config makes.
+var wantRows = map[string]int{
+	"writes": 2 * 6,                  // two cases, six variants
+	"reads":  2 * 2 * len(readKinds), // sizes x strategies x reads
+	"memory": len(memVariants),
+}
+
+// wantGoals is the number of goals each workload checks.
+var wantGoals = map[string]int{"writes": 3, "reads": 4, "memory": 1}
+
+// checkSection checks a section's row and goal counts and that every
+// figure is present and plausible.
+func checkSection(t *testing.T, s Section) {
+	t.Helper()
+	if len(s.Rows) != wantRows[s.Workload] || len(s.Goals) != wantGoals[s.Workload] {
+		t.Errorf("%s: %d rows, %d goals; want %d, %d", s.Workload, len(s.Rows), len(s.Goals), wantRows[s.Workload], wantGoals[s.Workload])
+	}
+	if s.Kind == "memory" {
+		checkMemory(t, s)
+		return
+	}
+	for _, r := range s.Rows {
+		if !(r.Ratio > 0) || r.Baseline == "" {
+			t.Errorf("%s %s %s: ratio %v against %q", s.Workload, r.Case, r.Variant, r.Ratio, r.Baseline)
+		}
+		if len(r.Rounds) != 2 || !(r.OpsPerSec > 0 && r.P50us > 0 && r.P99us >= r.P50us && r.RedisCPUus > 0) {
+			t.Errorf("%s %s %s: %d rounds, %.0f ops/s, p50 %.1f, p99 %.1f, cpu %.1f",
+				s.Workload, r.Case, r.Variant, len(r.Rounds), r.OpsPerSec, r.P50us, r.P99us, r.RedisCPUus)
+		}
+	}
+}
+
+// checkMemory checks that every variant uses memory, and that the packed
+// board, whose sorted set holds what the plain one holds, uses the same
+// (MEMORY USAGE, exact per key; used_memory may move with other clients of
+// a shared REDIS_URL server, so it is not checked).
+func checkMemory(t *testing.T, s Section) {
+	t.Helper()
+	for _, r := range s.Rows {
+		if !(r.Extra[memUsage] > 0) {
+			t.Errorf("memory %s: %v", r.Variant, r.Extra)
+		}
+	}
+	plain, packed := s.Rows[0].Extra[memUsage], s.Rows[1].Extra[memUsage]
+	if s.Rows[1].Variant != "packed" || packed < plain*0.98 || packed > plain*1.02 {
+		t.Errorf("%s uses %.1f B/member by MEMORY USAGE, the plain set %.1f", s.Rows[1].Variant, packed, plain)
+	}
+}
+
+// checkOutputs checks the table, the JSON and the chart built from rep.
+func checkOutputs(t *testing.T, rep *Report, cfg config) {
+	t.Helper()
+	var out bytes.Buffer
+	cfg.Out, cfg.SVG = t.TempDir()+"/r.json", t.TempDir()+"/r.svg"
+	if err := output(&out, rep, cfg, newProgress(io.Discard)); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{writeSeed003, writeSeed002, writeBaseline, "page-cursor suffix", "plain-zset", "== Goals"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("table lacks %q:\n%s", want, out.String())
+		}
+	}
+	var back Report
+	if err := json.Unmarshal(readFile(t, cfg.Out), &back); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(rep.Sections, back.Sections); diff != "" {
+		t.Errorf("JSON round trip (-want +got):\n%s", diff)
+	}
+	if len(readFile(t, cfg.SVG)) == 0 {
+		t.Error("no chart written")
+	}
+}
+
+// keysLeft lists the keys holding env's prefix.
+func keysLeft(t *testing.T, env *redistest.Env) []string {
+	t.Helper()
+	h := &harness{client: env.Client}
+	keys, err := keysOf(context.Background(), h, "*"+env.Prefix+"*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return keys
+}
+
+// readFile returns path's contents, failing t on error.
+func readFile(t *testing.T, path string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
