@@ -50,7 +50,7 @@ func New(client rueidis.Client, name string, layout *pack.Layout, opts Options) 
 		b.rest = layout.Field(0).Mul - 1
 		b.width = len(strconv.FormatUint(b.rest, 10))
 	}
-	b.scripts = scriptsFor(b.buildSpec())
+	b.scripts = scriptsFor(b.buildSpec(), b.fieldsLiteral())
 	return b, nil
 }
 
@@ -76,14 +76,21 @@ func (b *Board) buildSpec() string {
 	fmt.Fprintf(&s, "local STRATEGY, WIDTH, DENSE, CAP, RESTMAX = '%s', %d, %t, %d, %d\n",
 		strategy, b.width, b.opts.DenseRanks, b.opts.Cap, b.rest)
 	s.WriteString(b.keys.luaIndexes())
-	s.WriteString("local function FIELDS() return {")
+	return s.String()
+}
+
+// fieldsLiteral writes the fields as the Lua table that replaces the token
+// __FIELDS__ in the scripts (see lua/common.lua).
+func (b *Board) fieldsLiteral() string {
+	var s strings.Builder
+	s.WriteString("{")
 	for i := 0; i < b.layout.Len(); i++ {
 		min, max := b.fieldRange(i)
 		f := b.layout.Field(i)
 		fmt.Fprintf(&s, "{mul = %d, span = %d, min = %s, max = %s, hi = %t}, ",
 			f.Mul, f.RawMax+1, fmtFloat(min), fmtFloat(max), f.Dir == pack.HigherIsBetter)
 	}
-	s.WriteString("} end\n")
+	s.WriteString("}")
 	return s.String()
 }
 

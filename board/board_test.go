@@ -397,14 +397,16 @@ func TestUnexpectedReplies(t *testing.T) {
 	env := redistest.New(t)
 	b := newBoard(t, env.Client, env.Prefix, "r", testLayout(t), Options{})
 	ctx := context.Background()
-	for _, lua := range []string{"return {1}", "return {'ok'}", "return 7", "return {1, 1, 'a'}", "return {'x', 'y', 'a', 'b'}", "return {1, 1, 'a', 'notanumber'}", "return {1, 1, 'a', '0.5'}"} {
+	for _, lua := range []string{"return {1}", "return {'ok'}", "return 7", "return {1, 1, 'a'}", "return {'x', 'y', 'a', 'b'}",
+		"return {1, 1, 'a', 'notanumber'}", "return {1, 1, 'a', '0.5'}", "return 'weird'", "return {1, 1, 0, 'a', 'x'}", "return {1, 1, 0, 'a', '0.5'}"} {
 		r := env.Client.Do(ctx, env.Client.B().Eval().Script(lua).Numkeys(0).Build())
 		if _, err := b.listing("test", r, false); !errors.Is(err, ErrReply) {
 			t.Errorf("listing(%s): err = %v, want ErrReply", lua, err)
 		}
 		r = env.Client.Do(ctx, env.Client.B().Eval().Script(lua).Numkeys(0).Build())
-		if _, _, err := b.parseSubmit(r); !errors.Is(err, ErrReply) {
-			t.Errorf("parseSubmit(%s): err = %v, want ErrReply", lua, err)
+		c := submitCall{s: Submission{ID: "a", Values: []float64{1, 1, 1}}}
+		if _, _, err := b.finish(c, r); !errors.Is(err, ErrReply) {
+			t.Errorf("finish(%s): err = %v, want ErrReply", lua, err)
 		}
 	}
 }

@@ -67,7 +67,12 @@ func (b *Board) decode(score, member string) (string, []float64, error) {
 	}
 	vals := make([]float64, b.layout.Len())
 	if !b.suffix() {
-		ints := make([]int64, len(vals))
+		var buf [8]int64 // most layouts: no allocation
+		ints := buf[:0]
+		if len(vals) > len(buf) {
+			ints = make([]int64, 0, len(vals))
+		}
+		ints = ints[:len(vals)]
 		if err := b.layout.UnpackTo(ints, -s); err != nil {
 			return "", nil, fmt.Errorf("board: stored score %q: %w: %w", score, ErrReply, err)
 		}

@@ -19,21 +19,27 @@ const MaxNameLen = 200
 type keys struct {
 	z, d, m, v, c string
 	// script holds the keys a script of this board may touch, in the order
-	// lua/common.lua's K constants index them: z, d, then m for key
-	// suffix, then v and c for dense ranks.
+	// lua/common.lua's K constants index them: z, then m for key suffix,
+	// then v and c for dense ranks, then d last, so that a submit that
+	// touches no member data can leave it out (see lean).
 	script []string
 }
+
+// lean returns the keys of a submit that writes no member data, sets no
+// expiry and trims no cap: all but d.
+func (k keys) lean() []string { return k.script[:len(k.script)-1] }
 
 func makeKeys(name string, suffix, dense bool) keys {
 	p := "tb:{" + name + "}:"
 	k := keys{z: p + "z", d: p + "d", m: p + "m", v: p + "v", c: p + "c"}
-	k.script = []string{k.z, k.d}
+	k.script = []string{k.z}
 	if suffix {
 		k.script = append(k.script, k.m)
 	}
 	if dense {
 		k.script = append(k.script, k.v, k.c)
 	}
+	k.script = append(k.script, k.d)
 	return k
 }
 

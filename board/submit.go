@@ -2,6 +2,7 @@ package board
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -83,51 +84,63 @@ type Result struct {
 // past its retention (ErrExpired). Redis errors and a cancelled context
 // wrap ErrRedis.
 func (b *Board) Submit(ctx context.Context, s Submission) (Result, error) {
-	args, err := b.submitArgs(s, "", "", "")
+	c, err := b.prepare(s, "", "", "")
 	if err != nil {
 		return Result{}, err
 	}
-	res, conflict, err := b.parseSubmit(b.scripts.submit.Exec(ctx, b.client, b.keys.script, args))
+	res, conflict, err := b.finish(c, b.scripts.submit.Exec(ctx, b.client, c.keys, c.args))
 	if err == nil && conflict {
 		err = fmt.Errorf("board: submit: unexpected conflict: %w", ErrReply)
 	}
 	return res, err
 }
 
-// submitArgs validates s and builds submit.lua's ARGV. For Replace and
-// Best the new stored score and member are computed here; the script
-// computes them only for the per-field operators, which need the old values.
-func (b *Board) submitArgs(s Submission, expect, expScore, expMember string) ([]string, error) {
+// submitCall is one call of submit.lua, ready to send.
+type submitCall struct {
+	s    Submission
+	keys []string
+	args []string
+}
+
+// prepare validates s and builds submit.lua's KEYS and ARGV. For Replace
+// and Best the new stored score and member are computed here; the script
+// computes them only for the per-field operators, which need the old
+// values. The member-data key is left out when nothing can touch it.
+func (b *Board) prepare(s Submission, expect, expScore, expMember string) (submitCall, error) {
 	if err := b.checkSubmission(s); err != nil {
-		return nil, err
-	}
-	data, hasData := "", ""
-	if s.Data != nil {
-		data, hasData = string(s.Data), "1"
+		return submitCall{}, err
 	}
 	expire, err := b.expireArg()
 	if err != nil {
-		return nil, err
+		return submitCall{}, err
 	}
 	third, fourth := b.opsString(s), ""
 	if s.Policy != PerField {
 		score, member, err := b.encode(s.ID, s.Values)
 		if err != nil {
-			return nil, err
+			return submitCall{}, err
 		}
 		third, fourth = fmtFloat(score), member
 	}
-	args := []string{s.ID, policyCodes[s.Policy], third, fourth, expire}
-	if expect == "" && hasData == "" && s.Policy != PerField {
-		return args, nil // the common case: no optional arguments
+	c := submitCall{s: s, keys: b.keys.script}
+	c.args = []string{s.ID, policyCodes[s.Policy], third, fourth, expire}
+	if s.Data == nil && expire == "0" && b.opts.Cap == 0 {
+		c.keys = b.keys.lean()
 	}
-	args = append(args, expect, expScore, expMember, hasData, data)
+	if expect == "" && s.Data == nil && s.Policy != PerField {
+		return c, nil // the common case: no optional arguments
+	}
+	hasData := ""
+	if s.Data != nil {
+		hasData = "1"
+	}
+	c.args = append(c.args, expect, expScore, expMember, hasData, string(s.Data))
 	if s.Policy == PerField {
 		for _, v := range s.Values {
-			args = append(args, fmtFloat(v))
+			c.args = append(c.args, fmtFloat(v))
 		}
 	}
-	return args, nil
+	return c, nil
 }
 
 func (b *Board) checkSubmission(s Submission) error {
@@ -180,21 +193,49 @@ func (b *Board) opsString(s Submission) string {
 	return o.String()
 }
 
-// parseSubmit reads submit.lua's reply.
-func (b *Board) parseSubmit(r rueidis.RedisResult) (Result, bool, error) {
-	strs, err := b.arrayReply("submit", r)
+// finish reads submit.lua's reply to c: conflict is true when the
+// expectation did not hold.
+func (b *Board) finish(c submitCall, r rueidis.RedisResult) (res Result, conflict bool, err error) {
+	msg, err := r.ToMessage()
 	if err != nil {
-		return Result{}, false, err
+		return Result{}, false, b.scriptErr("submit", err)
 	}
-	if len(strs) == 1 && strs[0] == "conflict" {
-		return Result{}, true, nil
+	if s, err := msg.ToString(); err == nil {
+		if s == "conflict" {
+			return Result{}, true, nil
+		}
+		return Result{}, false, fmt.Errorf("board: submit reply %q: %w", s, ErrReply)
 	}
-	if len(strs) != 6 || strs[0] != "ok" {
-		return Result{}, false, fmt.Errorf("board: submit reply %q: %w", strs, ErrReply)
+	arr, err := msg.ToArray()
+	if err != nil || (len(arr) != 3 && len(arr) != 5) {
+		return Result{}, false, fmt.Errorf("board: submit reply of unexpected shape: %w", ErrReply)
 	}
-	e, err := b.entry(strs[2], strs[1], strs[3])
-	if err != nil {
-		return Result{}, false, err
+	var n [3]int64
+	for i := range n {
+		if n[i], err = arr[i].AsInt64(); err != nil {
+			return Result{}, false, fmt.Errorf("board: submit reply: %w: %w", ErrReply, err)
+		}
 	}
-	return Result{Entry: e, Changed: strs[4] == "1", Trimmed: strs[5] == "1"}, false, nil
+	res = Result{Entry: Entry{ID: c.s.ID, Rank: n[0]}, Changed: n[1] == 1, Trimmed: n[2] == 1}
+	res.Entry.Values, err = b.storedValues(c, arr[3:])
+	return res, false, err
+}
+
+// storedValues returns the values the script stored: those sent, or those
+// of the member and score it replied.
+func (b *Board) storedValues(c submitCall, ms []rueidis.RedisMessage) ([]float64, error) {
+	if len(ms) == 0 {
+		vals := make([]float64, len(c.s.Values))
+		for i, v := range c.s.Values {
+			vals[i] = v + 0 // one zero: never -0
+		}
+		return vals, nil
+	}
+	member, err1 := ms[0].ToString()
+	score, err2 := ms[1].ToString()
+	if err := errors.Join(err1, err2); err != nil {
+		return nil, fmt.Errorf("board: submit reply: %w: %w", ErrReply, err)
+	}
+	_, vals, err := b.decode(score, member)
+	return vals, err
 }

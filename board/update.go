@@ -62,11 +62,11 @@ func (b *Board) tryUpdate(ctx context.Context, id string, fn UpdateFunc) (Result
 	if err != nil {
 		return Result{}, false, err
 	}
-	args, err := b.submitArgs(Submission{ID: id, Values: vals}, expect, score, member)
+	c, err := b.prepare(Submission{ID: id, Values: vals}, expect, score, member)
 	if err != nil {
 		return Result{}, false, err
 	}
-	res, conflict, err := b.parseSubmit(b.scripts.submit.Exec(ctx, b.client, b.keys.script, args))
+	res, conflict, err := b.finish(c, b.scripts.submit.Exec(ctx, b.client, c.keys, c.args))
 	return res, !conflict, err
 }
 
@@ -101,23 +101,23 @@ type ManyResult struct {
 func (b *Board) SubmitMany(ctx context.Context, subs []Submission) []ManyResult {
 	out := make([]ManyResult, len(subs))
 	execs := make([]rueidis.LuaExec, 0, len(subs))
+	calls := make([]submitCall, 0, len(subs))
 	sent := make([]int, 0, len(subs))
 	for i, s := range subs {
-		args, err := b.submitArgs(s, "", "", "")
+		c, err := b.prepare(s, "", "", "")
 		if err != nil {
 			out[i].Err = err
 			continue
 		}
-		execs = append(execs, rueidis.LuaExec{Keys: b.keys.script, Args: args})
-		sent = append(sent, i)
+		execs = append(execs, rueidis.LuaExec{Keys: c.keys, Args: c.args})
+		calls, sent = append(calls, c), append(sent, i)
 	}
 	if len(execs) == 0 {
 		return out
 	}
 	for j, r := range b.scripts.submit.ExecMulti(ctx, b.client, execs...) {
-		i := sent[j]
-		res, _, err := b.parseSubmit(r)
-		out[i] = ManyResult{Result: res, Err: err}
+		res, _, err := b.finish(calls[j], r)
+		out[sent[j]] = ManyResult{Result: res, Err: err}
 	}
 	return out
 }

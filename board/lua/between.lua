@@ -8,6 +8,8 @@
 --
 -- Reply: {total, first, member, score[, data, hasdata], ...} as range.lua.
 
+--#include common
+
 local off = tonumber(ARGV[3])
 local before = redis.call('ZCOUNT', KEYS[KZ], '-inf', '(' .. ARGV[1])
 local got = redis.call('ZRANGE', KEYS[KZ], ARGV[1], ARGV[2], 'BYSCORE', 'LIMIT', off, tonumber(ARGV[4]), 'WITHSCORES')

@@ -1,15 +1,16 @@
--- common.lua: what every board script starts with. The Go side writes the
--- board's constants, then this file, then the operation's file:
+-- common.lua: the helpers of the read scripts, which include it with
+-- '--#include common'. Every script is the board's constants, written by
+-- the Go side, then the operation's file with its includes expanded:
 --
 --   local STRATEGY, WIDTH, DENSE, CAP, RESTMAX = 'p', 0, false, 0, 0
 --   local KZ, KD, KM, KV, KC = 1, 2, 0, 0, 0
---   local function FIELDS() return {{mul=, span=, min=, max=, hi=}, ...} end
 --
 -- STRATEGY 'p' (packed) or 's' (key suffix); WIDTH the digits of the
 -- key-suffix member prefix; DENSE whether the dense-rank index is kept; CAP
--- the cap (0: none); RESTMAX the largest packed value of fields 2..n;
--- FIELDS one table per field (multiplier, span = max raw + 1, value range,
--- hi = higher is better), built only by the scripts that need it.
+-- the cap (0: none); RESTMAX the largest packed value of fields 2..n. The
+-- Go side also replaces the token __FIELDS__ with the fields as a Lua
+-- table, one per field: {mul=, span= (max raw + 1), min=, max=, hi=
+-- (higher is better)}.
 --
 -- KEYS, the same for every script:
 --   KEYS[KZ] z  sorted set: score = stored score, member = stored member
@@ -25,10 +26,9 @@
 --           then the id.
 -- Numbers never leave a script as Lua numbers: scores go out as strings (the
 -- raw reply of Redis, or %.17g, exact for every double), ranks as integers.
--- Helpers only some paths need are built by functions (side, codec) so the
--- common path creates no closures it does not use.
-
-local function fmt(n) return string.format('%.17g', n) end
+-- Every 'local function' costs a closure on every call, so the write
+-- script (submit.lua) includes none of this file: it is written out there,
+-- and it builds the side-key helpers only when the board keeps side keys.
 
 -- The id stored in a member.
 local function member_id(member)
@@ -48,33 +48,10 @@ local function find_member(id)
   return false
 end
 
--- side() returns the helpers that keep the side keys: dense(score, member,
--- delta) counts a tuple in or out of the dense-rank index; remove(score,
--- member) removes an entry and all kept beside it. Scores may be strings.
+-- side() returns the side-key helpers of side.lua.
 local function side()
-  local S = {}
-  function S.tuple_key(score, member)
-    if STRATEGY == 'p' then return fmt(tonumber(score)) end
-    return string.sub(member, 1, WIDTH) .. fmt(tonumber(score))
-  end
-  function S.dense(score, member, delta)
-    if not DENSE then return end
-    local tk = S.tuple_key(score, member)
-    local n = redis.call('HINCRBY', KEYS[KC], tk, delta)
-    if n <= 0 then
-      redis.call('HDEL', KEYS[KC], tk)
-      redis.call('ZREM', KEYS[KV], tk)
-    elseif n == 1 and delta > 0 then
-      redis.call('ZADD', KEYS[KV], score, tk)
-    end
-  end
-  function S.remove(score, member)
-    local id = member_id(member)
-    redis.call('ZREM', KEYS[KZ], member)
-    if STRATEGY == 's' then redis.call('HDEL', KEYS[KM], id) end
-    redis.call('HDEL', KEYS[KD], id)
-    S.dense(score, member, -1)
-  end
+  local S
+  --#include side
   return S
 end
 

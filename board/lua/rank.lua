@@ -12,6 +12,8 @@
 --        {member, score, rank, data, hasdata} (data '' and hasdata 0 unless
 --        asked for and present).
 
+--#include common
+
 local m, s = find_member(ARGV[1])
 if not m then return {} end
 local kind, rank = ARGV[2], nil

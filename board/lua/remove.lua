@@ -5,6 +5,8 @@
 --
 -- Reply: the number of ids that were on the board.
 
+--#include common
+
 local S, n = side(), 0
 for i = 1, #ARGV do
   local m, s = find_member(ARGV[i])

@@ -15,26 +15,38 @@
 -- ARGV[9]  '1' to set member data to ARGV[10], '' to leave it
 -- ARGV[11..] 'f' only: one value (or increment) per field
 --
--- Reply: {'ok', member, score, rank, changed, trimmed}
---        rank is the new ordinal rank (1 = best), 0 when trimmed by the cap;
---        changed and trimmed are 1 or 0.
---    or  {'conflict'} when the expectation does not hold (nothing written).
+-- KEYS may leave out d (the last) when ARGV[9] is not '1', ARGV[5] is
+-- '0' and there is no cap: nothing then touches it.
+--
+-- Reply: {rank, changed, trimmed} when the stored member and score are
+--        ARGV[4] and ARGV[3] as sent, else
+--        {rank, changed, trimmed, member, score}: rank is the new ordinal
+--        rank (1 = best), 0 when trimmed by the cap; changed and trimmed
+--        are 1 or 0.
+--    or  'conflict' when the expectation does not hold (nothing written).
 -- Error: 'TBRANGE <field index from 1> <value>' when a value would leave
 --        its field's range (nothing written).
 
 local id, policy = ARGV[1], ARGV[2]
-local oldm, olds = find_member(id)
+local oldm, olds = false, false
+if STRATEGY == 'p' then
+  olds = redis.call('ZSCORE', KEYS[KZ], id)
+  if olds then oldm = id end
+else
+  oldm = redis.call('HGET', KEYS[KM], id)
+  if oldm then olds = redis.call('ZSCORE', KEYS[KZ], oldm) end
+end
 local expect = ARGV[6]
 if (expect == '-' and oldm) or (expect == '=' and
     (oldm ~= ARGV[8] or tonumber(olds) ~= tonumber(ARGV[7]))) then
-  return {'conflict'}
+  return 'conflict'
 end
 
 local ns, nm
 if policy == 'f' then
   -- Per-field operators: decode the stored values, apply, range-check and
   -- encode here, in the branch, so the other policies pay for none of it.
-  local F, ops, nv, ov = FIELDS(), ARGV[3], {}, nil
+  local F, ops, nv, ov = __FIELDS__, ARGV[3], {}, nil
   local first = (STRATEGY == 's') and 2 or 1
   if oldm then
     local score, p = tonumber(olds), -tonumber(olds)
@@ -57,7 +69,7 @@ if policy == 'f' then
       elseif op == 'k' then x = ov[i] end
     end
     if not (x >= f.min and x <= f.max) or (x ~= math.floor(x) and (STRATEGY == 'p' or i > 1)) then
-      return redis.error_reply('TBRANGE ' .. i .. ' ' .. fmt(x))
+      return redis.error_reply('TBRANGE ' .. i .. ' ' .. string.format('%.17g', x))
     end
     nv[i] = x
   end
@@ -72,7 +84,7 @@ if policy == 'f' then
     if #F > 1 then nm = string.format('%0' .. WIDTH .. '.0f', RESTMAX - p) .. id end
   end
   if s == 0 then s = 0 end -- one zero: never -0
-  ns = fmt(s)
+  ns = string.format('%.17g', s)
 else
   ns, nm = ARGV[3], ARGV[4]
   -- Best keeps the stored entry unless the new one sorts strictly before it:
@@ -87,7 +99,10 @@ else
 end
 
 local changed = not oldm or oldm ~= nm or tonumber(olds) ~= tonumber(ns)
-local S = (DENSE or CAP > 0) and side()
+local S
+if DENSE or CAP > 0 then
+  --#include side
+end
 if changed then
   if oldm and oldm ~= nm then redis.call('ZREM', KEYS[KZ], oldm) end
   redis.call('ZADD', KEYS[KZ], ns, nm)
@@ -112,4 +127,8 @@ if ARGV[5] ~= '0' then
 end
 
 local rank = redis.call('ZRANK', KEYS[KZ], nm)
-return {'ok', nm, ns, rank and rank + 1 or 0, changed and 1 or 0, trimmed}
+rank = rank and rank + 1 or 0
+if policy ~= 'f' and nm == ARGV[4] and ns == ARGV[3] then
+  return {rank, changed and 1 or 0, trimmed}
+end
+return {rank, changed and 1 or 0, trimmed, nm, ns}
