@@ -17,6 +17,10 @@ import (
 // full deep page (50 entries) in the bottom half.
 const minBoardSize = 200
 
+// minMessages is the smallest timeline the timeline workload accepts: a
+// full page (50 messages) before at least as many cursors.
+const minMessages = 100
+
 // config is what a run measures and how. Workloads read their own fields;
 // a new workload that needs a setting adds a field here, its flag in
 // parseFlags and its quick value in applyQuick.
@@ -39,6 +43,8 @@ type config struct {
 	HotIDs int
 	// Members is the number of entries of each memory workload board.
 	Members int
+	// Messages is the number of messages of the timeline workload.
+	Messages int
 	// Quick marks a --quick run (small everything).
 	Quick bool
 	// Prefix starts every board and key name of the run; only [a-z0-9_].
@@ -60,6 +66,7 @@ func defaultConfig() config {
 		WriteIDs:    100_000,
 		HotIDs:      100,
 		Members:     1_000_000,
+		Messages:    100_000,
 	}
 }
 
@@ -73,6 +80,7 @@ func applyQuick(c *config, set map[string]bool) {
 		"rounds":   func() { c.Rounds = 3 },
 		"ids":      func() { c.WriteIDs = 10_000 },
 		"members":  func() { c.Members = 30_000 },
+		"messages": func() { c.Messages = 20_000 },
 	}
 	for name, apply := range quick {
 		if !set[name] {
@@ -120,6 +128,7 @@ func defineFlags(fs *flag.FlagSet, c *config) (workloads, sizes *string) {
 	fs.IntVar(&c.WriteIDs, "ids", c.WriteIDs, "ids of the uniform write case")
 	fs.IntVar(&c.HotIDs, "hot", c.HotIDs, "ids of the contended write case")
 	fs.IntVar(&c.Members, "members", c.Members, "entries per board in the memory workload")
+	fs.IntVar(&c.Messages, "messages", c.Messages, "messages of the timeline workload")
 	fs.BoolVar(&c.Quick, "quick", false, "everything small: the whole run in under a minute")
 	fs.StringVar(&c.Out, "out", "", "JSON results path, - for none (default: bench/results/results.json for a full run of every workload, else in the temporary directory)")
 	fs.StringVar(&c.SVG, "svg", "", "SVG chart path, - for none (default: beside the JSON, <name>-reads.svg)")
@@ -203,6 +212,9 @@ func (c config) validate() error {
 	}
 	if c.Members < 1 {
 		errs = append(errs, fmt.Errorf("members %d: want at least 1", c.Members))
+	}
+	if c.Messages < minMessages {
+		errs = append(errs, fmt.Errorf("messages %d: want at least %d", c.Messages, minMessages))
 	}
 	return errors.Join(errs...)
 }

@@ -77,7 +77,7 @@ func TestQuickKeepsExplicitFlags(t *testing.T) {
 func TestValidate(t *testing.T) {
 	for _, args := range [][]string{
 		{"--concurrency", "0"}, {"--duration", "0s"}, {"--rounds", "0"},
-		{"--hot", "10", "--ids", "5"}, {"--members", "0"}, {"extra"},
+		{"--hot", "10", "--ids", "5"}, {"--members", "0"}, {"--messages", "99"}, {"extra"},
 	} {
 		if _, err := parseFlags(args); err == nil {
 			t.Errorf("%v accepted", args)

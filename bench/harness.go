@@ -56,10 +56,10 @@ type Measurement struct {
 	Extra map[string]float64 `json:"extra,omitempty"`
 }
 
-// measure runs v on cfg.Concurrency goroutines for the warm-up and then
-// the measured duration, and returns what the measured window saw: the
-// operations started in it, and their latencies.
-func (h *harness) measure(ctx context.Context, v variant) (Measurement, error) {
+// measure runs v on conc goroutines for the warm-up and then the measured
+// duration, and returns what the measured window saw: the operations
+// started in it, and their latencies.
+func (h *harness) measure(ctx context.Context, v variant, conc int) (Measurement, error) {
 	cpu0, err := redisCPU(ctx, h.client)
 	if err != nil {
 		return Measurement{}, err
@@ -69,7 +69,7 @@ func (h *harness) measure(ctx context.Context, v variant) (Measurement, error) {
 	before := counts(v.counters)
 	from := time.Now().Add(h.cfg.Warmup)
 	to := from.Add(h.cfg.Duration)
-	hists := make([]*histogram, h.cfg.Concurrency)
+	hists := make([]*histogram, conc)
 	var all atomic.Int64
 	var wg sync.WaitGroup
 	for w := range hists {
@@ -146,16 +146,22 @@ func perOp(cs []counter, before []int64, ops int64) map[string]float64 {
 	return out
 }
 
-// compare measures every variant cfg.Rounds times, interleaved and
-// rotated (ABC, BCA, CAB, ...) so that each variant takes each position in
-// turn and no moment of noise hits one variant alone. It returns each
-// variant's measurements, [variant][round].
+// compare measures every variant cfg.Rounds times on cfg.Concurrency
+// goroutines, interleaved and rotated (ABC, BCA, CAB, ...) so that each
+// variant takes each position in turn and no moment of noise hits one
+// variant alone. It returns each variant's measurements, [variant][round].
 func (h *harness) compare(ctx context.Context, label string, vs []variant) ([][]Measurement, error) {
+	return h.compareAt(ctx, label, vs, h.cfg.Concurrency)
+}
+
+// compareAt is compare on conc goroutines instead of cfg.Concurrency: 1
+// measures the latency one caller sees, without queueing behind others.
+func (h *harness) compareAt(ctx context.Context, label string, vs []variant, conc int) ([][]Measurement, error) {
 	out := make([][]Measurement, len(vs))
 	for r := range h.cfg.Rounds {
 		for k := range vs {
 			j := (k + r) % len(vs)
-			m, err := h.measure(ctx, vs[j])
+			m, err := h.measure(ctx, vs[j], conc)
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", label, err)
 			}

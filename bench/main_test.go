@@ -28,6 +28,7 @@ func tinyConfig(prefix string) config {
 	c.WriteIDs = 300
 	c.HotIDs = 10
 	c.Members = 2000
+	c.Messages = 1000
 	c.Prefix = prefix
 	return c
 }
@@ -63,13 +64,16 @@ func TestEveryWorkloadTiny(t *testing.T) {
 
 // wantRows is the number of rows each workload of the tiny config makes.
 var wantRows = map[string]int{
-	"writes": 2 * 6,                  // two cases, six variants
-	"reads":  2 * 2 * len(readKinds), // sizes x strategies x reads
-	"memory": len(memVariants),
+	"writes":     2 * 6,                  // two cases, six variants
+	"reads":      2 * 2 * len(readKinds), // sizes x strategies x reads
+	"memory":     len(memVariants),
+	"timeline":   4,     // split, lex, xrevrange, xrevrange-raw
+	"decimalmap": 2 * 2, // concurrency 4 and 1 x two variants
+	"ratelimit":  2 * 2, // admit and refuse x two variants
 }
 
 // wantGoals is the number of goals each workload checks.
-var wantGoals = map[string]int{"writes": 3, "reads": 4, "memory": 1}
+var wantGoals = map[string]int{"writes": 3, "reads": 4, "memory": 1, "timeline": 2, "decimalmap": 1, "ratelimit": 2}
 
 // checkSection checks a section's row and goal counts and that every
 // figure is present and plausible.
@@ -81,6 +85,9 @@ func checkSection(t *testing.T, s Section) {
 	if s.Kind == "memory" {
 		checkMemory(t, s)
 		return
+	}
+	if s.Workload == "ratelimit" {
+		checkAdmitted(t, s)
 	}
 	for _, r := range s.Rows {
 		if !(r.Ratio > 0) || r.Baseline == "" {
@@ -110,6 +117,19 @@ func checkMemory(t *testing.T, s Section) {
 	}
 }
 
+// checkAdmitted checks that the ratelimit cases are what they say: every
+// call of the admit case admitted, none of the refuse case.
+func checkAdmitted(t *testing.T, s Section) {
+	t.Helper()
+	for _, r := range s.Rows {
+		got, ok := r.Extra[rlAdmitted]
+		want := map[string]float64{"admit": 1, "refuse": 0}[r.Case]
+		if !ok || got != want {
+			t.Errorf("ratelimit %s %s: %v admitted per call, want %v", r.Case, r.Variant, r.Extra, want)
+		}
+	}
+}
+
 // checkOutputs checks the table, the JSON and the chart built from rep.
 func checkOutputs(t *testing.T, rep *Report, cfg config) {
 	t.Helper()
@@ -118,7 +138,8 @@ func checkOutputs(t *testing.T, rep *Report, cfg config) {
 	if err := output(&out, rep, cfg, newProgress(io.Discard)); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{writeSeed003, writeSeed002, writeBaseline, "page-cursor suffix", "plain-zset", "== Goals"} {
+	for _, want := range []string{writeSeed003, writeSeed002, writeBaseline, "page-cursor suffix", "plain-zset",
+		tlBaseline, tlRaw, dmBaseline, "range100 c1", rlBaseline, "== Goals"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("table lacks %q:\n%s", want, out.String())
 		}

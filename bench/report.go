@@ -31,6 +31,7 @@ type Settings struct {
 	WriteIDs    int      `json:"write_ids"`
 	HotIDs      int      `json:"hot_ids"`
 	Members     int      `json:"members"`
+	Messages    int      `json:"messages"`
 	Quick       bool     `json:"quick"`
 }
 
@@ -39,7 +40,7 @@ func settingsOf(c config) Settings {
 	return Settings{
 		Workloads: c.Workloads, Sizes: c.Sizes, Concurrency: c.Concurrency,
 		Duration: c.Duration.String(), Warmup: c.Warmup.String(), Rounds: c.Rounds,
-		WriteIDs: c.WriteIDs, HotIDs: c.HotIDs, Members: c.Members, Quick: c.Quick,
+		WriteIDs: c.WriteIDs, HotIDs: c.HotIDs, Members: c.Members, Messages: c.Messages, Quick: c.Quick,
 	}
 }
 
