@@ -114,7 +114,12 @@ func (b *Board) decodeSuffix(s float64, member string, vals []float64) (string, 
 // of encode in common.lua. vals must be valid for the board.
 func (b *Board) encode(id string, vals []float64) (float64, string, error) {
 	if !b.suffix() {
-		ints := make([]int64, len(vals))
+		var buf [8]int64 // most layouts: no allocation
+		ints := buf[:0]
+		if len(vals) > len(buf) {
+			ints = make([]int64, 0, len(vals))
+		}
+		ints = ints[:len(vals)]
 		for i, v := range vals {
 			ints[i] = int64(v)
 		}

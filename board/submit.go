@@ -123,13 +123,14 @@ func (b *Board) prepare(s Submission, expect, expScore, expMember string) (submi
 		third, fourth = fmtFloat(score), member
 	}
 	c := submitCall{s: s, keys: b.keys.script}
-	c.args = []string{s.ID, policyCodes[s.Policy], third, fourth, expire}
+	c.args = []string{s.ID, policyCodes[s.Policy], third, fourth}
 	if s.Data == nil && expire == "0" && b.opts.Cap == 0 {
 		c.keys = b.keys.lean()
 	}
-	if expect == "" && s.Data == nil && s.Policy != PerField {
+	if expect == "" && s.Data == nil && s.Policy != PerField && expire == "0" {
 		return c, nil // the common case: no optional arguments
 	}
+	c.args = append(c.args, expire)
 	hasData := ""
 	if s.Data != nil {
 		hasData = "1"

@@ -8,7 +8,8 @@
 --          'f': one operator per field: 's' set, 'a' add, 'x' max, 'n' min,
 --          'k' keep. For a new id every operator sets.
 -- ARGV[4]  'r', 'b': the new stored member
--- ARGV[5]  expire-at in Unix ms for every key ('0': leave expiry alone)
+-- ARGV[5]  expire-at in Unix ms for every key ('0' or absent: leave expiry
+--          alone; absent only when nothing follows)
 -- The rest is sent only when needed (an expectation, data, or 'f'):
 -- ARGV[6]  expectation: '' none; '-' the id must be absent; '=' the id must
 --          still be stored as ARGV[7] (score) and ARGV[8] (member)
@@ -122,7 +123,7 @@ if CAP > 0 and redis.call('ZCARD', KEYS[KZ]) > CAP then
     if gone[i] == nm then trimmed = 1 end
   end
 end
-if ARGV[5] ~= '0' then
+if ARGV[5] and ARGV[5] ~= '0' then
   for i = 1, #KEYS do redis.call('PEXPIREAT', KEYS[i], ARGV[5]) end
 end
 
