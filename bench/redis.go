@@ -59,7 +59,7 @@ func zaddChunk(ctx context.Context, c rueidis.Client, key string, from, to int64
 func deleteKeys(ctx context.Context, c rueidis.Client, keys ...string) error {
 	cmds := make(rueidis.Commands, len(keys))
 	for i, k := range keys {
-		cmds[i] = c.B().Del().Key(k).Build()
+		cmds[i] = c.B().Unlink().Key(k).Build()
 	}
 	return errors.Join(resultErrs(c.DoMulti(ctx, cmds...))...)
 }

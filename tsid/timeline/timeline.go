@@ -94,9 +94,10 @@ func (tl *Timeline[ID]) Len(ctx context.Context) (int64, error) {
 	return n, tl.redisErr("Len", err)
 }
 
-// Drop deletes the whole timeline in one command.
+// Drop deletes the whole timeline in one command (UNLINK: Redis frees the
+// memory in the background).
 func (tl *Timeline[ID]) Drop(ctx context.Context) error {
-	err := tl.client.Do(ctx, tl.client.B().Del().Key(tl.keys...).Build()).Error()
+	err := tl.client.Do(ctx, tl.client.B().Unlink().Key(tl.keys...).Build()).Error()
 	return tl.redisErr("Drop", err)
 }
 
