@@ -127,12 +127,14 @@ func build(radix uint64, limit int, unit string, fields []Field) (*Layout, error
 }
 
 // fastField is what Pack and Unpack need of a bit field, packed small:
-// value = base + raw, or base - raw when lower is better.
+// value = base + sign*raw, with base = Min and sign = 1 when higher is
+// better, base = Max and sign = -1 when lower is better.
 type fastField struct {
-	shift    uint8
-	lower    bool
-	mask     uint64
-	min, max int64
+	shift      uint8
+	lower      bool
+	mask       uint64
+	min, max   int64
+	base, sign int64
 }
 
 func makeFast(fields []FieldInfo) []fastField {
@@ -140,7 +142,10 @@ func makeFast(fields []FieldInfo) []fastField {
 	shift := 0
 	for i := len(fields) - 1; i >= 0; i-- {
 		f := fields[i]
-		fast[i] = fastField{shift: uint8(shift), lower: f.Dir == LowerIsBetter, mask: f.RawMax, min: f.Min, max: f.Max}
+		fast[i] = fastField{shift: uint8(shift), lower: f.Dir == LowerIsBetter, mask: f.RawMax, min: f.Min, max: f.Max, base: f.Min, sign: 1}
+		if f.Dir == LowerIsBetter {
+			fast[i].base, fast[i].sign = f.Max, -1
+		}
 		shift += f.Width
 	}
 	return fast

@@ -92,6 +92,14 @@ func (l *Layout) Unpack(score float64) ([]int64, error) {
 // UnpackTo is Unpack writing into dst, which must have length Len
 // (ErrArity otherwise). It does not allocate.
 func (l *Layout) UnpackTo(dst []int64, score float64) error {
+	if u := uint64(score); l.fast != nil && len(dst) == len(l.fast) && score >= 0 && score <= float64(l.max) && float64(u) == score {
+		dst = dst[:len(l.fast)]
+		for i := range l.fast {
+			f := &l.fast[i]
+			dst[i] = f.base + f.sign*int64(u>>f.shift&f.mask)
+		}
+		return nil
+	}
 	s, err := l.Check(score)
 	if err != nil {
 		return err
@@ -117,12 +125,7 @@ func (l *Layout) UnpackScoreTo(dst []int64, s Score) error {
 	dst = dst[:len(l.fast)]
 	for i := range l.fast {
 		f := &l.fast[i]
-		raw := int64(uint64(s) >> f.shift & f.mask)
-		if f.lower {
-			dst[i] = f.max - raw
-		} else {
-			dst[i] = f.min + raw
-		}
+		dst[i] = f.base + f.sign*int64(uint64(s)>>f.shift&f.mask)
 	}
 	return nil
 }
