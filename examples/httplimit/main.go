@@ -11,15 +11,13 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"os/exec"
 	"os/signal"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
-	"github.com/alicebob/miniredis/v2"
-	"github.com/redis/rueidis"
-	"github.com/tiebreak/tiebreak/internal/redistest"
+	"github.com/tiebreak/tiebreak/examples/internal/redisconn"
 	"github.com/tiebreak/tiebreak/ratelimit"
 )
 
@@ -44,18 +42,21 @@ func serve(ctx context.Context, addr string, limit ratelimit.Limit) error {
 	if err != nil {
 		return err
 	}
-	client, where, stop, err := connect()
+	conn, err := redisconn.Connect()
 	if err != nil {
 		ln.Close()
 		return err
 	}
-	defer stop()
-	lim, err := ratelimit.New(client, ratelimit.Options{Prefix: "httplimit:"})
+	defer conn.Close()
+	lim, err := ratelimit.New(conn.Client, ratelimit.Options{Prefix: "httplimit:"})
 	if err != nil {
 		ln.Close()
 		return err
 	}
-	fmt.Println("using", where)
+	fmt.Println("using", conn.Where)
+	if strings.Contains(conn.Where, "miniredis") {
+		fmt.Println("(miniredis: limits hold, but idle keys are not expired)")
+	}
 	fmt.Printf("serving http://%s/ with a limit of %v per client; Ctrl-C stops\n", ln.Addr(), limit)
 	srv := &http.Server{Handler: limited(lim, limit, http.HandlerFunc(hello)), ReadHeaderTimeout: 5 * time.Second}
 	go func() {
@@ -78,33 +79,6 @@ func listenLoopback(addr string) (net.Listener, error) {
 		return nil, fmt.Errorf("-addr %q: not a loopback address (use 127.0.0.1, ::1 or localhost)", addr)
 	}
 	return net.Listen("tcp", addr)
-}
-
-// connect finds a Redis: REDIS_URL, a temporary redis-server, or miniredis.
-func connect() (rueidis.Client, string, func(), error) {
-	if url := os.Getenv("REDIS_URL"); url != "" {
-		opt, err := rueidis.ParseURL(url)
-		if err != nil {
-			return nil, "", nil, err
-		}
-		c, err := rueidis.NewClient(opt)
-		return c, "REDIS_URL " + url, func() { c.Close() }, err
-	}
-	if _, err := exec.LookPath("redis-server"); err == nil {
-		srv, err := redistest.StartServer("")
-		if err != nil {
-			return nil, "", nil, err
-		}
-		c, err := rueidis.NewClient(rueidis.ClientOption{InitAddress: []string{srv.Addr}})
-		return c, "a temporary redis-server at " + srv.Addr, func() { c.Close(); srv.Close() }, err
-	}
-	mr, err := miniredis.Run()
-	if err != nil {
-		return nil, "", nil, err
-	}
-	// rueidis needs these two to talk to miniredis.
-	c, err := rueidis.NewClient(rueidis.ClientOption{InitAddress: []string{mr.Addr()}, DisableCache: true, ForceSingleClient: true})
-	return c, "an in-process miniredis (no redis-server on PATH): limits hold, but idle keys are not expired", func() { c.Close(); mr.Close() }, err
 }
 
 // limited lets a request through to next while its client is under limit.

@@ -6,53 +6,24 @@ import (
 	"io"
 	"log"
 	"os"
-	"os/exec"
 	"time"
 
-	"github.com/alicebob/miniredis/v2"
 	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/board"
-	"github.com/tiebreak/tiebreak/internal/redistest"
+	"github.com/tiebreak/tiebreak/examples/internal/redisconn"
 	"github.com/tiebreak/tiebreak/pack"
 )
 
 func main() {
-	client, where, stop, err := connect()
+	conn, err := redisconn.Connect()
 	if err != nil {
 		log.Fatal(err)
 	}
-	defer stop()
-	fmt.Println("using", where)
-	if err := run(context.Background(), os.Stdout, client, "quickstart"); err != nil {
+	defer conn.Close()
+	fmt.Println("using", conn.Where)
+	if err := run(context.Background(), os.Stdout, conn.Client, "quickstart"); err != nil {
 		log.Fatal(err)
 	}
-}
-
-// connect finds a Redis: REDIS_URL, a temporary redis-server, or miniredis.
-func connect() (rueidis.Client, string, func(), error) {
-	if url := os.Getenv("REDIS_URL"); url != "" {
-		opt, err := rueidis.ParseURL(url)
-		if err != nil {
-			return nil, "", nil, err
-		}
-		c, err := rueidis.NewClient(opt)
-		return c, "REDIS_URL " + url, func() { c.Close() }, err
-	}
-	if _, err := exec.LookPath("redis-server"); err == nil {
-		srv, err := redistest.StartServer("")
-		if err != nil {
-			return nil, "", nil, err
-		}
-		c, err := rueidis.NewClient(rueidis.ClientOption{InitAddress: []string{srv.Addr}})
-		return c, "a temporary redis-server at " + srv.Addr, func() { c.Close(); srv.Close() }, err
-	}
-	mr, err := miniredis.Run()
-	if err != nil {
-		return nil, "", nil, err
-	}
-	// rueidis needs these two to talk to miniredis.
-	c, err := rueidis.NewClient(rueidis.ClientOption{InitAddress: []string{mr.Addr()}, DisableCache: true, ForceSingleClient: true})
-	return c, "an in-process miniredis (no redis-server on PATH)", func() { c.Close(); mr.Close() }, err
 }
 
 // run builds the board, submits the five players and prints the ranking
