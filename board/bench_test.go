@@ -3,7 +3,6 @@ package board
 import (
 	"context"
 	"strconv"
-	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -42,27 +41,12 @@ func benchBoard(b *testing.B, env *redistest.Env, s Strategy) *Board {
 }
 
 // scriptUsec returns the total microseconds Redis has spent in EVALSHA and
-// EVALSHA_RO, and their number of calls, from INFO commandstats.
+// EVALSHA_RO, and their number of calls.
 func scriptUsec(b *testing.B, env *redistest.Env) (usec, calls float64) {
 	b.Helper()
-	info, err := env.Client.Do(context.Background(), env.Client.B().Info().Section("commandstats").Build()).ToString()
+	usec, calls, err := redistest.CommandStats(context.Background(), env.Client, "evalsha")
 	if err != nil {
 		b.Fatal(err)
-	}
-	for _, line := range strings.Split(info, "\n") {
-		if !strings.HasPrefix(line, "cmdstat_evalsha") {
-			continue
-		}
-		for _, kv := range strings.Split(strings.TrimSpace(line[strings.Index(line, ":")+1:]), ",") {
-			k, v, _ := strings.Cut(kv, "=")
-			n, _ := strconv.ParseFloat(v, 64)
-			switch k {
-			case "usec":
-				usec += n
-			case "calls":
-				calls += n
-			}
-		}
 	}
 	return usec, calls
 }

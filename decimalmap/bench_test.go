@@ -2,7 +2,6 @@ package decimalmap
 
 import (
 	"context"
-	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -200,22 +199,13 @@ func run(b *testing.B, env *redistest.Env, parallel bool, cmds []string, op func
 // commandstats.
 func serverUsec(b *testing.B, client rueidis.Client, cmds []string) float64 {
 	b.Helper()
-	info, err := client.Do(context.Background(), client.B().Info().Section("commandstats").Build()).ToString()
-	if err != nil {
-		b.Fatal(err)
-	}
 	var usec float64
-	for _, line := range strings.Split(info, "\n") {
-		name, rest, ok := strings.Cut(strings.TrimSpace(line), ":")
-		if !ok || !slices.Contains(cmds, strings.TrimPrefix(name, "cmdstat_")) {
-			continue
+	for _, c := range cmds {
+		u, _, err := redistest.CommandStats(context.Background(), client, c)
+		if err != nil {
+			b.Fatal(err)
 		}
-		for _, kv := range strings.Split(rest, ",") {
-			if k, v, _ := strings.Cut(kv, "="); k == "usec" {
-				f, _ := strconv.ParseFloat(v, 64)
-				usec += f
-			}
-		}
+		usec += u
 	}
 	return usec
 }

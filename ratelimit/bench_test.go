@@ -4,7 +4,6 @@ import (
 	"context"
 	"slices"
 	"strconv"
-	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -175,27 +174,12 @@ func parallel(b *testing.B, env *redistest.Env, op func(i int64) error) (nsOp, r
 }
 
 // scriptUsec returns the total microseconds Redis has spent in EVALSHA and
-// its number of calls, from INFO commandstats.
+// its number of calls.
 func scriptUsec(b *testing.B, env *redistest.Env) (usec, calls float64) {
 	b.Helper()
-	info, err := env.Client.Do(context.Background(), env.Client.B().Info().Section("commandstats").Build()).ToString()
+	usec, calls, err := redistest.CommandStats(context.Background(), env.Client, "evalsha")
 	if err != nil {
 		b.Fatal(err)
-	}
-	for _, line := range strings.Split(info, "\n") {
-		if !strings.HasPrefix(line, "cmdstat_evalsha") {
-			continue
-		}
-		for _, kv := range strings.Split(strings.TrimSpace(line[strings.Index(line, ":")+1:]), ",") {
-			k, v, _ := strings.Cut(kv, "=")
-			x, _ := strconv.ParseFloat(v, 64)
-			switch k {
-			case "usec":
-				usec += x
-			case "calls":
-				calls += x
-			}
-		}
 	}
 	return usec, calls
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -74,28 +73,17 @@ func streamID(id uint64) string {
 }
 
 // cmdUsec returns the microseconds Redis has spent in the commands whose
-// INFO commandstats name starts with one of prefixes, and their number of
-// calls.
+// INFO commandstats name starts with one of prefixes ("cmdstat_evalsha"),
+// and their number of calls.
 func cmdUsec(b *testing.B, client rueidis.Client, prefixes []string) (usec, calls float64) {
 	b.Helper()
-	info, err := client.Do(context.Background(), client.B().Info().Section("commandstats").Build()).ToString()
+	names := make([]string, len(prefixes))
+	for i, p := range prefixes {
+		names[i] = strings.TrimPrefix(p, "cmdstat_")
+	}
+	usec, calls, err := redistest.CommandStats(context.Background(), client, names...)
 	if err != nil {
 		b.Fatal(err)
-	}
-	for _, line := range strings.Split(info, "\n") {
-		if !slices.ContainsFunc(prefixes, func(p string) bool { return strings.HasPrefix(line, p) }) {
-			continue
-		}
-		for _, kv := range strings.Split(strings.TrimSpace(line[strings.Index(line, ":")+1:]), ",") {
-			k, v, _ := strings.Cut(kv, "=")
-			n, _ := strconv.ParseFloat(v, 64)
-			switch k {
-			case "usec":
-				usec += n
-			case "calls":
-				calls += n
-			}
-		}
 	}
 	return usec, calls
 }
