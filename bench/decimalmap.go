@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/tiebreak/tiebreak/decimalmap"
+	"github.com/tiebreak/tiebreak/internal/seeds"
 )
 
 // Workload 5: a range of 100 exact decimal keys, spread over 20 integer
@@ -51,7 +52,7 @@ var speedP50 metric = func(m Measurement) float64 { return safeDiv(1, m.P50us) }
 // dmData is the workload's two stores of the same keys and values.
 type dmData struct {
 	m    *decimalmap.Map
-	seed seed000
+	seed seeds.Seed000
 }
 
 // dmIntParts returns the integer parts of the data, as text.
@@ -77,7 +78,7 @@ func (d *dmData) load(ctx context.Context, h *harness) error {
 		wg.Go(func() {
 			for j, f := range dmFracs {
 				_, err := d.m.Add(ctx, ip+"."+f, dmValues(i, j)...)
-				if errs[i] = errors.Join(err, d.seed.save(ctx, ip, f, dmValues(i, j))); errs[i] != nil {
+				if errs[i] = errors.Join(err, d.seed.Save(ctx, ip, f, dmValues(i, j))); errs[i] != nil {
 					return
 				}
 			}
@@ -90,7 +91,7 @@ func (d *dmData) load(ctx context.Context, h *harness) error {
 // check makes sure both stores answer the range with the same 100 keys
 // and values, so that the variants do the same work.
 func (d *dmData) check(ctx context.Context) error {
-	want, err := d.seed.find(ctx, dmFrom, dmTo)
+	want, err := d.seed.Find(ctx, dmFrom, dmTo)
 	if err != nil {
 		return err
 	}
@@ -98,7 +99,7 @@ func (d *dmData) check(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	same := slices.EqualFunc(want, got, func(a, b decimalmap.Entry) bool {
+	same := slices.EqualFunc(want, got, func(a seeds.Price, b decimalmap.Entry) bool {
 		return a.Key == b.Key && slices.Equal(a.Values, b.Values)
 	})
 	if !same || len(got) != dmRangeInts*len(dmFracs) {
@@ -109,7 +110,7 @@ func (d *dmData) check(ctx context.Context) error {
 
 // drop deletes both stores.
 func (d *dmData) drop(ctx context.Context, h *harness) error {
-	return errors.Join(d.m.Clear(ctx), deleteKeys(ctx, h.client, d.seed.keys(dmIntParts(), dmFracs)...))
+	return errors.Join(d.m.Clear(ctx), deleteKeys(ctx, h.client, d.seed.Keys(dmIntParts(), dmFracs)...))
 }
 
 // variants are the two readers of the range.
@@ -120,7 +121,7 @@ func (d *dmData) variants() []variant {
 			return err
 		}},
 		{name: dmBaseline, op: func(ctx context.Context, _ uint64) error {
-			_, err := d.seed.find(ctx, dmFrom, dmTo)
+			_, err := d.seed.Find(ctx, dmFrom, dmTo)
 			return err
 		}},
 	}
@@ -133,7 +134,7 @@ func runDecimalmap(ctx context.Context, h *harness) (sec Section, err error) {
 	if err != nil {
 		return sec, err
 	}
-	d := &dmData{m: m, seed: newSeed000(h.client, h.cfg.Prefix+"_w5_seed")}
+	d := &dmData{m: m, seed: seeds.NewSeed000(h.client, h.cfg.Prefix+"_w5_seed")}
 	defer func() { err = errors.Join(err, d.drop(context.WithoutCancel(ctx), h)) }()
 	if err := d.load(ctx, h); err != nil {
 		return sec, err

@@ -3,13 +3,13 @@ package decimalmap
 import (
 	"context"
 	"strconv"
-	"strings"
 	"sync/atomic"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/internal/redistest"
+	"github.com/tiebreak/tiebreak/internal/seeds"
 )
 
 // The benchmark data: benchInts integer parts from 25400, each with the
@@ -28,89 +28,13 @@ var benchFracs = []string{"1", "12345", "2", "5", "98765"}
 // requests in flight that rueidis pipelines them.
 const benchParallelism = 8
 
-// seedIndex is seed 000's own two-level scheme, the baseline: the integer
-// part as the score of a bucket name in one sorted set, the fraction
-// strings of each integer part in a sorted set of its own (all scores 0,
-// read BYLEX), one list per price. A range reads bucket by bucket, then
-// price by price, as the post's find(from, to) does: one round trip per
-// bucket and per price.
-type seedIndex struct {
-	client rueidis.Client
-	prefix string
-}
-
-func (s seedIndex) priceZset() string { return s.prefix + ":price.zset" }
-func (s seedIndex) fractionZset(intPart string) string {
-	return s.prefix + ":price.fraction.zset:" + intPart
-}
-func (s seedIndex) userList(price string) string { return s.prefix + ":price.userid.list:" + price }
-
-// save writes one price as the post does (without its read-back check).
-func (s seedIndex) save(ctx context.Context, intPart, frac string, users []string) error {
-	c := s.client
-	cmds := rueidis.Commands{
-		c.B().Rpush().Key(s.userList(intPart + "." + frac)).Element(users...).Build(),
-		c.B().Zadd().Key(s.fractionZset(intPart)).ScoreMember().ScoreMember(0, frac).Build(),
-		c.B().Zadd().Key(s.priceZset()).ScoreMember().ScoreMember(mustFloat(intPart), s.fractionZset(intPart)).Build(),
-	}
-	for _, r := range c.DoMulti(ctx, cmds...) {
-		if err := r.Error(); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func mustFloat(s string) float64 {
-	f, err := strconv.ParseFloat(s, 64)
-	if err != nil {
-		panic(err)
-	}
-	return f
-}
-
-// find is the post's find(from, to), for prices with a fraction.
-func (s seedIndex) find(ctx context.Context, from, to string) ([]Entry, error) {
-	c := s.client
-	fromInt, fromFrac, _ := strings.Cut(from, ".")
-	toInt, toFrac, _ := strings.Cut(to, ".")
-	buckets, err := c.Do(ctx, c.B().Zrange().Key(s.priceZset()).Min(fromInt).Max(toInt).Byscore().Build()).AsStrSlice()
-	if err != nil {
-		return nil, err
-	}
-	var out []Entry
-	for i, bucket := range buckets {
-		lo, hi := "-", "+"
-		if i == 0 {
-			lo = "[" + fromFrac
-		}
-		if i == len(buckets)-1 {
-			hi = "[" + toFrac
-		}
-		fracs, err := c.Do(ctx, c.B().Zrange().Key(bucket).Min(lo).Max(hi).Bylex().Build()).AsStrSlice()
-		if err != nil {
-			return nil, err
-		}
-		intPart := bucket[strings.LastIndexByte(bucket, ':')+1:]
-		for _, f := range fracs {
-			price := intPart + "." + f
-			users, err := c.Do(ctx, c.B().Lrange().Key(s.userList(price)).Start(0).Stop(-1).Build()).AsStrSlice()
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, Entry{Key: price, Values: users})
-		}
-	}
-	return out, nil
-}
-
 // benchData fills a map and the seed's scheme with the same prices, and
 // checks that both answer the benchmark's range alike.
-func benchData(b *testing.B, env *redistest.Env) (*Map, seedIndex) {
+func benchData(b *testing.B, env *redistest.Env) (*Map, seeds.Seed000) {
 	b.Helper()
 	ctx := context.Background()
 	m := newMap(b, env.Client, env.Prefix, "bench")
-	seed := seedIndex{client: env.Client, prefix: env.Prefix + "_seed"}
+	seed := seeds.NewSeed000(env.Client, env.Prefix+"_seed")
 	for i := range benchInts {
 		intPart := strconv.Itoa(25400 + i)
 		for j, f := range benchFracs {
@@ -118,14 +42,18 @@ func benchData(b *testing.B, env *redistest.Env) (*Map, seedIndex) {
 			if _, err := m.Add(ctx, intPart+"."+f, users...); err != nil {
 				b.Fatal(err)
 			}
-			if err := seed.save(ctx, intPart, f, users); err != nil {
+			if err := seed.Save(ctx, intPart, f, users); err != nil {
 				b.Fatal(err)
 			}
 		}
 	}
-	want, err := seed.find(ctx, benchFrom, benchTo)
+	prices, err := seed.Find(ctx, benchFrom, benchTo)
 	if err != nil {
 		b.Fatal(err)
+	}
+	want := make([]Entry, len(prices))
+	for i, p := range prices {
+		want[i] = Entry{Key: p.Key, Values: p.Values}
 	}
 	got, err := m.Range(ctx, benchQuery)
 	if err != nil {
@@ -153,7 +81,7 @@ func BenchmarkRange100(b *testing.B) {
 		op   func() error
 	}{
 		{"decimalmap", []string{"evalsha_ro"}, func() error { _, err := m.Range(ctx, benchQuery); return err }},
-		{"seed", []string{"zrange", "lrange"}, func() error { _, err := seed.find(ctx, benchFrom, benchTo); return err }},
+		{"seed", []string{"zrange", "lrange"}, func() error { _, err := seed.Find(ctx, benchFrom, benchTo); return err }},
 	}
 	for _, mode := range []string{"serial", "parallel"} {
 		for _, o := range ops {

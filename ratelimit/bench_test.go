@@ -10,29 +10,17 @@ import (
 
 	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/internal/redistest"
+	"github.com/tiebreak/tiebreak/internal/seeds"
 )
-
-// seedScript is the baseline: seed 001's limiter as its post wrote it,
-// the caller's clock (ms) as score and member, no expiry, no retry time.
-//
-//	ARGV[1] timestamp ms, ARGV[2] window ms, ARGV[3] limit
-var seedScript = rueidis.NewLuaScript(`
-redis.call('ZREMRANGEBYSCORE', KEYS[1], 0, ARGV[1] - ARGV[2])
-if redis.call('ZCARD', KEYS[1]) < tonumber(ARGV[3]) then
-  redis.call('ZADD', KEYS[1], ARGV[1], ARGV[1])
-  return 'pass'
-else
-  return 'exceeded limit'
-end`)
 
 // benchParallelism is goroutines per CPU: enough requests in flight that
 // rueidis pipelines them and Redis, not the round trip, sets the pace.
 const benchParallelism = 8
 
-// seedAllow runs the baseline for key under limit.
+// seedAllow runs the baseline, seed 001's script, for key under limit.
 func seedAllow(ctx context.Context, client rueidis.Client, key string, limit Limit) error {
-	args := []string{strconv.FormatInt(time.Now().UnixMilli(), 10), strconv.FormatInt(limit.Window.Milliseconds(), 10), strconv.Itoa(limit.N)}
-	return seedScript.Exec(ctx, client, []string{key}, args).Error()
+	_, err := seeds.Seed001Allow(ctx, client, key, limit.N, limit.Window, time.Now())
+	return err
 }
 
 // benchRounds is how many times each pair runs, alternating, so that a
@@ -68,9 +56,9 @@ func BenchmarkAllow(b *testing.B) {
 		if sc.name == "refuse" {
 			fill(b, func() (bool, error) { r, err := l.Allow(ctx, ourKeys[0], sc.limit); return r.Allowed == 1, err })
 			fill(b, func() (bool, error) {
-				r, err := seedScript.Exec(ctx, env.Client, seedKeys[:1], []string{strconv.FormatInt(time.Now().UnixMilli(), 10), "60000", "100"}).ToString()
+				ok, err := seeds.Seed001Allow(ctx, env.Client, seedKeys[0], 100, time.Minute, time.Now())
 				time.Sleep(time.Millisecond) // the seed logs one entry per ms
-				return r == "pass", err
+				return ok, err
 			})
 		}
 		var ns, us [2][]float64 // [seed, ratelimit][round]

@@ -1,65 +1,72 @@
-package main
+package seeds
 
 import (
 	"context"
+	"errors"
 	"strconv"
 	"strings"
 
 	"github.com/redis/rueidis"
-	"github.com/tiebreak/tiebreak/decimalmap"
 )
 
-// seed000 is seed 000's two-level scheme for exact decimal keys, as
-// decimalmap/bench_test.go's seedIndex writes it (the baseline of the
-// package's own BenchmarkRange100): the integer part is the score of a
-// bucket, named after the fraction sorted set of that integer part, in one
-// sorted set; each fraction sorted set holds its fraction strings with
-// score 0, read BYLEX; each price has a list of its values.
+// Seed000 is seed 000's two-level scheme for exact decimal keys: the
+// integer part is the score of a bucket, named after the fraction sorted
+// set of that integer part, in one sorted set; each fraction sorted set
+// holds its fraction strings with score 0, read BYLEX; each price has a
+// list of its values.
 //
 //	{name}:price.zset                     score = integer part, member = bucket key
 //	{name}:price.fraction.zset:<int>      score 0, member = fraction digits
 //	{name}:price.userid.list:<int>.<frac> list of values
 //
-// A range reads the buckets, then each bucket's fractions, then each
-// price's list, one round trip each, as the post's find(from, to) does.
 // Every key carries the hash tag {name}, so on Redis Cluster the scheme
 // lives on one node, as a decimalmap does.
-type seed000 struct {
+type Seed000 struct {
 	client rueidis.Client
 	prefix string
 }
 
-// newSeed000 keeps its keys under the hash tag {name}.
-func newSeed000(c rueidis.Client, name string) seed000 {
-	return seed000{client: c, prefix: "{" + name + "}"}
+// Price is one key of Seed000 with its values.
+type Price struct {
+	Key    string
+	Values []string
 }
 
-func (s seed000) priceZset() string { return s.prefix + ":price.zset" }
+// NewSeed000 keeps its keys under the hash tag {name}.
+func NewSeed000(c rueidis.Client, name string) Seed000 {
+	return Seed000{client: c, prefix: "{" + name + "}"}
+}
 
-func (s seed000) fractionZset(intPart string) string {
+func (s Seed000) priceZset() string { return s.prefix + ":price.zset" }
+
+func (s Seed000) fractionZset(intPart string) string {
 	return s.prefix + ":price.fraction.zset:" + intPart
 }
 
-func (s seed000) userList(price string) string { return s.prefix + ":price.userid.list:" + price }
+func (s Seed000) userList(price string) string { return s.prefix + ":price.userid.list:" + price }
 
-// save writes one price as the post does (without its read-back check),
+// Save writes one price as the post does (without its read-back check),
 // its three writes pipelined.
-func (s seed000) save(ctx context.Context, intPart, frac string, values []string) error {
+func (s Seed000) Save(ctx context.Context, intPart, frac string, values []string) error {
 	c := s.client
 	score, err := strconv.ParseFloat(intPart, 64)
 	if err != nil {
 		return err
 	}
-	return firstErr(resultErrs(c.DoMulti(ctx,
+	var errs []error
+	for _, r := range c.DoMulti(ctx,
 		c.B().Rpush().Key(s.userList(intPart+"."+frac)).Element(values...).Build(),
 		c.B().Zadd().Key(s.fractionZset(intPart)).ScoreMember().ScoreMember(0, frac).Build(),
 		c.B().Zadd().Key(s.priceZset()).ScoreMember().ScoreMember(score, s.fractionZset(intPart)).Build(),
-	))...)
+	) {
+		errs = append(errs, r.Error())
+	}
+	return errors.Join(errs...)
 }
 
-// find is the post's find(from, to), for prices with a fraction: one
+// Find is the post's find(from, to), for prices with a fraction: one
 // round trip for the buckets, one per bucket, one per price.
-func (s seed000) find(ctx context.Context, from, to string) ([]decimalmap.Entry, error) {
+func (s Seed000) Find(ctx context.Context, from, to string) ([]Price, error) {
 	c := s.client
 	fromInt, fromFrac, _ := strings.Cut(from, ".")
 	toInt, toFrac, _ := strings.Cut(to, ".")
@@ -67,7 +74,7 @@ func (s seed000) find(ctx context.Context, from, to string) ([]decimalmap.Entry,
 	if err != nil {
 		return nil, err
 	}
-	var out []decimalmap.Entry
+	var out []Price
 	for i, bucket := range buckets {
 		lo, hi := "-", "+"
 		if i == 0 {
@@ -87,15 +94,15 @@ func (s seed000) find(ctx context.Context, from, to string) ([]decimalmap.Entry,
 			if err != nil {
 				return nil, err
 			}
-			out = append(out, decimalmap.Entry{Key: price, Values: values})
+			out = append(out, Price{Key: price, Values: values})
 		}
 	}
 	return out, nil
 }
 
-// keys returns every key of the prices saved: the bucket set, a fraction
+// Keys returns every key of the prices saved: the bucket set, a fraction
 // set per integer part, a list per price.
-func (s seed000) keys(intParts, fracs []string) []string {
+func (s Seed000) Keys(intParts, fracs []string) []string {
 	out := []string{s.priceZset()}
 	for _, ip := range intParts {
 		out = append(out, s.fractionZset(ip))
