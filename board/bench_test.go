@@ -3,7 +3,6 @@ package board
 import (
 	"context"
 	"strconv"
-	"sync/atomic"
 	"testing"
 
 	"github.com/redis/rueidis"
@@ -18,11 +17,6 @@ redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
 return {'ok', ARGV[1], ARGV[2], redis.call('ZRANK', KEYS[1], ARGV[1]) + 1}`)
 
 const benchIDs = 10000
-
-// benchParallelism is goroutines per CPU in the parallel benchmarks: enough
-// requests in flight that rueidis pipelines them and Redis, not the round
-// trip, sets the pace.
-const benchParallelism = 8
 
 func benchBoard(b *testing.B, env *redistest.Env, s Strategy) *Board {
 	b.Helper()
@@ -40,42 +34,6 @@ func benchBoard(b *testing.B, env *redistest.Env, s Strategy) *Board {
 	return bd
 }
 
-// scriptUsec returns the total microseconds Redis has spent in EVALSHA and
-// EVALSHA_RO, and their number of calls.
-func scriptUsec(b *testing.B, env *redistest.Env) (usec, calls float64) {
-	b.Helper()
-	usec, calls, err := redistest.CommandStats(context.Background(), env.Client, "evalsha")
-	if err != nil {
-		b.Fatal(err)
-	}
-	return usec, calls
-}
-
-// parallel runs op under b.RunParallel and reports, beside the usual
-// figures, the microseconds Redis itself spent per script call
-// (redis-µs/op): the server's share of the cost, which the client-side
-// ns/op hides when the client is the bottleneck.
-func parallel(b *testing.B, env *redistest.Env, op func(i int64) error) {
-	b.Helper()
-	b.ReportAllocs()
-	b.SetParallelism(benchParallelism)
-	u0, c0 := scriptUsec(b, env)
-	var n atomic.Int64
-	b.ResetTimer()
-	b.RunParallel(func(pb *testing.PB) {
-		for pb.Next() {
-			if err := op(n.Add(1)); err != nil {
-				b.Error(err)
-				return
-			}
-		}
-	})
-	b.StopTimer()
-	if u1, c1 := scriptUsec(b, env); c1 > c0 {
-		b.ReportMetric((u1-u0)/(c1-c0), "redis-µs/op")
-	}
-}
-
 // BenchmarkSubmit compares Submit in both strategies with a bare EVALSHA
 // of the minimal script making the same Redis calls, on the same client.
 func BenchmarkSubmit(b *testing.B) {
@@ -84,7 +42,7 @@ func BenchmarkSubmit(b *testing.B) {
 	for _, s := range []Strategy{PackedScore, KeySuffix} {
 		bd := benchBoard(b, env, s)
 		b.Run(s.String(), func(b *testing.B) {
-			parallel(b, env, func(i int64) error {
+			redistest.RunParallel(b, env.Client, func(i int64) error {
 				sub := Submission{ID: "player" + strconv.Itoa(int(i%benchIDs)), Values: []float64{float64(i % 1024), 1, float64(i % 256)}}
 				return errOf(bd.Submit(ctx, sub))
 			})
@@ -92,7 +50,7 @@ func BenchmarkSubmit(b *testing.B) {
 	}
 	key := []string{"tb:{" + env.Prefix + "_bare}:z"}
 	b.Run("bare-evalsha", func(b *testing.B) {
-		parallel(b, env, func(i int64) error {
+		redistest.RunParallel(b, env.Client, func(i int64) error {
 			args := []string{"player" + strconv.Itoa(int(i%benchIDs)), strconv.FormatInt(-(i%1024)<<9, 10)}
 			return errOf(bareSubmit.Exec(ctx, env.Client, key, args).ToArray())
 		})
@@ -112,7 +70,7 @@ func BenchmarkRead(b *testing.B) {
 		}
 		for _, name := range []string{"rank", "top10", "around10"} {
 			read := reads[name]
-			b.Run(s.String()+"/"+name, func(b *testing.B) { parallel(b, env, read) })
+			b.Run(s.String()+"/"+name, func(b *testing.B) { redistest.RunParallel(b, env.Client, read) })
 		}
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"slices"
 	"strconv"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -12,10 +11,6 @@ import (
 	"github.com/tiebreak/tiebreak/internal/redistest"
 	"github.com/tiebreak/tiebreak/internal/seeds"
 )
-
-// benchParallelism is goroutines per CPU: enough requests in flight that
-// rueidis pipelines them and Redis, not the round trip, sets the pace.
-const benchParallelism = 8
 
 // seedAllow runs the baseline, seed 001's script, for key under limit.
 func seedAllow(ctx context.Context, client rueidis.Client, key string, limit Limit) error {
@@ -65,10 +60,10 @@ func BenchmarkAllow(b *testing.B) {
 		for range benchRounds {
 			var n, u [2]float64 // the last (longest) run of each sub-benchmark
 			b.Run(sc.name+"/seed", func(b *testing.B) {
-				n[0], u[0] = parallel(b, env, func(i int64) error { return seedAllow(ctx, env.Client, seedKeys[i%int64(sc.keys)], sc.limit) })
+				n[0], u[0] = redistest.RunParallel(b, env.Client, func(i int64) error { return seedAllow(ctx, env.Client, seedKeys[i%int64(sc.keys)], sc.limit) })
 			})
 			b.Run(sc.name+"/ratelimit", func(b *testing.B) {
-				n[1], u[1] = parallel(b, env, func(i int64) error {
+				n[1], u[1] = redistest.RunParallel(b, env.Client, func(i int64) error {
 					_, err := l.Allow(ctx, ourKeys[i%int64(sc.keys)], sc.limit)
 					return err
 				})
@@ -133,41 +128,4 @@ func fill(b *testing.B, allow func() (bool, error)) {
 			return
 		}
 	}
-}
-
-// parallel runs op under b.RunParallel, reports the microseconds Redis
-// itself spent per script call (redis-µs/op) from INFO commandstats, and
-// returns ns/op and redis-µs/op.
-func parallel(b *testing.B, env *redistest.Env, op func(i int64) error) (nsOp, redisUs float64) {
-	b.Helper()
-	b.ReportAllocs()
-	b.SetParallelism(benchParallelism)
-	u0, c0 := scriptUsec(b, env)
-	var n atomic.Int64
-	b.ResetTimer()
-	b.RunParallel(func(pb *testing.PB) {
-		for pb.Next() {
-			if err := op(n.Add(1)); err != nil {
-				b.Error(err)
-				return
-			}
-		}
-	})
-	b.StopTimer()
-	if u1, c1 := scriptUsec(b, env); c1 > c0 {
-		redisUs = (u1 - u0) / (c1 - c0)
-		b.ReportMetric(redisUs, "redis-µs/op")
-	}
-	return float64(b.Elapsed().Nanoseconds()) / float64(b.N), redisUs
-}
-
-// scriptUsec returns the total microseconds Redis has spent in EVALSHA and
-// its number of calls.
-func scriptUsec(b *testing.B, env *redistest.Env) (usec, calls float64) {
-	b.Helper()
-	usec, calls, err := redistest.CommandStats(context.Background(), env.Client, "evalsha")
-	if err != nil {
-		b.Fatal(err)
-	}
-	return usec, calls
 }
