@@ -176,9 +176,10 @@ func dropRL(ctx context.Context, h *harness, k rlKeys) error {
 var rlWhy = map[string]string{
 	"admit": "an admission runs Redis's TIME (the seed takes the caller's clock, which skews between clients), builds a member per request " +
 		"(the seed's member is the millisecond, so one key's requests of one millisecond collapse into one entry and it admits more than its limit: " +
-		"its bug, which also makes it cheaper) and sets PEXPIRE (the seed's idle keys live forever)",
-	"refuse": "a refusal runs Redis's TIME and reads the oldest entries (one or two ZRANGE) for the exact RetryAfter and ResetAfter, " +
-		"and replies five integers; the seed replies a status string and tells the caller nothing about when to retry",
+		"its bug, which also makes it cheaper) and reads PTTL to keep the key alive as long as its entries, with a PEXPIRE about once per window " +
+		"(the seed's idle keys live forever, which also spares Redis an expiry lookup in each of its commands)",
+	"refuse": "a refusal runs Redis's TIME and reads two entries (two ZRANGE of one entry: the one whose leaving lets the request in, and the newest) " +
+		"for the exact RetryAfter and ResetAfter, and replies four integers; the seed replies a status string and tells the caller nothing about when to retry",
 }
 
 // ratelimitNotes explains the section; goals and cpu are per case, in
@@ -186,7 +187,7 @@ var rlWhy = map[string]string{
 func ratelimitNotes(goals []Goal, cpu []float64) []string {
 	notes := []string{
 		"admit: 10000 keys, 1000 per second, calls spread over the keys: every call is admitted and logged. refuse: one key, 100 per hour, filled before measuring: every call is refused. extra admitted = admissions per call, a check of the case.",
-		"ratelimit: Allow, one script: Redis's TIME, ZREMRANGEBYSCORE, ZCARD, then ZADD (a member per request) and PEXPIRE, or one or two ZRANGE for the exact retry time. seed001-script: the post's script: the caller's clock (ms), ZREMRANGEBYSCORE, ZCARD, ZADD with the timestamp as member; no expiry, no retry time.",
+		"ratelimit: Allow, one script: Redis's TIME and ZCARD, then ZREMRANGEBYSCORE, ZADD (a member per request) and PTTL (PEXPIRE about once per window), or two ZRANGE of one entry for the exact retry and reset times. seed001-script: the post's script: the caller's clock (ms), ZREMRANGEBYSCORE, ZCARD, ZADD with the timestamp as member; no expiry, no retry time.",
 	}
 	for i, g := range goals {
 		if i >= len(rlCases) || i >= len(cpu) {

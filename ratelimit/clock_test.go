@@ -13,7 +13,7 @@ import (
 )
 
 // clocked is allow.lua with Redis's TIME replaced by a clock the test
-// sets (ARGV[5] seconds, ARGV[6] µs), so boundaries and a clock stepping
+// sets (ARGV[6] seconds, ARGV[7] µs), so boundaries and a clock stepping
 // backward can be checked to the microsecond. Everything else is the
 // production script.
 var clocked = func() *rueidis.Lua {
@@ -21,7 +21,7 @@ var clocked = func() *rueidis.Lua {
 	if strings.Count(allowSrc, call) != 1 {
 		panic("allow.lua does not read TIME exactly once")
 	}
-	return rueidis.NewLuaScript(strings.Replace(allowSrc, call, "{ARGV[5], ARGV[6]}", 1))
+	return rueidis.NewLuaScript(strings.Replace(allowSrc, call, "{ARGV[6], ARGV[7]}", 1))
 }()
 
 // clockT0 is the fake clock's origin, in µs: a realistic Unix time.
@@ -31,9 +31,9 @@ const clockT0 = int64(1_718_000_000_000_000)
 func allowAt(t *testing.T, env *redistest.Env, key string, limit Limit, n int, at time.Duration) Result {
 	t.Helper()
 	now := clockT0 + at.Microseconds()
-	args := []string{strconv.Itoa(limit.N), strconv.FormatInt(limit.Window.Microseconds(), 10), strconv.Itoa(n),
-		strconv.FormatInt(limit.Window.Milliseconds()+1, 10), strconv.FormatInt(now/1e6, 10), strconv.FormatInt(now%1e6, 10)}
-	res, err := parseResult(limit, clocked.Exec(context.Background(), env.Client, []string{key}, args))
+	a := newLimitArgs(limit)
+	args := []string{a.n, a.window, strconv.Itoa(n), a.ttlMin, a.ttlSet, strconv.FormatInt(now/1e6, 10), strconv.FormatInt(now%1e6, 10)}
+	res, err := parseResult(limit, n, clocked.Exec(context.Background(), env.Client, []string{key}, args))
 	if err != nil {
 		t.Fatalf("allow at %v: %v", at, err)
 	}

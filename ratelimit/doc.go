@@ -29,10 +29,10 @@
 //	          │ dropped (s <= now-W) │    counted: now-W < s <= now     │
 //	                                 └──────────── window W ───────────┘ now
 //
-// One Lua script does a whole call, atomically: read TIME, drop the entries
-// that left the window, count the rest, then either add n entries (all or
-// none) and extend the key's expiry to one window (plus 1ms), or read how
-// long the caller must wait. The answer is exact to the microsecond:
+// One Lua script does a whole call, atomically: read TIME and count the
+// log; then either drop the entries that left the window, add n entries
+// (all or none) and make sure the key outlives them, or read how long the
+// caller must wait. The answer is exact to the microsecond:
 //
 //	RetryAfter = s_k + W - now, where s_k is the k-th oldest entry and
 //	             k = count + n - N entries must leave for n to fit
@@ -45,19 +45,23 @@
 // clients with skewed clocks disagree (here only Redis's TIME is used); its
 // member is the timestamp, so requests of the same instant collapse into
 // one entry and it admits more than its limit (here each request is its own
-// member); its keys never expire (here a key expires one window after its
-// last admission); and it says nothing about when to retry (here
+// member); its keys never expire (here a key expires one to two windows
+// after its last admission); and it says nothing about when to retry (here
 // RetryAfter, exact, and Never when n exceeds the limit).
 //
 // # Cost
 //
-// One script call per Allow or AllowN: an admission runs TIME,
-// ZREMRANGEBYSCORE, ZCARD, ZADD and PEXPIRE; a refusal TIME,
-// ZREMRANGEBYSCORE, ZCARD and one or two ZRANGE of a single entry. That is
-// the bare recipe's three commands plus the price of its fixes: the server
-// clock, the expiry, and exact retry times (BenchmarkAllow measures both
-// side by side). A log holds at most N entries per key, N <= 128 staying
-// in Redis's compact listpack encoding.
+// One script call per Allow or AllowN. An admission runs TIME, ZCARD,
+// ZREMRANGEBYSCORE, ZADD and PTTL, and PEXPIRE only when the key's time
+// to live has run below one window (about once per window per key: a key
+// expires between one and two windows after its last admission). A
+// refusal of one request runs TIME, ZCARD and two ZRANGE of a single
+// entry, and writes nothing: entries that left the window are dropped by
+// the next admission. That is the bare recipe's three commands plus the
+// price of its fixes: the server clock, the expiry, and exact retry times
+// (BenchmarkAllow and the bench command measure both side by side). A log
+// holds at most N entries in its window, plus those that left it since the
+// last admission; N <= 128 stays in Redis's compact listpack encoding.
 //
 // Redis's clock is trusted. If it steps backward (NTP, a failover to a
 // node whose clock lags), entries logged before the step keep counting

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/redis/rueidis"
 )
@@ -37,6 +36,7 @@ func (o Options) withDefaults() (Options, error) {
 type Limiter struct {
 	client rueidis.Client
 	prefix string
+	args   argCache
 }
 
 // New returns a limiter on client, standalone or cluster. It refuses
@@ -69,9 +69,9 @@ func (l *Limiter) Allow(ctx context.Context, key string, limit Limit) (Result, e
 // context wrap ErrRedis.
 //
 // A key may be checked against different N over time. Keep one Window per
-// key: a key's log expires one window after its last admission (never
-// earlier than an expiry already set), so a later call with a longer
-// window does not see requests the log has already forgotten.
+// key: a key's log expires between one and two windows after its last
+// admission (never earlier than an expiry already set), so a later call
+// with a longer window may not see requests the log has already forgotten.
 func (l *Limiter) AllowN(ctx context.Context, key string, limit Limit, n int) (Result, error) {
 	if err := limit.Validate(); err != nil {
 		return Result{}, err
@@ -83,9 +83,9 @@ func (l *Limiter) AllowN(ctx context.Context, key string, limit Limit, n int) (R
 	if err != nil {
 		return Result{}, err
 	}
-	ttl := (limit.Window+time.Millisecond-1)/time.Millisecond + 1
-	kv := []string{k, strconv.Itoa(limit.N), strconv.FormatInt(limit.Window.Microseconds(), 10), strconv.Itoa(n), strconv.FormatInt(int64(ttl), 10)}
-	return parseResult(limit, allowScript.Exec(ctx, l.client, kv[:1], kv[1:]))
+	a := l.args.get(limit)
+	kv := [...]string{k, a.n, a.window, strconv.Itoa(n), a.ttlMin, a.ttlSet}
+	return parseResult(limit, n, allowScript.Exec(ctx, l.client, kv[:1], kv[1:]))
 }
 
 // Reset forgets every request logged for key, so its next window starts

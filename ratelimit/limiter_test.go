@@ -3,6 +3,7 @@ package ratelimit
 import (
 	"context"
 	"errors"
+	"math/rand/v2"
 	"strconv"
 	"strings"
 	"testing"
@@ -96,20 +97,37 @@ func TestReset(t *testing.T) {
 	}
 }
 
-// TestIdleKeyExpires: a key gets a TTL of one window (+1ms) at each
-// admission and disappears once idle for that long.
+// TestIdleKeyExpires: after each admission the key expires no earlier than
+// the admitted entry leaves the window and no later than two windows
+// after it (checked with PEXPIRETIME against Redis's own admission time),
+// and an idle key disappears.
 func TestIdleKeyExpires(t *testing.T) {
 	env := redistest.New(t)
 	l := newLimiter(t, env.Client, env.Prefix)
-	mustAllowN(t, l, "m", PerMinute(5), 1)
-	if got := pttl(t, env.Client, l.prefix+"{m}"); got <= 59*time.Second || got > time.Minute+time.Millisecond {
-		t.Errorf("PTTL after an admission under %v = %v, want in (59s, 1m0.001s]", PerMinute(5), got)
+	lim := Limit{N: 1000, Window: 20 * time.Millisecond}
+	w := lim.Window.Microseconds()
+	rng := rand.New(rand.NewPCG(3, 4))
+	refreshes, last := 0, int64(0)
+	for i := range 60 {
+		r := mustAllowN(t, l, "k", lim, 1)
+		exp := pexpiretime(t, env.Client, l.prefix+"{k}") * 1000
+		at := r.At.UnixMicro()
+		if exp < at+w || exp > at+2*w+2000 {
+			t.Fatalf("admission %d at %d: expires at %d, want in [%d, %d]", i, at, exp, at+w, at+2*w+2000)
+		}
+		if exp != last {
+			refreshes, last = refreshes+1, exp
+		}
+		time.Sleep(time.Duration(rng.IntN(15000)) * time.Microsecond)
 	}
-	short := Limit{N: 5, Window: 30 * time.Millisecond}
-	mustAllowN(t, l, "s", short, 1)
-	time.Sleep(short.Window + slack)
-	if got := pttl(t, env.Client, l.prefix+"{s}"); got != -2 {
-		t.Errorf("PTTL of a key idle for its window = %v, want -2 (gone)", got)
+	if refreshes < 3 {
+		t.Errorf("the expiry was set %d times over about 20 windows: the refresh went untested", refreshes)
+	}
+	// The expiry is at most 2W+1ms after the admission's millisecond, and a
+	// key counts as expired only after that millisecond.
+	time.Sleep(2*lim.Window + 3*time.Millisecond + slack)
+	if got := pttl(t, env.Client, l.prefix+"{k}"); got != -2 {
+		t.Errorf("PTTL of a key idle for two windows = %v, want -2 (gone)", got)
 	}
 }
 

@@ -54,3 +54,14 @@ func pttl(t testing.TB, client rueidis.Client, key string) time.Duration {
 	}
 	return time.Duration(ms) * time.Millisecond
 }
+
+// pexpiretime returns the absolute expiry of a Redis key in Unix ms
+// (-2: absent, -1: none).
+func pexpiretime(t testing.TB, client rueidis.Client, key string) int64 {
+	t.Helper()
+	ms, err := client.Do(context.Background(), client.B().Pexpiretime().Key(key).Build()).AsInt64()
+	if err != nil {
+		t.Fatalf("PEXPIRETIME %s: %v", key, err)
+	}
+	return ms
+}

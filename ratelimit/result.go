@@ -42,9 +42,10 @@ type Result struct {
 	At time.Time
 }
 
-// parseResult reads allow.lua's reply: {admitted, count, now µs} for an
-// admission, {0, count, now µs, retry µs, reset µs} for a refusal.
-func parseResult(limit Limit, r rueidis.RedisResult) (Result, error) {
+// parseResult reads allow.lua's reply to a call for n requests:
+// {remaining, now µs} for an admission, {remaining, now µs, retry µs,
+// reset µs} for a refusal.
+func parseResult(limit Limit, n int, r rueidis.RedisResult) (Result, error) {
 	if err := r.Error(); err != nil {
 		return Result{}, fmt.Errorf("ratelimit: allow: %w: %w", ErrRedis, err)
 	}
@@ -52,23 +53,23 @@ func parseResult(limit Limit, r rueidis.RedisResult) (Result, error) {
 	if err != nil {
 		return Result{}, fmt.Errorf("ratelimit: allow: %w: %w", ErrReply, err)
 	}
-	var v [5]int64
-	if len(arr) != 3 && len(arr) != 5 {
-		return Result{}, fmt.Errorf("ratelimit: allow: reply of %d elements, want 3 or 5: %w", len(arr), ErrReply)
+	if len(arr) != 2 && len(arr) != 4 {
+		return Result{}, fmt.Errorf("ratelimit: allow: reply of %d elements, want 2 or 4: %w", len(arr), ErrReply)
 	}
+	var v [4]int64
 	for i := range arr {
 		if v[i], err = arr[i].AsInt64(); err != nil {
 			return Result{}, fmt.Errorf("ratelimit: allow: reply element %d: %w: %w", i, ErrReply, err)
 		}
 	}
-	res := Result{Limit: limit, Allowed: int(v[0]), Remaining: max(limit.N-int(v[1]), 0), At: time.UnixMicro(v[2])}
+	res := Result{Limit: limit, Remaining: int(v[0]), At: time.UnixMicro(v[1])}
 	switch {
-	case len(arr) == 3:
-		res.ResetAfter = limit.Window
-	case v[3] < 0:
-		res.RetryAfter, res.ResetAfter = Never, usecs(v[4])
+	case len(arr) == 2:
+		res.Allowed, res.ResetAfter = n, limit.Window
+	case v[2] < 0:
+		res.RetryAfter, res.ResetAfter = Never, usecs(v[3])
 	default:
-		res.RetryAfter, res.ResetAfter = usecs(v[3]), usecs(v[4])
+		res.RetryAfter, res.ResetAfter = usecs(v[2]), usecs(v[3])
 	}
 	return res, nil
 }

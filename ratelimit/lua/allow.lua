@@ -8,37 +8,57 @@
 -- ARGV[1]  limit: the most requests admitted in any window (>= 1)
 -- ARGV[2]  window in µs (>= 1)
 -- ARGV[3]  n: requests asked for (>= 1)
--- ARGV[4]  the key's time to live after an admission, in ms: the window
---          rounded up, plus 1
+-- ARGV[4]  the shortest time to live an admission leaves the key, in ms:
+--          the window rounded up, plus 1
+-- ARGV[5]  the time to live an admission sets when the key's is shorter
+--          than ARGV[4] (or the key is new), in ms: ARGV[4] plus the
+--          window rounded up
 --
 -- An entry of time s counts at time now while now - window < s.
 --
--- Reply {admitted, count, now[, retry, reset]}:
---   admitted  n or 0
---   count     entries in the window after the call
---   now       Redis's clock in µs, as a string
---   retry     refused only: µs until n fits, -1 never (n > limit)
---   reset     refused only: µs until the log is empty (0 if it is)
--- An admission replies the first three: retry is 0, reset the window.
+-- Reply, integers: {remaining, now} for an admission,
+--                  {remaining, now, retry, reset} for a refusal:
+--   remaining  requests the window admits after the call
+--   now        Redis's clock in µs
+--   retry      µs until n fits, -1 never (n > limit)
+--   reset      µs until the log is empty (0 if it is)
 --
--- Lean on purpose, each choice measured: arguments to redis.call are
--- strings (a Lua number is formatted with %.17g), times are read from
--- members rather than WITHSCORES (a score is formatted with %.17g), no
--- local functions (a closure costs time on every call).
+-- Lean on purpose, each choice measured: entries that left the window are
+-- dropped by admissions only (a refusal of one request reads two entries
+-- and writes nothing); the expiry is extended only when it runs short
+-- (PTTL is a cheap read, PEXPIRE a write that is propagated); arguments to
+-- redis.call are strings (a Lua number is formatted with %.17g); times are
+-- read from members rather than WITHSCORES; no local functions (a closure
+-- costs time on every call).
 
 local key = KEYS[1]
-local limit, n = tonumber(ARGV[1]), tonumber(ARGV[3])
+local limit, w, n = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
 local t = redis.call('TIME')
 local us = t[2]
 if #us < 6 then us = string.rep('0', 6 - #us) .. us end
 local stamp = t[1] .. us
 local now = tonumber(stamp)
--- Drop the entries that left the window, then count the rest. (ZCOUNT
--- instead would decode every score of a small set's listpack.)
-redis.call('ZREMRANGEBYSCORE', key, '-inf', string.format('%d', now - ARGV[2]))
-local count = redis.call('ZCARD', key)
 
-if count + n <= limit then
+-- card may still count entries that left the window, so card + n <= limit
+-- admits for sure. Otherwise the j-th newest entry decides, j = limit - n
+-- + 1 <= card: n fits once it has left the window, at tj + w.
+local card = redis.call('ZCARD', key)
+local fits, tj = card + n <= limit, nil
+if not fits and n <= limit then
+  local idx = string.format('%d', n - limit - 1)
+  local m = redis.call('ZRANGE', key, idx, idx)[1]
+  tj = tonumber(m) or tonumber(string.match(m, '^%d+'))
+  fits = tj <= now - w
+end
+
+-- Drop what left the window, so count is exact. A refusal of one request
+-- needs no count: j = limit entries are in the window, none remains.
+local count = card
+if card > 0 and (fits or n > 1) then
+  count = card - redis.call('ZREMRANGEBYSCORE', key, '-inf', string.format('%d', now - w))
+end
+
+if fits then
   local added = 0
   if n == 1 then
     added = redis.call('ZADD', key, 'NX', stamp, stamp)
@@ -61,30 +81,26 @@ if count + n <= limit then
     pos = pos + 1
     added = added + redis.call('ZADD', key, 'NX', stamp, stamp .. ':' .. pos)
   end
-  -- Expire when idle. An existing key never has its expiry moved earlier
-  -- (GT), so entries logged under a longer window, or before a step back
-  -- of the clock, stay counted.
+  -- Expire when idle, between one and two windows after the last
+  -- admission. An existing key never has its expiry moved earlier (GT), so
+  -- entries logged under a longer window, or before a step back of the
+  -- clock, stay counted.
   if count == 0 then
-    redis.call('PEXPIRE', key, ARGV[4])
-  else
-    redis.call('PEXPIRE', key, ARGV[4], 'GT')
+    redis.call('PEXPIRE', key, ARGV[5])
+  elseif redis.call('PTTL', key) < tonumber(ARGV[4]) then
+    redis.call('PEXPIRE', key, ARGV[5], 'GT')
   end
-  return {n, count + n, stamp}
+  return {limit - count - n, now}
 end
 
--- Refused. The request fits once the j-th newest entry leaves the window,
--- j = limit - n + 1 (count >= j). An entry's time is its member up to ':'.
-local retry, reset = -1, 0
-if count > 0 then
+-- Refused. An entry's time is its member up to ':'.
+local remaining, retry, reset = 0, -1, 0
+if count < limit then remaining = limit - count end
+if tj then retry = tj + w - now end
+if tj and n == limit then
+  reset = retry -- j = 1: the newest entry was read already
+elseif count > 0 then
   local m = redis.call('ZRANGE', key, '-1', '-1')[1]
-  reset = (tonumber(m) or tonumber(string.match(m, '^%d+'))) + ARGV[2] - now
-  if n <= limit then
-    local j = limit - n + 1
-    if j > 1 then
-      local idx = string.format('%d', -j)
-      m = redis.call('ZRANGE', key, idx, idx)[1]
-    end
-    retry = (tonumber(m) or tonumber(string.match(m, '^%d+'))) + ARGV[2] - now
-  end
+  reset = (tonumber(m) or tonumber(string.match(m, '^%d+'))) + w - now
 end
-return {0, count, stamp, retry, reset}
+return {remaining, now, retry, reset}
