@@ -2,7 +2,7 @@ package board
 
 import (
 	"fmt"
-	"strings"
+	"github.com/tiebreak/tiebreak/internal/hashtag"
 )
 
 // MaxNameLen is the longest board name, in bytes.
@@ -56,13 +56,5 @@ func (k keys) luaIndexes() string {
 }
 
 func checkName(name string) error {
-	switch {
-	case name == "":
-		return fmt.Errorf("board: empty name: %w", ErrName)
-	case len(name) > MaxNameLen:
-		return fmt.Errorf("board: name of %d bytes, over %d: %w", len(name), MaxNameLen, ErrName)
-	case strings.ContainsAny(name, "{}"):
-		return fmt.Errorf("board: name %q holds a brace: %w", name, ErrName)
-	}
-	return nil
+	return hashtag.Check(name, MaxNameLen, "board: name", ErrName)
 }

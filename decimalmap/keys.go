@@ -2,7 +2,7 @@ package decimalmap
 
 import (
 	"fmt"
-	"strings"
+	"github.com/tiebreak/tiebreak/internal/hashtag"
 
 	"github.com/tiebreak/tiebreak/pack"
 )
@@ -26,15 +26,7 @@ func makeKeys(name string) keys {
 }
 
 func checkName(name string) error {
-	switch {
-	case name == "":
-		return fmt.Errorf("decimalmap: empty name: %w", ErrName)
-	case len(name) > MaxNameLen:
-		return fmt.Errorf("decimalmap: name of %d bytes, over %d: %w", len(name), MaxNameLen, ErrName)
-	case strings.ContainsAny(name, "{}"):
-		return fmt.Errorf("decimalmap: name %q holds a brace: %w", name, ErrName)
-	}
-	return nil
+	return hashtag.Check(name, MaxNameLen, "decimalmap: name", ErrName)
 }
 
 // encode returns the order-preserving encoding of key (pack.EncodeDecimal).

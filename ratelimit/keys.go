@@ -1,9 +1,6 @@
 package ratelimit
 
-import (
-	"fmt"
-	"strings"
-)
+import "github.com/tiebreak/tiebreak/internal/hashtag"
 
 // MaxKeyLen is the longest limited key, in bytes.
 const MaxKeyLen = 512
@@ -15,13 +12,8 @@ const DefaultPrefix = "rl:"
 // make key the hash tag, so each limited key lives in one Redis Cluster
 // slot and different keys spread over the cluster.
 func redisKey(prefix, key string) (string, error) {
-	switch {
-	case key == "":
-		return "", fmt.Errorf("ratelimit: empty key: %w", ErrKey)
-	case len(key) > MaxKeyLen:
-		return "", fmt.Errorf("ratelimit: key of %d bytes, over %d: %w", len(key), MaxKeyLen, ErrKey)
-	case strings.ContainsAny(key, "{}"):
-		return "", fmt.Errorf("ratelimit: key %q holds a brace: %w", key, ErrKey)
+	if err := hashtag.Check(key, MaxKeyLen, "ratelimit: key", ErrKey); err != nil {
+		return "", err
 	}
 	return prefix + "{" + key + "}", nil
 }

@@ -1,9 +1,6 @@
 package timeline
 
-import (
-	"fmt"
-	"strings"
-)
+import "github.com/tiebreak/tiebreak/internal/hashtag"
 
 // MaxRoomLen is the longest room name, in bytes.
 const MaxRoomLen = 200
@@ -15,13 +12,5 @@ func roomKey(room string) string { return "tl:{" + room + "}:z" }
 
 // checkRoom refuses a room name that is empty, too long or holds a brace.
 func checkRoom(room string) error {
-	switch {
-	case room == "":
-		return fmt.Errorf("timeline: empty room name: %w", ErrRoom)
-	case len(room) > MaxRoomLen:
-		return fmt.Errorf("timeline: room name of %d bytes, over %d: %w", len(room), MaxRoomLen, ErrRoom)
-	case strings.ContainsAny(room, "{}"):
-		return fmt.Errorf("timeline: room name %s holds a brace: %w", quote(room), ErrRoom)
-	}
-	return nil
+	return hashtag.Check(room, MaxRoomLen, "timeline: room name", ErrRoom)
 }

@@ -1,0 +1,31 @@
+// Package hashtag holds the one rule tiebreak's Redis-backed packages apply
+// to the string they put between braces in their keys: a board's name, a
+// timeline's room, a decimal map's name, a limited key.
+//
+//	tb:{name}:z   tb:{name}:m   ...   one object, one hash tag, one slot
+//
+// Redis Cluster hashes only what stands between the first '{' and the next
+// '}', so the string must be non-empty and hold no brace for all of an
+// object's keys to land in one slot, which its Lua scripts need.
+package hashtag
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Check returns nil if s can be a hash tag of at most max bytes, else an
+// error wrapping sentinel that says why: s is empty, longer than max, or
+// holds a brace. what names s in the message, package first:
+// "board: name", "timeline: room name".
+func Check(s string, max int, what string, sentinel error) error {
+	switch {
+	case s == "":
+		return fmt.Errorf("%s is empty: %w", what, sentinel)
+	case len(s) > max:
+		return fmt.Errorf("%s of %d bytes, over %d: %w", what, len(s), max, sentinel)
+	case strings.ContainsAny(s, "{}"):
+		return fmt.Errorf("%s %q holds a brace: %w", what, s, sentinel)
+	}
+	return nil
+}

@@ -1,0 +1,36 @@
+package hashtag
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+var errBad = errors.New("bad")
+
+func TestCheck(t *testing.T) {
+	for _, tc := range []struct {
+		s    string
+		ok   bool
+		want string // in the message
+	}{
+		{"a", true, ""},
+		{"user:42", true, ""},
+		{strings.Repeat("x", 10), true, ""},
+		{"", false, "x: name is empty"},
+		{strings.Repeat("x", 11), false, "of 11 bytes, over 10"},
+		{"a{b", false, `"a{b" holds a brace`},
+		{"}", false, "holds a brace"},
+	} {
+		err := Check(tc.s, 10, "x: name", errBad)
+		if tc.ok {
+			if err != nil {
+				t.Errorf("Check(%q) = %v, want nil", tc.s, err)
+			}
+			continue
+		}
+		if !errors.Is(err, errBad) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("Check(%q) = %v, want an error wrapping errBad that says %q", tc.s, err, tc.want)
+		}
+	}
+}
