@@ -136,16 +136,20 @@ func TestClockStepsBack(t *testing.T) {
 	}
 }
 
-// TestExpiryNeverEarlier: an admission under a shorter window does not cut
-// the expiry set by a longer one, which still has entries to keep.
+// TestExpiryNeverEarlier: an admission under a shorter window, while the
+// longer window's entry is still inside the shorter one, leaves the expiry
+// the longer window set. (Once the entry has left the shorter window, that
+// call drops it: keep one Window per key.) On the fake clock, so the two
+// calls are 500µs apart however slow the machine.
 func TestExpiryNeverEarlier(t *testing.T) {
 	env := redistest.New(t)
-	l := newLimiter(t, env.Client, env.Prefix)
-	key := l.prefix + "{k}"
-	mustAllowN(t, l, "k", PerHour(10), 1)
-	mustAllowN(t, l, "k", Limit{N: 10, Window: time.Millisecond}, 1)
-	if got := pttl(t, env.Client, key); got < time.Hour-time.Minute {
-		t.Errorf("PTTL after an admission with a 1ms window = %v, want about 1h", got)
+	key := "rl:{" + env.Prefix + "}"
+	allowAt(t, env, key, PerHour(10), 1, 0)
+	if r := allowAt(t, env, key, Limit{N: 10, Window: time.Millisecond}, 1, 500*time.Microsecond); r.Remaining != 8 {
+		t.Errorf("1ms window 500µs later: %+v, want Remaining 8 (the hour's entry still counts)", r)
+	}
+	if got := pttl(t, env.Client, key); got < 2*time.Hour-time.Minute {
+		t.Errorf("PTTL after an admission with a 1ms window = %v, want about 2h (the hour window's)", got)
 	}
 }
 

@@ -52,13 +52,14 @@
 // # Cost
 //
 // One script call per Allow or AllowN. An admission runs TIME, ZCARD,
-// ZREMRANGEBYSCORE, ZADD and PTTL, and PEXPIRE only when the key's time
-// to live has run below one window (about once per window per key: a key
-// expires between one and two windows after its last admission). A
-// refusal of one request runs TIME, ZCARD and two ZRANGE of a single
-// entry, and writes nothing: entries that left the window are dropped by
-// the next admission. That is the bare recipe's three commands plus the
-// price of its fixes: the server clock, the expiry, and exact retry times
+// ZREMRANGEBYSCORE, ZADD and PTTL, and PEXPIRE only when the log was empty
+// (then instead of the PTTL) or its time to live has run below
+// one window (about once per window per key: a key expires between one
+// and two windows after its last admission). A refusal of one request
+// runs TIME, ZCARD and two ZRANGE of a single entry (one when N is 1), and
+// writes nothing: entries that left the window are dropped by the next
+// admission. That is the bare recipe's three commands plus the price of
+// its fixes: the server clock, the expiry, and exact retry times
 // (BenchmarkAllow and the bench command measure both side by side). A log
 // holds at most N entries in its window, plus those that left it since the
 // last admission; N <= 128 stays in Redis's compact listpack encoding.

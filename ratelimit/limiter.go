@@ -69,9 +69,10 @@ func (l *Limiter) Allow(ctx context.Context, key string, limit Limit) (Result, e
 // context wrap ErrRedis.
 //
 // A key may be checked against different N over time. Keep one Window per
-// key: a key's log expires between one and two windows after its last
-// admission (never earlier than an expiry already set), so a later call
-// with a longer window may not see requests the log has already forgotten.
+// key: a call drops the entries that have left its own window, and a key's
+// log expires between one and two windows after its last admission, so a
+// later call with a longer window may not see requests the log has
+// already forgotten.
 func (l *Limiter) AllowN(ctx context.Context, key string, limit Limit, n int) (Result, error) {
 	if err := limit.Validate(); err != nil {
 		return Result{}, err

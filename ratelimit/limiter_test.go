@@ -131,6 +131,24 @@ func TestIdleKeyExpires(t *testing.T) {
 	}
 }
 
+// TestPersistedKeyExpiresAgain: a key that lost its expiry (PERSIST, a
+// RESTORE without TTL) gets one back at its next admission, so it still
+// disappears once idle.
+func TestPersistedKeyExpiresAgain(t *testing.T) {
+	env := redistest.New(t)
+	l := newLimiter(t, env.Client, env.Prefix)
+	lim := Limit{N: 100, Window: time.Second}
+	key := l.prefix + "{p}"
+	mustAllowN(t, l, "p", lim, 1)
+	if err := env.Client.Do(context.Background(), env.Client.B().Persist().Key(key).Build()).Error(); err != nil {
+		t.Fatal(err)
+	}
+	mustAllowN(t, l, "p", lim, 1)
+	if got := pttl(t, env.Client, key); got <= lim.Window || got > 2*lim.Window+time.Millisecond {
+		t.Errorf("PTTL after an admission on a persisted key = %v, want in (%v, %v]", got, lim.Window, 2*lim.Window+time.Millisecond)
+	}
+}
+
 // TestNeverFits: asking for more than N at once is refused with Never and
 // logs nothing; the rest of the Result still describes the log.
 func TestNeverFits(t *testing.T) {

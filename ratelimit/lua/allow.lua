@@ -82,13 +82,14 @@ if fits then
     added = added + redis.call('ZADD', key, 'NX', stamp, stamp .. ':' .. pos)
   end
   -- Expire when idle, between one and two windows after the last
-  -- admission. An existing key never has its expiry moved earlier (GT), so
-  -- entries logged under a longer window, or before a step back of the
-  -- clock, stay counted.
+  -- admission. The expiry is only ever extended: it is touched when the
+  -- key is new, or when less than ARGV[4] is left (or none is set), and
+  -- ARGV[5] is longer than that. So entries logged under a longer window,
+  -- or before a step back of the clock, keep the expiry they were given.
   if count == 0 then
     redis.call('PEXPIRE', key, ARGV[5])
   elseif redis.call('PTTL', key) < tonumber(ARGV[4]) then
-    redis.call('PEXPIRE', key, ARGV[5], 'GT')
+    redis.call('PEXPIRE', key, ARGV[5])
   end
   return {limit - count - n, now}
 end
