@@ -5,7 +5,8 @@ import (
 	"os"
 
 	"github.com/redis/rueidis"
-	"github.com/tiebreak/tiebreak/internal/redistest"
+	"github.com/tiebreak/tiebreak/internal/redisserver"
+	"github.com/tiebreak/tiebreak/internal/redisurl"
 )
 
 // connection is the Redis a run measures.
@@ -22,7 +23,7 @@ type connection struct {
 // client with rueidis's default settings.
 func connect() (*connection, error) {
 	if url := os.Getenv("REDIS_URL"); url != "" {
-		opt, err := rueidis.ParseURL(url)
+		opt, err := redisurl.Parse(url)
 		if err != nil {
 			return nil, fmt.Errorf("REDIS_URL: %w", err)
 		}
@@ -32,7 +33,7 @@ func connect() (*connection, error) {
 		}
 		return &connection{client: c, source: "REDIS_URL", close: c.Close}, nil
 	}
-	srv, err := redistest.StartServer("")
+	srv, err := redisserver.StartServer("")
 	if err != nil {
 		return nil, fmt.Errorf("no REDIS_URL, and starting a temporary redis-server failed "+
 			"(install redis-server, or set REDIS_URL=redis://host:port/0): %w", err)

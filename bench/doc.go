@@ -7,7 +7,7 @@
 //	go run ./bench --sizes 1e4,1e5,1e6,1e7 --workloads reads
 //
 // It uses REDIS_URL when set, else starts a temporary redis-server of its
-// own (internal/redistest.StartServer); never an in-process fake, whose
+// own (internal/redisserver.StartServer); never an in-process fake, whose
 // numbers would mean nothing. Every key it writes starts with a name unique
 // to the run, and is deleted when its workload ends.
 //

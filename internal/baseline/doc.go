@@ -1,6 +1,8 @@
-// Package seeds holds the hand-written schemes of the seed posts (see
-// ../shared/SEEDS.md) that tiebreak is measured against: seed 000's
-// two-level index for decimal keys and seed 001's rate-limit script. They
-// are baselines, written as the posts wrote them, bugs included; nothing
-// but benchmarks (the bench command and the packages' own) uses them.
-package seeds
+// Package baseline holds the hand-written schemes tiebreak is measured
+// against, written the way they are usually written, bugs included: the
+// two-level decimal index (an integer part as score, a per-integer sorted
+// set of fraction strings ordered by BYLEX, one list per key) and the naive
+// log limiter (a Lua script logging the request's millisecond as its
+// member, on the client's clock). Nothing but benchmarks (the bench command
+// and the packages' own) uses them.
+package baseline

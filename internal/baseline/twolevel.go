@@ -1,4 +1,4 @@
-package seeds
+package baseline
 
 import (
 	"context"
@@ -9,7 +9,7 @@ import (
 	"github.com/redis/rueidis"
 )
 
-// Seed000 is seed 000's two-level scheme for exact decimal keys: the
+// TwoLevelIndex is the two-level decimal index for exact decimal keys: the
 // integer part is the score of a bucket, named after the fraction sorted
 // set of that integer part, in one sorted set; each fraction sorted set
 // holds its fraction strings with score 0, read BYLEX; each price has a
@@ -21,33 +21,33 @@ import (
 //
 // Every key carries the hash tag {name}, so on Redis Cluster the scheme
 // lives on one node, as a decimalmap does.
-type Seed000 struct {
+type TwoLevelIndex struct {
 	client rueidis.Client
 	prefix string
 }
 
-// Price is one key of Seed000 with its values.
+// Price is one key of TwoLevelIndex with its values.
 type Price struct {
 	Key    string
 	Values []string
 }
 
-// NewSeed000 keeps its keys under the hash tag {name}.
-func NewSeed000(c rueidis.Client, name string) Seed000 {
-	return Seed000{client: c, prefix: "{" + name + "}"}
+// NewTwoLevelIndex keeps its keys under the hash tag {name}.
+func NewTwoLevelIndex(c rueidis.Client, name string) TwoLevelIndex {
+	return TwoLevelIndex{client: c, prefix: "{" + name + "}"}
 }
 
-func (s Seed000) priceZset() string { return s.prefix + ":price.zset" }
+func (s TwoLevelIndex) priceZset() string { return s.prefix + ":price.zset" }
 
-func (s Seed000) fractionZset(intPart string) string {
+func (s TwoLevelIndex) fractionZset(intPart string) string {
 	return s.prefix + ":price.fraction.zset:" + intPart
 }
 
-func (s Seed000) userList(price string) string { return s.prefix + ":price.userid.list:" + price }
+func (s TwoLevelIndex) userList(price string) string { return s.prefix + ":price.userid.list:" + price }
 
-// Save writes one price as the post does (without its read-back check),
+// Save writes one price as the scheme does (without a read-back check),
 // its three writes pipelined.
-func (s Seed000) Save(ctx context.Context, intPart, frac string, values []string) error {
+func (s TwoLevelIndex) Save(ctx context.Context, intPart, frac string, values []string) error {
 	c := s.client
 	score, err := strconv.ParseFloat(intPart, 64)
 	if err != nil {
@@ -64,9 +64,9 @@ func (s Seed000) Save(ctx context.Context, intPart, frac string, values []string
 	return errors.Join(errs...)
 }
 
-// Find is the post's find(from, to), for prices with a fraction: one
+// Find is the scheme's range find(from, to), for prices with a fraction: one
 // round trip for the buckets, one per bucket, one per price.
-func (s Seed000) Find(ctx context.Context, from, to string) ([]Price, error) {
+func (s TwoLevelIndex) Find(ctx context.Context, from, to string) ([]Price, error) {
 	c := s.client
 	fromInt, fromFrac, _ := strings.Cut(from, ".")
 	toInt, toFrac, _ := strings.Cut(to, ".")
@@ -102,7 +102,7 @@ func (s Seed000) Find(ctx context.Context, from, to string) ([]Price, error) {
 
 // Keys returns every key of the prices saved: the bucket set, a fraction
 // set per integer part, a list per price.
-func (s Seed000) Keys(intParts, fracs []string) []string {
+func (s TwoLevelIndex) Keys(intParts, fracs []string) []string {
 	out := []string{s.priceZset()}
 	for _, ip := range intParts {
 		out = append(out, s.fractionZset(ip))

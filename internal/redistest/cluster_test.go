@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/internal/redisserver"
 )
 
 func TestClusterSpreadsKeysOverAllMasters(t *testing.T) {
@@ -59,7 +60,7 @@ func TestClusterMultiKeyCommandsNeedAHashTag(t *testing.T) {
 	// Keys without a shared tag live in different slots: a real cluster
 	// refuses them in one command. (rueidis' cluster client would not even
 	// build such a command: it panics, so send it through a node client.)
-	node, err := dialNode(env.Addrs[0])
+	node, err := redisserver.DialNode(env.Addrs[0])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +104,7 @@ func keysPerNode(t *testing.T, addrs []string, prefix string) map[string]int {
 	t.Helper()
 	counts := map[string]int{}
 	for _, addr := range addrs {
-		node, err := dialNode(addr)
+		node, err := redisserver.DialNode(addr)
 		if err != nil {
 			t.Fatal(err)
 		}

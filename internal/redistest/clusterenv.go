@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/internal/redisserver"
 )
 
 // ClusterEnv is one test's view of a real local Redis Cluster.
@@ -66,7 +67,7 @@ func (sc *sharedCluster) open(masters int) {
 		return
 	}
 	atExit(c.Close)
-	client, err := dial(c.Addrs...)
+	client, err := redisserver.Dial(c.Addrs...)
 	if err != nil {
 		sc.err = fmt.Errorf("connect to %v: %w", c.Addrs, err)
 		return

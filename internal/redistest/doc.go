@@ -16,8 +16,10 @@
 //  1. REDIS_URL: an existing server, reached with rueidis.ParseURL.
 //  2. redis-server on PATH: one private server per test binary on a free
 //     loopback port, without persistence, in a temporary directory.
-//  3. A reachable Docker engine: a container from the testcontainers redis
-//     module.
+//  3. A Docker engine (DOCKER_HOST, or /var/run/docker.sock): a container
+//     started by the helper module in docker/, run with `go run`, so that
+//     testcontainers and the Docker client stay out of this module's
+//     go.mod and out of its users' go.sum.
 //
 // Tests share the server (and its client) of their test binary and are kept
 // apart by [Env.Prefix], which is unique per call; every key that contains it
@@ -26,8 +28,9 @@
 // [NewCluster] gives a real local Redis Cluster built from the redis-server
 // and redis-cli binaries, shared per test binary and per number of masters.
 //
-// [StartServer], [StartServerWith] and [StartCluster] start servers outside
-// tests (the bench command, examples). On Linux every redis-server started
+// [StartServer], [StartServerWith] and [StartCluster] start servers (from
+// package redisserver, which the bench command and the example programs use
+// directly). On Linux every redis-server started
 // by this package is killed with the process that started it, even when that
 // process is itself killed (Pdeathsig, see spawn.go); [Main] also stops them
 // cleanly and removes their temporary directories once the tests have run.

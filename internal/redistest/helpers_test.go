@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/internal/redisserver"
 )
 
 // testCtx returns a context that ends with the test or after a minute.
@@ -19,7 +20,7 @@ func testCtx(t *testing.T) context.Context {
 // dialT connects to addr for the duration of t.
 func dialT(t *testing.T, addr string) rueidis.Client {
 	t.Helper()
-	c, err := dial(addr)
+	c, err := redisserver.Dial(addr)
 	if err != nil {
 		t.Fatalf("dial %s: %v", addr, err)
 	}

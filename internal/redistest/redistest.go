@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -91,7 +92,7 @@ func New(t testing.TB) *Env {
 	requireMain(t)
 	b, err := sharedBackend()
 	if err != nil {
-		t.Fatalf("redistest: %v", err)
+		t.Fatal(failure(err))
 	}
 	env := &Env{Client: b.client, Addr: b.addr, Prefix: newPrefix(), Source: b.source}
 	cleanupKeys(t, b.client, env.Prefix)
@@ -162,4 +163,32 @@ func Shared() (*Env, error) {
 		return nil, err
 	}
 	return &Env{Client: b.client, Addr: b.addr, Prefix: newPrefix(), Source: b.source}, nil
+}
+
+var noRedisShown atomic.Bool
+
+// failure is what New says when the binary has no Redis. The instructions
+// of a missing Redis are given in full once per `go test` run: by the first
+// test of the first binary to fail (binaries of one run share a parent, the
+// go command, and leave a marker named for it); the others say it briefly.
+func failure(err error) string {
+	if !errors.Is(err, errNoRedis) || firstToReport() {
+		return "redistest: " + err.Error()
+	}
+	return "redistest: no Redis for the tests (the instructions are printed once, above)"
+}
+
+// firstToReport reports whether no test of this `go test` run has yet
+// given the instructions.
+func firstToReport() bool {
+	if noRedisShown.Swap(true) {
+		return false
+	}
+	marker := filepath.Join(os.TempDir(), fmt.Sprintf("tiebreak-noredis-%d", os.Getppid()))
+	f, err := os.OpenFile(marker, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+	if err != nil {
+		return false
+	}
+	f.Close()
+	return true
 }

@@ -1,13 +1,15 @@
 package redistest
 
 import (
+	"errors"
 	"fmt"
+	"os"
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/tiebreak/tiebreak/internal/redisserver"
 )
 
 func TestNewGivesWorkingClient(t *testing.T) {
@@ -72,23 +74,42 @@ func TestNoRedisErrorSaysHow(t *testing.T) {
 	}
 }
 
-func TestDockerProbeIsQuick(t *testing.T) {
-	start := time.Now()
-	err := dockerHealth()
-	took := time.Since(start)
-	t.Logf("Docker engine probe: %v after %v", err, took)
-	if took > dockerProbeTimeout+time.Second {
-		t.Errorf("Docker probe took %v, want at most %v", took, dockerProbeTimeout)
+func TestDockerEngineSaysWhyNot(t *testing.T) {
+	t.Setenv("DOCKER_HOST", "")
+	err := dockerEngine()
+	if _, statErr := os.Stat(dockerSocket); statErr == nil {
+		if err != nil {
+			t.Errorf("dockerEngine with %s present: %v", dockerSocket, err)
+		}
+		return
+	}
+	if err == nil || !strings.Contains(err.Error(), "DOCKER_HOST") {
+		t.Errorf("dockerEngine without an engine = %v, want an error naming DOCKER_HOST", err)
+	}
+	t.Setenv("DOCKER_HOST", "unix:///nonexistent.sock")
+	if err := dockerEngine(); err != nil {
+		t.Errorf("dockerEngine with DOCKER_HOST set = %v, want nil (the helper finds out)", err)
+	}
+}
+
+func TestNoRedisInstructionsOnce(t *testing.T) {
+	noRedisShown.Store(true) // as if a test of this binary had given them
+	if got := failure(noRedisError(nil)); strings.Contains(got, "apt-get") {
+		t.Errorf("second report repeats the instructions: %s", got)
+	}
+	other := errors.New("REDIS_URL: malformed")
+	if got := failure(other); !strings.Contains(got, "malformed") {
+		t.Errorf("another failure is not reported in full: %s", got)
 	}
 }
 
 func TestParseInfo(t *testing.T) {
-	if diff := cmp.Diff(map[string]string{"cluster_state": "ok"}, parseInfo("txt:cluster_state:ok\r\n")); diff != "" {
+	if diff := cmp.Diff(map[string]string{"cluster_state": "ok"}, redisserver.ParseInfo("txt:cluster_state:ok\r\n")); diff != "" {
 		t.Errorf("parseInfo of a verbatim string mismatch (-want +got):\n%s", diff)
 	}
 	text := "txt:# Server\r\nredis_version:7.0.15\r\nprocess_id:42\r\n\r\n# Cluster\r\ncluster_enabled:0\r\n"
 	want := map[string]string{"redis_version": "7.0.15", "process_id": "42", "cluster_enabled": "0"}
-	if diff := cmp.Diff(want, parseInfo(text)); diff != "" {
+	if diff := cmp.Diff(want, redisserver.ParseInfo(text)); diff != "" {
 		t.Errorf("parseInfo mismatch (-want +got):\n%s", diff)
 	}
 }

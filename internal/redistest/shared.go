@@ -1,12 +1,15 @@
 package redistest
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"sync"
 
 	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/internal/redisserver"
+	"github.com/tiebreak/tiebreak/internal/redisurl"
 )
 
 // backend is the Redis server shared by one test binary's Envs.
@@ -36,22 +39,30 @@ func openBackend() (*backend, error) {
 	if _, err := exec.LookPath("redis-server"); err == nil {
 		return openLocal()
 	}
-	dockerErr := dockerHealth()
+	dockerErr := dockerEngine()
 	if dockerErr == nil {
-		return openDocker()
+		b, err := openDocker()
+		if err == nil {
+			return b, nil
+		}
+		dockerErr = err
 	}
 	return nil, noRedisError(dockerErr)
 }
 
+// errNoRedis marks the failure to find any Redis, which New reports in
+// full only once per `go test` run.
+var errNoRedis = errors.New("no Redis for the tests")
+
 // noRedisError explains that no Redis was found and how to get one.
 func noRedisError(dockerErr error) error {
-	return fmt.Errorf("no Redis for the tests: REDIS_URL is not set, redis-server is not on PATH "+
-		"and no Docker engine answers (%v); %s", dockerErr, installHint)
+	return fmt.Errorf("%w: REDIS_URL is not set, redis-server is not on PATH "+
+		"and Docker cannot be used (%v); %s", errNoRedis, dockerErr, installHint)
 }
 
 // openURL connects to the server at url; source names where url came from.
 func openURL(url, source string) (*backend, error) {
-	opt, err := rueidis.ParseURL(url)
+	opt, err := redisurl.Parse(url)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", source, err)
 	}
@@ -71,7 +82,7 @@ func openLocal() (*backend, error) {
 		return nil, err
 	}
 	atExit(s.Close)
-	client, err := dial(s.Addr)
+	client, err := redisserver.Dial(s.Addr)
 	if err != nil {
 		return nil, fmt.Errorf("connect to %s: %w", s.Addr, err)
 	}

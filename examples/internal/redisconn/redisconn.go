@@ -7,7 +7,8 @@ import (
 
 	"github.com/alicebob/miniredis/v2"
 	"github.com/redis/rueidis"
-	"github.com/tiebreak/tiebreak/internal/redistest"
+	"github.com/tiebreak/tiebreak/internal/redisserver"
+	"github.com/tiebreak/tiebreak/internal/redisurl"
 )
 
 // Conn is a client and what it talks to.
@@ -29,14 +30,14 @@ func (c *Conn) Close() error {
 // one is on PATH, else an in-process miniredis.
 func Connect() (*Conn, error) {
 	if url := os.Getenv("REDIS_URL"); url != "" {
-		opt, err := rueidis.ParseURL(url)
+		opt, err := redisurl.Parse(url)
 		if err != nil {
 			return nil, fmt.Errorf("REDIS_URL: %w", err)
 		}
-		return open(opt, "REDIS_URL "+url, func() error { return nil })
+		return open(opt, "REDIS_URL "+redisurl.Redact(url), func() error { return nil })
 	}
 	if _, err := exec.LookPath("redis-server"); err == nil {
-		srv, err := redistest.StartServer("")
+		srv, err := redisserver.StartServer("")
 		if err != nil {
 			return nil, err
 		}

@@ -1,4 +1,4 @@
-package redistest
+package redisserver
 
 import (
 	"context"
@@ -10,14 +10,14 @@ import (
 	"github.com/redis/rueidis"
 )
 
-// dial connects a client to addr. rueidis picks cluster mode by itself when
+// Dial connects a client to addr. rueidis picks cluster mode by itself when
 // addr is a cluster node.
-func dial(addrs ...string) (rueidis.Client, error) {
+func Dial(addrs ...string) (rueidis.Client, error) {
 	return rueidis.NewClient(rueidis.ClientOption{InitAddress: addrs, DisableCache: true})
 }
 
-// dialNode connects to the single node addr, even when it is a cluster node.
-func dialNode(addr string) (rueidis.Client, error) {
+// DialNode connects to the single node addr, even when it is a cluster node.
+func DialNode(addr string) (rueidis.Client, error) {
 	return rueidis.NewClient(rueidis.ClientOption{
 		InitAddress:       []string{addr},
 		DisableCache:      true,
@@ -30,7 +30,7 @@ func dialNode(addr string) (rueidis.Client, error) {
 // info runs INFO section (or CLUSTER INFO when section is "cluster") on the
 // single node addr and returns its fields.
 func info(addr, section string) (map[string]string, error) {
-	c, err := dialNode(addr)
+	c, err := DialNode(addr)
 	if err != nil {
 		return nil, err
 	}
@@ -45,13 +45,13 @@ func info(addr, section string) (map[string]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	return parseInfo(text), nil
+	return ParseInfo(text), nil
 }
 
-// parseInfo turns "key:value" lines into a map, skipping "# Section" lines.
+// ParseInfo turns "key:value" lines into a map, skipping "# Section" lines.
 // RESP3 sends INFO and CLUSTER INFO as verbatim strings, which rueidis
 // returns with their "txt:" format prefix.
-func parseInfo(text string) map[string]string {
+func ParseInfo(text string) map[string]string {
 	fields := map[string]string{}
 	for line := range strings.Lines(strings.TrimPrefix(text, "txt:")) {
 		k, v, ok := strings.Cut(strings.TrimSpace(line), ":")

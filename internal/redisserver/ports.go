@@ -1,4 +1,4 @@
-package redistest
+package redisserver
 
 import (
 	"errors"
@@ -32,7 +32,7 @@ func freePort(withBus bool) (int, error) {
 		}
 		return port, nil
 	}
-	return 0, errors.New("redistest: no free loopback port found")
+	return 0, errors.New("redisserver: no free loopback port found")
 }
 
 // portFree reports whether 127.0.0.1:port can be listened on.
