@@ -9,7 +9,7 @@ import (
 	"sync"
 
 	"github.com/tiebreak/tiebreak/decimalmap"
-	"github.com/tiebreak/tiebreak/internal/seeds"
+	"github.com/tiebreak/tiebreak/internal/baseline"
 )
 
 // Workload 5: a range of 100 exact decimal keys, spread over 20 integer
@@ -52,7 +52,7 @@ var speedP50 metric = func(m Measurement) float64 { return safeDiv(1, m.P50us) }
 // dmData is the workload's two stores of the same keys and values.
 type dmData struct {
 	m    *decimalmap.Map
-	seed seeds.Seed000
+	seed baseline.TwoLevelIndex
 }
 
 // dmIntParts returns the integer parts of the data, as text.
@@ -99,7 +99,7 @@ func (d *dmData) check(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	same := slices.EqualFunc(want, got, func(a seeds.Price, b decimalmap.Entry) bool {
+	same := slices.EqualFunc(want, got, func(a baseline.Price, b decimalmap.Entry) bool {
 		return a.Key == b.Key && slices.Equal(a.Values, b.Values)
 	})
 	if !same || len(got) != dmRangeInts*len(dmFracs) {
@@ -134,7 +134,7 @@ func runDecimalmap(ctx context.Context, h *harness) (sec Section, err error) {
 	if err != nil {
 		return sec, err
 	}
-	d := &dmData{m: m, seed: seeds.NewSeed000(h.client, h.cfg.Prefix+"_w5_seed")}
+	d := &dmData{m: m, seed: baseline.NewTwoLevelIndex(h.client, h.cfg.Prefix+"_w5_seed")}
 	defer func() { err = errors.Join(err, d.drop(context.WithoutCancel(ctx), h)) }()
 	if err := d.load(ctx, h); err != nil {
 		return sec, err

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/redis/rueidis"
-	"github.com/tiebreak/tiebreak/internal/seeds"
+	"github.com/tiebreak/tiebreak/internal/baseline"
 	"github.com/tiebreak/tiebreak/ratelimit"
 )
 
@@ -82,7 +82,7 @@ func rlVariants(c rueidis.Client, l *ratelimit.Limiter, rc rlCase, k rlKeys) []v
 			return err
 		}},
 		{name: rlBaseline, counters: []counter{{rlAdmitted, &seed}}, op: func(ctx context.Context, seq uint64) error {
-			ok, err := seeds.Seed001Allow(ctx, c, k.seed[pick(seq)], rc.limit.N, rc.limit.Window, time.Now())
+			ok, err := baseline.NaiveLogAllow(ctx, c, k.seed[pick(seq)], rc.limit.N, rc.limit.Window, time.Now())
 			if ok {
 				seed.Add(1)
 			}
@@ -107,7 +107,7 @@ func fillRL(ctx context.Context, c rueidis.Client, l *ratelimit.Limiter, rc rlCa
 		}
 	}
 	for i := 0; ; i++ {
-		ok, err := seeds.Seed001Allow(ctx, c, k.seed[0], rc.limit.N, rc.limit.Window, time.Now())
+		ok, err := baseline.NaiveLogAllow(ctx, c, k.seed[0], rc.limit.N, rc.limit.Window, time.Now())
 		if err != nil || !ok {
 			return err
 		} else if i > 2*rc.limit.N {

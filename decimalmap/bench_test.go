@@ -9,7 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/internal/redistest"
-	"github.com/tiebreak/tiebreak/internal/seeds"
+	"github.com/tiebreak/tiebreak/internal/baseline"
 )
 
 // The benchmark data: benchInts integer parts from 25400, each with the
@@ -30,11 +30,11 @@ const benchParallelism = 8
 
 // benchData fills a map and the seed's scheme with the same prices, and
 // checks that both answer the benchmark's range alike.
-func benchData(b *testing.B, env *redistest.Env) (*Map, seeds.Seed000) {
+func benchData(b *testing.B, env *redistest.Env) (*Map, baseline.TwoLevelIndex) {
 	b.Helper()
 	ctx := context.Background()
 	m := newMap(b, env.Client, env.Prefix, "bench")
-	seed := seeds.NewSeed000(env.Client, env.Prefix+"_seed")
+	seed := baseline.NewTwoLevelIndex(env.Client, env.Prefix+"_seed")
 	for i := range benchInts {
 		intPart := strconv.Itoa(25400 + i)
 		for j, f := range benchFracs {

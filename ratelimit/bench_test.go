@@ -9,12 +9,12 @@ import (
 
 	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/internal/redistest"
-	"github.com/tiebreak/tiebreak/internal/seeds"
+	"github.com/tiebreak/tiebreak/internal/baseline"
 )
 
 // seedAllow runs the baseline, seed 001's script, for key under limit.
 func seedAllow(ctx context.Context, client rueidis.Client, key string, limit Limit) error {
-	_, err := seeds.Seed001Allow(ctx, client, key, limit.N, limit.Window, time.Now())
+	_, err := baseline.NaiveLogAllow(ctx, client, key, limit.N, limit.Window, time.Now())
 	return err
 }
 
@@ -51,7 +51,7 @@ func BenchmarkAllow(b *testing.B) {
 		if sc.name == "refuse" {
 			fill(b, func() (bool, error) { r, err := l.Allow(ctx, ourKeys[0], sc.limit); return r.Allowed == 1, err })
 			fill(b, func() (bool, error) {
-				ok, err := seeds.Seed001Allow(ctx, env.Client, seedKeys[0], 100, time.Minute, time.Now())
+				ok, err := baseline.NaiveLogAllow(ctx, env.Client, seedKeys[0], 100, time.Minute, time.Now())
 				time.Sleep(time.Millisecond) // the seed logs one entry per ms
 				return ok, err
 			})
