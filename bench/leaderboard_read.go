@@ -118,14 +118,14 @@ func newReadBoards(h *harness) ([]*readBoard, error) {
 
 // prepareReadBoard loads rb and finds its deep pages, noting the load rate.
 func prepareReadBoard(ctx context.Context, h *harness, rb *readBoard, sec *Section) error {
-	label := fmt.Sprintf("reads: loading %s %s", rb.strategy, sizeLabel(rb.size))
+	label := fmt.Sprintf("reads: loading %s %s", strategyLabel(rb.strategy), sizeLabel(rb.size))
 	rate, err := h.loadBoard(ctx, label, rb.b, rb.size, loadEntry)
 	if err != nil {
 		return err
 	}
 	sec.Notes = append(sec.Notes, fmt.Sprintf("loaded %s %s with SubmitMany (%d per call, %d calls in flight) at %.0f entries/s",
-		rb.strategy, sizeLabel(rb.size), loadChunk, loadWorkers, rate))
-	h.log.printf("reads: walking %s %s with Scan for deep pages", rb.strategy, sizeLabel(rb.size))
+		strategyLabel(rb.strategy), sizeLabel(rb.size), loadChunk, loadWorkers, rate))
+	h.log.printf("reads: walking %s %s with Scan for deep pages", strategyLabel(rb.strategy), sizeLabel(rb.size))
 	if rb.deep, err = deepPages(ctx, rb); err != nil {
 		return err
 	}
@@ -172,7 +172,7 @@ func checkDeepPage(ctx context.Context, rb *readBoard) error {
 	}
 	a, b := byOffset.Entries, byCursor.Entries
 	if len(a) != pageSize || len(b) != pageSize || a[0].ID != b[0].ID || a[pageSize-1].ID != b[pageSize-1].ID {
-		return fmt.Errorf("reads: %s %d: the page at offset %d differs from the page after its cursor", rb.strategy, rb.size, d.offset)
+		return fmt.Errorf("reads: %s %d: the page at offset %d differs from the page after its cursor", strategyLabel(rb.strategy), rb.size, d.offset)
 	}
 	return nil
 }
@@ -182,7 +182,7 @@ func checkDeepPage(ctx context.Context, rb *readBoard) error {
 func compareReads(ctx context.Context, h *harness, sec *Section, k readKind, rbs []*readBoard) error {
 	vs := make([]variant, len(rbs))
 	for i, rb := range rbs {
-		vs[i] = variant{name: fmt.Sprintf("%s %s %s", k.name, rb.strategy, sizeLabel(rb.size)),
+		vs[i] = variant{name: fmt.Sprintf("%s %s %s", k.name, strategyLabel(rb.strategy), sizeLabel(rb.size)),
 			op: func(ctx context.Context, seq uint64) error { return k.op(ctx, rb, seq) }}
 	}
 	ms, err := h.compare(ctx, "reads "+k.name, vs)
@@ -235,7 +235,7 @@ func readGoals(sec *Section, sizes []int64) {
 func dropReadBoards(ctx context.Context, rbs []*readBoard) error {
 	var errs []error
 	for _, rb := range rbs {
-		errs = append(errs, rb.b.Delete(ctx))
+		errs = append(errs, rb.b.Drop(ctx))
 	}
 	return errors.Join(errs...)
 }
@@ -260,4 +260,12 @@ func readNotes(c config) []string {
 		notes = append(notes, "1e7 was not run (it needs --sizes ...,1e7).")
 	}
 	return notes
+}
+
+// strategyLabel is the short name of a strategy in tables and charts.
+func strategyLabel(s board.Strategy) string {
+	if s == board.KeySuffix {
+		return "suffix"
+	}
+	return "packed"
 }

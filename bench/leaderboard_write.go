@@ -78,7 +78,7 @@ func boardWriter(c rueidis.Client, name string, s board.Strategy) (*writer, erro
 			_, err := b.Submit(ctx, board.Submission{ID: id, Values: e.values(), Policy: board.Best})
 			return err
 		},
-		drop: b.Delete,
+		drop: b.Drop,
 	}, nil
 }
 

@@ -131,10 +131,10 @@ func (b *Board) expireArg() (string, error) {
 	return strconv.FormatInt(b.opts.expireAt.UnixMilli(), 10), nil
 }
 
-// Delete removes the whole board: entries, member data and rank indexes, in
+// Drop removes the whole board: entries, member data and rank indexes, in
 // one command (UNLINK: Redis frees the memory in the background, so deleting
 // a board of millions of entries does not block the server).
-func (b *Board) Delete(ctx context.Context) error {
+func (b *Board) Drop(ctx context.Context) error {
 	err := b.client.Do(ctx, b.client.B().Unlink().Key(b.keys.all()...).Build()).Error()
 	return redisErr("delete", err)
 }

@@ -29,8 +29,8 @@ func idsOf(l List) []string {
 	return out
 }
 
-// Seed 002: points high first, paid first, earlier first.
-func TestSeed002Ranking(t *testing.T) {
+// Points high first, then paid first, then earliest.
+func TestPointsThenPaidThenEarliest(t *testing.T) {
 	l, err := pack.NewLayout(
 		pack.Field{Name: "points", Width: 20},
 		pack.Field{Name: "paid", Width: 1},
@@ -42,7 +42,7 @@ func TestSeed002Ranking(t *testing.T) {
 	for _, s := range []Strategy{PackedScore, KeySuffix} {
 		t.Run(s.String(), func(t *testing.T) {
 			env := redistest.New(t)
-			b := newBoard(t, env.Client, env.Prefix, "seed002", l, Options{Strategy: s})
+			b := newBoard(t, env.Client, env.Prefix, "ppt", l, Options{Strategy: s})
 			for _, p := range []struct {
 				id                string
 				points, paid, sec float64
@@ -83,13 +83,13 @@ func TestPerFieldAddAndRangeLeavesBoardUnchanged(t *testing.T) {
 	bothStrategies(t, Options{}, func(t *testing.T, b *Board) {
 		ctx := context.Background()
 		mustSubmit(t, b, Submission{ID: "p", Values: []float64{1000, 1, 200}})
-		r := mustSubmit(t, b, Submission{ID: "p", Values: []float64{20, 0, 50}, Policy: PerField, Ops: []Op{Add, Keep, Set}})
+		r := mustSubmit(t, b, Submission{ID: "p", Values: []float64{20, 0, 50}, Policy: PerField, Ops: []Op{OpAdd, OpKeep, OpSet}})
 		if diff := cmp.Diff([]float64{1020, 1, 50}, r.Entry.Values); diff != "" {
 			t.Errorf("add+keep+set (-want +got):\n%s", diff)
 		}
 		// time is 8 bits: 50 + 250 leaves the range; nothing may change,
 		// nothing may carry into paid.
-		_, err := b.Submit(ctx, Submission{ID: "p", Values: []float64{1, 0, 250}, Policy: PerField, Ops: []Op{Add, Keep, Add}})
+		_, err := b.Submit(ctx, Submission{ID: "p", Values: []float64{1, 0, 250}, Policy: PerField, Ops: []Op{OpAdd, OpKeep, OpAdd}})
 		if !errors.Is(err, ErrValue) || !errors.Is(err, pack.ErrOverflow) {
 			t.Fatalf("overflowing add: err = %v, want ErrValue and pack.ErrOverflow", err)
 		}
@@ -100,7 +100,7 @@ func TestPerFieldAddAndRangeLeavesBoardUnchanged(t *testing.T) {
 		if diff := cmp.Diff([]float64{1020, 1, 50}, e.Values); diff != "" {
 			t.Errorf("after a refused add (-want +got):\n%s", diff)
 		}
-		r = mustSubmit(t, b, Submission{ID: "p", Values: []float64{1, 0, 40}, Policy: PerField, Ops: []Op{Max, Min, Min}})
+		r = mustSubmit(t, b, Submission{ID: "p", Values: []float64{1, 0, 40}, Policy: PerField, Ops: []Op{OpMax, OpMin, OpMin}})
 		if diff := cmp.Diff([]float64{1020, 0, 40}, r.Entry.Values); diff != "" {
 			t.Errorf("max+min (-want +got):\n%s", diff)
 		}
@@ -309,7 +309,7 @@ func TestBadInputChangesNothing(t *testing.T) {
 			{"fraction", Submission{ID: "a", Values: []float64{1, 1, 1.5}}, ErrValue},
 			{"few values", Submission{ID: "a", Values: []float64{1, 1}}, ErrValue},
 			{"many values", Submission{ID: "a", Values: []float64{1, 1, 1, 1}}, ErrValue},
-			{"few ops", Submission{ID: "a", Values: []float64{1, 1, 1}, Policy: PerField, Ops: []Op{Add}}, ErrValue},
+			{"few ops", Submission{ID: "a", Values: []float64{1, 1, 1}, Policy: PerField, Ops: []Op{OpAdd}}, ErrValue},
 			{"bad op", Submission{ID: "a", Values: []float64{1, 1, 1}, Policy: PerField, Ops: []Op{9, 0, 0}}, ErrArgument},
 			{"bad policy", Submission{ID: "a", Values: []float64{1, 1, 1}, Policy: 9}, ErrArgument},
 		} {
@@ -338,8 +338,8 @@ func TestBadInputChangesNothing(t *testing.T) {
 		if err != nil || e.Rank != 1 || cmp.Diff([]float64{5, 1, 1}, e.Values) != "" {
 			t.Errorf("board changed by bad input: %+v, %v", e, err)
 		}
-		if n, _ := b.Count(ctx); n != 1 {
-			t.Errorf("Count = %d, want 1", n)
+		if n, _ := b.Len(ctx); n != 1 {
+			t.Errorf("Len = %d, want 1", n)
 		}
 	})
 }
@@ -361,10 +361,13 @@ func TestNewRefuses(t *testing.T) {
 		"cap":      {"x", Options{Cap: -1}, ErrOptions},
 		"strategy": {"x", Options{Strategy: 7}, ErrOptions},
 		"idlen":    {"x", Options{MaxIDLen: -3}, ErrOptions},
+		"attempts": {"x", Options{UpdateAttempts: -1}, ErrOptions},
 	} {
-		if _, err := New(env.Client, c.name, l, c.o); !errors.Is(err, c.want) {
+		_, err := New(env.Client, c.name, l, c.o)
+		if !errors.Is(err, c.want) {
 			t.Errorf("%s: err = %v, want %v", name, err, c.want)
 		}
+		checkErrorText(t, err)
 	}
 	if _, err := New(nil, "x", l, Options{}); !errors.Is(err, ErrOptions) {
 		t.Errorf("nil client: err = %v", err)
@@ -385,8 +388,8 @@ func TestCancelledContext(t *testing.T) {
 		if _, err := b.Top(ctx, 3); !errors.Is(err, context.Canceled) {
 			t.Errorf("Top: err = %v, want context.Canceled", err)
 		}
-		if n, _ := b.Count(context.Background()); n != 0 {
-			t.Errorf("Count = %d after a cancelled submit", n)
+		if n, _ := b.Len(context.Background()); n != 0 {
+			t.Errorf("Len = %d after a cancelled submit", n)
 		}
 	})
 }

@@ -29,8 +29,8 @@ func TestSubmitMany(t *testing.T) {
 				t.Fatalf("result %d: %+v", i, r)
 			}
 		}
-		if n, _ := b.Count(ctx); n != 9998 {
-			t.Errorf("Count = %d, want 9998", n)
+		if n, _ := b.Len(ctx); n != 9998 {
+			t.Errorf("Len = %d, want 9998", n)
 		}
 		top, _ := b.Top(ctx, 1)
 		if top.Entries[0].Values[0] != 999 {
@@ -66,7 +66,7 @@ func exerciseAll(t *testing.T, ctx context.Context, b *Board) {
 			t.Fatal(r.Err)
 		}
 	}
-	mustSubmit(t, b, Submission{ID: "id59", Values: []float64{1, 0, 0}, Policy: PerField, Ops: []Op{Add, Keep, Keep}})
+	mustSubmit(t, b, Submission{ID: "id59", Values: []float64{1, 0, 0}, Policy: PerField, Ops: []Op{OpAdd, OpKeep, OpKeep}})
 	if _, err := b.Update(ctx, "id58", func(o *Entry) ([]float64, error) { return []float64{o.Values[0] + 10, 1, 0}, nil }); err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +89,7 @@ func exerciseAll(t *testing.T, ctx context.Context, b *Board) {
 		}
 	}
 	checks := []error{errOf(b.Page(ctx, 5, 5)), errOf(b.Around(ctx, "id30", 5)), errOf(b.Between(ctx, 20, 30, 0, 5)),
-		errOf(b.Scan(ctx, "", 5)), errOf(b.Get(ctx, "id40", WithData())), errOf(b.Count(ctx)), b.Delete(ctx)}
+		errOf(b.Scan(ctx, "", 5)), errOf(b.Get(ctx, "id40", WithData())), errOf(b.Len(ctx)), b.Drop(ctx)}
 	for i, err := range checks {
 		if err != nil {
 			t.Errorf("read %d: %v", i, err)
@@ -181,7 +181,7 @@ func TestPeriodicExpiry(t *testing.T) {
 	if _, err := old.Submit(ctx, Submission{ID: "a", Values: []float64{1, 1, 1}}); !errors.Is(err, ErrExpired) {
 		t.Errorf("write to an expired window: err = %v, want ErrExpired", err)
 	}
-	if n, _ := old.Count(ctx); n != 0 {
+	if n, _ := old.Len(ctx); n != 0 {
 		t.Errorf("expired window holds %d entries", n)
 	}
 	if other := p.At(now.AddDate(0, 0, -1)); other.Name() == b.Name() {

@@ -13,10 +13,10 @@ import (
 // allowed.
 func (b *Board) checkID(id string) error {
 	if id == "" {
-		return fmt.Errorf("board: empty id: %w", ErrID)
+		return fmt.Errorf("board: id is empty, want 1 to Options.MaxIDLen bytes: %w", ErrID)
 	}
 	if len(id) > b.opts.MaxIDLen {
-		return fmt.Errorf("board: id of %d bytes, over the limit of %d: %w", len(id), b.opts.MaxIDLen, ErrID)
+		return fmt.Errorf("board: id of %d bytes out of range [1, %d] (Options.MaxIDLen): %w", len(id), b.opts.MaxIDLen, ErrID)
 	}
 	return nil
 }

@@ -80,7 +80,7 @@ func (w *workload) submission() Submission {
 		for i := range s.Values {
 			op := Op(w.rng.IntN(5))
 			s.Ops = append(s.Ops, op)
-			if op == Add {
+			if op == OpAdd {
 				s.Values[i] = float64(w.rng.IntN(7) - 3)
 			}
 		}
@@ -93,9 +93,9 @@ func (w *workload) submit(step int) {
 	// Key suffix takes any float64 as the first field, so only the packed
 	// range is shared: keep adds inside it.
 	f0 := w.model.layout.Field(0)
-	if old, had := w.model.vals[s.ID]; had && s.Ops != nil && s.Ops[0] == Add {
+	if old, had := w.model.vals[s.ID]; had && s.Ops != nil && s.Ops[0] == OpAdd {
 		if v := old[0] + s.Values[0]; v > float64(f0.Max) || v < float64(f0.Min) {
-			s.Ops[0], s.Values[0] = Keep, w.value(0)
+			s.Ops[0], s.Values[0] = OpKeep, w.value(0)
 		}
 	}
 	want, ok := w.model.submit(s)
@@ -163,7 +163,7 @@ func (w *workload) read(step int) {
 			}
 		default:
 			want = int64(len(w.model.vals))
-			got, err = b.Count(ctx)
+			got, err = b.Len(ctx)
 		}
 		if !had && errors.Is(err, ErrNotFound) {
 			continue // an absent id: Get and Rank must say so

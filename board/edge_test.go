@@ -31,15 +31,15 @@ func TestKeepOnNewIDIsChecked(t *testing.T) {
 	bothStrategies(t, Options{}, func(t *testing.T, b *Board) {
 		ctx := context.Background()
 		for _, vals := range [][]float64{{5, 0.5, 3}, {5, 0, 3.25}, {5, 2, 3}} {
-			_, err := b.Submit(ctx, Submission{ID: "new", Values: vals, Policy: PerField, Ops: []Op{Set, Keep, Keep}})
+			_, err := b.Submit(ctx, Submission{ID: "new", Values: vals, Policy: PerField, Ops: []Op{OpSet, OpKeep, OpKeep}})
 			if !errors.Is(err, ErrValue) {
 				t.Errorf("Keep with %v on a new id: err = %v, want ErrValue", vals, err)
 			}
 		}
-		if n, _ := b.Count(ctx); n != 0 {
-			t.Errorf("Count = %d after refused writes", n)
+		if n, _ := b.Len(ctx); n != 0 {
+			t.Errorf("Len = %d after refused writes", n)
 		}
-		_, err := b.Submit(ctx, Submission{ID: "a", Values: []float64{1, 1, 1}, Ops: []Op{Add, Add, Add}})
+		_, err := b.Submit(ctx, Submission{ID: "a", Values: []float64{1, 1, 1}, Ops: []Op{OpAdd, OpAdd, OpAdd}})
 		if !errors.Is(err, ErrArgument) {
 			t.Errorf("operators with Replace: err = %v, want ErrArgument", err)
 		}

@@ -8,43 +8,47 @@ import "errors"
 var (
 	// ErrName reports a board name that is empty, too long (over MaxNameLen
 	// bytes) or holds a brace, which would break the board's hash tag.
-	ErrName = errors.New("board: invalid name")
+	ErrName = errors.New("invalid name")
 
 	// ErrOptions reports options or a layout the constructor refuses.
-	ErrOptions = errors.New("board: invalid options")
+	ErrOptions = errors.New("invalid options")
 
 	// ErrID reports an empty id or one longer than the board's MaxIDLen.
-	ErrID = errors.New("board: invalid id")
+	ErrID = errors.New("invalid id")
 
 	// ErrValue reports a value that is NaN, infinite, not an integer where
 	// the field needs one, outside its field's range (also wrapping
 	// pack.ErrOverflow), or a wrong number of values or operators.
-	ErrValue = errors.New("board: invalid value")
+	ErrValue = errors.New("invalid value")
 
 	// ErrArgument reports a bad read argument: a count under 1, a negative
 	// offset, a malformed cursor, an unknown rank kind or policy.
-	ErrArgument = errors.New("board: invalid argument")
+	ErrArgument = errors.New("invalid argument")
 
 	// ErrNotFound reports an id that is not on the board.
-	ErrNotFound = errors.New("board: id not found")
+	ErrNotFound = errors.New("id not found")
 
 	// ErrDenseDisabled reports a dense-rank read on a board built without
 	// Options.DenseRanks.
-	ErrDenseDisabled = errors.New("board: dense ranks not enabled")
+	ErrDenseDisabled = errors.New("dense ranks not enabled")
 
 	// ErrConflict reports an Update that kept losing its compare-and-set to
-	// concurrent writers until its context ended; it wraps the context's
-	// error too.
-	ErrConflict = errors.New("board: update conflict")
+	// concurrent writers until its context ended (it then wraps the
+	// context's error too) or its attempts ran out (ErrRetriesExhausted).
+	ErrConflict = errors.New("update conflict")
+
+	// ErrRetriesExhausted reports an Update that lost its compare-and-set
+	// Options.UpdateAttempts times in a row; it wraps ErrConflict too.
+	ErrRetriesExhausted = errors.New("update attempts exhausted")
 
 	// ErrExpired reports a write to a periodic board whose window, with its
 	// retention, has already expired: the write would be deleted at once.
-	ErrExpired = errors.New("board: window expired")
+	ErrExpired = errors.New("window expired")
 
 	// ErrRedis wraps an error from Redis or the connection (including a
 	// cancelled context, which it also wraps).
-	ErrRedis = errors.New("board: redis error")
+	ErrRedis = errors.New("redis error")
 
 	// ErrReply reports a script reply of an unexpected shape.
-	ErrReply = errors.New("board: unexpected reply")
+	ErrReply = errors.New("unexpected reply")
 )

@@ -2,9 +2,12 @@ package board_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"log"
 	"time"
 
+	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/board"
 	"github.com/tiebreak/tiebreak/internal/redistest"
 	"github.com/tiebreak/tiebreak/pack"
@@ -24,8 +27,8 @@ func exampleBoard(name string, l *pack.Layout, o board.Options) *board.Board {
 	return b
 }
 
-// seed002Layout: points high first, then paid first, then earlier first.
-func seed002Layout() *pack.Layout {
+// pointsPaidTime: points high first, then paid first, then earliest.
+func pointsPaidTime() *pack.Layout {
 	l, err := pack.NewLayout(
 		pack.Field{Name: "points", Width: 20},
 		pack.Field{Name: "paid", Width: 1},
@@ -52,12 +55,12 @@ func ints(vals []float64) []int64 {
 	return out
 }
 
-// Seed 002's board: ties on points are broken by the paid flag, then by
-// the earlier time.
+// Points, then paid first, then earliest: ties on points are broken by the
+// paid flag, then by the earlier time.
 func ExampleNew() {
 	ctx := context.Background()
-	b := exampleBoard("seed002", seed002Layout(), board.Options{})
-	defer b.Delete(ctx)
+	b := exampleBoard("ppt", pointsPaidTime(), board.Options{})
+	defer b.Drop(ctx)
 	players := map[string][]float64{
 		"A": {100, 1, 1571819021}, "B": {200, 0, 1571819021}, "C": {200, 1, 1571819021},
 		"D": {400, 0, 1571819021}, "E": {200, 1, 1571810001},
@@ -77,30 +80,141 @@ func ExampleNew() {
 	// 5 A [100 1 1571819021]
 }
 
+// A board in a program of your own: build a client from your Redis
+// address, then the board. Every handle to one board name uses the same
+// layout and options.
+func Example_ownClient() {
+	client, err := rueidis.NewClient(rueidis.ClientOption{InitAddress: []string{"localhost:6379"}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer client.Close()
+	layout, err := pack.NewLayout(
+		pack.Field{Name: "points", Width: 20},
+		pack.Field{Name: "paid", Width: 1},
+		pack.Field{Name: "time", Width: 32, Dir: pack.LowerIsBetter},
+	)
+	if err != nil {
+		log.Fatal(err)
+	}
+	b, err := board.New(client, "arena", layout, board.Options{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	ctx := context.Background()
+	now := float64(time.Now().Unix())
+	if _, err := b.Submit(ctx, board.Submission{ID: "ann", Values: []float64{120, 1, now}, Policy: board.Best}); err != nil {
+		log.Fatal(err)
+	}
+	top, err := b.Top(ctx, 10)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, e := range top.Entries {
+		fmt.Println(e.Rank, e.ID, e.Values)
+	}
+}
+
+// SubmitMany loads many entries in one round trip, each in its own atomic
+// script; a bad submission gets its own error and does not stop the others.
+// Each result's rank is the one its own write saw.
+func ExampleBoard_SubmitMany() {
+	ctx := context.Background()
+	b := exampleBoard("many", pointsPaidTime(), board.Options{})
+	defer b.Drop(ctx)
+	results := b.SubmitMany(ctx, []board.Submission{
+		{ID: "a", Values: []float64{10, 0, 0}},
+		{ID: "b", Values: []float64{30, 1, 0}},
+		{ID: "c", Values: []float64{-5, 0, 0}}, // refused: points are unsigned
+		{ID: "d", Values: []float64{20, 0, 0}},
+	})
+	for _, r := range results {
+		fmt.Println(r.Entry.ID, r.Entry.Rank, r.Err != nil)
+	}
+	n, _ := b.Len(ctx)
+	fmt.Println(n, "entries")
+	// Output:
+	// a 1 false
+	// b 1 false
+	//  0 true
+	// d 2 false
+	// 3 entries
+}
+
+// Member data (a name, an avatar) travels with the entry and comes back
+// with WithData, from the same snapshot as the rank.
+func ExampleBoard_Get() {
+	ctx := context.Background()
+	b := exampleBoard("get", pointsPaidTime(), board.Options{})
+	defer b.Drop(ctx)
+	b.Submit(ctx, board.Submission{ID: "ann", Values: []float64{50, 0, 0}, Data: []byte(`{"name":"Ann"}`)})
+	b.Submit(ctx, board.Submission{ID: "bob", Values: []float64{70, 0, 0}})
+	e, _ := b.Get(ctx, "ann", board.WithData())
+	fmt.Println(e.Rank, e.ID, ints(e.Values), string(e.Data))
+	_, err := b.Get(ctx, "cyd")
+	fmt.Println(errors.Is(err, board.ErrNotFound))
+	// Output:
+	// 2 ann [50 0 0] {"name":"Ann"}
+	// true
+}
+
+// Page reads by offset: page 2 of 2 entries each starts at offset 2.
+func ExampleBoard_Page() {
+	ctx := context.Background()
+	b := exampleBoard("page", pointsPaidTime(), board.Options{})
+	defer b.Drop(ctx)
+	for i, id := range []string{"a", "b", "c", "d", "e"} {
+		b.Submit(ctx, board.Submission{ID: id, Values: []float64{float64(100 - i), 0, 0}})
+	}
+	l, _ := b.Page(ctx, 2, 2)
+	printList(l)
+	fmt.Println(l.Total, "in all")
+	// Output:
+	// 3 c [98 0 0]
+	// 4 d [97 0 0]
+	// 5 in all
+}
+
+// Between selects by the first field: everyone with 20 to 40 points.
+func ExampleBoard_Between() {
+	ctx := context.Background()
+	b := exampleBoard("between", pointsPaidTime(), board.Options{})
+	defer b.Drop(ctx)
+	for id, pts := range map[string]float64{"a": 10, "b": 20, "c": 30, "d": 40, "e": 50} {
+		b.Submit(ctx, board.Submission{ID: id, Values: []float64{pts, 0, 0}})
+	}
+	l, _ := b.Between(ctx, 20, 40, 0, 10)
+	printList(l)
+	// Output:
+	// 2 d [40 0 0]
+	// 3 c [30 0 0]
+	// 4 b [20 0 0]
+}
+
 // Best compares whole tuples; PerField applies an operator to each field.
 func ExampleBoard_Submit() {
 	ctx := context.Background()
-	b := exampleBoard("submit", seed002Layout(), board.Options{})
-	defer b.Delete(ctx)
+	b := exampleBoard("submit", pointsPaidTime(), board.Options{})
+	defer b.Drop(ctx)
 	b.Submit(ctx, board.Submission{ID: "ann", Values: []float64{100, 0, 500}, Policy: board.Best})
 	r, _ := b.Submit(ctx, board.Submission{ID: "ann", Values: []float64{90, 1, 100}, Policy: board.Best})
 	fmt.Println(r.Entry.Values, r.Changed)
 	r, _ = b.Submit(ctx, board.Submission{ID: "ann", Values: []float64{50, 0, 900}, Policy: board.PerField,
-		Ops: []board.Op{board.Add, board.Keep, board.Set}})
+		Ops: []board.Op{board.OpAdd, board.OpKeep, board.OpSet}})
 	fmt.Println(r.Entry.Values, r.Changed, r.Entry.Rank)
 	_, err := b.Submit(ctx, board.Submission{ID: "ann", Values: []float64{1048500, 0, 0}, Policy: board.PerField,
-		Ops: []board.Op{board.Add, board.Keep, board.Keep}})
+		Ops: []board.Op{board.OpAdd, board.OpKeep, board.OpKeep}})
 	fmt.Println(err)
 	// Output:
 	// [100 0 500] false
 	// [150 0 900] true 1
-	// board: submit: field "points" would become 1048650, outside [0, 1048575]: board: invalid value: pack: value out of range
+	// board: submit: field "points" would become 1048650, outside [0, 1048575]: invalid value: value out of range
 }
 
 func ExampleBoard_Rank() {
 	ctx := context.Background()
-	b := exampleBoard("rank", seed002Layout(), board.Options{DenseRanks: true})
-	defer b.Delete(ctx)
+	b := exampleBoard("rank", pointsPaidTime(), board.Options{DenseRanks: true})
+	defer b.Drop(ctx)
 	for id, pts := range map[string]float64{"a": 30, "b": 20, "c": 20, "d": 10} {
 		b.Submit(ctx, board.Submission{ID: id, Values: []float64{pts, 0, 0}})
 	}
@@ -121,8 +235,8 @@ func ExampleBoard_Rank() {
 // Around fills the window from the other side at the edges.
 func ExampleBoard_Around() {
 	ctx := context.Background()
-	b := exampleBoard("around", seed002Layout(), board.Options{})
-	defer b.Delete(ctx)
+	b := exampleBoard("around", pointsPaidTime(), board.Options{})
+	defer b.Drop(ctx)
 	for i, id := range []string{"a", "b", "c", "d", "e", "f"} {
 		b.Submit(ctx, board.Submission{ID: id, Values: []float64{float64(100 - i), 0, 0}})
 	}
@@ -143,8 +257,8 @@ func ExampleBoard_Around() {
 // the others.
 func ExampleBoard_Scan() {
 	ctx := context.Background()
-	b := exampleBoard("scan", seed002Layout(), board.Options{})
-	defer b.Delete(ctx)
+	b := exampleBoard("scan", pointsPaidTime(), board.Options{})
+	defer b.Drop(ctx)
 	for i, id := range []string{"a", "b", "c", "d", "e"} {
 		b.Submit(ctx, board.Submission{ID: id, Values: []float64{float64(100 - i), 0, 0}})
 	}
@@ -170,8 +284,8 @@ func ExampleBoard_Scan() {
 // Update runs a Go function inside a compare-and-set loop.
 func ExampleBoard_Update() {
 	ctx := context.Background()
-	b := exampleBoard("update", seed002Layout(), board.Options{})
-	defer b.Delete(ctx)
+	b := exampleBoard("update", pointsPaidTime(), board.Options{})
+	defer b.Drop(ctx)
 	double := func(old *board.Entry) ([]float64, error) {
 		if old == nil {
 			return []float64{1, 0, 0}, nil
@@ -191,12 +305,12 @@ func ExampleBoard_Update() {
 func ExamplePeriodic() {
 	ctx := context.Background()
 	env, _ := redistest.Shared()
-	p, err := board.NewPeriodic(env.Client, env.Prefix+":weekly", seed002Layout(), board.Weekly(time.UTC), 30*24*time.Hour, board.Options{})
+	p, err := board.NewPeriodic(env.Client, env.Prefix+":weekly", pointsPaidTime(), board.Weekly(time.UTC), 30*24*time.Hour, board.Options{})
 	if err != nil {
 		panic(err)
 	}
 	b := p.At(time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC))
-	defer b.Delete(ctx)
+	defer b.Drop(ctx)
 	fmt.Println(b.Name()[len(env.Prefix):])
 	// Output:
 	// :weekly:2026-W47

@@ -54,13 +54,13 @@ func (m *model) submit(s Submission) (Result, bool) {
 	if had && s.Policy == PerField && s.Ops != nil {
 		for i, op := range s.Ops {
 			switch op {
-			case Add:
+			case OpAdd:
 				nv[i] = old[i] + s.Values[i]
-			case Max:
+			case OpMax:
 				nv[i] = max(old[i], s.Values[i])
-			case Min:
+			case OpMin:
 				nv[i] = min(old[i], s.Values[i])
-			case Keep:
+			case OpKeep:
 				nv[i] = old[i]
 			}
 		}

@@ -1,6 +1,7 @@
 package board
 
 import (
+	"cmp"
 	"fmt"
 	"time"
 )
@@ -23,19 +24,20 @@ const (
 	KeySuffix
 )
 
-// String returns "packed" or "suffix".
-func (s Strategy) String() string {
-	switch s {
-	case PackedScore:
-		return "packed"
-	case KeySuffix:
-		return "suffix"
-	}
-	return fmt.Sprintf("Strategy(%d)", uint8(s))
-}
+var strategyNames = [...]string{PackedScore: "PackedScore", KeySuffix: "KeySuffix"}
+
+// String returns the strategy's name: "PackedScore" or "KeySuffix".
+func (s Strategy) String() string { return enumName(strategyNames[:], "Strategy", s) }
 
 // DefaultMaxIDLen is the default limit on an id's length, in bytes.
 const DefaultMaxIDLen = 256
+
+// DefaultUpdateAttempts is the default Options.UpdateAttempts;
+// MaxUpdateAttempts the largest accepted.
+const (
+	DefaultUpdateAttempts = 64
+	MaxUpdateAttempts     = 1 << 20
+)
 
 // Options configure a board. The zero value means every default.
 //
@@ -59,6 +61,11 @@ type Options struct {
 	// DefaultMaxIDLen (256); at most 65536.
 	MaxIDLen int
 
+	// UpdateAttempts is the most attempts one Update makes (a read and a
+	// compare-and-set each) before it gives up with ErrRetriesExhausted.
+	// Default DefaultUpdateAttempts (64); 1 to MaxUpdateAttempts.
+	UpdateAttempts int
+
 	// expireAt, set by Periodic, makes every write set the keys to expire
 	// at this instant. Zero: keys never expire.
 	expireAt time.Time
@@ -66,16 +73,18 @@ type Options struct {
 
 func (o Options) withDefaults() (Options, error) {
 	if o.Strategy > KeySuffix {
-		return o, fmt.Errorf("board: unknown strategy %d: %w", o.Strategy, ErrOptions)
+		return o, fmt.Errorf("board: Options.Strategy = %v, want PackedScore or KeySuffix: %w", o.Strategy, ErrOptions)
 	}
 	if o.Cap < 0 {
-		return o, fmt.Errorf("board: negative cap %d: %w", o.Cap, ErrOptions)
+		return o, fmt.Errorf("board: Options.Cap = %d, want 0 (no cap) or more: %w", o.Cap, ErrOptions)
 	}
-	if o.MaxIDLen == 0 {
-		o.MaxIDLen = DefaultMaxIDLen
+	o.MaxIDLen = cmp.Or(o.MaxIDLen, DefaultMaxIDLen)
+	if o.MaxIDLen < 1 || o.MaxIDLen > 65536 {
+		return o, fmt.Errorf("board: Options.MaxIDLen = %d out of range [1, 65536]: %w", o.MaxIDLen, ErrOptions)
 	}
-	if o.MaxIDLen < 0 || o.MaxIDLen > 65536 {
-		return o, fmt.Errorf("board: MaxIDLen %d outside [1, 65536]: %w", o.MaxIDLen, ErrOptions)
+	o.UpdateAttempts = cmp.Or(o.UpdateAttempts, DefaultUpdateAttempts)
+	if o.UpdateAttempts < 1 || o.UpdateAttempts > MaxUpdateAttempts {
+		return o, fmt.Errorf("board: Options.UpdateAttempts = %d out of range [1, %d]: %w", o.UpdateAttempts, MaxUpdateAttempts, ErrOptions)
 	}
 	return o, nil
 }

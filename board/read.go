@@ -46,6 +46,11 @@ const (
 	Dense
 )
 
+var rankKindNames = [...]string{Ordinal: "Ordinal", Competition: "Competition", Dense: "Dense"}
+
+// String returns the rank kind's name: "Ordinal", "Competition" or "Dense".
+func (k RankKind) String() string { return enumName(rankKindNames[:], "RankKind", k) }
+
 // ReadOption changes what a read returns.
 type ReadOption func(*readConfig)
 
@@ -120,7 +125,7 @@ func (b *Board) kindCode(kind RankKind) (string, error) {
 		}
 		return "d", nil
 	}
-	return "", fmt.Errorf("board: unknown rank kind %d: %w", kind, ErrArgument)
+	return "", fmt.Errorf("board: unknown rank kind %v, want Ordinal, Competition or Dense: %w", kind, ErrArgument)
 }
 
 // MaxCount is the largest number of entries one read returns; MaxOffset the
@@ -134,15 +139,17 @@ const (
 // checkWindow refuses a count outside [1, MaxCount] and an offset outside
 // [0, MaxOffset].
 func checkWindow(op string, offset int64, n int) error {
-	if n < 1 || n > MaxCount || offset < 0 || offset > MaxOffset {
-		return fmt.Errorf("board: %s offset %d, n %d: want n in [1, %d], offset in [0, %d]: %w",
-			op, offset, n, MaxCount, int64(MaxOffset), ErrArgument)
+	if n < 1 || n > MaxCount {
+		return fmt.Errorf("board: %s: n = %d out of range [1, %d]: %w", op, n, MaxCount, ErrArgument)
+	}
+	if offset < 0 || offset > MaxOffset {
+		return fmt.Errorf("board: %s: offset = %d out of range [0, %d]: %w", op, offset, int64(MaxOffset), ErrArgument)
 	}
 	return nil
 }
 
-// Count returns the number of entries.
-func (b *Board) Count(ctx context.Context) (int64, error) {
+// Len returns the number of entries.
+func (b *Board) Len(ctx context.Context) (int64, error) {
 	n, err := b.client.Do(ctx, b.client.B().Zcard().Key(b.keys.z).Build()).AsInt64()
 	return n, redisErr("count", err)
 }
@@ -199,7 +206,7 @@ func (b *Board) Between(ctx context.Context, lo, hi float64, offset int64, n int
 	}
 	slo, shi, ok := b.storedBounds(lo, hi)
 	if !ok {
-		total, err := b.Count(ctx)
+		total, err := b.Len(ctx)
 		return List{Total: total, Entries: []Entry{}}, err
 	}
 	c, data := readFlags(opts)

@@ -23,28 +23,38 @@ const (
 	PerField
 )
 
+var policyNames = [...]string{Replace: "Replace", Best: "Best", PerField: "PerField"}
+
+// String returns the policy's name: "Replace", "Best" or "PerField".
+func (p Policy) String() string { return enumName(policyNames[:], "Policy", p) }
+
 // Op is a per-field operator of the PerField policy. For an id not yet on
 // the board every operator stores the submitted value.
 type Op uint8
 
 const (
-	// Set stores the submitted value. The default.
-	Set Op = iota
-	// Add adds the submitted value (which may be negative) to the stored
+	// OpSet stores the submitted value. The default.
+	OpSet Op = iota
+	// OpAdd adds the submitted value (which may be negative) to the stored
 	// one. A result outside the field's range is an error and changes
 	// nothing; it never carries into the neighbouring field.
-	Add
-	// Max keeps the larger of the stored and submitted values.
-	Max
-	// Min keeps the smaller of the stored and submitted values.
-	Min
-	// Keep keeps the stored value. The submitted value must still be valid:
-	// it is stored when the id is new.
-	Keep
+	OpAdd
+	// OpMax keeps the larger of the stored and submitted values.
+	OpMax
+	// OpMin keeps the smaller of the stored and submitted values.
+	OpMin
+	// OpKeep keeps the stored value. The submitted value must still be
+	// valid: it is stored when the id is new.
+	OpKeep
 )
 
+var opNames = [...]string{OpSet: "OpSet", OpAdd: "OpAdd", OpMax: "OpMax", OpMin: "OpMin", OpKeep: "OpKeep"}
+
+// String returns the operator's name, such as "OpAdd".
+func (o Op) String() string { return enumName(opNames[:], "Op", o) }
+
 var policyCodes = [...]string{Replace: "r", Best: "b", PerField: "f"}
-var opCodes = [...]byte{Set: 's', Add: 'a', Max: 'x', Min: 'n', Keep: 'k'}
+var opCodes = [...]byte{OpSet: 's', OpAdd: 'a', OpMax: 'x', OpMin: 'n', OpKeep: 'k'}
 
 // Submission is one write.
 type Submission struct {
@@ -55,7 +65,7 @@ type Submission struct {
 	// Policy combines Values with the stored entry. Default Replace.
 	Policy Policy
 	// Ops holds one operator per field for the PerField policy; nil means
-	// Set for every field. Other policies refuse it (ErrArgument).
+	// OpSet for every field. Other policies refuse it (ErrArgument).
 	Ops []Op
 	// Data, when not nil, replaces the entry's member data in the same
 	// script. Nil leaves it as it is.
@@ -149,14 +159,14 @@ func (b *Board) checkSubmission(s Submission) error {
 		return err
 	}
 	if int(s.Policy) >= len(policyCodes) {
-		return fmt.Errorf("board: unknown policy %d: %w", s.Policy, ErrArgument)
+		return fmt.Errorf("board: unknown policy %v, want Replace, Best or PerField: %w", s.Policy, ErrArgument)
 	}
 	n := b.layout.Len()
 	if len(s.Values) != n {
 		return fmt.Errorf("board: %d values for %d fields: %w", len(s.Values), n, ErrValue)
 	}
 	if s.Policy != PerField && s.Ops != nil {
-		return fmt.Errorf("board: operators given with policy %d; they need PerField: %w", s.Policy, ErrArgument)
+		return fmt.Errorf("board: operators given with policy %v; they need PerField: %w", s.Policy, ErrArgument)
 	}
 	if s.Policy == PerField && s.Ops != nil && len(s.Ops) != n {
 		return fmt.Errorf("board: %d operators for %d fields: %w", len(s.Ops), n, ErrValue)
@@ -170,14 +180,14 @@ func (b *Board) checkSubmission(s Submission) error {
 }
 
 func (b *Board) checkFieldArg(s Submission, i int, v float64) error {
-	op := Set
+	op := OpSet
 	if s.Policy == PerField && s.Ops != nil {
 		op = s.Ops[i]
 	}
 	switch {
 	case int(op) >= len(opCodes):
-		return fmt.Errorf("board: unknown operator %d for field %d: %w", op, i, ErrArgument)
-	case op == Add:
+		return fmt.Errorf("board: unknown operator %v for field %d, want OpSet, OpAdd, OpMax, OpMin or OpKeep: %w", op, i, ErrArgument)
+	case op == OpAdd:
 		return b.checkDelta(i, v)
 	}
 	return b.checkValue(i, v)

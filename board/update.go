@@ -18,25 +18,31 @@ type UpdateFunc func(old *Entry) ([]float64, error)
 // Update applies fn to the entry of id for logic a fixed policy cannot
 // express: it reads the entry, calls fn, then writes the new values with a
 // compare-and-set script that writes only if the entry is still what was
-// read; otherwise it reads again and retries, with a short jittered pause,
-// until it succeeds or ctx ends. Then it returns an error wrapping both
-// ErrConflict and the context's error. Values fn returns are checked as
-// Submit checks them (ErrValue).
+// read; otherwise it reads again and retries, with a short jittered pause.
+// It gives up after Options.UpdateAttempts attempts (default
+// DefaultUpdateAttempts, so a context without a deadline never retries
+// forever) with an error wrapping ErrConflict and ErrRetriesExhausted, or
+// when ctx ends, with an error wrapping ErrConflict and the context's
+// error. Values fn returns are checked as Submit checks them (ErrValue).
 func (b *Board) Update(ctx context.Context, id string, fn UpdateFunc) (Result, error) {
 	if err := b.checkID(id); err != nil {
 		return Result{}, err
 	}
-	for attempt := 0; ; attempt++ {
+	for attempt := 1; ; attempt++ {
 		res, done, err := b.tryUpdate(ctx, id, fn)
-		if err != nil && attempt > 0 && ctx.Err() != nil {
+		if err != nil && attempt > 1 && ctx.Err() != nil {
 			// The context ended while retrying after conflicts.
-			return Result{}, fmt.Errorf("board: update %q after %d attempts: %w: %w", id, attempt+1, ErrConflict, err)
+			return Result{}, fmt.Errorf("board: update %q after %d attempts: %w: %w", id, attempt, ErrConflict, err)
 		}
 		if done || err != nil {
 			return res, err
 		}
-		if err := pause(ctx, attempt); err != nil {
-			return Result{}, fmt.Errorf("board: update %q after %d attempts: %w: %w", id, attempt+1, ErrConflict, err)
+		if attempt >= b.opts.UpdateAttempts {
+			return Result{}, fmt.Errorf("board: update %q: %w: %w after %d attempts (Options.UpdateAttempts)",
+				id, ErrConflict, ErrRetriesExhausted, attempt)
+		}
+		if err := pause(ctx, attempt-1); err != nil {
+			return Result{}, fmt.Errorf("board: update %q after %d attempts: %w: %w", id, attempt, ErrConflict, err)
 		}
 	}
 }

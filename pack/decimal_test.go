@@ -82,9 +82,9 @@ func TestDecimalGolden(t *testing.T) {
 	}
 }
 
-// TestDecimalSeed000Order is seed 000's worked example: keys sort as
+// TestDecimalPriceIndexOrder: the price-index example's keys sort as
 // numbers.
-func TestDecimalSeed000Order(t *testing.T) {
+func TestDecimalPriceIndexOrder(t *testing.T) {
 	want := []string{"25500.12345", "25500.12346", "25505.05443", "25505.233", "25506.12345"}
 	shuffled := []string{"25505.233", "25500.12346", "25506.12345", "25500.12345", "25505.05443"}
 	byEnc := map[string]string{}
@@ -104,10 +104,10 @@ func TestDecimalSeed000Order(t *testing.T) {
 	}
 }
 
-// TestDecimalSeed000Range runs seed 000's range query as Redis would:
+// TestDecimalPriceIndexRange runs the price-index range query as Redis would:
 // members "key:i:user" (i keeps a key's repeated users in order) in byte
 // order, and ZRANGE BYLEX between the bounds.
-func TestDecimalSeed000Range(t *testing.T) {
+func TestDecimalPriceIndexRange(t *testing.T) {
 	members := []string{}
 	for k, users := range map[string][]string{
 		"25500.12345": {"user1", "user2"}, "25500.12346": {"user2", "user3", "user2"},

@@ -8,8 +8,8 @@
 //
 // # Bit-field layouts
 //
-// A Layout is an ordered list of named fields, most significant first. Seed
-// 002's board (points, then paid first, then earlier first) in 23+1+29 bits:
+// A Layout is an ordered list of named fields, most significant first. A
+// board of points, then paid first, then earliest, in 23+1+29 bits:
 //
 //	 52                 30   29   28                         0
 //	+----------------------+----+------------------------------+

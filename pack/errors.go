@@ -8,20 +8,20 @@ var (
 	// ErrLayout reports a layout that cannot be built: no fields, a width
 	// under 1, an empty or duplicate name, or more than 53 bits (15 digits)
 	// in all.
-	ErrLayout = errors.New("pack: invalid layout")
+	ErrLayout = errors.New("invalid layout")
 
 	// ErrOverflow reports a value outside the range its field, width or
 	// encoding can hold. Values are never masked or wrapped into range.
-	ErrOverflow = errors.New("pack: value out of range")
+	ErrOverflow = errors.New("value out of range")
 
 	// ErrScore reports a score that no layout can have produced: not an
 	// integer, negative, NaN, infinite or above the layout's maximum.
-	ErrScore = errors.New("pack: invalid score")
+	ErrScore = errors.New("invalid score")
 
 	// ErrSyntax reports malformed text given to a decoder or parser.
-	ErrSyntax = errors.New("pack: invalid syntax")
+	ErrSyntax = errors.New("invalid syntax")
 
 	// ErrArity reports a number of values that differs from the number of
 	// fields in the layout.
-	ErrArity = errors.New("pack: wrong number of values")
+	ErrArity = errors.New("wrong number of values")
 )

@@ -28,13 +28,13 @@ const (
 	LowerIsBetter
 )
 
-// String returns "higher" or "lower".
+// String returns the direction's name: "HigherIsBetter" or "LowerIsBetter".
 func (d Direction) String() string {
 	switch d {
 	case HigherIsBetter:
-		return "higher"
+		return "HigherIsBetter"
 	case LowerIsBetter:
-		return "lower"
+		return "LowerIsBetter"
 	}
 	return fmt.Sprintf("Direction(%d)", uint8(d))
 }
@@ -156,7 +156,6 @@ func checkFields(fields []Field, limit int, unit string) error {
 		return fmt.Errorf("pack: a layout needs at least one field: %w", ErrLayout)
 	}
 	seen := make(map[string]bool, len(fields))
-	total := 0
 	for _, f := range fields {
 		switch {
 		case f.Name == "":
@@ -164,14 +163,26 @@ func checkFields(fields []Field, limit int, unit string) error {
 		case seen[f.Name]:
 			return fmt.Errorf("pack: field name %q used twice: %w", f.Name, ErrLayout)
 		case f.Width < 1:
-			return fmt.Errorf("pack: field %q: width %d is under 1: %w", f.Name, f.Width, ErrLayout)
+			return fmt.Errorf("pack: field %q: width %d, want 1 or more %s: %w", f.Name, f.Width, unit, ErrLayout)
 		case f.Dir > LowerIsBetter:
-			return fmt.Errorf("pack: field %q: unknown direction %d: %w", f.Name, f.Dir, ErrLayout)
+			return fmt.Errorf("pack: field %q: unknown direction %v, want HigherIsBetter or LowerIsBetter: %w", f.Name, f.Dir, ErrLayout)
 		}
 		seen[f.Name] = true
-		if total += f.Width; total > limit {
-			return fmt.Errorf("pack: fields need more than %d %s: %w", limit, unit, ErrLayout)
-		}
+	}
+	return checkTotal(fields, limit, unit)
+}
+
+// checkTotal refuses fields wider than limit together, saying how many
+// they need and where.
+func checkTotal(fields []Field, limit int, unit string) error {
+	total, parts := 0, make([]string, len(fields))
+	for i, f := range fields {
+		total += f.Width
+		parts[i] = fmt.Sprintf("%s %d", f.Name, f.Width)
+	}
+	if total > limit {
+		return fmt.Errorf("pack: the fields need %d %s (%s), over the limit of %d: %w",
+			total, unit, strings.Join(parts, " + "), limit, ErrLayout)
 	}
 	return nil
 }

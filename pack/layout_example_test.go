@@ -7,7 +7,7 @@ import (
 	"github.com/tiebreak/tiebreak/pack"
 )
 
-// Seed 002's board: points high first, paid first, earlier first, in 53 bits.
+// A board of points high first, then paid first, then earliest, in 53 bits.
 func ExampleNewLayout() {
 	l, err := pack.NewLayout(
 		pack.Field{Name: "points", Width: 23},
@@ -26,7 +26,7 @@ func ExampleNewLayout() {
 	// Output:
 	// bits[points:23 paid:1 time:29/lower]
 	// true
-	// pack: fields need more than 53 bits: pack: invalid layout
+	// pack: the fields need 63 bits (points 33 + paid 1 + time 29), over the limit of 53: invalid layout
 }
 
 func ExampleLayout_Pack() {
@@ -41,7 +41,7 @@ func ExampleLayout_Pack() {
 	fmt.Println(err)
 	// Output:
 	// 108201125491 true
-	// pack: field "points": value 8388608 outside [0, 8388607]: pack: value out of range
+	// pack: field "points": value 8388608 outside [0, 8388607]: value out of range
 }
 
 func ExampleLayout_Unpack() {
@@ -55,7 +55,7 @@ func ExampleLayout_Unpack() {
 	fmt.Println(err)
 	// Output:
 	// [100 1 290072179] <nil>
-	// pack: score 0.5 is not an integer in [0, 9007199254740991]: pack: invalid score
+	// pack: score 0.5 is not an integer in [0, 9007199254740991]: invalid score
 }
 
 func ExampleNewDigitLayout() {
@@ -102,5 +102,5 @@ func ExampleLayout_UnpackTo() {
 	// Output:
 	// [255 16777215]
 	// [1 5]
-	// pack: score 4294967296 above the layout's maximum 4294967295: pack: invalid score
+	// pack: score 4294967296 above the layout's maximum 4294967295: invalid score
 }

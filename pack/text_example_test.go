@@ -10,7 +10,7 @@ import (
 	"github.com/tiebreak/tiebreak/pack"
 )
 
-// Seed 004: the TSID bits below the millisecond go into the member at a
+// Chat paging: the TSID bits below the millisecond go into the member at a
 // fixed width, so 999 sorts before 3648548 (written with %d it would not).
 func ExampleAppendUint() {
 	var members []string
@@ -27,7 +27,7 @@ func ExampleAppendUint() {
 	// true
 }
 
-// Seed 003: among equal scores the earlier submission ranks first, so on a
+// Leaderboard ties: among equal scores the earlier submission ranks first, so on a
 // board read highest member first the time is written reversed.
 func ExampleAppendUintDesc() {
 	early, _ := pack.AppendUintDesc(nil, 1700000000, 10)
@@ -97,7 +97,7 @@ func ExampleParseUint() {
 	fmt.Println(err)
 	// Output:
 	// 999 <nil>
-	// pack: ParseUint: "999" (width 7): length 3, want 7: pack: invalid syntax
+	// pack: ParseUint: "999" (width 7): length 3, want 7: invalid syntax
 }
 
 func ExampleParseUintDesc() {
@@ -118,7 +118,7 @@ func ExampleParseIntDesc() {
 	// Output: -5 <nil>
 }
 
-// Seed 000: exact decimal keys, sorted by their encodings as ZRANGE BYLEX
+// A price index: exact decimal keys, sorted by their encodings as ZRANGE BYLEX
 // sorts members.
 func ExampleEncodeDecimal() {
 	byEnc := map[string]string{}

@@ -1,5 +1,5 @@
-// Command quickstart builds seed 002's leaderboard (points high first, then
-// paid first, then earlier first) and prints its ranking: D, E, C, B, A.
+// Command quickstart builds a leaderboard ranked by points (high first), then
+// the paid flag (paid first), then time (earliest first), and prints its ranking: D, E, C, B, A.
 //
 // It runs with no setup at all: it uses REDIS_URL if set, else starts a
 // temporary redis-server if one is on PATH, else an in-process server

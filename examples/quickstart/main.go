@@ -41,8 +41,8 @@ func run(ctx context.Context, w io.Writer, client rueidis.Client, name string) e
 	if err != nil {
 		return err
 	}
-	defer b.Delete(ctx)
-	t := time.Date(2019, 10, 23, 8, 23, 41, 0, time.UTC).Unix() // seed 002's 1571819021
+	defer b.Drop(ctx)
+	t := time.Date(2019, 10, 23, 8, 23, 41, 0, time.UTC).Unix() // 1571819021
 	players := []struct {
 		id           string
 		points, paid float64

@@ -1,0 +1,98 @@
+package board
+
+import (
+	"context"
+	"errors"
+	"math"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// checkErrorText fails t when err's text names the package more than once
+// ("board: board: ...") or prints an enum as a bare number.
+func checkErrorText(t *testing.T, err error) {
+	t.Helper()
+	if err == nil {
+		return
+	}
+	if n := strings.Count(err.Error(), "board: "); n != 1 {
+		t.Errorf("error says %q %d times: %v", "board: ", n, err)
+	}
+}
+
+func TestErrorsNameWhatFailed(t *testing.T) {
+	bothStrategies(t, Options{}, func(t *testing.T, b *Board) {
+		ctx := context.Background()
+		mustSubmit(t, b, Submission{ID: "a", Values: []float64{5, 1, 1}})
+		for _, c := range []struct {
+			err  error
+			want []string
+		}{
+			{errOf(b.Top(ctx, 0)), []string{"n = 0", "[1, 100000]"}},
+			{errOf(b.Page(ctx, -1, 5)), []string{"offset = -1", "[0, 9007199254740991]"}},
+			{errOf(b.Rank(ctx, "a", 9)), []string{"RankKind(9)", "Ordinal, Competition or Dense"}},
+			{errOf(b.Submit(ctx, Submission{ID: "a", Values: []float64{1, 1, 1}, Policy: 9})), []string{"Policy(9)"}},
+			{errOf(b.Submit(ctx, Submission{ID: "a", Values: []float64{1, 1, 1}, Policy: PerField, Ops: []Op{7, 0, 0}})), []string{"Op(7)"}},
+			{errOf(b.Submit(ctx, Submission{ID: "a", Values: []float64{1, 1, 1}, Ops: []Op{OpAdd, OpAdd, OpAdd}})), []string{"policy Replace"}},
+			{errOf(b.Submit(ctx, Submission{ID: "a", Values: []float64{1, 1, 300}})), []string{`"time"`, "300", "[0, 255]"}},
+			{errOf(b.Submit(ctx, Submission{ID: strings.Repeat("x", 300), Values: []float64{1, 1, 1}})), []string{"300 bytes", "[1, 256]"}},
+			{errOf(b.Between(ctx, math.NaN(), 1, 0, 5)), nil},
+			{errOf(b.Get(ctx, "nobody")), []string{`"nobody"`}},
+		} {
+			if c.err == nil {
+				t.Errorf("want an error containing %q, got nil", c.want)
+				continue
+			}
+			checkErrorText(t, c.err)
+			for _, w := range c.want {
+				if !strings.Contains(c.err.Error(), w) {
+					t.Errorf("error %q does not say %q", c.err, w)
+				}
+			}
+		}
+	})
+}
+
+func TestEnumsPrintNames(t *testing.T) {
+	got := []string{Replace.String(), Best.String(), PerField.String(), Policy(9).String(),
+		OpSet.String(), OpAdd.String(), OpMax.String(), OpMin.String(), OpKeep.String(), Op(9).String(),
+		Ordinal.String(), Competition.String(), Dense.String(), RankKind(9).String(),
+		PackedScore.String(), KeySuffix.String(), Strategy(9).String()}
+	want := []string{"Replace", "Best", "PerField", "Policy(9)",
+		"OpSet", "OpAdd", "OpMax", "OpMin", "OpKeep", "Op(9)",
+		"Ordinal", "Competition", "Dense", "RankKind(9)",
+		"PackedScore", "KeySuffix", "Strategy(9)"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("enum names (-want +got):\n%s", diff)
+	}
+}
+
+// An Update whose every compare-and-set loses, on a context without a
+// deadline, gives up after Options.UpdateAttempts attempts.
+func TestUpdateGivesUpAfterAttempts(t *testing.T) {
+	bothStrategies(t, Options{UpdateAttempts: 5}, func(t *testing.T, b *Board) {
+		ctx := context.Background()
+		mustSubmit(t, b, Submission{ID: "a", Values: []float64{1, 0, 0}})
+		var calls atomic.Int64
+		_, err := b.Update(ctx, "a", func(old *Entry) ([]float64, error) {
+			n := calls.Add(1)
+			// A concurrent writer changes the entry after every read.
+			mustSubmit(t, b, Submission{ID: "a", Values: []float64{float64(n + 1), 0, 0}})
+			return []float64{500, 1, 1}, nil
+		})
+		if !errors.Is(err, ErrRetriesExhausted) || !errors.Is(err, ErrConflict) {
+			t.Fatalf("err = %v, want ErrRetriesExhausted and ErrConflict", err)
+		}
+		checkErrorText(t, err)
+		if calls.Load() != 5 {
+			t.Errorf("fn called %d times, want 5 (Options.UpdateAttempts)", calls.Load())
+		}
+		e, err := b.Get(ctx, "a")
+		if err != nil || e.Values[0] != 6 {
+			t.Errorf("entry after a given-up Update = %v, %v; want the concurrent writer's 6", e.Values, err)
+		}
+	})
+}
