@@ -1,6 +1,6 @@
 // Command bench measures tiebreak's strategies side by side with the
-// hand-written approaches of the seeds and with Redis's own limits, in one
-// run, on one Redis, at one concurrency (issue 6).
+// hand-written approaches they replace (the baselines) and with Redis's own
+// limits, in one run, on one Redis, at one concurrency.
 //
 //	go run ./bench --quick            # everything small, under a minute
 //	go run ./bench                    # the full run (writes bench/results/)

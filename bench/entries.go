@@ -6,7 +6,7 @@ import (
 	"github.com/tiebreak/tiebreak/pack"
 )
 
-// The fields of every board: seed 002's points (higher first), paid flag
+// The fields of every board: points (higher first), paid flag
 // (paid first) and time (earlier first), widened to fill the 53 bits a
 // score holds exactly.
 const (
@@ -14,7 +14,7 @@ const (
 	timeBits   = 22
 )
 
-// benchLayout is the layout of every board and of the seeds' scores.
+// benchLayout is the layout of every board and of the baselines' scores.
 var benchLayout = mustLayout(
 	pack.Field{Name: "points", Width: pointsBits},
 	pack.Field{Name: "paid", Width: 1},
@@ -79,7 +79,7 @@ func (e entry) packed() uint64 {
 }
 
 // rest returns the packing of the fields after points (paid, time), as
-// seed 003 writes them into the member.
+// the watch-multi baseline writes them into the member.
 func (e entry) rest() uint64 {
 	return e.packed() % benchLayout.Field(0).Mul
 }

@@ -12,7 +12,7 @@ import (
 
 // Workload 1: leaderboard writes, uniform over many ids and contended on a
 // few hot ones. Every variant records a player's result and keeps the
-// better one (board.Best and the seeds' own logic), but for plain ZADD and
+// better one (board.Best and the baselines' own logic), but for plain ZADD and
 // the bare EVALSHA, which overwrite: they are the limits, the least any
 // write (any scripted write) can cost.
 func init() {
@@ -29,12 +29,12 @@ return {'ok', ARGV[1], ARGV[2], redis.call('ZRANK', KEYS[1], ARGV[1]) + 1}`)
 
 // The names of the write variants; writeBaseline is what ratios divide by.
 const (
-	writePacked   = "packed"
-	writeSuffix   = "suffix"
-	writeSeed003  = "seed003-watch-multi"
-	writeSeed002  = "seed002-cas-spin"
-	writeZadd     = "zadd"
-	writeBaseline = "bare-evalsha"
+	writePacked     = "packed"
+	writeSuffix     = "suffix"
+	writeWatchMulti = "watch-multi"
+	writeCASSpin    = "cas-spin"
+	writeZadd       = "zadd"
+	writeBaseline   = "bare-evalsha"
 )
 
 // writer is one way of writing an entry.
@@ -61,7 +61,7 @@ func newWriters(h *harness) ([]*writer, error) {
 		}
 		ws = append(ws, w)
 	}
-	return append(ws, seed003Writer(h.client, name("seed003")), seed002Writer(h.client, name("seed002")),
+	return append(ws, watchMultiWriter(h.client, name("watch-multi")), casSpinWriter(h.client, name("cas-spin")),
 		zaddWriter(h.client, name("zadd")), bareWriter(h.client, name("bare"))), nil
 }
 
@@ -82,18 +82,19 @@ func boardWriter(c rueidis.Client, name string, s board.Strategy) (*writer, erro
 	}, nil
 }
 
-// seed003Writer is seed 003's WATCH/MULTI/EXEC.
-func seed003Writer(c rueidis.Client, name string) *writer {
-	s := newSeed003(c, name)
-	return &writer{name: writeSeed003, load: s.load, write: s.submit,
+// watchMultiWriter is the watch-multi baseline's WATCH/MULTI/EXEC.
+func watchMultiWriter(c rueidis.Client, name string) *writer {
+	s := newWatchMulti(c, name)
+	return &writer{name: writeWatchMulti, load: s.load, write: s.submit,
 		counters: []counter{{"retries", &s.retries}},
 		drop:     func(ctx context.Context) error { return deleteKeys(ctx, c, s.keys()...) }}
 }
 
-// seed002Writer is seed 002's client-side read and spun compare-and-set.
-func seed002Writer(c rueidis.Client, name string) *writer {
-	s := newSeed002(c, name)
-	return &writer{name: writeSeed002, load: s.load, write: s.submit,
+// casSpinWriter is the read-then-CAS baseline's client-side read and spun
+// compare-and-set.
+func casSpinWriter(c rueidis.Client, name string) *writer {
+	s := newCASSpin(c, name)
+	return &writer{name: writeCASSpin, load: s.load, write: s.submit,
 		counters: []counter{{"retries", &s.retries}, {"gave_up", &s.gaveUp}},
 		drop:     func(ctx context.Context) error { return deleteKeys(ctx, c, s.keys()...) }}
 }
@@ -196,8 +197,8 @@ func compareWrites(ctx context.Context, h *harness, sec *Section, name string, w
 	at := first + idx[writePacked]
 	sec.addGoal(at, newGoal("packed submit >= 0.9x bare EVALSHA ("+name+")", "vs bare", sec.Rows[at].Ratio, 0.9, true))
 	if name != "uniform" {
-		vsSeed := ratio(ms[idx[writePacked]], ms[idx[writeSeed003]], throughput)
-		sec.addGoal(at, newGoal("packed submit >= 3x seed 003's WATCH/MULTI under contention ("+name+")", "vs seed003", vsSeed, 3, true))
+		vsWatch := ratio(ms[idx[writePacked]], ms[idx[writeWatchMulti]], throughput)
+		sec.addGoal(at, newGoal("packed submit >= 3x the watch-multi baseline under contention ("+name+")", "vs watch-multi", vsWatch, 3, true))
 	}
 	return nil
 }
@@ -215,8 +216,8 @@ func dropWriters(ctx context.Context, ws []*writer) error {
 func writeNotes(c config) []string {
 	return []string{
 		fmt.Sprintf("Every board starts with %d ids at zero points; a write's points grow with the run, so keeping the better result still writes.", c.WriteIDs),
-		"packed, suffix: board.Submit with Policy Best. seed003: WATCH z m, HGET, ZSCORE, MULTI ZREM ZADD HSET EXEC, retried. seed002: ZSCORE, then its compare-and-set script, spun (2s limit). zadd and bare-evalsha overwrite: the limits.",
-		"seed003 WATCHes whole keys, so any two concurrent writes to the board conflict, hot ids or not.",
+		"packed, suffix: board.Submit with Policy Best. watch-multi: WATCH z m, HGET, ZSCORE, MULTI ZREM ZADD HSET EXEC, retried. cas-spin: ZSCORE, then a compare-and-set script, spun (2s limit). zadd and bare-evalsha overwrite: the limits.",
+		"watch-multi WATCHes whole keys, so any two concurrent writes to the board conflict, hot ids or not.",
 		"extra: retries (and gave_up) per operation.",
 	}
 }

@@ -138,7 +138,7 @@ func checkOutputs(t *testing.T, rep *Report, cfg config) {
 	if err := output(&out, rep, cfg, newProgress(io.Discard)); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{writeSeed003, writeSeed002, writeBaseline, "page-cursor suffix", "plain-zset",
+	for _, want := range []string{writeWatchMulti, writeCASSpin, writeBaseline, "page-cursor suffix", "plain-zset",
 		tlBaseline, tlRaw, dmBaseline, "range100 c1", rlBaseline, "== Goals"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("table lacks %q:\n%s", want, out.String())

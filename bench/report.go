@@ -88,7 +88,7 @@ type Row struct {
 	Goals []Goal `json:"goals,omitempty"`
 }
 
-// Goal is one of issue 6's goals, checked against this run.
+// Goal is one of the benchmark's goals, checked against this run.
 type Goal struct {
 	// Text states the goal, e.g. "packed submit >= 0.9x bare EVALSHA".
 	Text string `json:"text"`
@@ -100,6 +100,32 @@ type Goal struct {
 	AtLeast bool    `json:"at_least"`
 	Met     bool    `json:"met"`
 	Note    string  `json:"note,omitempty"`
+	// Unjudged marks a goal computed by a --quick run, whose sizes and
+	// durations are too small for the verdict to mean anything.
+	Unjudged bool `json:"unjudged,omitempty"`
+}
+
+// verdict is "met", "MISSED" or, in a --quick run, "not judged".
+func (g Goal) verdict() string {
+	switch {
+	case g.Unjudged:
+		return "not judged (--quick)"
+	case g.Met:
+		return "met"
+	}
+	return "MISSED"
+}
+
+// unjudge marks every goal of s as not judged.
+func (s *Section) unjudge() {
+	for i := range s.Goals {
+		s.Goals[i].Unjudged = true
+	}
+	for i := range s.Rows {
+		for j := range s.Rows[i].Goals {
+			s.Rows[i].Goals[j].Unjudged = true
+		}
+	}
 }
 
 // newGoal checks value against target.
@@ -113,14 +139,11 @@ func newGoal(text, short string, value, target float64, atLeast bool) Goal {
 
 // cell writes the goal for a table cell: "vs bare 0.93 >= 0.9 met".
 func (g Goal) cell() string {
-	op, verdict := "<=", "MISSED"
+	op := "<="
 	if g.AtLeast {
 		op = ">="
 	}
-	if g.Met {
-		verdict = "met"
-	}
-	return fmt.Sprintf("%s %.3f %s %g %s", g.Short, g.Value, op, g.Target, verdict)
+	return fmt.Sprintf("%s %.3f %s %g %s", g.Short, g.Value, op, g.Target, g.verdict())
 }
 
 // addGoal holds row i of s to g, and lists g among the section's goals.

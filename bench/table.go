@@ -54,15 +54,11 @@ func printGoals(w io.Writer, secs []Section) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	for _, s := range secs {
 		for _, g := range s.Goals {
-			verdict := "MISSED"
-			if g.Met {
-				verdict = "met"
-			}
 			note := ""
 			if g.Note != "" {
 				note = " (" + g.Note + ")"
 			}
-			fmt.Fprintf(tw, "%s\t%.3f\t%s%s\n", g.Text, g.Value, verdict, note)
+			fmt.Fprintf(tw, "%s\t%.3f\t%s%s\n", g.Text, g.Value, g.verdict(), note)
 		}
 	}
 	return tw.Flush()

@@ -6,11 +6,11 @@ import (
 	"strconv"
 )
 
-// workload is one numbered measurement of issue 6. Each lives in its own
+// workload is one numbered measurement. Each lives in its own
 // file (leaderboard_write.go, leaderboard_read.go, memory.go, ...) and adds
 // itself to the registry from that file's init function.
 type workload struct {
-	// num is the workload's number in issue 6; it orders the run.
+	// num is the workload's number; it orders the run.
 	num int
 	// name selects the workload on the command line (--workloads).
 	name string

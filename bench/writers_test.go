@@ -17,7 +17,7 @@ import (
 // TestWritersKeepBest hammers a few ids with every writer that keeps the
 // better result, concurrently, and checks against a model that each id
 // ends with the most points ever submitted for it and appears once. It
-// catches a seed baseline that loses updates or duplicates members.
+// catches a baseline that loses updates or duplicates members.
 func TestWritersKeepBest(t *testing.T) {
 	env := redistest.New(t)
 	h := &harness{client: env.Client, cfg: tinyConfig(env.Prefix), log: newProgress(io.Discard)}
@@ -84,8 +84,8 @@ func stored(t *testing.T, env *redistest.Env, w *writer, ids int) map[string]int
 	switch w.name {
 	case writePacked, writeSuffix:
 		return boardPoints(t, env, name+w.name, ids)
-	case writeSeed003:
-		s := newSeed003(env.Client, name+"seed003")
+	case writeWatchMulti:
+		s := newWatchMulti(env.Client, name+"watch-multi")
 		checkCard(t, env, s.z, ids)
 		got := map[string]int64{}
 		for i := range int64(ids) {
@@ -96,8 +96,8 @@ func stored(t *testing.T, env *redistest.Env, w *writer, ids int) map[string]int
 			got[idOf(i)] = zscore(t, env, s.z, m)
 		}
 		return got
-	case writeSeed002:
-		s := newSeed002(env.Client, name+"seed002")
+	case writeCASSpin:
+		s := newCASSpin(env.Client, name+"cas-spin")
 		checkCard(t, env, s.z, ids)
 		got := map[string]int64{}
 		for i := range int64(ids) {
