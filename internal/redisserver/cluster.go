@@ -11,6 +11,9 @@ import (
 	"time"
 )
 
+// ErrNoBinary reports that redis-server or redis-cli is not on PATH.
+var ErrNoBinary = errors.New("no Redis binary")
+
 const (
 	clusterCreateTimeout = time.Minute
 	clusterReadyTimeout  = 30 * time.Second
@@ -141,8 +144,8 @@ func clusterOK(addrs []string) error {
 func needBinaries(names ...string) error {
 	for _, name := range names {
 		if _, err := exec.LookPath(name); err != nil {
-			return fmt.Errorf("%s not found on PATH; install redis-server (which also provides redis-cli), "+
-				"e.g. `apt-get install redis-server`", name)
+			return fmt.Errorf("%w: %s not found on PATH; install redis-server (which also provides redis-cli), "+
+				"e.g. `apt-get install redis-server`", ErrNoBinary, name)
 		}
 	}
 	return nil

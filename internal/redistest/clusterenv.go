@@ -40,7 +40,7 @@ func NewCluster(t testing.TB, masters int) *ClusterEnv {
 	sc := clusterOfSize(masters)
 	sc.once.Do(func() { sc.open(masters) })
 	if sc.err != nil {
-		t.Fatalf("redistest.NewCluster(%d): %v", masters, sc.err)
+		t.Fatalf("%s (NewCluster(%d))", failure(sc.err), masters)
 	}
 	env := &ClusterEnv{Client: sc.client, Addrs: slices.Clone(sc.cluster.Addrs), Prefix: newPrefix()}
 	cleanupKeys(t, sc.client, env.Prefix)

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/internal/redisserver"
 )
 
 // installHint tells how to give the tests a Redis.
@@ -160,7 +161,7 @@ func scanKeys(ctx context.Context, client rueidis.Client, pattern string) ([]str
 func Shared() (*Env, error) {
 	b, err := sharedBackend()
 	if err != nil {
-		return nil, err
+		return nil, errors.New(failure(err))
 	}
 	return &Env{Client: b.client, Addr: b.addr, Prefix: newPrefix(), Source: b.source}, nil
 }
@@ -172,7 +173,7 @@ var noRedisShown atomic.Bool
 // test of the first binary to fail (binaries of one run share a parent, the
 // go command, and leave a marker named for it); the others say it briefly.
 func failure(err error) string {
-	if !errors.Is(err, errNoRedis) || firstToReport() {
+	if !errors.Is(err, errNoRedis) && !errors.Is(err, redisserver.ErrNoBinary) || firstToReport() {
 		return "redistest: " + err.Error()
 	}
 	return "redistest: no Redis for the tests (the instructions are printed once, above)"
