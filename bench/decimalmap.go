@@ -14,7 +14,7 @@ import (
 
 // Workload 5: a range of 100 exact decimal keys, spread over 20 integer
 // parts, with their lists: decimalmap.Range (one read-only script) against
-// seed 000's two-level scheme read bucket by bucket (121 round trips). The
+// the two-level decimal index read bucket by bucket (121 round trips). The
 // data and the range are those of decimalmap/bench_test.go's
 // BenchmarkRange100. Measured twice: at the run's concurrency (throughput)
 // and with one caller (latency, which the goal judges).
@@ -39,7 +39,7 @@ var dmFracs = []string{"1", "12345", "2", "5", "98765"}
 // The decimalmap variants; dmBaseline is what ratios divide by.
 const (
 	dmMap      = "decimalmap"
-	dmBaseline = "seed000-two-level"
+	dmBaseline = "two-level"
 )
 
 // dmQuery is the range: both bounds inclusive.
@@ -51,8 +51,8 @@ var speedP50 metric = func(m Measurement) float64 { return safeDiv(1, m.P50us) }
 
 // dmData is the workload's two stores of the same keys and values.
 type dmData struct {
-	m    *decimalmap.Map
-	seed baseline.TwoLevelIndex
+	m        *decimalmap.Map
+	twoLevel baseline.TwoLevelIndex
 }
 
 // dmIntParts returns the integer parts of the data, as text.
@@ -71,14 +71,14 @@ func dmValues(i, j int) []string {
 
 // load writes every key into both stores, an integer part per goroutine.
 func (d *dmData) load(ctx context.Context, h *harness) error {
-	h.log.printf("decimalmap: loading %d keys into the map and the seed's scheme", dmInts*len(dmFracs))
+	h.log.printf("decimalmap: loading %d keys into the map and the two-level index", dmInts*len(dmFracs))
 	errs := make([]error, dmInts)
 	var wg sync.WaitGroup
 	for i, ip := range dmIntParts() {
 		wg.Go(func() {
 			for j, f := range dmFracs {
 				_, err := d.m.Add(ctx, ip+"."+f, dmValues(i, j)...)
-				if errs[i] = errors.Join(err, d.seed.Save(ctx, ip, f, dmValues(i, j))); errs[i] != nil {
+				if errs[i] = errors.Join(err, d.twoLevel.Save(ctx, ip, f, dmValues(i, j))); errs[i] != nil {
 					return
 				}
 			}
@@ -91,7 +91,7 @@ func (d *dmData) load(ctx context.Context, h *harness) error {
 // check makes sure both stores answer the range with the same 100 keys
 // and values, so that the variants do the same work.
 func (d *dmData) check(ctx context.Context) error {
-	want, err := d.seed.Find(ctx, dmFrom, dmTo)
+	want, err := d.twoLevel.Find(ctx, dmFrom, dmTo)
 	if err != nil {
 		return err
 	}
@@ -103,14 +103,14 @@ func (d *dmData) check(ctx context.Context) error {
 		return a.Key == b.Key && slices.Equal(a.Values, b.Values)
 	})
 	if !same || len(got) != dmRangeInts*len(dmFracs) {
-		return fmt.Errorf("decimalmap: the range holds %d keys in the map, %d in the seed's scheme, or they differ", len(got), len(want))
+		return fmt.Errorf("decimalmap: the range holds %d keys in the map, %d in the two-level index, or they differ", len(got), len(want))
 	}
 	return nil
 }
 
 // drop deletes both stores.
 func (d *dmData) drop(ctx context.Context, h *harness) error {
-	return errors.Join(d.m.Clear(ctx), deleteKeys(ctx, h.client, d.seed.Keys(dmIntParts(), dmFracs)...))
+	return errors.Join(d.m.Drop(ctx), deleteKeys(ctx, h.client, d.twoLevel.Keys(dmIntParts(), dmFracs)...))
 }
 
 // variants are the two readers of the range.
@@ -121,7 +121,7 @@ func (d *dmData) variants() []variant {
 			return err
 		}},
 		{name: dmBaseline, op: func(ctx context.Context, _ uint64) error {
-			_, err := d.seed.Find(ctx, dmFrom, dmTo)
+			_, err := d.twoLevel.Find(ctx, dmFrom, dmTo)
 			return err
 		}},
 	}
@@ -134,7 +134,7 @@ func runDecimalmap(ctx context.Context, h *harness) (sec Section, err error) {
 	if err != nil {
 		return sec, err
 	}
-	d := &dmData{m: m, seed: baseline.NewTwoLevelIndex(h.client, h.cfg.Prefix+"_w5_seed")}
+	d := &dmData{m: m, twoLevel: baseline.NewTwoLevelIndex(h.client, h.cfg.Prefix+"_w5_twolevel")}
 	defer func() { err = errors.Join(err, d.drop(context.WithoutCancel(ctx), h)) }()
 	if err := d.load(ctx, h); err != nil {
 		return sec, err
@@ -143,7 +143,7 @@ func runDecimalmap(ctx context.Context, h *harness) (sec Section, err error) {
 		return sec, err
 	}
 	sec = Section{Workload: "decimalmap", Title: "5. decimalmap range", Kind: "throughput",
-		RatioOf: fmt.Sprintf("c%d rows: throughput / seed 000's; c1 rows: seed 000's p50 / this p50 (times faster for one caller); in the same round", h.cfg.Concurrency)}
+		RatioOf: fmt.Sprintf("c%d rows: throughput / the two-level index's; c1 rows: the two-level index's p50 / this p50 (times faster for one caller); in the same round", h.cfg.Concurrency)}
 	vs := d.variants()
 	concs := []int{h.cfg.Concurrency, 1}
 	if h.cfg.Concurrency == 1 {
@@ -178,7 +178,7 @@ func compareDM(ctx context.Context, h *harness, sec *Section, vs []variant, conc
 	}
 	if conc == 1 {
 		at := first + variantIndex(vs, dmMap)
-		sec.addGoal(at, newGoal("decimalmap range of 100 keys >= 5x faster than seed 000's two-level scheme (one caller's p50)", "speedup", sec.Rows[at].Ratio, 5, true))
+		sec.addGoal(at, newGoal("decimalmap range of 100 keys >= 5x faster than the two-level decimal index (one caller's p50)", "speedup", sec.Rows[at].Ratio, 5, true))
 	}
 	return nil
 }
@@ -186,20 +186,20 @@ func compareDM(ctx context.Context, h *harness, sec *Section, vs []variant, conc
 // decimalmapNotes explains the section, with the figures of its rows.
 func decimalmapNotes(c config, rows []Row) []string {
 	notes := []string{
-		fmt.Sprintf("%d keys (integer parts %d..%d, fractions %v, three values each) in a decimalmap and in seed 000's two-level scheme; each operation reads [%s, %s]: 100 keys over %d integer parts, with their lists. Both stores answer it alike (checked before measuring).",
+		fmt.Sprintf("%d keys (integer parts %d..%d, fractions %v, three values each) in a decimalmap and in the two-level decimal index; each operation reads [%s, %s]: 100 keys over %d integer parts, with their lists. Both stores answer it alike (checked before measuring).",
 			dmInts*len(dmFracs), dmFirstInt, dmFirstInt+dmInts-1, dmFracs, dmFrom, dmTo, dmRangeInts),
-		"decimalmap: Range, one read-only script (ZRANGE BYLEX and 100 LRANGE inside it), one round trip. seed000-two-level: the post's find(from, to): ZRANGE BYSCORE of the buckets, ZRANGE BYLEX per bucket, LRANGE per key, one after the other: 121 round trips.",
+		"decimalmap: Range, one read-only script (ZRANGE BYLEX and 100 LRANGE inside it), one round trip. two-level: the index's find(from, to): ZRANGE BYSCORE of the buckets, ZRANGE BYLEX per bucket, LRANGE per key, one after the other: 121 round trips.",
 	}
 	cN := fmt.Sprintf("range100 c%d", c.Concurrency)
-	mapN, seedN, map1, seed1 := rowOf(rows, cN, dmMap), rowOf(rows, cN, dmBaseline), rowOf(rows, "range100 c1", dmMap), rowOf(rows, "range100 c1", dmBaseline)
-	if c.Concurrency == 1 || mapN == nil || seedN == nil || map1 == nil || seed1 == nil {
+	mapN, twoN, map1, two1 := rowOf(rows, cN, dmMap), rowOf(rows, cN, dmBaseline), rowOf(rows, "range100 c1", dmMap), rowOf(rows, "range100 c1", dmBaseline)
+	if c.Concurrency == 1 || mapN == nil || twoN == nil || map1 == nil || two1 == nil {
 		return append(notes, "The run's concurrency is 1: the goal's case only.")
 	}
 	return append(notes, fmt.Sprintf("The 5x goal is judged on one caller's latency (c1, the p50 of a whole range call): decimalmap is %.1fx faster. "+
-		"The c%d rows show throughput under %d concurrent callers: %.1fx the seed's, a smaller gap. There the seed's round trips overlap with the other callers' "+
-		"and rueidis pipelines them, so Redis reads and answers many commands per system call: the seed's redis CPU per range falls from %.0f µs (c1) to %.0f µs (c%d), "+
+		"The c%d rows show throughput under %d concurrent callers: %.1fx the two-level index's, a smaller gap. There the two-level index's round trips overlap with the other callers' "+
+		"and rueidis pipelines them, so Redis reads and answers many commands per system call: the two-level index's redis CPU per range falls from %.0f µs (c1) to %.0f µs (c%d), "+
 		"decimalmap's stays about %.0f µs; what is left is the work per command on the server and the client, not the wait one caller sees, which the goal is about.",
-		map1.Ratio, c.Concurrency, c.Concurrency, mapN.Ratio, seed1.RedisCPUus, seedN.RedisCPUus, c.Concurrency, mapN.RedisCPUus))
+		map1.Ratio, c.Concurrency, c.Concurrency, mapN.Ratio, two1.RedisCPUus, twoN.RedisCPUus, c.Concurrency, mapN.RedisCPUus))
 }
 
 // rowOf returns the row of case c and variant v, or nil.

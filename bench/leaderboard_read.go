@@ -198,9 +198,9 @@ func compareReads(ctx context.Context, h *harness, sec *Section, k readKind, rbs
 			if base < 0 {
 				base = i
 			}
-			row := newRow(sizeLabel(rb.size), k.name+" "+s.String(), ms[i])
+			row := newRow(sizeLabel(rb.size), k.name+" "+strategyLabel(s), ms[i])
 			row.Size, row.Series = rb.size, row.Variant
-			row.Ratio, row.Baseline = ratio(ms[i], ms[base], latencyP50), k.name+" "+s.String()+" "+sizeLabel(rbs[base].size)
+			row.Ratio, row.Baseline = ratio(ms[i], ms[base], latencyP50), k.name+" "+strategyLabel(s)+" "+sizeLabel(rbs[base].size)
 			sec.Rows = append(sec.Rows, row)
 		}
 	}

@@ -55,7 +55,7 @@ func newWriters(h *harness) ([]*writer, error) {
 	name := func(v string) string { return h.cfg.Prefix + "_w1_" + v }
 	ws := make([]*writer, 0, 6)
 	for _, s := range []board.Strategy{board.PackedScore, board.KeySuffix} {
-		w, err := boardWriter(h.client, name(s.String()), s)
+		w, err := boardWriter(h.client, name(strategyLabel(s)), s)
 		if err != nil {
 			return nil, err
 		}
@@ -72,7 +72,7 @@ func boardWriter(c rueidis.Client, name string, s board.Strategy) (*writer, erro
 		return nil, err
 	}
 	return &writer{
-		name: s.String(),
+		name: strategyLabel(s),
 		load: func(ctx context.Context, from, to int64) error { return submitChunk(ctx, b, from, to, startEntry) },
 		write: func(ctx context.Context, id string, e entry) error {
 			_, err := b.Submit(ctx, board.Submission{ID: id, Values: e.values(), Policy: board.Best})

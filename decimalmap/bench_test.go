@@ -8,8 +8,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/redis/rueidis"
-	"github.com/tiebreak/tiebreak/internal/redistest"
 	"github.com/tiebreak/tiebreak/internal/baseline"
+	"github.com/tiebreak/tiebreak/internal/redistest"
 )
 
 // The benchmark data: benchInts integer parts from 25400, each with the
@@ -28,13 +28,13 @@ var benchFracs = []string{"1", "12345", "2", "5", "98765"}
 // requests in flight that rueidis pipelines them.
 const benchParallelism = 8
 
-// benchData fills a map and the seed's scheme with the same prices, and
-// checks that both answer the benchmark's range alike.
+// benchData fills a map and the two-level decimal index with the same
+// prices, and checks that both answer the benchmark's range alike.
 func benchData(b *testing.B, env *redistest.Env) (*Map, baseline.TwoLevelIndex) {
 	b.Helper()
 	ctx := context.Background()
 	m := newMap(b, env.Client, env.Prefix, "bench")
-	seed := baseline.NewTwoLevelIndex(env.Client, env.Prefix+"_seed")
+	twoLevel := baseline.NewTwoLevelIndex(env.Client, env.Prefix+"_twolevel")
 	for i := range benchInts {
 		intPart := strconv.Itoa(25400 + i)
 		for j, f := range benchFracs {
@@ -42,12 +42,12 @@ func benchData(b *testing.B, env *redistest.Env) (*Map, baseline.TwoLevelIndex) 
 			if _, err := m.Add(ctx, intPart+"."+f, users...); err != nil {
 				b.Fatal(err)
 			}
-			if err := seed.Save(ctx, intPart, f, users); err != nil {
+			if err := twoLevel.Save(ctx, intPart, f, users); err != nil {
 				b.Fatal(err)
 			}
 		}
 	}
-	prices, err := seed.Find(ctx, benchFrom, benchTo)
+	prices, err := twoLevel.Find(ctx, benchFrom, benchTo)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -60,20 +60,20 @@ func benchData(b *testing.B, env *redistest.Env) (*Map, baseline.TwoLevelIndex) 
 		b.Fatal(err)
 	}
 	if diff := cmp.Diff(want, got); diff != "" || len(got) != benchRangeInts*len(benchFracs) {
-		b.Fatalf("%d keys; decimalmap and the seed's scheme differ (-seed +decimalmap):\n%s", len(got), diff)
+		b.Fatalf("%d keys; decimalmap and the two-level index differ (-two-level +decimalmap):\n%s", len(got), diff)
 	}
-	return m, seed
+	return m, twoLevel
 }
 
 var benchQuery = Query{Min: Inclusive(benchFrom), Max: Inclusive(benchTo)}
 
 // BenchmarkRange100 reads a range of 100 keys over 20 integer parts, with
-// their lists: decimalmap's one script against the seed's scheme, read
-// bucket by bucket (121 round trips), in the same run. serial is one
-// caller's latency; parallel is throughput with requests pipelined.
+// their lists: decimalmap's one script against the two-level decimal
+// index, read bucket by bucket (121 round trips), in the same run. serial
+// is one caller's latency; parallel is throughput with requests pipelined.
 func BenchmarkRange100(b *testing.B) {
 	env := redistest.New(b)
-	m, seed := benchData(b, env)
+	m, twoLevel := benchData(b, env)
 	ctx := context.Background()
 	ops := []struct {
 		name string
@@ -81,7 +81,7 @@ func BenchmarkRange100(b *testing.B) {
 		op   func() error
 	}{
 		{"decimalmap", []string{"evalsha_ro"}, func() error { _, err := m.Range(ctx, benchQuery); return err }},
-		{"seed", []string{"zrange", "lrange"}, func() error { _, err := seed.Find(ctx, benchFrom, benchTo); return err }},
+		{"two-level", []string{"zrange", "lrange"}, func() error { _, err := twoLevel.Find(ctx, benchFrom, benchTo); return err }},
 	}
 	for _, mode := range []string{"serial", "parallel"} {
 		for _, o := range ops {

@@ -17,9 +17,10 @@ import (
 var consistency = rueidis.NewLuaScriptReadOnly(`
 return {redis.call('ZRANGE', KEYS[1], 0, -1), redis.call('KEYS', ARGV[1])}`)
 
-// TestConcurrentConsistency: writers add, remove and delete on a few keys
-// while readers range and check snapshots of the raw keys; no reader ever
-// sees a key without values, or an index and lists that disagree.
+// TestConcurrentConsistency: writers add values, remove values and remove
+// keys on a few keys while readers range and check snapshots of the raw
+// keys; no reader ever sees a key without values, or an index and lists
+// that disagree.
 func TestConcurrentConsistency(t *testing.T) {
 	env := redistest.New(t)
 	m := newMap(t, env.Client, env.Prefix, "conc")
@@ -37,12 +38,12 @@ func TestConcurrentConsistency(t *testing.T) {
 				case 0, 1:
 					_, err = m.Add(ctx, k, "a", "b")
 				case 2, 3:
-					_, err = m.Remove(ctx, k, "a")
+					_, err = m.RemoveValue(ctx, k, "a")
 					if err == nil {
-						_, err = m.Remove(ctx, k, "b")
+						_, err = m.RemoveValue(ctx, k, "b")
 					}
 				default:
-					_, err = m.Delete(ctx, k)
+					_, err = m.Remove(ctx, k, keys[(i+w+1)%len(keys)])
 				}
 				if err != nil {
 					errs <- err

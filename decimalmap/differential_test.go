@@ -38,7 +38,7 @@ type workload struct {
 
 func newWorkload(t *testing.T, maps ...*Map) *workload {
 	seed := rand.Uint64()
-	t.Logf("seed %d", seed)
+	t.Logf("random seed %d", seed)
 	return &workload{t: t, rng: rand.New(rand.NewPCG(seed, 5)), model: newModel(t), maps: maps}
 }
 
@@ -53,9 +53,9 @@ func (w *workload) run(steps int) {
 		case n < 8:
 			w.add(step)
 		case n < 11:
-			w.remove(step)
+			w.removeValue(step)
 		case n < 12:
-			w.delete(step)
+			w.remove(step)
 		default:
 			w.read(step)
 		}
@@ -116,24 +116,28 @@ func (w *workload) add(step int) {
 	}
 }
 
-func (w *workload) remove(step int) {
+func (w *workload) removeValue(step int) {
 	key, val := w.key(), valuePool[w.rng.IntN(len(valuePool))]
-	want := w.model.remove(key, val)
+	want := w.model.removeValue(key, val)
 	for _, m := range w.maps {
-		got, err := m.Remove(context.Background(), key, val)
+		got, err := m.RemoveValue(context.Background(), key, val)
 		if err != nil || got != want {
-			w.t.Fatalf("step %d %s: Remove(%q, %q) = %v, %v; want %v", step, m.Name(), key, val, got, err, want)
+			w.t.Fatalf("step %d %s: RemoveValue(%q, %q) = %v, %v; want %v", step, m.Name(), key, val, got, err, want)
 		}
 	}
 }
 
-func (w *workload) delete(step int) {
-	key := w.key()
-	want := w.model.delete(key)
+// remove removes one to three keys, at times two spellings of one number.
+func (w *workload) remove(step int) {
+	keys := make([]string, 1+w.rng.IntN(3))
+	for i := range keys {
+		keys[i] = w.key()
+	}
+	want := w.model.remove(keys)
 	for _, m := range w.maps {
-		got, err := m.Delete(context.Background(), key)
+		got, err := m.Remove(context.Background(), keys...)
 		if err != nil || got != want {
-			w.t.Fatalf("step %d %s: Delete(%q) = %v, %v; want %v", step, m.Name(), key, got, err, want)
+			w.t.Fatalf("step %d %s: Remove(%q) = %d, %v; want %d", step, m.Name(), keys, got, err, want)
 		}
 	}
 }
@@ -179,7 +183,7 @@ func (w *workload) read(step int) {
 		case op < 2:
 			got, err = m.Get(ctx, key)
 		case op < 3:
-			got, err = m.Count(ctx)
+			got, err = m.Len(ctx)
 		case op < 9:
 			got, err = m.Range(ctx, q)
 		default:
@@ -217,19 +221,19 @@ func scanAll(ctx context.Context, m *Map, n int) ([]Entry, error) {
 
 // TestDifferentialCluster runs the workload on a 3-master Redis Cluster,
 // on maps whose hash tags land on different masters, so the scripts that
-// reach list keys not in KEYS (Range, Scan, Clear) run on every node; then
-// Clear empties every map.
+// reach list keys not in KEYS (Range, Scan, Drop) run on every node; then
+// Drop removes every map.
 func TestDifferentialCluster(t *testing.T) {
 	env := redistest.NewCluster(t, 3)
 	maps := mapsOnEveryNode(t, env.Client, env.Prefix)
 	newWorkload(t, maps...).run(400)
 	for _, m := range maps {
-		if err := m.Clear(context.Background()); err != nil {
-			t.Fatalf("Clear on the cluster: %v", err)
+		if err := m.Drop(context.Background()); err != nil {
+			t.Fatalf("Drop on the cluster: %v", err)
 		}
 	}
 	if snap := snapshot(t, env.Client, env.Prefix); len(snap) != 0 {
-		t.Errorf("Redis keys left after Clear: %d, first %q", len(snap), snap[0])
+		t.Errorf("Redis keys left after Drop: %d, first %q", len(snap), snap[0])
 	}
 }
 

@@ -1,7 +1,10 @@
 // Package decimalmap keeps a sorted multimap in Redis: exact decimal keys
 // of any precision and sign, in numeric order, each mapped to a list of
 // strings in insertion order, repeats kept. It is what Java calls a
-// TreeMap<BigDecimal, List<String>>, and what seed 000 built by hand.
+// TreeMap<BigDecimal, List<String>>: the job the two-level decimal index
+// (the integer part as a score, the fractions of each integer part in a
+// sorted set of their own) does by hand, done in one sorted set, exactly,
+// and in one round trip per range.
 //
 //	m, _ := decimalmap.New(client, "prices", decimalmap.Options{})
 //	m.Add(ctx, "25500.12346", "user2", "user3", "user2")
@@ -22,6 +25,15 @@
 // with ErrKey and pack.ErrOverflow, a digit whose place value 10^k has k
 // outside int32 ("1E+2147483648"); with ErrKey alone, text over
 // Options.MaxKeyLen bytes. A refused call writes nothing.
+//
+// # Errors
+//
+// Every error wraps one of the package's sentinels (ErrKey, ErrArgument,
+// ErrName, ErrOptions, ErrRedis, ErrReply); test with errors.Is. Its text
+// says "decimalmap: " once, then the call and the argument that failed,
+// with the value given and the range allowed:
+//
+//	decimalmap: remove: len(keys) = 0 out of range [1, 1000]: invalid argument
 //
 // # Storage
 //
@@ -52,20 +64,21 @@
 //
 // # Atomicity and Redis Cluster
 //
-// Add, Delete, Remove and each step of Clear are one Lua script writing
-// the index and the list together, so no reader ever sees a key without
-// its list or a list without its key. Range and Scan are one read-only
-// script that reads the index and then every list it names: one round trip
-// and one snapshot, whatever the number of keys. Get is one LRANGE, Count
-// one ZCARD.
+// Add, Remove, RemoveValue and Drop are each one Lua script writing the
+// index and the lists together, so no reader ever sees a key without its
+// list or a list without its key. Range and Scan are one read-only script
+// that reads the index and then every list it names: one round trip and
+// one snapshot, whatever the number of keys. Get is one LRANGE, Len one
+// ZCARD.
 //
-// Add, Delete and Remove pass every key they touch in KEYS. Range, Scan and
-// Clear cannot: the lists they reach are known only once the index is read.
+// Add, Remove and RemoveValue pass every key they touch in KEYS. Range,
+// Scan and Drop cannot: the lists they reach are known only once the index
+// is read.
 // Their scripts receive the index in KEYS and build list names from a
-// prefix passed in ARGV. Every list carries the index's hash tag, so on Redis Cluster it
-// lives in the index's slot, on the node the script runs on; Redis allows a
-// script to reach such undeclared same-slot keys, and the package's tests
-// run on a 3-master cluster to hold it to that.
+// prefix passed in ARGV. Every list carries the index's hash tag, so on
+// Redis Cluster it lives in the index's slot, on the node the script runs
+// on; Redis allows a script to reach such undeclared same-slot keys, and
+// the package's tests run on a 3-master cluster to hold it to that.
 //
 // # Persistence
 //

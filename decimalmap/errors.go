@@ -4,30 +4,33 @@ import "errors"
 
 // Sentinel errors. Every error this package returns wraps one of them (and,
 // for a malformed key, the pack sentinel that describes the problem), so
-// callers use errors.Is.
+// callers use errors.Is. The sentinels' texts carry no package name: an
+// error's text starts with "decimalmap: " once, then names the call and the
+// argument that failed, with the value given and the range allowed.
 var (
 	// ErrName reports a map name that is empty, over MaxNameLen bytes or
 	// holds a brace, which would break the map's hash tag.
-	ErrName = errors.New("decimalmap: invalid name")
+	ErrName = errors.New("invalid name")
 
 	// ErrOptions reports a nil client or options the constructor refuses.
-	ErrOptions = errors.New("decimalmap: invalid options")
+	ErrOptions = errors.New("invalid options")
 
 	// ErrKey reports a key that is not a decimal number (also wrapping
 	// pack.ErrSyntax), whose exponent is out of range (also wrapping
 	// pack.ErrOverflow), or whose text is longer than Options.MaxKeyLen.
-	ErrKey = errors.New("decimalmap: invalid key")
+	ErrKey = errors.New("invalid key")
 
 	// ErrArgument reports a bad argument other than a key: Add without
-	// values, a negative limit, a page size under 1, a malformed cursor.
-	ErrArgument = errors.New("decimalmap: invalid argument")
+	// values, Remove of no keys or of more than MaxRemoveKeys, a negative
+	// limit, a page size under 1, a malformed cursor.
+	ErrArgument = errors.New("invalid argument")
 
 	// ErrRedis wraps an error from Redis or the connection (including a
 	// cancelled context, which it also wraps).
-	ErrRedis = errors.New("decimalmap: redis error")
+	ErrRedis = errors.New("redis error")
 
 	// ErrReply reports a reply of an unexpected shape, such as an index
 	// member that is not a decimal encoding (a foreign write to the map's
 	// keys).
-	ErrReply = errors.New("decimalmap: unexpected reply")
+	ErrReply = errors.New("unexpected reply")
 )

@@ -4,14 +4,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log"
 
+	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/decimalmap"
 	"github.com/tiebreak/tiebreak/internal/redistest"
 	"github.com/tiebreak/tiebreak/pack"
 )
 
 // exampleMap gives an example a fresh map on the tests' Redis; the caller
-// clears it.
+// drops it.
 func exampleMap(name string) *decimalmap.Map {
 	env, err := redistest.Shared()
 	if err != nil {
@@ -24,9 +26,9 @@ func exampleMap(name string) *decimalmap.Map {
 	return m
 }
 
-// addSeed000 adds seed 000's price index: prices with the users who asked
-// for them, repeats kept.
-func addSeed000(ctx context.Context, m *decimalmap.Map) {
+// addPriceIndex adds the price-index example: five prices, each with the
+// users who asked for it, repeats kept.
+func addPriceIndex(ctx context.Context, m *decimalmap.Map) {
 	prices := []struct {
 		price string
 		users []string
@@ -44,12 +46,13 @@ func addSeed000(ctx context.Context, m *decimalmap.Map) {
 	}
 }
 
-// Seed 000: the inclusive range [25500.12346, 25505.2], in one round trip.
+// The price-index example: the prices in the inclusive range
+// [25500.12346, 25505.2] with their users, in one round trip.
 func ExampleMap_Range() {
 	ctx := context.Background()
-	m := exampleMap("seed000")
-	defer m.Clear(ctx)
-	addSeed000(ctx, m)
+	m := exampleMap("prices")
+	defer m.Drop(ctx)
+	addPriceIndex(ctx, m)
 	entries, err := m.Range(ctx, decimalmap.Query{
 		Min: decimalmap.Inclusive("25500.12346"),
 		Max: decimalmap.Inclusive("25505.2"),
@@ -70,8 +73,8 @@ func ExampleMap_Range() {
 func ExampleMap_Range_reverse() {
 	ctx := context.Background()
 	m := exampleMap("reverse")
-	defer m.Clear(ctx)
-	addSeed000(ctx, m)
+	defer m.Drop(ctx)
+	addPriceIndex(ctx, m)
 	entries, _ := m.Range(ctx, decimalmap.Query{Max: decimalmap.Exclusive("25506"), Reverse: true, Limit: 2})
 	for _, e := range entries {
 		fmt.Println(e.Key, e.Values)
@@ -86,7 +89,7 @@ func ExampleMap_Range_reverse() {
 func ExampleMap_Add() {
 	ctx := context.Background()
 	m := exampleMap("add")
-	defer m.Clear(ctx)
+	defer m.Drop(ctx)
 	m.Add(ctx, "25500.10", "user1")
 	n, _ := m.Add(ctx, "2.55001E4", "user2")
 	fmt.Println(n)
@@ -105,31 +108,85 @@ func ExampleMap_Add() {
 	// 1E+40 [huge]
 }
 
-// Remove takes the first occurrence of a value; the key goes with its last
-// value.
-func ExampleMap_Remove() {
+// RemoveValue takes the first occurrence of a value; the key goes with its
+// last value.
+func ExampleMap_RemoveValue() {
 	ctx := context.Background()
-	m := exampleMap("remove")
-	defer m.Clear(ctx)
+	m := exampleMap("removevalue")
+	defer m.Drop(ctx)
 	m.Add(ctx, "25500.12346", "user2", "user3", "user2")
-	m.Remove(ctx, "25500.12346", "user2")
+	m.RemoveValue(ctx, "25500.12346", "user2")
 	vals, _ := m.Get(ctx, "25500.12346")
 	fmt.Println(vals)
-	m.Remove(ctx, "25500.12346", "user3")
-	m.Remove(ctx, "25500.12346", "user2")
-	n, _ := m.Count(ctx)
+	m.RemoveValue(ctx, "25500.12346", "user3")
+	m.RemoveValue(ctx, "25500.12346", "user2")
+	n, _ := m.Len(ctx)
 	fmt.Println(n)
 	// Output:
 	// [user3 user2]
 	// 0
 }
 
+// Remove takes whole keys with all their values, in one atomic step, and
+// counts those that were there.
+func ExampleMap_Remove() {
+	ctx := context.Background()
+	m := exampleMap("remove")
+	defer m.Drop(ctx)
+	addPriceIndex(ctx, m)
+	n, err := m.Remove(ctx, "25500.12345", "25505.2330", "1")
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(n)
+	entries, _ := m.Range(ctx, decimalmap.Query{})
+	for _, e := range entries {
+		fmt.Println(e.Key, e.Values)
+	}
+	// Output:
+	// 2
+	// 25500.12346 [user2 user3 user2]
+	// 25505.05443 [user2 user1]
+	// 25506.12345 [user3 user5]
+}
+
+// A map in a program of your own: build a client from your Redis address,
+// then the map. Add, read a range, and drop the map when done.
+func Example_ownClient() {
+	client, err := rueidis.NewClient(rueidis.ClientOption{InitAddress: []string{"localhost:6379"}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer client.Close()
+	m, err := decimalmap.New(client, "prices", decimalmap.Options{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	ctx := context.Background()
+	if _, err := m.Add(ctx, "25500.12346", "user2", "user3"); err != nil {
+		log.Fatal(err)
+	}
+	entries, err := m.Range(ctx, decimalmap.Query{
+		Min: decimalmap.Inclusive("25500"),
+		Max: decimalmap.Exclusive("25501"),
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, e := range entries {
+		fmt.Println(e.Key, e.Values)
+	}
+	if err := m.Drop(ctx); err != nil {
+		log.Fatal(err)
+	}
+}
+
 // Scan walks every key in order, a page at a time.
 func ExampleMap_Scan() {
 	ctx := context.Background()
 	m := exampleMap("scan")
-	defer m.Clear(ctx)
-	addSeed000(ctx, m)
+	defer m.Drop(ctx)
+	addPriceIndex(ctx, m)
 	var cursor decimalmap.Cursor
 	for {
 		page, err := m.Scan(ctx, cursor, 2)
@@ -155,10 +212,10 @@ func ExampleMap_Scan() {
 func ExampleMap_Add_badKey() {
 	ctx := context.Background()
 	m := exampleMap("badkey")
-	defer m.Clear(ctx)
+	defer m.Drop(ctx)
 	_, err := m.Add(ctx, "25500,1", "user1")
 	fmt.Println(errors.Is(err, decimalmap.ErrKey), errors.Is(err, pack.ErrSyntax))
-	n, _ := m.Count(ctx)
+	n, _ := m.Len(ctx)
 	fmt.Println(n)
 	// Output:
 	// true true

@@ -11,8 +11,8 @@ import (
 )
 
 // FuzzKey: any text is either refused with ErrKey (as pack refuses it, or
-// as too long), writing nothing, or becomes exactly one key, found again by its canonical text and removed
-// by its own spelling.
+// as too long), writing nothing, or becomes exactly one key, found again
+// by its canonical text and removed by its own spelling.
 func FuzzKey(f *testing.F) {
 	for _, k := range keyPool {
 		f.Add(k)
@@ -30,7 +30,7 @@ func FuzzKey(f *testing.F) {
 			if (perr == nil && len(key) <= DefaultMaxKeyLen) || !errors.Is(err, ErrKey) {
 				t.Fatalf("Add(%q) err = %v; pack says %v", key, err, perr)
 			}
-			if n, err := m.Count(ctx); err != nil || n != 0 {
+			if n, err := m.Len(ctx); err != nil || n != 0 {
 				t.Fatalf("refused Add(%q) left %d keys, %v", key, n, err)
 			}
 			return
@@ -39,8 +39,8 @@ func FuzzKey(f *testing.F) {
 		if diff := cmp.Diff([]Entry{{Key: canon, Values: []string{"v"}}}, got); err != nil || diff != "" {
 			t.Fatalf("Add(%q): range at %q: err %v (-want +got):\n%s", key, canon, err, diff)
 		}
-		if ok, err := m.Delete(ctx, key); err != nil || !ok {
-			t.Fatalf("Delete(%q) = %v, %v", key, ok, err)
+		if n, err := m.Remove(ctx, key); err != nil || n != 1 {
+			t.Fatalf("Remove(%q) = %d, %v; want 1", key, n, err)
 		}
 	})
 }

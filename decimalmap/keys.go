@@ -2,8 +2,8 @@ package decimalmap
 
 import (
 	"fmt"
-	"github.com/tiebreak/tiebreak/internal/hashtag"
 
+	"github.com/tiebreak/tiebreak/internal/hashtag"
 	"github.com/tiebreak/tiebreak/pack"
 )
 
@@ -31,14 +31,21 @@ func checkName(name string) error {
 
 // encode returns the order-preserving encoding of key (pack.EncodeDecimal).
 // It refuses a key longer than MaxKeyLen and anything pack refuses, with
-// errors wrapping ErrKey and the pack sentinel.
-func (m *Map) encode(key string) (string, error) {
+// errors wrapping ErrKey and the pack sentinel; what names the argument in
+// the message, call first ("add: key", "range: Query.Min").
+func (m *Map) encode(what, key string) (string, error) {
+	return m.encodeAs(what, key, ErrKey)
+}
+
+// encodeAs is encode with the sentinel the errors wrap.
+func (m *Map) encodeAs(what, key string, sentinel error) (string, error) {
 	if len(key) > m.opts.MaxKeyLen {
-		return "", fmt.Errorf("decimalmap: key of %d bytes, over %d: %w", len(key), m.opts.MaxKeyLen, ErrKey)
+		return "", fmt.Errorf("decimalmap: %s of %d bytes out of range [1, %d] (Options.MaxKeyLen): %w",
+			what, len(key), m.opts.MaxKeyLen, sentinel)
 	}
 	enc, err := pack.EncodeDecimal(key)
 	if err != nil {
-		return "", fmt.Errorf("decimalmap: key: %w: %w", ErrKey, err)
+		return "", fmt.Errorf("decimalmap: %s: %w: %w", what, sentinel, err)
 	}
 	return enc, nil
 }

@@ -23,8 +23,9 @@ func newMap(t testing.TB, client rueidis.Client, prefix, suffix string) *Map {
 	return m
 }
 
-// seed000 is seed 000's worked example, in the order the post lists it.
-var seed000 = []Entry{
+// priceIndex is the price-index example: five prices, each with the users
+// who asked for it, repeats kept, smallest price first.
+var priceIndex = []Entry{
 	{Key: "25500.12345", Values: []string{"user1", "user2"}},
 	{Key: "25500.12346", Values: []string{"user2", "user3", "user2"}},
 	{Key: "25505.05443", Values: []string{"user2", "user1"}},

@@ -3,6 +3,7 @@ package decimalmap
 import (
 	"context"
 	"fmt"
+	"strconv"
 
 	"github.com/redis/rueidis"
 )
@@ -28,7 +29,7 @@ func New(client rueidis.Client, name string, opts Options) (*Map, error) {
 		return nil, err
 	}
 	if client == nil {
-		return nil, fmt.Errorf("decimalmap: nil client: %w", ErrOptions)
+		return nil, fmt.Errorf("decimalmap: new: client is nil: %w", ErrOptions)
 	}
 	o, err := opts.withDefaults()
 	if err != nil {
@@ -48,12 +49,12 @@ func (m *Map) Name() string { return m.name }
 // It refuses a malformed key (ErrKey, see the package documentation) and no
 // values (ErrArgument), writing nothing.
 func (m *Map) Add(ctx context.Context, key string, values ...string) (int64, error) {
-	enc, err := m.encode(key)
+	enc, err := m.encode("add: key", key)
 	if err != nil {
 		return 0, err
 	}
 	if len(values) == 0 {
-		return 0, fmt.Errorf("decimalmap: add to %q: no values: %w", clip(key), ErrArgument)
+		return 0, fmt.Errorf("decimalmap: add: key %q: len(values) = 0, want at least 1: %w", clip(key), ErrArgument)
 	}
 	args := make([]string, 0, len(values)+1)
 	args = append(append(args, enc), values...)
@@ -64,7 +65,7 @@ func (m *Map) Add(ctx context.Context, key string, values ...string) (int64, err
 // Get returns the values of key in insertion order, or an empty list when
 // key is not in the map. It refuses a malformed key (ErrKey).
 func (m *Map) Get(ctx context.Context, key string) ([]string, error) {
-	enc, err := m.encode(key)
+	enc, err := m.encode("get: key", key)
 	if err != nil {
 		return nil, err
 	}
@@ -72,51 +73,66 @@ func (m *Map) Get(ctx context.Context, key string) ([]string, error) {
 	return vals, redisErr("get", err)
 }
 
-// Delete removes key and all its values in one atomic script and reports
-// whether key was in the map. It refuses a malformed key (ErrKey).
-func (m *Map) Delete(ctx context.Context, key string) (bool, error) {
-	enc, err := m.encode(key)
-	if err != nil {
-		return false, err
+// MaxRemoveKeys is the most keys one Remove takes.
+const MaxRemoveKeys = 1000
+
+// Remove removes keys, each with all its values, in one atomic script, and
+// returns how many of them were in the map; spellings of one number count
+// once ("1.5", "1.50"). It refuses no keys and more than MaxRemoveKeys
+// (ErrArgument), and a malformed key (ErrKey), removing nothing.
+func (m *Map) Remove(ctx context.Context, keys ...string) (int64, error) {
+	if len(keys) == 0 || len(keys) > MaxRemoveKeys {
+		return 0, fmt.Errorf("decimalmap: remove: len(keys) = %d out of range [1, %d]: %w", len(keys), MaxRemoveKeys, ErrArgument)
 	}
-	n, err := deleteScript.Exec(ctx, m.client, []string{m.keys.index, m.keys.list + enc}, []string{enc}).AsInt64()
-	return n == 1, redisErr("delete", err)
+	redisKeys := make([]string, 1, len(keys)+1)
+	redisKeys[0] = m.keys.index
+	encs := make([]string, 0, len(keys))
+	for i, key := range keys {
+		enc, err := m.encode(fmt.Sprintf("remove: keys[%d]", i), key)
+		if err != nil {
+			return 0, err
+		}
+		redisKeys = append(redisKeys, m.keys.list+enc)
+		encs = append(encs, enc)
+	}
+	n, err := removeScript.Exec(ctx, m.client, redisKeys, encs).AsInt64()
+	return n, redisErr("remove", err)
 }
 
-// Remove removes the first occurrence of value from the list of key (later
-// repeats stay), and key itself when that was its last value, in one
+// RemoveValue removes the first occurrence of value from the list of key
+// (later repeats stay), and key itself when that was its last value, in one
 // atomic script. It reports whether value was there. It refuses a malformed
 // key (ErrKey).
-func (m *Map) Remove(ctx context.Context, key, value string) (bool, error) {
-	enc, err := m.encode(key)
+func (m *Map) RemoveValue(ctx context.Context, key, value string) (bool, error) {
+	enc, err := m.encode("remove value: key", key)
 	if err != nil {
 		return false, err
 	}
 	keys := []string{m.keys.index, m.keys.list + enc}
-	n, err := removeScript.Exec(ctx, m.client, keys, []string{enc, value}).AsInt64()
-	return n == 1, redisErr("remove", err)
+	n, err := removeValueScript.Exec(ctx, m.client, keys, []string{enc, value}).AsInt64()
+	return n == 1, redisErr("remove value", err)
 }
 
-// Count returns the number of keys in the map.
-func (m *Map) Count(ctx context.Context) (int64, error) {
+// Len returns the number of keys in the map.
+func (m *Map) Len(ctx context.Context) (int64, error) {
 	n, err := m.client.Do(ctx, m.client.B().Zcard().Key(m.keys.index).Build()).AsInt64()
-	return n, redisErr("count", err)
+	return n, redisErr("len", err)
 }
 
-// clearBatch is the most keys one step of Clear removes.
-const clearBatch = 500
+// dropBatch is the most keys one step of Drop removes.
+const dropBatch = 500
 
-// Clear removes every key of the map with its values. Each step is one
+// Drop removes the whole map, every key with its values. Each step is one
 // atomic script removing up to 500 keys with their lists, so no reader ever
-// sees a key without its list, and Redis is never blocked for long; Clear
+// sees a key without its list, and Redis is never blocked for long; Drop
 // repeats steps until the map is empty. Keys added while it runs may be
-// removed too.
-func (m *Map) Clear(ctx context.Context) error {
-	args := []string{m.keys.list, fmt.Sprint(clearBatch)}
+// removed too. Dropping a map that does not exist does nothing.
+func (m *Map) Drop(ctx context.Context) error {
+	args := []string{m.keys.list, strconv.Itoa(dropBatch)}
 	for {
-		left, err := clearScript.Exec(ctx, m.client, []string{m.keys.index}, args).AsInt64()
+		left, err := dropScript.Exec(ctx, m.client, []string{m.keys.index}, args).AsInt64()
 		if err != nil || left == 0 {
-			return redisErr("clear", err)
+			return redisErr("drop", err)
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -12,12 +13,12 @@ import (
 	"github.com/tiebreak/tiebreak/pack"
 )
 
-// TestSeed000 is seed 000's worked example: the inclusive range
+// TestPriceIndexExample is the price-index example: the inclusive range
 // [25500.12346, 25505.2] holds two keys, with their lists in order.
-func TestSeed000(t *testing.T) {
+func TestPriceIndexExample(t *testing.T) {
 	env := redistest.New(t)
 	m := newMap(t, env.Client, env.Prefix, "prices")
-	addAll(t, m, seed000)
+	addAll(t, m, priceIndex)
 	ctx := context.Background()
 	got, err := m.Range(ctx, Query{Min: Inclusive("25500.12346"), Max: Inclusive("25505.2")})
 	if err != nil {
@@ -34,7 +35,7 @@ func TestSeed000(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(seed000, all); diff != "" {
+	if diff := cmp.Diff(priceIndex, all); diff != "" {
 		t.Errorf("whole map (-want +got):\n%s", diff)
 	}
 }
@@ -77,13 +78,13 @@ func TestCanonicalKeys(t *testing.T) {
 	}
 }
 
-// TestRemove: Remove takes the first occurrence only, and the key goes
-// with its last value.
-func TestRemove(t *testing.T) {
+// TestRemoveValue: RemoveValue takes the first occurrence only, and the
+// key goes with its last value.
+func TestRemoveValue(t *testing.T) {
 	env := redistest.New(t)
 	m := newMap(t, env.Client, env.Prefix, "rm")
 	ctx := context.Background()
-	addAll(t, m, seed000[1:2]) // 25500.12346: user2, user3, user2
+	addAll(t, m, priceIndex[1:2]) // 25500.12346: user2, user3, user2
 	steps := []struct {
 		value string
 		ok    bool
@@ -96,49 +97,104 @@ func TestRemove(t *testing.T) {
 		{"user3", false, []string{}},
 	}
 	for _, s := range steps {
-		ok, err := m.Remove(ctx, "25500.123460", s.value)
+		ok, err := m.RemoveValue(ctx, "25500.123460", s.value)
 		if err != nil || ok != s.ok {
-			t.Fatalf("Remove(%q) = %v, %v; want %v", s.value, ok, err, s.ok)
+			t.Fatalf("RemoveValue(%q) = %v, %v; want %v", s.value, ok, err, s.ok)
 		}
 		got, err := m.Get(ctx, "25500.12346")
 		if diff := cmp.Diff(s.left, got); err != nil || diff != "" {
-			t.Fatalf("after Remove(%q): err %v (-want +got):\n%s", s.value, err, diff)
+			t.Fatalf("after RemoveValue(%q): err %v (-want +got):\n%s", s.value, err, diff)
 		}
 	}
-	if n, err := m.Count(ctx); err != nil || n != 0 {
-		t.Errorf("Count after removing every value = %d, %v; want 0", n, err)
+	if n, err := m.Len(ctx); err != nil || n != 0 {
+		t.Errorf("Len after removing every value = %d, %v; want 0", n, err)
 	}
 	if snap := snapshot(t, env.Client, m.Name()); len(snap) != 0 {
 		t.Errorf("Redis keys left: %q", snap)
 	}
 }
 
-// TestDeleteAndClear: Delete removes one key with its list; Clear removes
-// all, over several steps, leaving no Redis key behind.
-func TestDeleteAndClear(t *testing.T) {
+// TestRemove: Remove takes keys with their lists and counts those that
+// were there, two spellings of one number once.
+func TestRemove(t *testing.T) {
 	env := redistest.New(t)
-	m := newMap(t, env.Client, env.Prefix, "clear")
+	m := newMap(t, env.Client, env.Prefix, "rmkeys")
 	ctx := context.Background()
-	addAll(t, m, seed000)
-	if ok, err := m.Delete(ctx, "25505.2330"); err != nil || !ok {
-		t.Fatalf("Delete(25505.2330) = %v, %v; want true", ok, err)
+	addAll(t, m, priceIndex)
+	for _, c := range []struct {
+		keys []string
+		want int64
+	}{
+		{[]string{"25505.2330", "25500.12345", "2.550012345E4", "7"}, 2},
+		{[]string{"25505.233"}, 0},
+		{[]string{"25506.12345", "25506.12345"}, 1},
+	} {
+		if n, err := m.Remove(ctx, c.keys...); err != nil || n != c.want {
+			t.Fatalf("Remove(%q) = %d, %v; want %d", c.keys, n, err, c.want)
+		}
 	}
-	if ok, err := m.Delete(ctx, "25505.233"); err != nil || ok {
-		t.Fatalf("second Delete = %v, %v; want false", ok, err)
+	got, err := m.Range(ctx, Query{})
+	if diff := cmp.Diff(priceIndex[1:3], got); err != nil || diff != "" {
+		t.Errorf("left after Remove: err %v (-want +got):\n%s", err, diff)
 	}
-	if n, err := m.Count(ctx); err != nil || n != 4 {
-		t.Fatalf("Count = %d, %v; want 4", n, err)
+	if n, err := m.Remove(ctx, "25500.12346", "25505.05443"); err != nil || n != 2 {
+		t.Fatalf("Remove of the last two = %d, %v; want 2", n, err)
 	}
-	for i := range 2*clearBatch + 7 {
-		if _, err := m.Add(ctx, "-"+strings.Repeat("9", i%40+1)+"."+string(rune('1'+i%9)), "v"); err != nil {
+	if snap := snapshot(t, env.Client, m.Name()); len(snap) != 0 {
+		t.Errorf("Redis keys left: %q", snap)
+	}
+}
+
+// TestRemoveAtTheBound: one Remove of MaxRemoveKeys keys, half of them in
+// the map, removes them all.
+func TestRemoveAtTheBound(t *testing.T) {
+	env := redistest.New(t)
+	m := newMap(t, env.Client, env.Prefix, "rmmax")
+	ctx := context.Background()
+	keys := make([]string, MaxRemoveKeys)
+	for i := range keys {
+		keys[i] = strconv.Itoa(i) + ".5"
+		if i%2 == 0 {
+			if _, err := m.Add(ctx, keys[i], "v"); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if n, err := m.Remove(ctx, keys...); err != nil || n != MaxRemoveKeys/2 {
+		t.Fatalf("Remove of %d keys = %d, %v; want %d", len(keys), n, err, MaxRemoveKeys/2)
+	}
+	if snap := snapshot(t, env.Client, m.Name()); len(snap) != 0 {
+		t.Errorf("Redis keys left: %d, first %q", len(snap), snap[0])
+	}
+}
+
+// TestDrop: Drop removes the whole map, more keys than the script reads
+// at a time, leaving no Redis key behind; dropping it again does nothing.
+func TestDrop(t *testing.T) {
+	env := redistest.New(t)
+	m := newMap(t, env.Client, env.Prefix, "drop")
+	other := newMap(t, env.Client, env.Prefix, "other")
+	addAll(t, other, priceIndex)
+	ctx := context.Background()
+	for i := range 2507 {
+		if _, err := m.Add(ctx, "-"+strconv.Itoa(i)+"."+strings.Repeat("9", i%40+1), "v"); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := m.Clear(ctx); err != nil {
-		t.Fatal(err)
+	if n, err := m.Len(ctx); err != nil || n != 2507 {
+		t.Fatalf("Len = %d, %v; want 2507", n, err)
 	}
-	if snap := snapshot(t, env.Client, m.Name()); len(snap) != 0 {
-		t.Errorf("Redis keys left after Clear: %d, first %q", len(snap), snap[0])
+	for range 2 {
+		if err := m.Drop(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if snap := snapshot(t, env.Client, m.Name()); len(snap) != 0 {
+			t.Errorf("Redis keys left after Drop: %d, first %q", len(snap), snap[0])
+		}
+	}
+	got, err := other.Range(ctx, Query{})
+	if diff := cmp.Diff(priceIndex, got); err != nil || diff != "" {
+		t.Errorf("another map after Drop: err %v (-want +got):\n%s", err, diff)
 	}
 }
 
@@ -160,28 +216,31 @@ var badKeys = []struct {
 func TestBadKeys(t *testing.T) {
 	env := redistest.New(t)
 	m := newMap(t, env.Client, env.Prefix, "bad")
-	addAll(t, m, seed000)
+	addAll(t, m, priceIndex)
 	before := snapshot(t, env.Client, m.Name())
 	ctx := context.Background()
 	for _, bk := range badKeys {
 		errs := map[string]error{}
 		_, errs["Add"] = m.Add(ctx, bk.key, "user9")
 		_, errs["Get"] = m.Get(ctx, bk.key)
-		_, errs["Delete"] = m.Delete(ctx, bk.key)
-		_, errs["Remove"] = m.Remove(ctx, bk.key, "user1")
+		_, errs["Remove"] = m.Remove(ctx, "25500.12345", bk.key, "25505.233")
+		_, errs["RemoveValue"] = m.RemoveValue(ctx, bk.key, "user1")
 		_, errs["Range Min"] = m.Range(ctx, Query{Min: Inclusive(bk.key)})
 		_, errs["Range Max"] = m.Range(ctx, Query{Max: Exclusive(bk.key)})
 		for op, err := range errs {
 			if !errors.Is(err, ErrKey) || !errors.Is(err, bk.want) {
 				t.Errorf("%s(%q) err = %v; want ErrKey and %v", op, bk.key, err, bk.want)
 			}
+			checkErrorText(t, err)
 		}
 		if bk.key == "" {
 			continue // the zero Cursor: the start of the map
 		}
-		if _, err := m.Scan(ctx, Cursor(bk.key), 3); !errors.Is(err, ErrArgument) || !errors.Is(err, bk.want) {
+		_, err := m.Scan(ctx, Cursor(bk.key), 3)
+		if !errors.Is(err, ErrArgument) || !errors.Is(err, bk.want) {
 			t.Errorf("Scan(%q) err = %v; want ErrArgument and %v", bk.key, err, bk.want)
 		}
+		checkErrorText(t, err)
 	}
 	if diff := cmp.Diff(before, snapshot(t, env.Client, m.Name())); diff != "" {
 		t.Errorf("Redis changed (-before +after):\n%s", diff)
@@ -192,21 +251,30 @@ func TestBadKeys(t *testing.T) {
 func TestBadArguments(t *testing.T) {
 	env := redistest.New(t)
 	m := newMap(t, env.Client, env.Prefix, "args")
-	addAll(t, m, seed000)
+	addAll(t, m, priceIndex)
 	before := snapshot(t, env.Client, m.Name())
 	ctx := context.Background()
 	_, errAdd := m.Add(ctx, "1.5")
 	_, errLimit := m.Range(ctx, Query{Limit: -1})
 	_, errScan := m.Scan(ctx, "", 0)
 	_, errKind := m.Range(ctx, Query{Min: Bound{key: "1", kind: 9}})
-	for name, err := range map[string]error{"Add no values": errAdd, "negative limit": errLimit, "scan n 0": errScan, "bound kind": errKind} {
+	_, errNoKeys := m.Remove(ctx)
+	_, errManyKeys := m.Remove(ctx, make([]string, MaxRemoveKeys+1)...)
+	for name, err := range map[string]error{"Add no values": errAdd, "negative limit": errLimit, "scan n 0": errScan,
+		"bound kind": errKind, "Remove no keys": errNoKeys, "Remove too many keys": errManyKeys} {
 		if !errors.Is(err, ErrArgument) {
 			t.Errorf("%s: err = %v; want ErrArgument", name, err)
 		}
+		checkErrorText(t, err)
 	}
 	long := "1." + strings.Repeat("5", DefaultMaxKeyLen)
-	if _, err := m.Add(ctx, long, "v"); !errors.Is(err, ErrKey) {
-		t.Errorf("Add of a %d-byte key: err = %v; want ErrKey", len(long), err)
+	_, errAddLong := m.Add(ctx, long, "v")
+	_, errRemoveLong := m.Remove(ctx, "25500.12345", long)
+	for name, err := range map[string]error{"Add": errAddLong, "Remove": errRemoveLong} {
+		if !errors.Is(err, ErrKey) {
+			t.Errorf("%s of a %d-byte key: err = %v; want ErrKey", name, len(long), err)
+		}
+		checkErrorText(t, err)
 	}
 	if diff := cmp.Diff(before, snapshot(t, env.Client, m.Name())); diff != "" {
 		t.Errorf("Redis changed (-before +after):\n%s", diff)
@@ -254,13 +322,17 @@ func TestNewRefuses(t *testing.T) {
 		{"ok", Options{MaxKeyLen: MaxKeyLenLimit + 1}, ErrOptions},
 	}
 	for _, c := range cases {
-		if _, err := New(env.Client, c.name, c.opts); !errors.Is(err, c.want) {
+		_, err := New(env.Client, c.name, c.opts)
+		if !errors.Is(err, c.want) {
 			t.Errorf("New(%.20q, %+v) err = %v; want %v", c.name, c.opts, err, c.want)
 		}
+		checkErrorText(t, err)
 	}
-	if _, err := New(nil, "ok", Options{}); !errors.Is(err, ErrOptions) {
+	_, err := New(nil, "ok", Options{})
+	if !errors.Is(err, ErrOptions) {
 		t.Errorf("New(nil client) err = %v; want ErrOptions", err)
 	}
+	checkErrorText(t, err)
 	if _, err := New(env.Client, strings.Repeat("n", MaxNameLen), Options{MaxKeyLen: MaxKeyLenLimit}); err != nil {
 		t.Errorf("New at the limits: %v", err)
 	}
@@ -274,7 +346,7 @@ func TestWrongTypes(t *testing.T) {
 	c := env.Client
 	t.Run("list", func(t *testing.T) {
 		m := newMap(t, c, env.Prefix, "wl")
-		addAll(t, m, seed000[:1])
+		addAll(t, m, priceIndex[:1])
 		enc, _ := pack.EncodeDecimal("2.5")
 		if err := c.Do(ctx, c.B().Set().Key(m.keys.list+enc).Value("x").Build()).Error(); err != nil {
 			t.Fatal(err)
@@ -324,10 +396,10 @@ func TestManyValues(t *testing.T) {
 func TestHugeLimits(t *testing.T) {
 	env := redistest.New(t)
 	m := newMap(t, env.Client, env.Prefix, "huge")
-	addAll(t, m, seed000)
+	addAll(t, m, priceIndex)
 	ctx := context.Background()
 	got, err := m.Range(ctx, Query{Limit: math.MaxInt, Reverse: true})
-	if err != nil || len(got) != len(seed000) || got[0].Key != "25506.12345" {
+	if err != nil || len(got) != len(priceIndex) || got[0].Key != "25506.12345" {
 		t.Errorf("Range with Limit MaxInt = %v, %v", got, err)
 	}
 	p, err := m.Scan(ctx, "25500.12346", math.MaxInt)

@@ -65,13 +65,19 @@ func (m *model) get(key string) []string {
 	return []string{}
 }
 
-func (m *model) delete(key string) bool {
-	k, id := m.find(key)
-	delete(m.keys, id)
-	return k != nil
+// remove removes keys and returns how many distinct keys were there.
+func (m *model) remove(keys []string) int64 {
+	var n int64
+	for _, key := range keys {
+		if k, id := m.find(key); k != nil {
+			delete(m.keys, id)
+			n++
+		}
+	}
+	return n
 }
 
-func (m *model) remove(key, val string) bool {
+func (m *model) removeValue(key, val string) bool {
 	k, id := m.find(key)
 	if k == nil {
 		return false

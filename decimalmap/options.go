@@ -22,7 +22,8 @@ func (o Options) withDefaults() (Options, error) {
 		o.MaxKeyLen = DefaultMaxKeyLen
 	}
 	if o.MaxKeyLen < 0 || o.MaxKeyLen > MaxKeyLenLimit {
-		return o, fmt.Errorf("decimalmap: MaxKeyLen %d outside [1, %d]: %w", o.MaxKeyLen, MaxKeyLenLimit, ErrOptions)
+		return o, fmt.Errorf("decimalmap: Options.MaxKeyLen = %d out of range [1, %d] (0 for %d): %w",
+			o.MaxKeyLen, MaxKeyLenLimit, DefaultMaxKeyLen, ErrOptions)
 	}
 	return o, nil
 }

@@ -37,10 +37,10 @@ func TestPersistence(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	addAll(t, m, seed000)
+	addAll(t, m, priceIndex)
 	extra := []Entry{{Key: "-1E+40", Values: []string{"a"}}, {Key: "0", Values: []string{"b", "b"}}, {Key: "9007199254740993.000001", Values: []string{"c"}}}
 	addAll(t, m, extra)
-	if _, err := m.Remove(ctx, "25500.12346", "user3"); err != nil {
+	if _, err := m.RemoveValue(ctx, "25500.12346", "user3"); err != nil {
 		t.Fatal(err)
 	}
 	before, err := m.Range(ctx, Query{})

@@ -43,13 +43,13 @@ func Exclusive(key string) Bound { return Bound{key: key, kind: exclusive} }
 func Unbounded() Bound { return Bound{} }
 
 // lex returns b as a ZRANGE BYLEX bound; open is "-" or "+", the bound an
-// unbounded end takes.
-func (m *Map) lex(b Bound, open string) (string, error) {
+// unbounded end takes; what names b in errors.
+func (m *Map) lex(what string, b Bound, open string) (string, error) {
 	switch b.kind {
 	case unbounded:
 		return open, nil
 	case inclusive, exclusive:
-		enc, err := m.encode(b.key)
+		enc, err := m.encode(what, b.key)
 		if err != nil {
 			return "", err
 		}
@@ -58,7 +58,7 @@ func (m *Map) lex(b Bound, open string) (string, error) {
 		}
 		return "(" + enc, nil
 	}
-	return "", fmt.Errorf("decimalmap: bound kind %d: %w", b.kind, ErrArgument)
+	return "", fmt.Errorf("decimalmap: %s: bound kind %d, want unbounded, inclusive or exclusive: %w", what, b.kind, ErrArgument)
 }
 
 // Query selects keys for Range. The zero Query selects every key, smallest
@@ -86,24 +86,25 @@ type Query struct {
 // (ErrArgument).
 func (m *Map) Range(ctx context.Context, q Query) ([]Entry, error) {
 	if q.Limit < 0 {
-		return nil, fmt.Errorf("decimalmap: range limit %d: %w", q.Limit, ErrArgument)
+		return nil, fmt.Errorf("decimalmap: range: Query.Limit = %d out of range [0, %d] (0 for no limit): %w", q.Limit, math.MaxInt, ErrArgument)
 	}
 	limit := q.Limit
 	if limit == 0 {
 		limit = -1
 	}
-	entries, _, err := m.rangeEntries(ctx, q.Min, q.Max, q.Reverse, limit)
+	entries, _, err := m.rangeEntries(ctx, "range: Query.", q.Min, q.Max, q.Reverse, limit)
 	return entries, err
 }
 
 // rangeEntries runs range.lua; limit -1 means all. more reports a further
-// key in range beyond those returned.
-func (m *Map) rangeEntries(ctx context.Context, min, max Bound, rev bool, limit int) (entries []Entry, more bool, err error) {
-	lo, err := m.lex(min, "-")
+// key in range beyond those returned. what prefixes "Min" and "Max" in
+// errors.
+func (m *Map) rangeEntries(ctx context.Context, what string, min, max Bound, rev bool, limit int) (entries []Entry, more bool, err error) {
+	lo, err := m.lex(what+"Min", min, "-")
 	if err != nil {
 		return nil, false, err
 	}
-	hi, err := m.lex(max, "+")
+	hi, err := m.lex(what+"Max", max, "+")
 	if err != nil {
 		return nil, false, err
 	}

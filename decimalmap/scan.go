@@ -3,6 +3,7 @@ package decimalmap
 import (
 	"context"
 	"fmt"
+	"math"
 )
 
 // Cursor is a position for Scan: the canonical text of the last key a page
@@ -29,16 +30,16 @@ type Page struct {
 // is not a key (ErrArgument).
 func (m *Map) Scan(ctx context.Context, cursor Cursor, n int) (Page, error) {
 	if n < 1 {
-		return Page{}, fmt.Errorf("decimalmap: scan n %d: %w", n, ErrArgument)
+		return Page{}, fmt.Errorf("decimalmap: scan: n = %d out of range [1, %d]: %w", n, math.MaxInt, ErrArgument)
 	}
 	after := Unbounded()
 	if cursor != "" {
-		if _, err := m.encode(string(cursor)); err != nil {
-			return Page{}, fmt.Errorf("decimalmap: cursor %q: %w: %w", clip(string(cursor)), ErrArgument, err)
+		if _, err := m.encodeAs("scan: cursor", string(cursor), ErrArgument); err != nil {
+			return Page{}, err
 		}
 		after = Exclusive(string(cursor))
 	}
-	entries, more, err := m.rangeEntries(ctx, after, Unbounded(), false, n)
+	entries, more, err := m.rangeEntries(ctx, "scan: ", after, Unbounded(), false, n)
 	if err != nil {
 		return Page{}, err
 	}

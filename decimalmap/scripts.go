@@ -11,18 +11,18 @@ import (
 var (
 	//go:embed lua/add.lua
 	addSrc string
-	//go:embed lua/delete.lua
-	deleteSrc string
 	//go:embed lua/remove.lua
 	removeSrc string
+	//go:embed lua/remove_value.lua
+	removeValueSrc string
 	//go:embed lua/range.lua
 	rangeSrc string
-	//go:embed lua/clear.lua
-	clearSrc string
+	//go:embed lua/drop.lua
+	dropSrc string
 
-	addScript    = rueidis.NewLuaScript(addSrc)
-	deleteScript = rueidis.NewLuaScript(deleteSrc)
-	removeScript = rueidis.NewLuaScript(removeSrc)
-	rangeScript  = rueidis.NewLuaScriptReadOnly(rangeSrc)
-	clearScript  = rueidis.NewLuaScript(clearSrc)
+	addScript         = rueidis.NewLuaScript(addSrc)
+	removeScript      = rueidis.NewLuaScript(removeSrc)
+	removeValueScript = rueidis.NewLuaScript(removeValueSrc)
+	rangeScript       = rueidis.NewLuaScriptReadOnly(rangeSrc)
+	dropScript        = rueidis.NewLuaScript(dropSrc)
 )

@@ -1,15 +1,17 @@
--- remove.lua: remove the first occurrence of a value from a key's list, and
--- the key from the index when its list becomes empty, atomically.
+-- remove.lua: remove keys, each with its list, atomically.
 --
--- KEYS[1]  the index
--- KEYS[2]  the key's list
--- ARGV[1]  the encoded key
--- ARGV[2]  the value
+-- KEYS[1]     the index
+-- KEYS[2..]   the keys' lists, one per key (at most 1000, for unpack)
+-- ARGV[1..]   the encoded keys, in the order of KEYS[2..]
 --
--- Reply: 1 if the value was removed, else 0.
+-- Reply: the number of keys that were in the map. A key named twice (two
+-- spellings of one number) counts once: ZREM counts the members it removed.
+--
+-- The index goes first: a ZREM on a key of another type fails before
+-- anything is written.
 
-local n = redis.call('LREM', KEYS[2], 1, ARGV[2])
-if n > 0 and redis.call('EXISTS', KEYS[2]) == 0 then
-  redis.call('ZREM', KEYS[1], ARGV[1])
+local n = redis.call('ZREM', KEYS[1], unpack(ARGV))
+for i = 2, #KEYS do
+  redis.call('UNLINK', KEYS[i])
 end
 return n

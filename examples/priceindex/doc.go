@@ -1,4 +1,4 @@
-// Command priceindex is seed 000's price index: exact decimal prices, kept
+// Command priceindex is the price-index example: exact decimal prices, kept
 // in order in Redis, each with the list of users who asked for it, and the
 // inclusive range [25500.12346, 25505.2] read in one round trip.
 //

@@ -25,8 +25,8 @@ func main() {
 	}
 }
 
-// prices is seed 000's example: each price with the users who asked for
-// it, repeats kept.
+// prices is the price-index example: each price with the users who asked
+// for it, repeats kept.
 var prices = []struct {
 	price string
 	users []string
@@ -39,13 +39,13 @@ var prices = []struct {
 }
 
 // run builds the index, prints it, then prints the range [25500.12346,
-// 25505.2] and one exact lookup to w. It clears the index when done.
+// 25505.2] and one exact lookup to w. It drops the index when done.
 func run(ctx context.Context, w io.Writer, client rueidis.Client, name string) error {
 	m, err := decimalmap.New(client, name, decimalmap.Options{})
 	if err != nil {
 		return err
 	}
-	defer m.Clear(ctx)
+	defer m.Drop(ctx)
 	for _, p := range prices {
 		if _, err := m.Add(ctx, p.price, p.users...); err != nil {
 			return err

@@ -1,5 +1,5 @@
--- clear.lua: remove the smallest keys of the map with their lists,
--- atomically; Clear calls it until the map is empty.
+-- drop.lua: remove the smallest keys of the map with their lists,
+-- atomically; Drop calls it until the map is empty.
 --
 -- KEYS[1]  the index
 -- ARGV[1]  the prefix of list names (see range.lua)
