@@ -46,7 +46,8 @@ type tlRoom struct {
 
 // tlMessages builds n messages as BenchmarkBefore does: TSIDs about one
 // millisecond apart (some in the same one), JSON payloads of about a
-// hundred bytes. The same seed gives the same messages in every run.
+// hundred bytes. The fixed random source gives the same messages in every
+// run.
 func tlMessages(n int) []timeline.Message[uint64] {
 	rng := rand.New(rand.NewPCG(7, 7))
 	msgs := make([]timeline.Message[uint64], n)

@@ -82,7 +82,7 @@ func BenchmarkLayout128(b *testing.B) {
 }
 
 func BenchmarkGeneratorNext(b *testing.B) {
-	g, err := NewGenerator(Options{})
+	g, err := NewGenerator(GeneratorOptions{})
 	if err != nil {
 		b.Fatal(err)
 	}

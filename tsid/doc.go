@@ -75,14 +75,19 @@
 // # Errors
 //
 // Every error wraps one of the sentinels ErrSyntax, ErrRange, ErrScore,
-// ErrVersion, ErrConfig and ErrField, and names the input it refuses; test
-// for them with errors.Is. Out-of-range values are refused, never masked.
+// ErrVersion, ErrOptions and ErrField, and names the input it refuses, its
+// value and what is allowed, saying "tsid: " once:
+//
+//	tsid: layout "custom": TimeBits = 54 out of range [1, 53]: invalid options
+//
+// Test for them with errors.Is. Out-of-range values are refused, never
+// masked.
 //
 // # Generating
 //
-// A Generator makes TSIDs (or IDs of another 64-bit layout) that are
-// unique and strictly increasing across goroutines, even when the clock
-// steps back.
+// A Generator, configured by GeneratorOptions, makes TSIDs (or IDs of
+// another 64-bit layout) that are unique and strictly increasing across
+// goroutines, even when the clock steps back.
 //
 // # Timeline
 //

@@ -22,11 +22,11 @@ func ExampleLayout_Parse() {
 	// 38390726480144748
 	// 0123456789ABC
 	// 2020-04-15T22:31:02.458Z
-	// tsid: TSID.Parse("G123456789ABC"): first character above F: more than 64 bits: tsid: value out of range
+	// tsid: TSID.Parse("G123456789ABC"): first character above F: more than 64 bits: value out of range
 }
 
 func ExampleLayout_Split() {
-	// The ID from seed 004 that came back from Redis as ...048.
+	// A TSID that comes back from a float64 score as 640436544564866048.
 	const id = 640436544564866084
 	score, suffix, err := tsid.TSID.Split(id)
 	if err != nil {
@@ -87,12 +87,12 @@ func ExampleNewLayout() {
 	fmt.Println(err)
 	// Output:
 	// 3600 00002a 2024-01-01T01:00:00Z
-	// tsid: layout "custom": TimeBits 54 outside 1..53: tsid: invalid configuration
+	// tsid: layout "custom": TimeBits = 54 out of range [1, 53]: invalid options
 }
 
 func ExampleGenerator() {
 	at := time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
-	g, err := tsid.NewGenerator(tsid.Options{
+	g, err := tsid.NewGenerator(tsid.GeneratorOptions{
 		Node:  5,
 		Clock: func() time.Time { return at }, // a fixed clock
 	})

@@ -11,8 +11,8 @@ import (
 	"time"
 )
 
-// addSeeds64 seeds a (x, y uint64) fuzzer with boundary pairs.
-func addSeeds64(f *testing.F) {
+// addCorpus64 fills the corpus of a (x, y uint64) fuzzer with boundary pairs.
+func addCorpus64(f *testing.F) {
 	for _, p := range [][2]uint64{
 		{0, 1}, {1<<22 - 1, 1 << 22}, {999, 3648548}, {640436544564866084, 640436544564866085},
 		{1<<63 - 1, 1 << 63}, {math.MaxUint64 - 1, math.MaxUint64}, {38390726480144748, 175928847299117063},
@@ -59,28 +59,28 @@ func order64(t *testing.T, l *Layout, x, y uint64) {
 }
 
 func FuzzTSID(f *testing.F) {
-	addSeeds64(f)
+	addCorpus64(f)
 	f.Fuzz(func(t *testing.T, x, y uint64) { fuzz64(t, TSID, x, y) })
 }
 
 func FuzzSnowflake(f *testing.F) {
-	addSeeds64(f)
+	addCorpus64(f)
 	f.Fuzz(func(t *testing.T, x, y uint64) { fuzz64(t, Snowflake, x, y) })
 }
 
 func FuzzDiscord(f *testing.F) {
-	addSeeds64(f)
+	addCorpus64(f)
 	f.Fuzz(func(t *testing.T, x, y uint64) { fuzz64(t, Discord, x, y) })
 }
 
 func FuzzSonyflake(f *testing.F) {
-	addSeeds64(f)
+	addCorpus64(f)
 	f.Fuzz(func(t *testing.T, x, y uint64) { fuzz64(t, Sonyflake, x, y) })
 }
 
 // FuzzCustomLayout builds layouts from the fuzzer's parameters: valid ones
 // must pass the same checks as the predefined layouts, and refused ones
-// must be refused with ErrConfig for a reason the spec gives.
+// must be refused with ErrOptions for a reason the spec gives.
 func FuzzCustomLayout(f *testing.F) {
 	f.Add(uint8(42), uint8(22), int64(time.Millisecond), int64(0), false, uint64(1), uint64(2))
 	f.Add(uint8(53), uint8(11), int64(time.Millisecond), int64(-1e9), true, uint64(math.MaxUint64), uint64(0))
@@ -104,8 +104,8 @@ func FuzzCustomLayout(f *testing.F) {
 
 // checkRefusal fails unless the spec's refusal is a documented one.
 func checkRefusal(t *testing.T, spec LayoutSpec, err error) {
-	if !errors.Is(err, ErrConfig) {
-		t.Fatalf("NewLayoutSpec(%+v): err = %v, want ErrConfig", spec, err)
+	if !errors.Is(err, ErrOptions) {
+		t.Fatalf("NewLayoutSpec(%+v): err = %v, want ErrOptions", spec, err)
 	}
 	rest := spec.RestBits
 	if rest == 0 {
@@ -148,7 +148,7 @@ func fuzz128(t *testing.T, l *Layout128, fix func(*[16]byte), a, b, c, d uint64)
 	}
 }
 
-func addSeeds128(f *testing.F) {
+func addCorpus128(f *testing.F) {
 	f.Add(uint64(0), uint64(0), uint64(0), uint64(1))
 	f.Add(uint64(0x01563e3ab5d3d6f2), uint64(0x80000000_00000000), uint64(0x01563e3ab5d3d6f3), uint64(0))
 	f.Add(uint64(math.MaxUint64), uint64(math.MaxUint64), uint64(math.MaxUint64-1<<16), uint64(math.MaxUint64))
@@ -156,12 +156,12 @@ func addSeeds128(f *testing.F) {
 }
 
 func FuzzULID(f *testing.F) {
-	addSeeds128(f)
+	addCorpus128(f)
 	f.Fuzz(func(t *testing.T, a, b, c, d uint64) { fuzz128(t, ULID, func(*[16]byte) {}, a, b, c, d) })
 }
 
 func FuzzUUIDv7(f *testing.F) {
-	addSeeds128(f)
+	addCorpus128(f)
 	f.Fuzz(func(t *testing.T, a, b, c, d uint64) {
 		fuzz128(t, UUIDv7, func(id *[16]byte) {
 			id[6] = id[6]&0x0f | 0x70

@@ -2,18 +2,17 @@ package tsid
 
 import (
 	"fmt"
-	"strconv"
 	"sync"
 	"time"
 )
 
-// DefaultNodeBits is the node width of a Generator whose Options leave
-// NodeBits zero: with TSID, 1,024 nodes and 4,096 IDs per millisecond each.
+// DefaultNodeBits is the node width of a Generator whose GeneratorOptions
+// leave NodeBits zero: with TSID, 1,024 nodes and 4,096 IDs per millisecond each.
 const DefaultNodeBits = 10
 
-// Options configures NewGenerator. The zero value is a TSID generator for
-// node 0 with 10 node bits, reading time.Now.
-type Options struct {
+// GeneratorOptions configures NewGenerator. The zero value is a TSID
+// generator for node 0 with 10 node bits, reading time.Now.
+type GeneratorOptions struct {
 	// Layout is the layout of the IDs. Default TSID. The node field takes
 	// the highest rest bits and the counter the rest, as in TSID, Twitter's
 	// Snowflake and Discord (whose worker and process make one 10-bit node).
@@ -25,9 +24,11 @@ type Options struct {
 	// NodeBits is the width of the node field. Default (0)
 	// DefaultNodeBits, 10; -1 means no node field, all rest bits counting.
 	// Otherwise 1 to RestBits-1, leaving the counter at least 1 bit.
+	// Outside [-1, RestBits-1] is refused with ErrOptions.
 	NodeBits int
 
-	// Node is this generator's node id, 0 to 2^NodeBits-1. Default 0.
+	// Node is this generator's node id, 0 to 2^NodeBits-1 (a larger one is
+	// refused with ErrOptions). Default 0.
 	// Generators that run at the same time must have different nodes (or
 	// different layouts) for their IDs to be unique across them.
 	Node uint64
@@ -60,10 +61,10 @@ type Generator struct {
 	counter uint64 // guarded by mu: counter of the last ID
 }
 
-// NewGenerator returns a generator configured by o. It refuses NodeBits
-// outside -1..RestBits-1 with ErrConfig and a Node of more than NodeBits
-// bits with ErrRange.
-func NewGenerator(o Options) (*Generator, error) {
+// NewGenerator returns a generator configured by o. It refuses, with
+// ErrOptions, NodeBits outside [-1, RestBits-1] and a Node outside
+// [0, 2^NodeBits-1]; the error names the setting, its value and the range.
+func NewGenerator(o GeneratorOptions) (*Generator, error) {
 	g := &Generator{layout: o.Layout, clock: o.Clock, node: o.Node}
 	if g.layout == nil {
 		g.layout = TSID
@@ -81,12 +82,12 @@ func NewGenerator(o Options) (*Generator, error) {
 		g.nodeBits = uint(nb)
 	}
 	if o.NodeBits < -1 || int(g.nodeBits) >= rest {
-		return nil, fmt.Errorf("tsid: generator for %s: NodeBits %d outside -1..%d: %w",
-			g.layout.Name(), o.NodeBits, rest-1, ErrConfig)
+		return nil, fmt.Errorf("tsid: generator for %s: NodeBits = %d out of range [-1, %d]: %w",
+			g.layout.Name(), o.NodeBits, rest-1, ErrOptions)
 	}
 	if o.Node>>g.nodeBits != 0 {
-		return nil, inputError(g.layout.Name(), "NewGenerator", "Node "+strconv.FormatUint(o.Node, 10),
-			fmt.Sprintf("more than %d node bits", g.nodeBits), ErrRange)
+		return nil, fmt.Errorf("tsid: generator for %s: Node = %d out of range [0, %d] (%d node bits): %w",
+			g.layout.Name(), o.Node, uint64(1)<<g.nodeBits-1, g.nodeBits, ErrOptions)
 	}
 	g.counterBits = uint(rest) - g.nodeBits
 	g.counterMax = 1<<g.counterBits - 1

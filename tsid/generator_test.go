@@ -28,7 +28,7 @@ func (c *fakeClock) Set(t time.Time) {
 	c.now = t
 }
 
-func newGen(t *testing.T, o Options) *Generator {
+func newGen(t *testing.T, o GeneratorOptions) *Generator {
 	t.Helper()
 	g, err := NewGenerator(o)
 	if err != nil {
@@ -48,7 +48,7 @@ func next(t *testing.T, g *Generator) uint64 {
 
 func TestGeneratorConcurrent(t *testing.T) {
 	const workers, perWorker = 8, 20000
-	g := newGen(t, Options{Node: 7})
+	g := newGen(t, GeneratorOptions{Node: 7})
 	ids := make([][]uint64, workers)
 	var wg sync.WaitGroup
 	for w := range ids {
@@ -87,7 +87,7 @@ func TestGeneratorConcurrent(t *testing.T) {
 func TestGeneratorClockStepsBack(t *testing.T) {
 	base := TSIDEpoch.Add(1000 * time.Millisecond)
 	clock := &fakeClock{now: base}
-	g := newGen(t, Options{Node: 3, Clock: clock.Now})
+	g := newGen(t, GeneratorOptions{Node: 3, Clock: clock.Now})
 	type part struct{ Time, Node, Counter uint64 }
 	var got []part
 	step := func(at time.Time, n int) {
@@ -112,7 +112,7 @@ func TestGeneratorClockStepsBack(t *testing.T) {
 
 func TestGeneratorCounterOverflow(t *testing.T) {
 	at := TSIDEpoch.Add(5 * time.Millisecond)
-	g := newGen(t, Options{NodeBits: 12, Node: 4095, Clock: func() time.Time { return at }})
+	g := newGen(t, GeneratorOptions{NodeBits: 12, Node: 4095, Clock: func() time.Time { return at }})
 	if g.CounterBits() != 10 || g.NodeBits() != 12 || g.Node() != 4095 || g.Layout() != TSID {
 		t.Fatalf("generator: counter %d bits, node %d bits, node %d", g.CounterBits(), g.NodeBits(), g.Node())
 	}
@@ -136,7 +136,7 @@ func TestGeneratorExhausted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := newGen(t, Options{Layout: l, NodeBits: -1, Clock: func() time.Time { return time.UnixMilli(1) }})
+	g := newGen(t, GeneratorOptions{Layout: l, NodeBits: -1, Clock: func() time.Time { return time.UnixMilli(1) }})
 	var ids []uint64
 	for range 3 * 8 {
 		ids = append(ids, next(t, g))
@@ -155,24 +155,24 @@ func TestGeneratorExhausted(t *testing.T) {
 
 func TestGeneratorRefusals(t *testing.T) {
 	cases := map[string]struct {
-		o    Options
+		o    GeneratorOptions
 		want error
 	}{
-		"node bits = rest": {Options{NodeBits: 22}, ErrConfig},
-		"node bits < -1":   {Options{NodeBits: -2}, ErrConfig},
-		"node too big":     {Options{Node: 1024}, ErrRange},
-		"node with none":   {Options{NodeBits: -1, Node: 1}, ErrRange},
-		"node 21 bits":     {Options{NodeBits: 21, Node: 1 << 21}, ErrRange},
+		"node bits = rest": {GeneratorOptions{NodeBits: 22}, ErrOptions},
+		"node bits < -1":   {GeneratorOptions{NodeBits: -2}, ErrOptions},
+		"node too big":     {GeneratorOptions{Node: 1024}, ErrOptions},
+		"node with none":   {GeneratorOptions{NodeBits: -1, Node: 1}, ErrOptions},
+		"node 21 bits":     {GeneratorOptions{NodeBits: 21, Node: 1 << 21}, ErrOptions},
 	}
 	for name, c := range cases {
 		if g, err := NewGenerator(c.o); !errors.Is(err, c.want) {
 			t.Errorf("%s: NewGenerator(%+v) = %v, %v; want %v", name, c.o, g, err, c.want)
 		}
 	}
-	if _, err := NewGenerator(Options{NodeBits: 21, Node: 1<<21 - 1}); err != nil {
+	if _, err := NewGenerator(GeneratorOptions{NodeBits: 21, Node: 1<<21 - 1}); err != nil {
 		t.Errorf("21 node bits, node 2^21-1: %v", err)
 	}
-	early := newGen(t, Options{Clock: func() time.Time { return TSIDEpoch.Add(-time.Millisecond) }})
+	early := newGen(t, GeneratorOptions{Clock: func() time.Time { return TSIDEpoch.Add(-time.Millisecond) }})
 	if id, err := early.Next(); !errors.Is(err, ErrRange) {
 		t.Errorf("first Next before the epoch = %d, %v; want ErrRange", id, err)
 	}
@@ -180,7 +180,7 @@ func TestGeneratorRefusals(t *testing.T) {
 
 func TestGeneratorDefaults(t *testing.T) {
 	before := time.Now()
-	g := newGen(t, Options{})
+	g := newGen(t, GeneratorOptions{})
 	id := next(t, g)
 	after := time.Now()
 	got := TSID.Time(id)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/oklog/ulid/v2"
@@ -63,11 +64,15 @@ func cmpSplit(sx, sy float64, fx, fy string) int {
 }
 
 // sentinels are the errors every error of the package wraps one of.
-var sentinels = []error{ErrSyntax, ErrRange, ErrScore, ErrVersion, ErrConfig, ErrField}
+var sentinels = []error{ErrSyntax, ErrRange, ErrScore, ErrVersion, ErrOptions, ErrField}
 
-// checkSentinel fails unless err wraps exactly one sentinel.
+// checkSentinel fails unless err wraps exactly one sentinel and says
+// "tsid: " exactly once.
 func checkSentinel(t *testing.T, what string, err error) {
 	t.Helper()
+	if err != nil && strings.Count(err.Error(), "tsid: ") != 1 {
+		t.Errorf("%s: error %q does not say %q exactly once", what, err, "tsid: ")
+	}
 	n := 0
 	for _, s := range sentinels {
 		if errors.Is(err, s) {

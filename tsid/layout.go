@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/bits"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -71,18 +72,19 @@ type Layout struct {
 // NewLayout returns a layout of 64 bits: timeBits bits of time part
 // counting unit since epoch, and 64-timeBits rest bits, in decimal text. A
 // zero epoch means the Unix epoch and a zero unit a millisecond. It refuses
-// (with ErrConfig) what NewLayoutSpec refuses.
+// (with ErrOptions) what NewLayoutSpec refuses.
 func NewLayout(timeBits int, epoch time.Time, unit time.Duration) (*Layout, error) {
 	return NewLayoutSpec(LayoutSpec{TimeBits: timeBits, Epoch: epoch, Unit: unit})
 }
 
 // NewLayoutSpec returns the layout spec describes. It refuses, with
-// ErrConfig, TimeBits outside 1..MaxTimeBits (a wider time part would not
-// be exact in a float64 score), RestBits outside 1..63 or TimeBits+RestBits
-// above 64, a negative Unit, an unknown Text, fields that are unnamed,
-// duplicated, narrower than 1 bit or that do not add up to RestBits, and an
-// epoch or time span (2^TimeBits Units) so large that times after it cannot
-// be computed (beyond about 2^62 seconds).
+// ErrOptions, TimeBits outside [1, MaxTimeBits] (a wider time part would
+// not be exact in a float64 score), RestBits outside [1, 63] or
+// TimeBits+RestBits above 64, a negative Unit, an unknown Text, fields
+// that are unnamed, duplicated, narrower than 1 bit or that do not add up
+// to RestBits, and an epoch or time span (2^TimeBits Units) so large that
+// times after it cannot be computed (beyond about 2^62 seconds). The error
+// names the setting, its value and the range allowed.
 func NewLayoutSpec(spec LayoutSpec) (*Layout, error) {
 	spec = spec.withDefaults()
 	if err := spec.check(); err != nil {
@@ -128,20 +130,20 @@ func (s LayoutSpec) check() error {
 	var detail string
 	switch {
 	case s.TimeBits < 1 || s.TimeBits > MaxTimeBits:
-		detail = fmt.Sprintf("TimeBits %d outside 1..%d", s.TimeBits, MaxTimeBits)
+		detail = fmt.Sprintf("TimeBits = %d out of range [1, %d]", s.TimeBits, MaxTimeBits)
 	case s.RestBits < 1 || s.RestBits > 63:
-		detail = fmt.Sprintf("RestBits %d outside 1..63", s.RestBits)
+		detail = fmt.Sprintf("RestBits = %d out of range [1, 63]", s.RestBits)
 	case s.TimeBits+s.RestBits > 64:
-		detail = fmt.Sprintf("TimeBits+RestBits = %d, above 64", s.TimeBits+s.RestBits)
+		detail = fmt.Sprintf("TimeBits+RestBits = %d+%d out of range [2, 64]", s.TimeBits, s.RestBits)
 	case s.Unit < 0:
-		detail = fmt.Sprintf("negative Unit %v", s.Unit)
+		detail = fmt.Sprintf("Unit = %v, want 0 or more (0 means 1ms)", s.Unit)
 	case s.Text > TextCrockford:
-		detail = fmt.Sprintf("unknown %v", s.Text)
+		detail = fmt.Sprintf("Text = %v, want TextDecimal or TextCrockford", s.Text)
 	default:
 		detail = checkFields(s.Fields, s.RestBits)
 	}
 	if detail != "" {
-		return fmt.Errorf("tsid: layout %q: %s: %w", s.Name, detail, ErrConfig)
+		return fmt.Errorf("tsid: layout %q: %s: %w", s.Name, detail, ErrOptions)
 	}
 	return nil
 }
@@ -156,17 +158,17 @@ func checkFields(fields []Field, restBits int) string {
 	for i, f := range fields {
 		switch {
 		case f.Name == "":
-			return fmt.Sprintf("field %d has no name", i)
+			return fmt.Sprintf("Fields[%d].Name is empty", i)
 		case seen[f.Name]:
-			return fmt.Sprintf("field %q named twice", f.Name)
-		case f.Bits < 1:
-			return fmt.Sprintf("field %q has %d bits", f.Name, f.Bits)
+			return fmt.Sprintf("Fields[%d].Name = %q names a field twice", i, f.Name)
+		case f.Bits < 1 || f.Bits > restBits:
+			return fmt.Sprintf("Fields[%d].Bits = %d out of range [1, %d]", i, f.Bits, restBits)
 		}
 		seen[f.Name] = true
 		total += f.Bits
 	}
 	if total != restBits {
-		return fmt.Sprintf("fields have %d bits, want RestBits = %d", total, restBits)
+		return fmt.Sprintf("Fields have %d bits in all, want RestBits = %d", total, restBits)
 	}
 	return ""
 }
@@ -184,8 +186,8 @@ func (l *Layout) checkSpan() error {
 		ok = sec < maxSpanSec
 	}
 	if !ok {
-		return fmt.Errorf("tsid: layout %q: epoch %v plus 2^%d units of %v is out of reach: %w",
-			l.name, l.epoch, l.timeBits, l.unit, ErrConfig)
+		return fmt.Errorf("tsid: layout %q: Epoch = %s with 2^%d units of %v: out of range, want epoch and span each within 2^62 s: %w",
+			l.name, l.epoch.Format(time.RFC3339Nano), l.timeBits, l.unit, ErrOptions)
 	}
 	return nil
 }
@@ -203,7 +205,7 @@ func mustLayout(spec LayoutSpec) *Layout {
 func (l *Layout) Name() string { return l.name }
 
 // String returns a description such as "TSID(time 42 bits of 1ms since
-// 2020-01-01T00:00:00Z, rest 22 bits, crockford)".
+// 2020-01-01T00:00:00Z, rest 22 bits, TextCrockford)".
 func (l *Layout) String() string {
 	return fmt.Sprintf("%s(time %d bits of %v since %s, rest %d bits, %v)",
 		l.name, l.timeBits, l.unit, l.epoch.Format(time.RFC3339Nano), l.restBits, l.text)
@@ -256,12 +258,28 @@ func (l *Layout) Field(id uint64, name string) (uint64, error) {
 			return id >> shift & (1<<uint(f.Bits) - 1), nil
 		}
 	}
-	return 0, inputError(l.name, "Field", quote(name), "unknown field", ErrField)
+	return 0, inputError(l.name, "Field", quote(name), l.fieldNames(), ErrField)
+}
+
+// fieldNames says which names Field accepts.
+func (l *Layout) fieldNames() string {
+	if len(l.fields) == 0 {
+		return "unknown field: the layout names no fields"
+	}
+	names := make([]string, len(l.fields))
+	for i, f := range l.fields {
+		names[i] = strconv.Quote(f.Name)
+	}
+	return "unknown field, want one of " + strings.Join(names, ", ")
 }
 
 func (l *Layout) idRangeError(op string, id uint64) error {
-	return inputError(l.name, op, strconv.FormatUint(id, 10),
-		fmt.Sprintf("above %d, the largest %d-bit ID", l.max, l.TotalBits()), ErrRange)
+	return inputError(l.name, op, strconv.FormatUint(id, 10), l.idRange(), ErrRange)
+}
+
+// idRange describes the IDs of the layout, for errors.
+func (l *Layout) idRange() string {
+	return fmt.Sprintf("out of range [0, %d] (%d bits)", l.max, l.TotalBits())
 }
 
 // Parse returns the ID that s spells in the layout's text form. It refuses
@@ -278,7 +296,7 @@ func (l *Layout) Parse(s string) (uint64, error) {
 		v, detail, err = parseDecimal(s)
 	}
 	if err == nil && v > l.max {
-		detail, err = fmt.Sprintf("above %d, the largest %d-bit ID", l.max, l.TotalBits()), ErrRange
+		detail, err = l.idRange(), ErrRange
 	}
 	if err != nil {
 		return 0, inputError(l.name, "Parse", quote(s), detail, err)

@@ -130,7 +130,7 @@ func (l *Layout128) Join(score float64, suffix string) ([16]byte, error) {
 // joinRest128 decodes an 80-bit suffix into id[6:].
 func joinRest128(id *[16]byte, suffix string) (string, error) {
 	if len(suffix) != suffixLen128 {
-		return fmt.Sprintf("suffix length %d, want %d", len(suffix), suffixLen128), ErrSyntax
+		return fmt.Sprintf("suffix of length %d, want %d lowercase hex digits", len(suffix), suffixLen128), ErrSyntax
 	}
 	for i := 0; i < suffixLen128; i += 2 {
 		hi, lo := lowerHexValues[suffix[i]], lowerHexValues[suffix[i+1]]
@@ -153,7 +153,7 @@ func (l *Layout128) Time(id [16]byte) time.Time {
 func (l *Layout128) Score(t time.Time) (float64, error) {
 	if t.Before(time.Unix(0, 0)) || t.After(time.UnixMilli(maxTime128).Add(time.Millisecond-1)) {
 		return 0, inputError(l.name, "Score", t.Format(time.RFC3339Nano),
-			"outside 1970-01-01 to 2^48-1 ms", ErrRange)
+			"out of range [1970-01-01T00:00:00Z, "+time.UnixMilli(maxTime128+1).UTC().Format(time.RFC3339Nano)+")", ErrRange)
 	}
 	return float64(t.UnixMilli()), nil
 }

@@ -87,7 +87,7 @@ func TestLayoutAccessors(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("accessors (-want +got):\n%s", diff)
 	}
-	const s = "TSID(time 42 bits of 1ms since 2020-01-01T00:00:00Z, rest 22 bits, crockford)"
+	const s = "TSID(time 42 bits of 1ms since 2020-01-01T00:00:00Z, rest 22 bits, TextCrockford)"
 	if TSID.String() != s {
 		t.Errorf("String() = %q, want %q", TSID.String(), s)
 	}
@@ -232,12 +232,12 @@ func TestNewLayoutRefusals(t *testing.T) {
 		"field bits minus": {TimeBits: 42, Fields: []Field{{"a", 23}, {"b", -1}}},
 	}
 	for name, spec := range specs {
-		if l, err := NewLayoutSpec(spec); !errors.Is(err, ErrConfig) {
-			t.Errorf("%s: NewLayoutSpec(%+v) = %v, %v; want ErrConfig", name, spec, l, err)
+		if l, err := NewLayoutSpec(spec); !errors.Is(err, ErrOptions) {
+			t.Errorf("%s: NewLayoutSpec(%+v) = %v, %v; want ErrOptions", name, spec, l, err)
 		}
 	}
-	if _, err := NewLayout(54, time.Time{}, ms); !errors.Is(err, ErrConfig) {
-		t.Errorf("NewLayout(54): err = %v, want ErrConfig", err)
+	if _, err := NewLayout(54, time.Time{}, ms); !errors.Is(err, ErrOptions) {
+		t.Errorf("NewLayout(54): err = %v, want ErrOptions", err)
 	}
 }
 

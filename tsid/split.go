@@ -49,7 +49,9 @@ func (l *Layout) Join(score float64, suffix string) (uint64, error) {
 	if err == nil {
 		var rest uint64
 		if rest, detail, err = parseSuffix(suffix, l.suffixLen); err == nil && rest > l.restMask {
-			detail, err = fmt.Sprintf("suffix above %d rest bits", l.restBits), ErrRange
+			detail = fmt.Sprintf("suffix out of range [%s, %s] (%d rest bits)",
+				appendHex(nil, 0, l.suffixLen), appendHex(nil, l.restMask, l.suffixLen), l.restBits)
+			err = ErrRange
 		}
 		t = t<<l.restBits | rest
 	}
@@ -62,14 +64,10 @@ func (l *Layout) Join(score float64, suffix string) (uint64, error) {
 // checkScore converts a score to a time part no greater than maxTime.
 func checkScore(score float64, maxTime uint64) (uint64, string, error) {
 	switch {
-	case math.IsNaN(score) || math.IsInf(score, 0):
-		return 0, "score not finite", ErrScore
-	case score < 0:
-		return 0, "negative score", ErrScore
+	case math.IsNaN(score) || math.IsInf(score, 0) || score < 0 || score > float64(maxTime):
+		return 0, fmt.Sprintf("score out of range [0, %d]", maxTime), ErrScore
 	case score != math.Trunc(score):
-		return 0, "score not an integer", ErrScore
-	case score > float64(maxTime):
-		return 0, fmt.Sprintf("score above %d", maxTime), ErrScore
+		return 0, fmt.Sprintf("score not an integer, want one of [0, %d]", maxTime), ErrScore
 	}
 	return uint64(score), "", nil
 }
@@ -77,7 +75,7 @@ func checkScore(score float64, maxTime uint64) (uint64, string, error) {
 // parseSuffix decodes exactly n lowercase hex digits.
 func parseSuffix(s string, n int) (uint64, string, error) {
 	if len(s) != n {
-		return 0, fmt.Sprintf("suffix length %d, want %d", len(s), n), ErrSyntax
+		return 0, fmt.Sprintf("suffix of length %d, want %d lowercase hex digits", len(s), n), ErrSyntax
 	}
 	v, bad := parseLowerHex(s)
 	if bad >= 0 {
@@ -119,10 +117,16 @@ type errTimeRange string
 
 func (e errTimeRange) Error() string { return string(e) }
 
+// timeRange describes the instants of the layout's time parts, for errors.
+func (l *Layout) timeRange() errTimeRange {
+	end := l.Time(l.max).Add(l.unit)
+	return errTimeRange("out of range [" + l.epoch.Format(time.RFC3339Nano) + ", " + end.Format(time.RFC3339Nano) + ")")
+}
+
 // timePart returns the time part of instant t.
 func (l *Layout) timePart(t time.Time) (uint64, error) {
 	if t.Before(l.epoch) {
-		return 0, errTimeRange("before the epoch " + l.epoch.Format(time.RFC3339Nano))
+		return 0, l.timeRange()
 	}
 	sec := uint64(t.Unix()) - uint64(l.epochSec) // exact mod 2^64; true value >= 0
 	nsec := int64(t.Nanosecond()) - l.epochNsec
@@ -134,11 +138,11 @@ func (l *Layout) timePart(t time.Time) (uint64, error) {
 	lo, carry := bits.Add64(lo, uint64(nsec), 0)
 	hi += carry
 	if hi >= uint64(l.unit) {
-		return 0, errTimeRange("past the last time part")
+		return 0, l.timeRange()
 	}
 	p, _ := bits.Div64(hi, lo, uint64(l.unit))
 	if p > l.maxTime {
-		return 0, errTimeRange("past the last time part")
+		return 0, l.timeRange()
 	}
 	return p, nil
 }

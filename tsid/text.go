@@ -20,13 +20,14 @@ const (
 	TextCrockford
 )
 
-// String returns "decimal" or "crockford".
+// String returns the constant's name, "TextDecimal" or "TextCrockford",
+// or "Text(7)" for an unknown value.
 func (t Text) String() string {
 	switch t {
 	case TextDecimal:
-		return "decimal"
+		return "TextDecimal"
 	case TextCrockford:
-		return "crockford"
+		return "TextCrockford"
 	}
 	return fmt.Sprintf("Text(%d)", uint8(t))
 }

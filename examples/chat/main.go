@@ -79,7 +79,7 @@ func run(ctx context.Context, w io.Writer, client rueidis.Client, room string, c
 // write appends n messages with IDs from a TSID generator, in one
 // pipelined round trip.
 func write(ctx context.Context, tl *timeline.Timeline[uint64], n int) error {
-	gen, err := tsid.NewGenerator(tsid.Options{Node: 7})
+	gen, err := tsid.NewGenerator(tsid.GeneratorOptions{Node: 7})
 	if err != nil {
 		return err
 	}

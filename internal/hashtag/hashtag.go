@@ -21,9 +21,9 @@ import (
 func Check(s string, max int, what string, sentinel error) error {
 	switch {
 	case s == "":
-		return fmt.Errorf("%s is empty: %w", what, sentinel)
+		return fmt.Errorf("%s is empty, want 1 to %d bytes without a brace: %w", what, max, sentinel)
 	case len(s) > max:
-		return fmt.Errorf("%s of %d bytes, over %d: %w", what, len(s), max, sentinel)
+		return fmt.Errorf("%s of %d bytes out of range [1, %d]: %w", what, len(s), max, sentinel)
 	case strings.ContainsAny(s, "{}"):
 		return fmt.Errorf("%s %q holds a brace: %w", what, s, sentinel)
 	}

@@ -18,7 +18,7 @@ func TestCheck(t *testing.T) {
 		{"user:42", true, ""},
 		{strings.Repeat("x", 10), true, ""},
 		{"", false, "x: name is empty"},
-		{strings.Repeat("x", 11), false, "of 11 bytes, over 10"},
+		{strings.Repeat("x", 11), false, "of 11 bytes out of range [1, 10]"},
 		{"a{b", false, `"a{b" holds a brace`},
 		{"}", false, "holds a brace"},
 	} {

@@ -9,6 +9,9 @@
 //	err = tl.Append(ctx, id, payload)
 //	page, err := tl.Latest(ctx, 50)           // newest first
 //	page, err = tl.Before(ctx, page.Next, 50) // and on, older
+//	page, err = tl.Oldest(ctx, 50)            // oldest first
+//	page, err = tl.After(ctx, page.Next, 50)  // and on, newer
+//	win, err := tl.Around(ctx, id, 21)        // id, 10 older, 10 newer
 //
 // # Storage
 //
@@ -37,7 +40,8 @@
 // # Reads and writes
 //
 // Pages are read by value, with exclusive cursors that need not be stored
-// (a deleted message, an ID never appended), each in one round trip:
+// (a removed message, an ID never appended, the zero ID), each in one
+// round trip:
 //
 //	LexID       Before  ZRANGE key (<id> - BYLEX REV LIMIT 0 n+1
 //	            After   ZRANGE key [<id'> + BYLEX LIMIT 0 n+1
@@ -52,16 +56,32 @@
 // 32 messages is read again by a script that finds the cursor by binary
 // search over the unit's ranks: a second round trip, with bounded work
 // even for 10,000 messages in one millisecond. Around is one script in
-// both strategies, Latest one ZRANGE. Every write is one script: Append
-// and AppendMany store messages, replacing the payload of an ID already
-// stored, and apply the retention (MaxLen, MaxAge) in the same script;
-// Trim applies it alone; Delete removes one message.
+// both strategies; Latest and Oldest are one ZRANGE by rank. Every write
+// is one script: Append and AppendMany store messages, replacing the
+// payload of an ID already stored, and apply the retention (MaxLen,
+// MaxAge) in the same script; Trim applies it alone; Remove removes the
+// messages of up to MaxRemove IDs; Drop deletes the whole timeline (one
+// UNLINK).
+//
+// # Around
+//
+// Around(ctx, anchor, n) reads n messages in total, oldest first, as
+// central as the edges allow: the anchor's own message when it is stored,
+// then floor(slots/2) older messages and the rest newer, slots being n
+// less the anchor's own message; near either end, the other side fills
+// the window. Board.Around of package
+// [github.com/tiebreak/tiebreak/board] means the same.
 //
 // # Errors
 //
-// Every error wraps exactly one of the sentinels ErrConfig, ErrRoom,
-// ErrID, ErrPageSize, ErrPayload, ErrNotFound, ErrRedis and ErrReply;
-// test for them with errors.Is. An ID the codec refuses is ErrID and also
-// wraps the codec's own error (tsid.ErrRange, tsid.ErrVersion, ...). A
-// refused call changes nothing.
+// Every error wraps exactly one of the sentinels ErrOptions, ErrRoom,
+// ErrID, ErrPageSize, ErrPayload, ErrArgument, ErrNotFound, ErrRedis and
+// ErrReply; test for them with errors.Is. An ID the codec refuses is ErrID
+// and also wraps the codec's own error (tsid.ErrRange, tsid.ErrVersion,
+// ...). An error says "timeline: " once, names the room, the call and the
+// argument with its value and the range allowed:
+//
+//	timeline: room "general": Latest: n = 5000 out of range [0, 1000] (0 means 50): invalid page size
+//
+// A refused call changes nothing.
 package timeline

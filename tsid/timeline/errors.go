@@ -6,41 +6,48 @@ import "errors"
 // them, so callers test with errors.Is. An ID the codec refuses is
 // reported as ErrID wrapping the codec's own error too: with tsid's
 // layouts, errors.Is(err, tsid.ErrRange) and errors.Is(err,
-// tsid.ErrVersion) work on it as well.
+// tsid.ErrVersion) work on it as well. The sentinels' texts do not repeat
+// the package name: an error says "timeline: " once, then the room, the
+// call, the argument with its value and what is allowed.
 var (
-	// ErrConfig reports a timeline that cannot be built: a nil client or
+	// ErrOptions reports a timeline that cannot be built: a nil client or
 	// codec, options out of bounds (see Options), a codec whose time part
 	// is wider than 53 bits or whose suffix is empty or longer than 64
 	// digits. It also reports a codec that breaks the Codec contract when
 	// used: a split of the wrong width or a score that is no time part.
-	ErrConfig = errors.New("timeline: invalid configuration")
+	ErrOptions = errors.New("invalid options")
 
 	// ErrRoom reports a room name that is empty, longer than MaxRoomLen
 	// bytes or holds a brace, which would break the room's hash tag.
-	ErrRoom = errors.New("timeline: invalid room")
+	ErrRoom = errors.New("invalid room")
 
-	// ErrID reports an ID, of a message or a cursor, that the codec
-	// refuses. The error wraps the codec's own error as well: for tsid's
-	// layouts, tsid.ErrRange for an ID above the layout's Max and
-	// tsid.ErrVersion for a UUID that is not version 7.
-	ErrID = errors.New("timeline: invalid ID")
+	// ErrID reports an ID, of a message, a cursor or an anchor, that the
+	// codec refuses. The error wraps the codec's own error as well: for
+	// tsid's layouts, tsid.ErrRange for an ID above the layout's Max and
+	// tsid.ErrVersion for a UUID that is not version 7. (The zero ID is
+	// always accepted as a cursor or an anchor; see Timeline.Before.)
+	ErrID = errors.New("invalid ID")
 
 	// ErrPageSize reports a page size n below 0 or above the timeline's
 	// MaxPage (0 means the timeline's DefaultPage).
-	ErrPageSize = errors.New("timeline: invalid page size")
+	ErrPageSize = errors.New("invalid page size")
 
 	// ErrPayload reports an empty payload (nil or zero bytes) or one longer
 	// than the timeline's MaxPayload.
-	ErrPayload = errors.New("timeline: invalid payload")
+	ErrPayload = errors.New("invalid payload")
+
+	// ErrArgument reports another bad argument to a call: a Remove of no
+	// IDs or of more than MaxRemove.
+	ErrArgument = errors.New("invalid argument")
 
 	// ErrNotFound reports an ID that is not in the timeline.
-	ErrNotFound = errors.New("timeline: message not found")
+	ErrNotFound = errors.New("message not found")
 
 	// ErrRedis wraps an error from Redis or the connection (including a
 	// cancelled context, which it also wraps).
-	ErrRedis = errors.New("timeline: redis error")
+	ErrRedis = errors.New("redis error")
 
 	// ErrReply reports a reply of an unexpected shape, or a stored member
 	// that is not one the timeline writes: keys changed behind its back.
-	ErrReply = errors.New("timeline: unexpected reply")
+	ErrReply = errors.New("unexpected reply")
 )

@@ -2,8 +2,11 @@ package timeline_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"log"
 
+	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/internal/redistest"
 	"github.com/tiebreak/tiebreak/tsid"
 	"github.com/tiebreak/tiebreak/tsid/timeline"
@@ -23,12 +26,12 @@ func exampleTimeline(room string, o timeline.Options) *timeline.Timeline[uint64]
 	return tl
 }
 
-// Seed 004: ten messages whose TSIDs collapse into one float64 score. With
-// the cursor on the oldest, there is nothing before it; on the newest, the
-// nine others.
+// The chat paging example: ten messages whose TSIDs collapse into one
+// float64 score. With the cursor on the oldest, there is nothing before
+// it; on the newest, the nine others, in exact order.
 func ExampleTimeline() {
 	ctx := context.Background()
-	tl := exampleTimeline("seed004", timeline.Options{})
+	tl := exampleTimeline("paging", timeline.Options{})
 	defer tl.Drop(ctx)
 
 	const first = 640436544564866084
@@ -51,7 +54,7 @@ func ExampleTimeline() {
 // Paging back through a room, newest first, three messages a page.
 func ExampleTimeline_Before() {
 	ctx := context.Background()
-	tl := exampleTimeline("paging", timeline.Options{Strategy: timeline.SplitScore})
+	tl := exampleTimeline("back", timeline.Options{Strategy: timeline.SplitScore})
 	defer tl.Drop(ctx)
 
 	var msgs []timeline.Message[uint64]
@@ -77,7 +80,9 @@ func ExampleTimeline_Before() {
 	// m1 | more: false
 }
 
-// Around a message: the cursor's own message is left out; Get reads it.
+// Around a message: four messages in all, the anchor's own among them, as
+// central as the edges allow; near an end, the other side fills the
+// window.
 func ExampleTimeline_Around() {
 	ctx := context.Background()
 	tl := exampleTimeline("around", timeline.Options{})
@@ -88,14 +93,103 @@ func ExampleTimeline_Around() {
 			panic(err)
 		}
 	}
-	w, _ := tl.Around(ctx, 9153062458<<22|5, 4)
-	for _, m := range w.Messages {
-		fmt.Printf("%s ", m.Payload)
+	for _, anchor := range []uint64{5, 1} {
+		w, err := tl.Around(ctx, 9153062458<<22|anchor, 4)
+		if err != nil {
+			panic(err)
+		}
+		for _, m := range w.Messages {
+			fmt.Printf("%s ", m.Payload)
+		}
+		fmt.Println("| older:", w.HasOlder, "newer:", w.HasNewer)
 	}
-	fmt.Println(w.HasOlder, w.HasNewer)
-	m, _ := tl.Get(ctx, 9153062458<<22|5)
-	fmt.Println(string(m.Payload))
 	// Output:
-	// m3 m4 m6 m7 true true
-	// m5
+	// m4 m5 m6 m7 | older: true newer: true
+	// m1 m2 m3 m4 | older: false newer: true
+}
+
+// Reading a room from its start, oldest first: Oldest, then After from
+// each page's Next.
+func ExampleTimeline_Oldest() {
+	ctx := context.Background()
+	tl := exampleTimeline("oldest", timeline.Options{})
+	defer tl.Drop(ctx)
+
+	for i := uint64(1); i <= 5; i++ {
+		if err := tl.Append(ctx, 9153062458<<22|i, fmt.Appendf(nil, "m%d", i)); err != nil {
+			panic(err)
+		}
+	}
+	p, err := tl.Oldest(ctx, 2)
+	for ; err == nil; p, err = tl.After(ctx, p.Next, 2) {
+		for _, m := range p.Messages {
+			fmt.Printf("%s ", m.Payload)
+		}
+		fmt.Println("| more:", p.HasMore)
+		if !p.HasMore {
+			break
+		}
+	}
+	// Output:
+	// m1 m2 | more: true
+	// m3 m4 | more: true
+	// m5 | more: false
+}
+
+// Remove takes the IDs of the messages to remove, stored or not, and says
+// how many it removed; a bad argument changes nothing.
+func ExampleTimeline_Remove() {
+	ctx := context.Background()
+	tl := exampleTimeline("remove", timeline.Options{})
+	defer tl.Drop(ctx)
+
+	for i := uint64(1); i <= 5; i++ {
+		if err := tl.Append(ctx, 9153062458<<22|i, fmt.Appendf(nil, "m%d", i)); err != nil {
+			panic(err)
+		}
+	}
+	n, err := tl.Remove(ctx, 9153062458<<22|2, 9153062458<<22|4, 9153062458<<22|9)
+	fmt.Println(n, err)
+	_, err = tl.Remove(ctx)
+	fmt.Println(errors.Is(err, timeline.ErrArgument))
+	left, _ := tl.Len(ctx)
+	fmt.Println(left)
+	// Output:
+	// 2 <nil>
+	// true
+	// 3
+}
+
+// A timeline in a program of your own: build a client from your Redis
+// address, a generator for the IDs, then the timeline of a room. Every
+// handle to one room uses the same codec and strategy.
+func Example_ownClient() {
+	client, err := rueidis.NewClient(rueidis.ClientOption{InitAddress: []string{"localhost:6379"}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer client.Close()
+	gen, err := tsid.NewGenerator(tsid.GeneratorOptions{Node: 1})
+	if err != nil {
+		log.Fatal(err)
+	}
+	tl, err := timeline.New(client, "general", tsid.TSID, timeline.Options{MaxLen: 10000})
+	if err != nil {
+		log.Fatal(err)
+	}
+	ctx := context.Background()
+	id, err := gen.Next()
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := tl.Append(ctx, id, []byte(`{"from":"ann","text":"hello"}`)); err != nil {
+		log.Fatal(err)
+	}
+	page, err := tl.Latest(ctx, 50)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, m := range page.Messages {
+		fmt.Println(tsid.TSID.Format(m.ID), string(m.Payload))
+	}
 }

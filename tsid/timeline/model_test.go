@@ -30,12 +30,16 @@ func (m *tlModel[ID]) put(id ID, payload []byte) {
 	m.msgs = slices.Insert(m.msgs, i, Message[ID]{ID: id, Payload: p})
 }
 
-func (m *tlModel[ID]) del(id ID) bool {
-	i, ok := m.find(id)
-	if ok {
-		m.msgs = slices.Delete(m.msgs, i, i+1)
+// remove removes the messages of ids and returns how many were stored.
+func (m *tlModel[ID]) remove(ids ...ID) int64 {
+	var n int64
+	for _, id := range ids {
+		if i, ok := m.find(id); ok {
+			m.msgs = slices.Delete(m.msgs, i, i+1)
+			n++
+		}
 	}
-	return ok
+	return n
 }
 
 func (m *tlModel[ID]) get(id ID) (Message[ID], bool) {
@@ -84,6 +88,13 @@ func (m *tlModel[ID]) after(c ID, n int) Page[ID] {
 	if ok {
 		i++
 	}
+	return m.oldestFirst(i, n)
+}
+
+func (m *tlModel[ID]) oldest(n int) Page[ID] { return m.oldestFirst(0, n) }
+
+// oldestFirst returns the page of msgs[i:] read from i up.
+func (m *tlModel[ID]) oldestFirst(i, n int) Page[ID] {
 	var p Page[ID]
 	for ; i < len(m.msgs) && len(p.Messages) < n; i++ {
 		p.Messages = append(p.Messages, m.msgs[i])
@@ -95,19 +106,22 @@ func (m *tlModel[ID]) after(c ID, n int) Page[ID] {
 	return p
 }
 
-// around takes older messages first, one at a time from each side
-// alternately, so it is written differently from the script's arithmetic:
-// n/2 older, the rest newer, either side topping up the other.
+// around fills the window one message at a time, older side first up to
+// its share, so it is written differently from the script's arithmetic:
+// the anchor's own message when stored, floor(slots/2) older, the rest
+// newer, either side topping up the other.
 func (m *tlModel[ID]) around(c ID, n int) Window[ID] {
 	i, ok := m.find(c)
 	older := m.msgs[:i]
 	newer := m.msgs[i:]
+	var self []Message[ID]
 	if ok {
-		newer = newer[1:]
+		self, newer = newer[:1], newer[1:]
 	}
-	wantOld := n / 2
+	slots := n - len(self)
+	wantOld := slots / 2
 	o, w := 0, 0
-	for o+w < n && (o < len(older) || w < len(newer)) {
+	for o+w < slots && (o < len(older) || w < len(newer)) {
 		switch {
 		case o < len(older) && (o < wantOld || w == len(newer)):
 			o++
@@ -116,7 +130,7 @@ func (m *tlModel[ID]) around(c ID, n int) Window[ID] {
 		}
 	}
 	var win Window[ID]
-	win.Messages = append(append([]Message[ID]{}, older[len(older)-o:]...), newer[:w]...)
+	win.Messages = slices.Concat(older[len(older)-o:], self, newer[:w])
 	if len(win.Messages) == 0 {
 		win.Messages = nil
 	}

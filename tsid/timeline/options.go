@@ -2,6 +2,7 @@ package timeline
 
 import (
 	"fmt"
+	"math"
 	"time"
 )
 
@@ -25,13 +26,14 @@ const (
 	SplitScore
 )
 
-// String returns "lex" or "split".
+// String returns the constant's name, "LexID" or "SplitScore", or
+// "Strategy(7)" for an unknown value.
 func (s Strategy) String() string {
 	switch s {
 	case LexID:
-		return "lex"
+		return "LexID"
 	case SplitScore:
-		return "split"
+		return "SplitScore"
 	}
 	return fmt.Sprintf("Strategy(%d)", uint8(s))
 }
@@ -52,6 +54,8 @@ const (
 	// MaxPayloadLimit is the largest MaxPayload a timeline may have: 512
 	// MiB, Redis's limit on one string.
 	MaxPayloadLimit = 512 << 20
+	// MaxRemove is the most IDs one Remove takes: its script stays short.
+	MaxRemove = 1000
 )
 
 // Options configure a Timeline. The zero value means every
@@ -90,9 +94,9 @@ type Options struct {
 	Clock func() time.Time
 }
 
-// withDefaults fills in the defaults and refuses (ErrConfig) what is out
-// of bounds.
-func (o Options) withDefaults() (Options, error) {
+// withDefaults fills in the defaults and says what is out of bounds, if
+// anything (New refuses it with ErrOptions).
+func (o Options) withDefaults() (Options, string) {
 	if o.MaxPage == 0 {
 		o.MaxPage = DefaultMaxPageSize
 	}
@@ -105,22 +109,19 @@ func (o Options) withDefaults() (Options, error) {
 	if o.Clock == nil {
 		o.Clock = time.Now
 	}
-	var bad string
 	switch {
 	case o.Strategy > SplitScore:
-		bad = fmt.Sprintf("unknown strategy %d", o.Strategy)
+		return o, fmt.Sprintf("Options.Strategy = %v, want LexID or SplitScore", o.Strategy)
 	case o.MaxPage < 1 || o.MaxPage > MaxPageLimit:
-		bad = fmt.Sprintf("MaxPage %d outside 1..%d", o.MaxPage, MaxPageLimit)
+		return o, fmt.Sprintf("Options.MaxPage = %d out of range [1, %d] (0 means %d)", o.MaxPage, MaxPageLimit, DefaultMaxPageSize)
 	case o.DefaultPage < 1 || o.DefaultPage > o.MaxPage:
-		bad = fmt.Sprintf("DefaultPage %d outside 1..MaxPage (%d)", o.DefaultPage, o.MaxPage)
+		return o, fmt.Sprintf("Options.DefaultPage = %d out of range [1, %d] (MaxPage; 0 means %d)", o.DefaultPage, o.MaxPage, DefaultPageSize)
 	case o.MaxPayload < 1 || o.MaxPayload > MaxPayloadLimit:
-		bad = fmt.Sprintf("MaxPayload %d outside 1..%d", o.MaxPayload, MaxPayloadLimit)
+		return o, fmt.Sprintf("Options.MaxPayload = %d out of range [1, %d] (0 means %d)", o.MaxPayload, MaxPayloadLimit, DefaultMaxPayload)
 	case o.MaxLen < 0:
-		bad = fmt.Sprintf("negative MaxLen %d", o.MaxLen)
+		return o, fmt.Sprintf("Options.MaxLen = %d out of range [0, %d] (0 means no limit)", o.MaxLen, int64(math.MaxInt64))
 	case o.MaxAge < 0:
-		bad = fmt.Sprintf("negative MaxAge %v", o.MaxAge)
-	default:
-		return o, nil
+		return o, fmt.Sprintf("Options.MaxAge = %v, want 0 (no limit) or more", o.MaxAge)
 	}
-	return o, fmt.Errorf("timeline: options: %s: %w", bad, ErrConfig)
+	return o, ""
 }

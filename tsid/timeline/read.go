@@ -9,32 +9,34 @@ import (
 	"github.com/redis/rueidis"
 )
 
-// Page is one page of a timeline, read by Latest, Before or After.
+// Page is one page of a timeline, read by Latest, Oldest, Before or After.
 type Page[ID any] struct {
 	// Messages holds the page: newest first for Latest and Before, oldest
-	// first for After. Nil when the page is empty.
+	// first for Oldest and After. Nil when the page is empty.
 	Messages []Message[ID]
 	// HasMore reports that messages exist past the last one of the page,
 	// in its direction: older ones for Latest and Before, newer ones for
-	// After. It comes from the same snapshot as the page.
+	// Oldest and After. It comes from the same snapshot as the page.
 	HasMore bool
 	// Next is the cursor of the next page in the same direction, the ID of
 	// the last message: pass it to Before (after Latest or Before) or to
-	// After. The zero ID when the page is empty.
+	// After (after Oldest or After). The zero ID when the page is empty.
 	Next ID
 }
 
-// Window is the view of a timeline around a cursor, read by Around.
+// Window is the view of a timeline around an anchor, read by Around.
 type Window[ID any] struct {
-	// Messages holds the window, oldest first, without the cursor's own
-	// message. Nil when the window is empty.
+	// Messages holds the window, oldest first: the anchor's own message
+	// when it is stored, and the messages nearest to the anchor on both
+	// sides (see Around). Nil when the timeline is empty.
 	Messages []Message[ID]
 	// HasOlder reports that messages older than the first one exist;
 	// HasNewer, that messages newer than the last one exist.
 	HasOlder, HasNewer bool
-	// Older and Newer are the IDs of the first and last messages: pass
-	// them to Before and After to read on. Zero IDs when the window is
-	// empty.
+	// Older and Newer are the IDs of the first (oldest) and last (newest)
+	// messages, which may be the anchor's: pass Older to Before and Newer
+	// to After to read on past the window without repeating a message.
+	// Zero IDs when the window is empty.
 	Older, Newer ID
 }
 
@@ -44,7 +46,7 @@ type Window[ID any] struct {
 // reports an ID not in the timeline as ErrNotFound. Redis errors wrap
 // ErrRedis.
 func (tl *Timeline[ID]) Get(ctx context.Context, id ID) (Message[ID], error) {
-	c, err := tl.cursorOf("Get", id)
+	c, err := tl.cursorOf("Get", "id", id, false)
 	if err != nil {
 		return Message[ID]{}, err
 	}
@@ -61,14 +63,15 @@ func (tl *Timeline[ID]) Get(ctx context.Context, id ID) (Message[ID], error) {
 		return Message[ID]{}, err
 	}
 	if len(members) == 0 {
-		return Message[ID]{}, fmt.Errorf("timeline: room %s: Get: no message of member prefix %s: %w", quote(tl.room), c.prefix, ErrNotFound)
+		return Message[ID]{}, fmt.Errorf("timeline: room %s: Get: id (member prefix %s): %w", quote(tl.room), c.prefix, ErrNotFound)
 	}
 	return tl.decode(members[0])
 }
 
 // Latest returns the n newest messages, newest first, in one command;
-// n = 0 means DefaultPage. It refuses n below 0 or above MaxPage
-// (ErrPageSize). Redis errors wrap ErrRedis.
+// n = 0 means DefaultPage. Pass the page's Next to Before to read on,
+// older. It refuses n below 0 or above MaxPage (ErrPageSize). Redis errors
+// wrap ErrRedis.
 func (tl *Timeline[ID]) Latest(ctx context.Context, n int) (Page[ID], error) {
 	n, err := tl.pageSize("Latest", n)
 	if err != nil {
@@ -78,15 +81,30 @@ func (tl *Timeline[ID]) Latest(ctx context.Context, n int) (Page[ID], error) {
 	return tl.page("Latest", r, n, true)
 }
 
+// Oldest returns the n oldest messages, oldest first, in one command;
+// n = 0 means DefaultPage. Pass the page's Next to After to read on,
+// newer. It refuses n below 0 or above MaxPage (ErrPageSize). Redis errors
+// wrap ErrRedis.
+func (tl *Timeline[ID]) Oldest(ctx context.Context, n int) (Page[ID], error) {
+	n, err := tl.pageSize("Oldest", n)
+	if err != nil {
+		return Page[ID]{}, err
+	}
+	r := tl.client.Do(ctx, tl.client.B().Zrange().Key(tl.keys[0]).Min("0").Max(strconv.Itoa(n)).Build())
+	return tl.page("Oldest", r, n, true)
+}
+
 // Before returns the n messages just older than cursor, newest first, in
 // one round trip (two for a split time unit of more than 32 messages, see
 // the package documentation); n = 0 means DefaultPage. The cursor is
-// exclusive and compared by value: it need not be stored (a deleted
-// message, an ID never appended, the zero ID all work). It refuses a
-// cursor the codec refuses (ErrID, wrapping the codec's error) and n below
-// 0 or above MaxPage (ErrPageSize). Redis errors wrap ErrRedis.
+// exclusive and compared by value: it need not be stored (a removed
+// message, an ID never appended). The zero ID always works, and stands
+// below every ID, even for a codec that refuses it (UUIDv7's nil UUID).
+// It refuses another cursor the codec refuses (ErrID, wrapping the codec's
+// error) and n below 0 or above MaxPage (ErrPageSize). Redis errors wrap
+// ErrRedis.
 func (tl *Timeline[ID]) Before(ctx context.Context, cursor ID, n int) (Page[ID], error) {
-	c, n, err := tl.pageArgs("Before", cursor, n)
+	c, n, err := tl.pageArgs("Before", "cursor", cursor, n)
 	if err != nil {
 		return Page[ID]{}, err
 	}
@@ -100,9 +118,10 @@ func (tl *Timeline[ID]) Before(ctx context.Context, cursor ID, n int) (Page[ID],
 // After returns the n messages just newer than cursor, oldest first, in
 // one round trip (two for a crowded split time unit, as Before); n = 0
 // means DefaultPage. The cursor is exclusive and compared by value, as in
-// Before, and After refuses what Before refuses.
+// Before: After(zero ID, n) reads what Oldest(n) reads. After refuses what
+// Before refuses.
 func (tl *Timeline[ID]) After(ctx context.Context, cursor ID, n int) (Page[ID], error) {
-	c, n, err := tl.pageArgs("After", cursor, n)
+	c, n, err := tl.pageArgs("After", "cursor", cursor, n)
 	if err != nil {
 		return Page[ID]{}, err
 	}
@@ -113,15 +132,20 @@ func (tl *Timeline[ID]) After(ctx context.Context, cursor ID, n int) (Page[ID], 
 	return tl.page("After", tl.client.Do(ctx, cmd), n, true)
 }
 
-// Around returns up to n messages around cursor, oldest first, in one
-// round trip: the floor(n/2) messages just older than the cursor and the
-// rest just newer, the window filled from the other side where one side
-// runs short, so it holds min(n, messages other than the cursor's). The
-// cursor's own message is not included (cursors are exclusive; use Get);
-// the cursor need not be stored. n = 0 means DefaultPage. It refuses what
-// Before refuses.
-func (tl *Timeline[ID]) Around(ctx context.Context, cursor ID, n int) (Window[ID], error) {
-	c, n, err := tl.pageArgs("Around", cursor, n)
+// Around returns n messages around anchor, oldest first, in one round
+// trip, as central as the edges allow: the anchor's own message when it is
+// stored, and of the other slots (n-1, or n when the anchor is not stored)
+// floor(slots/2) for the messages just older than the anchor and the rest
+// for those just newer. Where one side runs short the other fills the
+// window, so it holds min(n, Len) messages. With messages m1..m9 and
+// n = 4: around m5, m4 m5 m6 m7; around an ID between m4 and m5 that is not
+// stored, m3 m4 m5 m6; around m1, m1 m2 m3 m4; around m9, m6 m7 m8 m9.
+//
+// The anchor is compared by value, as Before's cursor: it need not be
+// stored, and the zero ID always works. n = 0 means DefaultPage. Around
+// refuses what Before refuses.
+func (tl *Timeline[ID]) Around(ctx context.Context, anchor ID, n int) (Window[ID], error) {
+	c, n, err := tl.pageArgs("Around", "anchor", anchor, n)
 	if err != nil {
 		return Window[ID]{}, err
 	}
@@ -129,8 +153,7 @@ func (tl *Timeline[ID]) Around(ctx context.Context, cursor ID, n int) (Window[ID
 	if !tl.split {
 		args = []string{c.prefix, c.below(), c.from(), c.upTo(), strconv.Itoa(n)}
 	}
-	r := tl.scripts.around.Exec(ctx, tl.client, tl.keys, args)
-	parts, err := r.ToArray()
+	parts, err := tl.scripts.around.Exec(ctx, tl.client, tl.keys, args).ToArray()
 	if err != nil {
 		return Window[ID]{}, tl.redisErr("Around", err)
 	}
@@ -152,13 +175,13 @@ func (tl *Timeline[ID]) Around(ctx context.Context, cursor ID, n int) (Window[ID
 	return w, nil
 }
 
-// pageArgs validates a cursor and n.
-func (tl *Timeline[ID]) pageArgs(op string, id ID, n int) (cursor, int, error) {
+// pageArgs validates a cursor (or anchor), named arg, and n.
+func (tl *Timeline[ID]) pageArgs(op, arg string, id ID, n int) (cursor, int, error) {
 	n, err := tl.pageSize(op, n)
 	if err != nil {
 		return cursor{}, 0, err
 	}
-	c, err := tl.cursorOf(op+": cursor", id)
+	c, err := tl.cursorOf(op, arg, id, true)
 	return c, n, err
 }
 

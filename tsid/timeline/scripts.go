@@ -17,7 +17,7 @@ var luaFiles embed.FS
 // parsed or built per call that the call does not use. The lex strategy
 // reads with plain commands and has no get, before or after script.
 type scriptSet struct {
-	appendMsgs, trim, del      *rueidis.Lua
+	appendMsgs, trim, remove   *rueidis.Lua
 	get, before, after, around *rueidis.Lua
 }
 
@@ -50,13 +50,13 @@ func scriptsFor(spec string, split, retain bool) *scriptSet {
 		trim:       build(spec, false, "retain", "trim"),
 	}
 	if split {
-		s.del = build(spec, false, "find", "delete_split")
+		s.remove = build(spec, false, "find", "remove_split")
 		s.get = build(spec, true, "find", "get_split")
 		s.before = build(spec, true, "find", "before_split")
 		s.after = build(spec, true, "find", "after_split")
 		s.around = build(spec, true, "find", "position_split", "around")
 	} else {
-		s.del = build(spec, false, "delete_lex")
+		s.remove = build(spec, false, "remove_lex")
 		s.around = build(spec, true, "position_lex", "around")
 	}
 	actual, _ := scriptCache.LoadOrStore(spec, s)

@@ -2,10 +2,12 @@ package timeline
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/bits"
 	"reflect"
 	"strconv"
+	"strings"
 
 	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/tsid"
@@ -37,25 +39,21 @@ type Timeline[ID any] struct {
 // New returns the timeline of room on client, for IDs of codec's layout
 // (tsid.TSID, tsid.ULID, any tsid layout, or another Codec). It refuses
 // (ErrRoom) an empty room, one over MaxRoomLen bytes or one holding a
-// brace, and (ErrConfig) a nil client or codec, a codec whose time part
+// brace, and (ErrOptions) a nil client or codec, a codec whose time part
 // exceeds 53 bits or whose suffix is empty or over 64 digits, and options
 // out of bounds (see Options). It does not talk to Redis.
 func New[ID any](client rueidis.Client, room string, codec Codec[ID], opts Options) (*Timeline[ID], error) {
 	if err := checkRoom(room); err != nil {
 		return nil, err
 	}
-	if client == nil || isNil(codec) {
-		return nil, fmt.Errorf("timeline: room %s: nil client or codec: %w", quote(room), ErrConfig)
+	o, bad := opts.withDefaults()
+	if bad == "" {
+		bad = checkHandles(client, codec)
 	}
-	o, err := opts.withDefaults()
-	if err != nil {
-		return nil, err
+	if bad != "" {
+		return nil, fmt.Errorf("timeline: room %s: %s: %w", quote(room), bad, ErrOptions)
 	}
 	maxTime, sufLen := codec.MaxTime(), codec.SuffixLen()
-	if maxTime >= 1<<tsid.MaxTimeBits || sufLen < 1 || sufLen > maxSuffixLen {
-		return nil, fmt.Errorf("timeline: room %s: codec %s with MaxTime %d and SuffixLen %d: %w",
-			quote(room), codec.Name(), maxTime, sufLen, ErrConfig)
-	}
 	tl := &Timeline[ID]{
 		client: client, room: room, codec: codec, opts: o, keys: []string{roomKey(room)},
 		split: o.Strategy == SplitScore, sufLen: sufLen, maxTime: maxTime,
@@ -64,6 +62,24 @@ func New[ID any](client rueidis.Client, room string, codec Codec[ID], opts Optio
 	spec := scriptSpec(tl.split, tl.idLen(), sufLen, o)
 	tl.scripts = scriptsFor(spec, tl.split, o.MaxLen > 0 || o.MaxAge > 0)
 	return tl, nil
+}
+
+// checkHandles says what is wrong with a client and codec, if anything.
+func checkHandles[ID any](client rueidis.Client, codec Codec[ID]) string {
+	switch {
+	case client == nil:
+		return "client is nil"
+	case isNil(codec):
+		return "codec is nil"
+	}
+	maxTime, sufLen := codec.MaxTime(), codec.SuffixLen()
+	switch {
+	case maxTime >= 1<<tsid.MaxTimeBits:
+		return fmt.Sprintf("codec %s: MaxTime = %d out of range [0, %d]", codec.Name(), maxTime, uint64(1)<<tsid.MaxTimeBits-1)
+	case sufLen < 1 || sufLen > maxSuffixLen:
+		return fmt.Sprintf("codec %s: SuffixLen = %d out of range [1, %d]", codec.Name(), sufLen, maxSuffixLen)
+	}
+	return ""
 }
 
 // isNil reports a nil interface or a nil pointer in one (a nil
@@ -108,7 +124,8 @@ func (tl *Timeline[ID]) idLen() int { return tl.timeLen + tl.sufLen }
 // then time part in hex; lex: time part in hex, then suffix) and returns
 // the time part too. It refuses what the codec's AppendSplit refuses
 // (ErrID, wrapping the codec's error), and reports a codec that breaks its
-// contract (ErrConfig).
+// contract (ErrOptions). Its errors do not name the package: the callers
+// put "timeline: room ...: op: " before them.
 func (tl *Timeline[ID]) appendPrefix(dst []byte, id ID) (uint64, []byte, error) {
 	var buf [maxSuffixLen]byte
 	score, suf, err := tl.codec.AppendSplit(buf[:0], id)
@@ -117,7 +134,8 @@ func (tl *Timeline[ID]) appendPrefix(dst []byte, id ID) (uint64, []byte, error) 
 	}
 	t := uint64(score)
 	if len(suf) != tl.sufLen || float64(t) != score || t > tl.maxTime {
-		return 0, dst, fmt.Errorf("timeline: codec %s split an ID into %v, %q: %w", tl.codec.Name(), score, suf, ErrConfig)
+		return 0, dst, fmt.Errorf("codec %s split an ID into %v, %q, want a whole score in [0, %d] and %d hex digits: %w",
+			tl.codec.Name(), score, suf, tl.maxTime, tl.sufLen, ErrOptions)
 	}
 	if tl.split {
 		return t, appendHex(append(dst, suf...), t, tl.timeLen), nil
@@ -131,12 +149,17 @@ type cursor struct {
 	score  string // split: its time part in decimal; lex: empty
 }
 
-// cursorOf validates id for op.
-func (tl *Timeline[ID]) cursorOf(op string, id ID) (cursor, error) {
+// cursorOf validates id, named arg, for op. With zeroOK, the zero ID
+// always works, even when the codec refuses it (UUIDv7's nil UUID): it
+// then stands below every ID, as it does in the layouts that accept it.
+func (tl *Timeline[ID]) cursorOf(op, arg string, id ID, zeroOK bool) (cursor, error) {
 	var buf [maxIDLen]byte
 	t, p, err := tl.appendPrefix(buf[:0], id)
+	if err != nil && zeroOK && !errors.Is(err, ErrOptions) && isZero(id) {
+		return tl.lowest(), nil
+	}
 	if err != nil {
-		return cursor{}, fmt.Errorf("timeline: room %s: %s: %w", quote(tl.room), op, err)
+		return cursor{}, fmt.Errorf("timeline: room %s: %s: %s: %w", quote(tl.room), op, arg, err)
 	}
 	c := cursor{prefix: string(p)}
 	if tl.split {
@@ -144,6 +167,19 @@ func (tl *Timeline[ID]) cursorOf(op string, id ID) (cursor, error) {
 	}
 	return c, nil
 }
+
+// lowest is the cursor below every ID: an ID prefix of zeros, which no
+// member's prefix sorts below.
+func (tl *Timeline[ID]) lowest() cursor {
+	c := cursor{prefix: strings.Repeat("0", tl.idLen())}
+	if tl.split {
+		c.score = "0"
+	}
+	return c
+}
+
+// isZero reports whether id is its type's zero value.
+func isZero[ID any](id ID) bool { return reflect.ValueOf(&id).Elem().IsZero() }
 
 // below is the exclusive BYLEX bound under which lie the members of
 // lower IDs: '(' and the prefix (a member of this ID is longer, so above).
@@ -198,8 +234,8 @@ func (tl *Timeline[ID]) pageSize(op string, n int) (int, error) {
 	case n == 0:
 		return tl.opts.DefaultPage, nil
 	case n < 0 || n > tl.opts.MaxPage:
-		return 0, fmt.Errorf("timeline: room %s: %s: n = %d outside 0..%d: %w",
-			quote(tl.room), op, n, tl.opts.MaxPage, ErrPageSize)
+		return 0, fmt.Errorf("timeline: room %s: %s: n = %d out of range [0, %d] (0 means %d): %w",
+			quote(tl.room), op, n, tl.opts.MaxPage, tl.opts.DefaultPage, ErrPageSize)
 	}
 	return n, nil
 }

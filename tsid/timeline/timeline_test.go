@@ -52,17 +52,17 @@ func idsOf[ID any](msgs []Message[ID]) []ID {
 	return out
 }
 
-// Seed 004: ten messages in a room, IDs so close that as float64 scores
-// they collapse. Before the oldest is empty with no more; before the
-// newest are the nine others.
-func TestSeed004(t *testing.T) {
-	const first = 640436544564866084 // the seed's ID, which came back as ...048
+// The chat paging example: ten messages in a room, IDs so close that as
+// float64 scores they collapse. Before the oldest is empty with no more;
+// before the newest are the nine others.
+func TestChatPagingExample(t *testing.T) {
+	const first = 640436544564866084 // a float64 score turns it into ...048
 	if float64(first) != float64(first+9) {
-		t.Fatalf("the IDs should collide as float64 scores, as in the seed")
+		t.Fatalf("the IDs should collide as float64 scores")
 	}
 	eachStrategy(t, func(t *testing.T, env *redistest.Env, s Strategy) {
 		ctx := context.Background()
-		tl := newTL(t, env.Client, env.Prefix+"_seed", tsid.TSID, Options{Strategy: s})
+		tl := newTL(t, env.Client, env.Prefix+"_paging", tsid.TSID, Options{Strategy: s})
 		var msgs []Message[uint64]
 		for i := uint64(0); i < 10; i++ {
 			msgs = append(msgs, Message[uint64]{ID: first + i, Payload: []byte(`{"text":"` + strconv.Itoa(int(i)) + `"}`)})
@@ -166,7 +166,7 @@ func TestOneMillisecond(t *testing.T) {
 	})
 }
 
-// Cursors of deleted and never stored messages page by value.
+// Cursors of removed and never stored messages page by value.
 func TestAbsentCursors(t *testing.T) {
 	eachStrategy(t, func(t *testing.T, env *redistest.Env, s Strategy) {
 		ctx := context.Background()
@@ -177,15 +177,15 @@ func TestAbsentCursors(t *testing.T) {
 			msgs = append(msgs, Message[uint64]{ID: base + i*2, Payload: []byte("x")}) // even rests
 		}
 		mustAppend(t, tl, msgs...)
-		if ok, err := tl.Delete(ctx, base+10); !ok || err != nil {
-			t.Fatalf("Delete = %v, %v", ok, err)
+		if n, err := tl.Remove(ctx, base+10); n != 1 || err != nil {
+			t.Fatalf("Remove = %d, %v; want 1", n, err)
 		}
 		for _, c := range []struct {
 			name          string
 			cursor        uint64
 			before, after []uint64
 		}{
-			{"deleted", base + 10, []uint64{base + 8, base + 6}, []uint64{base + 12, base + 14}},
+			{"removed", base + 10, []uint64{base + 8, base + 6}, []uint64{base + 12, base + 14}},
 			{"never stored", base + 7, []uint64{base + 6, base + 4}, []uint64{base + 8, base + 12}},
 			{"below all", 0, nil, []uint64{base, base + 2}},
 			{"above all", tsid.TSID.Max(), []uint64{base + 18, base + 16}, nil},
@@ -201,12 +201,12 @@ func TestAbsentCursors(t *testing.T) {
 		}
 		w, err := tl.Around(ctx, base+10, 4)
 		if diff := gocmp.Diff([]uint64{base + 6, base + 8, base + 12, base + 14}, idsOf(w.Messages)); err != nil || diff != "" || !w.HasOlder || !w.HasNewer {
-			t.Errorf("Around(deleted) = %+v, %v (-want +got):\n%s", w, err, diff)
+			t.Errorf("Around(removed) = %+v, %v (-want +got):\n%s", w, err, diff)
 		}
 	})
 }
 
-func TestGetDeleteDrop(t *testing.T) {
+func TestGetRemoveDrop(t *testing.T) {
 	eachStrategy(t, func(t *testing.T, env *redistest.Env, s Strategy) {
 		ctx := context.Background()
 		tl := newTL(t, env.Client, env.Prefix+"_gdd", tsid.ULID, Options{Strategy: s})
@@ -219,13 +219,13 @@ func TestGetDeleteDrop(t *testing.T) {
 		if n, _ := tl.Len(ctx); n != 1 {
 			t.Errorf("Len = %d, want 1", n)
 		}
-		for i, want := range []bool{true, false} {
-			if ok, err := tl.Delete(ctx, id); ok != want || err != nil {
-				t.Errorf("Delete #%d = %v, %v; want %v", i, ok, err, want)
+		for i, want := range []int64{1, 0} {
+			if n, err := tl.Remove(ctx, id); n != want || err != nil {
+				t.Errorf("Remove #%d = %d, %v; want %d", i, n, err, want)
 			}
 		}
 		_, err := tl.Get(ctx, id)
-		checkErr(t, "Get after Delete", err, ErrNotFound)
+		checkErr(t, "Get after Remove", err, ErrNotFound)
 		mustAppend(t, tl, Message[[16]byte]{id, []byte("v3")})
 		if err := tl.Drop(ctx); err != nil {
 			t.Fatal(err)
@@ -310,17 +310,17 @@ func TestRefusals(t *testing.T) {
 		{DefaultPage: -1}, {MaxPayload: MaxPayloadLimit + 1}, {MaxLen: -1}, {MaxAge: -time.Second},
 	} {
 		_, err := New(env.Client, room, tsid.TSID, o)
-		checkErr(t, fmt.Sprintf("options %d %+v", i, o), err, ErrConfig)
+		checkErr(t, fmt.Sprintf("options %d %+v", i, o), err, ErrOptions)
 	}
 	_, err := New[uint64](nil, room, tsid.TSID, Options{})
-	checkErr(t, "nil client", err, ErrConfig)
+	checkErr(t, "nil client", err, ErrOptions)
 	_, err = New(env.Client, room, nilLayout, Options{})
-	checkErr(t, "nil layout", err, ErrConfig)
+	checkErr(t, "nil layout", err, ErrOptions)
 	_, err = New[uint64](env.Client, room, nil, Options{})
-	checkErr(t, "nil codec", err, ErrConfig)
+	checkErr(t, "nil codec", err, ErrOptions)
 	for _, c := range []boundsCodec{{tsid.TSID, 1 << 53, 6}, {tsid.TSID, 1<<42 - 1, 0}, {tsid.TSID, 1<<42 - 1, 65}} {
 		_, err = New(env.Client, room, Codec[uint64](c), Options{})
-		checkErr(t, fmt.Sprintf("codec with MaxTime %d, SuffixLen %d", c.maxTime, c.sufLen), err, ErrConfig)
+		checkErr(t, fmt.Sprintf("codec with MaxTime %d, SuffixLen %d", c.maxTime, c.sufLen), err, ErrOptions)
 	}
 
 	eachStrategy(t, func(t *testing.T, env *redistest.Env, s Strategy) {
@@ -335,6 +335,7 @@ func TestRefusals(t *testing.T) {
 		mustAppend(t, tl, good)
 		for _, n := range []int{-1, DefaultMaxPageSize + 1} {
 			checkRefused(t, tl, func() error { return errOf(tl.Latest(ctx, n)) }, ErrPageSize)
+			checkRefused(t, tl, func() error { return errOf(tl.Oldest(ctx, n)) }, ErrPageSize)
 			checkRefused(t, tl, func() error { return errOf(tl.Before(ctx, good.ID, n)) }, ErrPageSize)
 			checkRefused(t, tl, func() error { return errOf(tl.After(ctx, good.ID, n)) }, ErrPageSize)
 			checkRefused(t, tl, func() error { return errOf(tl.Around(ctx, good.ID, n)) }, ErrPageSize)
@@ -343,7 +344,10 @@ func TestRefusals(t *testing.T) {
 		checkRefused(t, tl, func() error { return errOf(tl.After(ctx, 1<<63, 1)) }, ErrID, tsid.ErrRange)
 		checkRefused(t, tl, func() error { return errOf(tl.Around(ctx, 1<<63, 1)) }, ErrID, tsid.ErrRange)
 		checkRefused(t, tl, func() error { return errOf(tl.Get(ctx, 1<<63)) }, ErrID, tsid.ErrRange)
-		checkRefused(t, tl, func() error { return errOf(tl.Delete(ctx, 1<<63)) }, ErrID, tsid.ErrRange)
+		checkRefused(t, tl, func() error { return errOf(tl.Remove(ctx, 1<<63)) }, ErrID, tsid.ErrRange)
+		checkRefused(t, tl, func() error { return errOf(tl.Remove(ctx, good.ID, 1<<63)) }, ErrID, tsid.ErrRange)
+		checkRefused(t, tl, func() error { return errOf(tl.Remove(ctx)) }, ErrArgument)
+		checkRefused(t, tl, func() error { return errOf(tl.Remove(ctx, make([]uint64, MaxRemove+1)...)) }, ErrArgument)
 		if p, err := tl.Latest(ctx, 5); err != nil || len(p.Messages) != 1 {
 			t.Errorf("after the refusals: %+v, %v; want the one good message", p, err)
 		}
@@ -354,7 +358,7 @@ func TestRefusals(t *testing.T) {
 		checkRefused(t, v7, func() error { return v7.Append(ctx, v4, []byte("x")) }, ErrID, tsid.ErrVersion)
 
 		bc := newTL(t, env.Client, env.Prefix+"_bc", Codec[uint64](badCodec{tsid.TSID}), Options{Strategy: s})
-		checkRefused(t, bc, func() error { return bc.Append(ctx, 1, []byte("x")) }, ErrConfig)
+		checkRefused(t, bc, func() error { return bc.Append(ctx, 1, []byte("x")) }, ErrOptions)
 	})
 }
 
@@ -373,12 +377,15 @@ func checkRefused[ID any](t *testing.T, tl *Timeline[ID], f func() error, want .
 func errOf[T any](_ T, err error) error { return err }
 
 // sentinels are the package's sentinel errors.
-var sentinels = []error{ErrConfig, ErrRoom, ErrID, ErrPageSize, ErrPayload, ErrNotFound, ErrRedis, ErrReply}
+var sentinels = []error{ErrOptions, ErrRoom, ErrID, ErrPageSize, ErrPayload, ErrArgument, ErrNotFound, ErrRedis, ErrReply}
 
 // checkErr fails unless err wraps every one of want and exactly one of the
-// package's sentinels.
+// package's sentinels, and says "timeline: " exactly once.
 func checkErr(t *testing.T, what string, err error, want ...error) {
 	t.Helper()
+	if err != nil && strings.Count(err.Error(), "timeline: ") != 1 {
+		t.Errorf("%s: error %q does not say %q exactly once", what, err, "timeline: ")
+	}
 	for _, w := range want {
 		if !errors.Is(err, w) {
 			t.Errorf("%s: err = %v, want %v", what, err, w)
@@ -407,6 +414,9 @@ func TestCancelled(t *testing.T) {
 		for name, f := range map[string]func() error{
 			"Append": func() error { return tl.Append(ctx, 2<<22, []byte("y")) },
 			"Latest": func() error { return errOf(tl.Latest(ctx, 5)) },
+			"Oldest": func() error { return errOf(tl.Oldest(ctx, 5)) },
+			"Remove": func() error { return errOf(tl.Remove(ctx, 1<<22)) },
+			"Drop":   func() error { return tl.Drop(ctx) },
 			"Before": func() error { return errOf(tl.Before(ctx, 3<<22, 5)) },
 			"Around": func() error { return errOf(tl.Around(ctx, 1<<22, 5)) },
 			"Get":    func() error { return errOf(tl.Get(ctx, 1<<22)) },

@@ -34,16 +34,22 @@ const (
 // tsid.ErrVersion for a UUID that is not version 7) and an empty payload
 // or one over MaxPayload (ErrPayload). Redis errors wrap ErrRedis.
 func (tl *Timeline[ID]) Append(ctx context.Context, id ID, payload []byte) error {
-	return tl.AppendMany(ctx, []Message[ID]{{ID: id, Payload: payload}})
+	return tl.appendMsgs(ctx, "Append", []Message[ID]{{ID: id, Payload: payload}})
 }
 
 // AppendMany stores many messages in one pipelined round trip, as Append
 // would one after the other: a script per chunk of up to 256 messages (or
 // 1 MiB of payload), each chunk atomic with its retention. It validates
 // every message first and, if one is refused (as Append refuses it),
-// returns that error, naming its index, and sends nothing. On a Redis
-// error some chunks may be stored and others not; appending again is safe.
+// returns that error, naming its index (msgs[i]), and sends nothing. On a
+// Redis error some chunks may be stored and others not; appending again is
+// safe.
 func (tl *Timeline[ID]) AppendMany(ctx context.Context, msgs []Message[ID]) error {
+	return tl.appendMsgs(ctx, "AppendMany", msgs)
+}
+
+// appendMsgs is Append and AppendMany, op naming the call in errors.
+func (tl *Timeline[ID]) appendMsgs(ctx context.Context, op string, msgs []Message[ID]) error {
 	bound := tl.ageBound()
 	var execs []rueidis.LuaExec
 	for start := 0; start < len(msgs); {
@@ -52,7 +58,7 @@ func (tl *Timeline[ID]) AppendMany(ctx context.Context, msgs []Message[ID]) erro
 			size += len(msgs[end].Payload)
 			end++
 		}
-		args, err := tl.appendArgs(bound, msgs, start, end)
+		args, err := tl.appendArgs(op, bound, msgs, start, end)
 		if err != nil {
 			return err
 		}
@@ -64,26 +70,26 @@ func (tl *Timeline[ID]) AppendMany(ctx context.Context, msgs []Message[ID]) erro
 	}
 	for _, r := range tl.scripts.appendMsgs.ExecMulti(ctx, tl.client, execs...) {
 		if err := r.Error(); err != nil {
-			return tl.redisErr("Append", err)
+			return tl.redisErr(op, err)
 		}
 	}
 	return nil
 }
 
 // appendArgs validates msgs[start:end] and builds append.lua's ARGV.
-func (tl *Timeline[ID]) appendArgs(bound string, msgs []Message[ID], start, end int) ([]string, error) {
+func (tl *Timeline[ID]) appendArgs(op, bound string, msgs []Message[ID], start, end int) ([]string, error) {
 	args := make([]string, 2, 2+2*(end-start))
 	args[0], args[1] = bound, strconv.Itoa(end-start)
 	var buf []byte
 	for i := start; i < end; i++ {
 		m := msgs[i]
 		if len(m.Payload) == 0 || len(m.Payload) > tl.opts.MaxPayload {
-			return nil, fmt.Errorf("timeline: room %s: Append: message %d: payload of %d bytes outside 1..%d: %w",
-				quote(tl.room), i, len(m.Payload), tl.opts.MaxPayload, ErrPayload)
+			return nil, fmt.Errorf("timeline: room %s: %s: %spayload of %d bytes out of range [1, %d]: %w",
+				quote(tl.room), op, element(op, i), len(m.Payload), tl.opts.MaxPayload, ErrPayload)
 		}
 		t, member, err := tl.appendPrefix(buf[:0], m.ID)
 		if err != nil {
-			return nil, fmt.Errorf("timeline: room %s: Append: message %d: %w", quote(tl.room), i, err)
+			return nil, fmt.Errorf("timeline: room %s: %s: %sid: %w", quote(tl.room), op, element(op, i), err)
 		}
 		buf = append(member, m.Payload...)
 		score := "0"
@@ -95,20 +101,39 @@ func (tl *Timeline[ID]) appendArgs(bound string, msgs []Message[ID], start, end 
 	return args, nil
 }
 
-// Delete removes the message id, in one script, and reports whether it was
-// stored. It refuses an ID the codec refuses (ErrID, wrapping the codec's
-// error). Redis errors wrap ErrRedis.
-func (tl *Timeline[ID]) Delete(ctx context.Context, id ID) (bool, error) {
-	c, err := tl.cursorOf("Delete", id)
-	if err != nil {
-		return false, err
+// element names message i of an AppendMany in an error ("msgs[3]: "), and
+// nothing for Append's one message.
+func element(op string, i int) string {
+	if op == "Append" {
+		return ""
 	}
-	args := []string{c.prefix, c.score}
-	if !tl.split {
-		args = []string{c.from(), c.upTo()}
+	return fmt.Sprintf("msgs[%d]: ", i)
+}
+
+// Remove removes the messages of ids, in one atomic script, and returns
+// how many were stored (an ID given twice counts once). It refuses, removing
+// nothing, no IDs or more than MaxRemove (ErrArgument) and an ID the codec
+// refuses (ErrID, wrapping the codec's error, naming its index: ids[i]).
+// Redis errors wrap ErrRedis.
+func (tl *Timeline[ID]) Remove(ctx context.Context, ids ...ID) (int64, error) {
+	if len(ids) < 1 || len(ids) > MaxRemove {
+		return 0, fmt.Errorf("timeline: room %s: Remove: len(ids) = %d out of range [1, %d]: %w",
+			quote(tl.room), len(ids), MaxRemove, ErrArgument)
 	}
-	n, err := tl.scripts.del.Exec(ctx, tl.client, tl.keys, args).AsInt64()
-	return n == 1, tl.redisErr("Delete", err)
+	args := make([]string, 0, 2*len(ids))
+	for i, id := range ids {
+		c, err := tl.cursorOf("Remove", fmt.Sprintf("ids[%d]", i), id, false)
+		if err != nil {
+			return 0, err
+		}
+		if tl.split {
+			args = append(args, c.prefix, c.score)
+		} else {
+			args = append(args, c.from(), c.upTo())
+		}
+	}
+	n, err := tl.scripts.remove.Exec(ctx, tl.client, tl.keys, args).AsInt64()
+	return n, tl.redisErr("Remove", err)
 }
 
 // Trim applies the retention now, in one script, and returns the number

@@ -1,26 +1,23 @@
--- around.lua: up to n messages around a cursor (stored or not), its own
--- message excluded, oldest first: floor(n/2) older and the rest newer, the
--- window filled from the other side where one side runs short.
+-- around.lua: n messages around an anchor (stored or not), oldest first,
+-- as central as the edges allow: the anchor's own message when it is
+-- stored, floor(slots/2) older messages and the rest newer, where slots is
+-- n less the anchor's own; the window slides inward at the edges, so it
+-- holds min(n, ZCARD) messages.
 --
--- ARGV: the cursor, as position() reads it (position_*.lua); ARGV[5] n
+-- ARGV: the anchor, as position() reads it (position_*.lua); ARGV[5] n,
+-- at least 1
 --
 -- Reply: {members, older, newer}; older (newer) is 1 when older (newer)
 -- messages exist beyond the window.
 
 local n = tonumber(ARGV[5])
 local p, eq = position()
-local older, newer = p, redis.call('ZCARD', Z) - p - eq
-local o = math.floor(n / 2)
-local w = n - o
-if older < o then w, o = w + o - older, older end
-if newer < w then o, w = math.min(older, o + w - newer), newer end
-local got = {}
-if o > 0 then got = redis.call('ZRANGE', Z, p - o, p - 1) end
-if w > 0 then
-  local s = p + eq
-  for _, m in ipairs(redis.call('ZRANGE', Z, s, s + w - 1)) do got[#got + 1] = m end
-end
+local total = redis.call('ZCARD', Z)
+local start = p - math.floor((n - eq) / 2)
+if start + n > total then start = total - n end
+if start < 0 then start = 0 end
+local got = redis.call('ZRANGE', Z, start, start + n - 1)
 local more_older, more_newer = 0, 0
-if older > o then more_older = 1 end
-if newer > w then more_newer = 1 end
+if start > 0 then more_older = 1 end
+if start + n < total then more_newer = 1 end
 return {got, more_older, more_newer}

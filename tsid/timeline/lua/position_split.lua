@@ -1,5 +1,5 @@
 -- position_split.lua: position() returns the number of members below the
--- cursor (ARGV[1] ID prefix, ARGV[2] score) and 1 if it is stored, else 0.
+-- anchor (ARGV[1] ID prefix, ARGV[2] score) and 1 if it is stored, else 0.
 
 local function position()
   local p, m = find(ARGV[1], ARGV[2])
