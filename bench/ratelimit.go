@@ -13,7 +13,7 @@ import (
 	"github.com/tiebreak/tiebreak/ratelimit"
 )
 
-// Workload 6: ratelimit.Allow against seed 001's script, same limit and
+// Workload 6: ratelimit.Allow against the naive log limiter, same limit and
 // window, same keys' hash tags, in two cases as ratelimit/bench_test.go's
 // BenchmarkAllow: "admit" (many keys, a limit never reached: every call
 // logs a request) and "refuse" (one key, full for the whole run: every
@@ -25,7 +25,7 @@ func init() {
 // The ratelimit variants; rlBaseline is what ratios divide by.
 const (
 	rlAllow    = "ratelimit"
-	rlBaseline = "seed001-script"
+	rlBaseline = "naive-log"
 	// rlAdmitted is the Extra of every row: requests admitted per call (1
 	// in the admit case, 0 in the refuse case, else the case is not what
 	// it says).
@@ -50,9 +50,9 @@ var rlCases = []rlCase{
 }
 
 // rlKeys are one case's keys: the limiter's (as passed to Allow), their
-// Redis keys, and the seed's, with the same hash tags.
+// Redis keys, and the naive limiter's, with the same hash tags.
 type rlKeys struct {
-	ours, redis, seed []string
+	ours, redis, naive []string
 }
 
 // rlPrefix is the limiter's Options.Prefix: key k is logged at
@@ -61,19 +61,19 @@ func rlPrefix(prefix string) string { return prefix + "_w6_rl:" }
 
 // newRLKeys names case c's keys under prefix.
 func newRLKeys(prefix string, c rlCase) rlKeys {
-	k := rlKeys{ours: make([]string, c.keys), redis: make([]string, c.keys), seed: make([]string, c.keys)}
+	k := rlKeys{ours: make([]string, c.keys), redis: make([]string, c.keys), naive: make([]string, c.keys)}
 	for i := range c.keys {
 		k.ours[i] = c.name + strconv.Itoa(i)
 		k.redis[i] = rlPrefix(prefix) + "{" + k.ours[i] + "}"
-		k.seed[i] = prefix + "_w6_seed:{" + k.ours[i] + "}"
+		k.naive[i] = prefix + "_w6_naive:{" + k.ours[i] + "}"
 	}
 	return k
 }
 
-// rlVariants are the limiter and the seed on case c's keys, each
+// rlVariants are the limiter and the naive limiter on case c's keys, each
 // counting its admissions.
 func rlVariants(c rueidis.Client, l *ratelimit.Limiter, rc rlCase, k rlKeys) []variant {
-	var ours, seed atomic.Int64
+	var ours, naive atomic.Int64
 	pick := func(seq uint64) int { return int(mix(seq) % uint64(rc.keys)) }
 	return []variant{
 		{name: rlAllow, counters: []counter{{rlAdmitted, &ours}}, op: func(ctx context.Context, seq uint64) error {
@@ -81,10 +81,10 @@ func rlVariants(c rueidis.Client, l *ratelimit.Limiter, rc rlCase, k rlKeys) []v
 			ours.Add(int64(r.Allowed))
 			return err
 		}},
-		{name: rlBaseline, counters: []counter{{rlAdmitted, &seed}}, op: func(ctx context.Context, seq uint64) error {
-			ok, err := baseline.NaiveLogAllow(ctx, c, k.seed[pick(seq)], rc.limit.N, rc.limit.Window, time.Now())
+		{name: rlBaseline, counters: []counter{{rlAdmitted, &naive}}, op: func(ctx context.Context, seq uint64) error {
+			ok, err := baseline.NaiveLogAllow(ctx, c, k.naive[pick(seq)], rc.limit.N, rc.limit.Window, time.Now())
 			if ok {
-				seed.Add(1)
+				naive.Add(1)
 			}
 			return err
 		}},
@@ -92,7 +92,7 @@ func rlVariants(c rueidis.Client, l *ratelimit.Limiter, rc rlCase, k rlKeys) []v
 }
 
 // fillRL admits requests on the case's one key, through both the limiter
-// and the seed, until each refuses. The seed logs one request per
+// and the naive limiter, until each refuses. The naive limiter logs one request per
 // millisecond (its member is the time), so it is filled a millisecond
 // apart.
 func fillRL(ctx context.Context, c rueidis.Client, l *ratelimit.Limiter, rc rlCase, k rlKeys) error {
@@ -107,25 +107,25 @@ func fillRL(ctx context.Context, c rueidis.Client, l *ratelimit.Limiter, rc rlCa
 		}
 	}
 	for i := 0; ; i++ {
-		ok, err := baseline.NaiveLogAllow(ctx, c, k.seed[0], rc.limit.N, rc.limit.Window, time.Now())
+		ok, err := baseline.NaiveLogAllow(ctx, c, k.naive[0], rc.limit.N, rc.limit.Window, time.Now())
 		if err != nil || !ok {
 			return err
 		} else if i > 2*rc.limit.N {
-			return fmt.Errorf("ratelimit: seed 001 admitted %d requests under %v", i, rc.limit)
+			return fmt.Errorf("ratelimit: the naive log limiter admitted %d requests under %v", i, rc.limit)
 		}
 		time.Sleep(time.Millisecond)
 	}
 }
 
-// runRatelimit compares the limiter with the seed in each case.
+// runRatelimit compares the limiter with the naive limiter in each case.
 func runRatelimit(ctx context.Context, h *harness) (sec Section, err error) {
 	l, err := ratelimit.New(h.client, ratelimit.Options{Prefix: rlPrefix(h.cfg.Prefix)})
 	if err != nil {
 		return sec, err
 	}
 	sec = Section{Workload: "ratelimit", Title: "6. ratelimit Allow", Kind: "throughput",
-		RatioOf: "throughput / seed 001's script in the same round"}
-	var cpu []float64 // the limiter's redis CPU per call over the seed's, per case
+		RatioOf: "throughput / the naive log limiter in the same round"}
+	var cpu []float64 // the limiter's redis CPU per call over the naive limiter's, per case
 	for _, rc := range rlCases {
 		c, err := compareRL(ctx, h, &sec, l, rc)
 		if err != nil {
@@ -138,7 +138,7 @@ func runRatelimit(ctx context.Context, h *harness) (sec Section, err error) {
 }
 
 // compareRL measures one case, adds its rows and goal to sec, and returns
-// the ratio of the limiter's redis CPU per call to the seed's.
+// the ratio of the limiter's redis CPU per call to the naive limiter's.
 func compareRL(ctx context.Context, h *harness, sec *Section, l *ratelimit.Limiter, rc rlCase) (cpu float64, err error) {
 	k := newRLKeys(h.cfg.Prefix, rc)
 	defer func() { err = errors.Join(err, dropRL(context.WithoutCancel(ctx), h, k)) }()
@@ -160,26 +160,26 @@ func compareRL(ctx context.Context, h *harness, sec *Section, l *ratelimit.Limit
 		row.Ratio, row.Baseline = ratio(ms[i], ms[base], throughput), rlBaseline
 		sec.Rows = append(sec.Rows, row)
 	}
-	g := newGoal(fmt.Sprintf("ratelimit Allow >= 0.9x seed 001's script (%s)", rc.name), "vs seed001", sec.Rows[first+ours].Ratio, 0.9, true)
+	g := newGoal(fmt.Sprintf("ratelimit Allow >= 0.9x the naive log limiter (%s)", rc.name), "vs naive-log", sec.Rows[first+ours].Ratio, 0.9, true)
 	sec.addGoal(first+ours, g)
 	return ratio(ms[ours], ms[base], func(m Measurement) float64 { return m.RedisCPUus }), nil
 }
 
-// dropRL deletes a case's keys, the limiter's and the seed's, pipelined
+// dropRL deletes a case's keys, the limiter's and the naive limiter's, pipelined
 // (Reset would take a round trip per key).
 func dropRL(ctx context.Context, h *harness, k rlKeys) error {
-	return deleteKeys(ctx, h.client, append(k.redis, k.seed...)...)
+	return deleteKeys(ctx, h.client, append(k.redis, k.naive...)...)
 }
 
-// rlWhy says, per case, what the limiter does that the seed does not:
+// rlWhy says, per case, what the limiter does that the naive limiter does not:
 // why it costs more.
 var rlWhy = map[string]string{
-	"admit": "an admission runs Redis's TIME (the seed takes the caller's clock, which skews between clients), builds a member per request " +
-		"(the seed's member is the millisecond, so one key's requests of one millisecond collapse into one entry and it admits more than its limit: " +
+	"admit": "an admission runs Redis's TIME (the naive limiter takes the caller's clock, which skews between clients), builds a member per request " +
+		"(the naive limiter's member is the millisecond, so one key's requests of one millisecond collapse into one entry and it admits more than its limit: " +
 		"its bug, which also makes it cheaper) and reads PTTL to keep the key alive as long as its entries, with a PEXPIRE about once per window " +
-		"(the seed's idle keys live forever, which also spares Redis an expiry lookup in each of its commands)",
+		"(the naive limiter's idle keys live forever, which also spares Redis an expiry lookup in each of its commands)",
 	"refuse": "a refusal runs Redis's TIME and reads two entries (two ZRANGE of one entry: the one whose leaving lets the request in, and the newest) " +
-		"for the exact RetryAfter and ResetAfter, and replies four integers; the seed replies a status string and tells the caller nothing about when to retry",
+		"for the exact RetryAfter and ResetAfter, and replies four integers; the naive limiter replies a status string and tells the caller nothing about when to retry",
 }
 
 // ratelimitNotes explains the section; goals and cpu are per case, in
@@ -187,7 +187,7 @@ var rlWhy = map[string]string{
 func ratelimitNotes(goals []Goal, cpu []float64) []string {
 	notes := []string{
 		"admit: 10000 keys, 1000 per second, calls spread over the keys: every call is admitted and logged. refuse: one key, 100 per hour, filled before measuring: every call is refused. extra admitted = admissions per call, a check of the case.",
-		"ratelimit: Allow, one script: Redis's TIME and ZCARD, then ZREMRANGEBYSCORE, ZADD (a member per request) and PTTL (PEXPIRE about once per window), or two ZRANGE of one entry for the exact retry and reset times. seed001-script: the post's script: the caller's clock (ms), ZREMRANGEBYSCORE, ZCARD, ZADD with the timestamp as member; no expiry, no retry time.",
+		"ratelimit: Allow, one script: Redis's TIME and ZCARD, then ZREMRANGEBYSCORE, ZADD (a member per request) and PTTL (PEXPIRE about once per window), or two ZRANGE of one entry for the exact retry and reset times. naive-log: the naive log limiter: the caller's clock (ms), ZREMRANGEBYSCORE, ZCARD, ZADD with the timestamp as member; no expiry, no retry time.",
 	}
 	for i, g := range goals {
 		if i >= len(rlCases) || i >= len(cpu) {
@@ -195,11 +195,11 @@ func ratelimitNotes(goals []Goal, cpu []float64) []string {
 		}
 		c := rlCases[i].name
 		if g.Met {
-			notes = append(notes, fmt.Sprintf("%s: goal met (%.2fx the seed's throughput); Redis's own CPU per call is %.2fx the seed's (redis CPU µs/op), which throughput hides while the client, not Redis, sets the pace.", c, g.Value, cpu[i]))
+			notes = append(notes, fmt.Sprintf("%s: goal met (%.2fx the naive limiter's throughput); Redis's own CPU per call is %.2fx the naive limiter's (redis CPU µs/op), which throughput hides while the client, not Redis, sets the pace.", c, g.Value, cpu[i]))
 			continue
 		}
-		notes = append(notes, fmt.Sprintf("%s: goal MISSED, as expected (%.2fx the seed's throughput; Redis's CPU per call %.2fx the seed's): %s. "+
-			"These are the fixes of seed 001's faults; only giving one back would close the gap, so the miss is their price, against a baseline that is cheaper because it is wrong.",
+		notes = append(notes, fmt.Sprintf("%s: goal MISSED, as expected (%.2fx the naive limiter's throughput; Redis's CPU per call %.2fx the naive limiter's): %s. "+
+			"These are the fixes of the naive limiter's faults; only giving one back would close the gap, so the miss is their price, against a baseline that is cheaper because it is wrong.",
 			c, g.Value, cpu[i], rlWhy[c]))
 	}
 	return notes

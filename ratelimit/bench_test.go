@@ -8,12 +8,12 @@ import (
 	"time"
 
 	"github.com/redis/rueidis"
-	"github.com/tiebreak/tiebreak/internal/redistest"
 	"github.com/tiebreak/tiebreak/internal/baseline"
+	"github.com/tiebreak/tiebreak/internal/redistest"
 )
 
-// seedAllow runs the baseline, seed 001's script, for key under limit.
-func seedAllow(ctx context.Context, client rueidis.Client, key string, limit Limit) error {
+// naiveAllow runs the baseline, the naive log limiter, for key under limit.
+func naiveAllow(ctx context.Context, client rueidis.Client, key string, limit Limit) error {
 	_, err := baseline.NaiveLogAllow(ctx, client, key, limit.N, limit.Window, time.Now())
 	return err
 }
@@ -22,14 +22,14 @@ func seedAllow(ctx context.Context, client rueidis.Client, key string, limit Lim
 // noisy shared machine slows both alike; the parent logs the median ratio.
 const benchRounds = 3
 
-// BenchmarkAllow compares Allow with the seed's script, same window and
+// BenchmarkAllow compares Allow with the naive limiter's script, same window and
 // limit, same client, in the same run:
 //
 //	admit:  10000 keys in turn, a limit never reached: every call logs
 //	refuse: one key, full for the whole run: every call is refused
 //
 // Each pair runs benchRounds times, alternating; the parent logs the
-// median ratio ratelimit/seed of ns/op and of redis-µs/op per scenario.
+// median ratio ratelimit/naive-log of ns/op and of redis-µs/op per scenario.
 func BenchmarkAllow(b *testing.B) {
 	env := redistest.New(b)
 	ctx := context.Background()
@@ -43,24 +43,24 @@ func BenchmarkAllow(b *testing.B) {
 		{"refuse", 1, Limit{N: 100, Window: time.Minute}},
 	}
 	for _, sc := range scenarios {
-		seedKeys, ourKeys := make([]string, sc.keys), make([]string, sc.keys)
+		naiveKeys, ourKeys := make([]string, sc.keys), make([]string, sc.keys)
 		for i := range sc.keys {
 			ourKeys[i] = "k" + strconv.Itoa(i)
-			seedKeys[i] = env.Prefix + ":seed:{" + ourKeys[i] + "}"
+			naiveKeys[i] = env.Prefix + ":naive:{" + ourKeys[i] + "}"
 		}
 		if sc.name == "refuse" {
 			fill(b, func() (bool, error) { r, err := l.Allow(ctx, ourKeys[0], sc.limit); return r.Allowed == 1, err })
 			fill(b, func() (bool, error) {
-				ok, err := baseline.NaiveLogAllow(ctx, env.Client, seedKeys[0], 100, time.Minute, time.Now())
-				time.Sleep(time.Millisecond) // the seed logs one entry per ms
+				ok, err := baseline.NaiveLogAllow(ctx, env.Client, naiveKeys[0], 100, time.Minute, time.Now())
+				time.Sleep(time.Millisecond) // the naive limiter logs one entry per ms
 				return ok, err
 			})
 		}
-		var ns, us [2][]float64 // [seed, ratelimit][round]
+		var ns, us [2][]float64 // [naive, ratelimit][round]
 		for range benchRounds {
 			var n, u [2]float64 // the last (longest) run of each sub-benchmark
-			b.Run(sc.name+"/seed", func(b *testing.B) {
-				n[0], u[0] = redistest.RunParallel(b, env.Client, func(i int64) error { return seedAllow(ctx, env.Client, seedKeys[i%int64(sc.keys)], sc.limit) })
+			b.Run(sc.name+"/naive-log", func(b *testing.B) {
+				n[0], u[0] = redistest.RunParallel(b, env.Client, func(i int64) error { return naiveAllow(ctx, env.Client, naiveKeys[i%int64(sc.keys)], sc.limit) })
 			})
 			b.Run(sc.name+"/ratelimit", func(b *testing.B) {
 				n[1], u[1] = redistest.RunParallel(b, env.Client, func(i int64) error {
@@ -72,17 +72,17 @@ func BenchmarkAllow(b *testing.B) {
 				ns[i], us[i] = append(ns[i], n[i]), append(us[i], u[i])
 			}
 		}
-		b.Logf("%s: ratelimit/seed median ratio: %.2f ns/op, %.2f redis-µs/op", sc.name, medianRatio(ns), medianRatio(us))
+		b.Logf("%s: ratelimit/naive-log median ratio: %.2f ns/op, %.2f redis-µs/op", sc.name, medianRatio(ns), medianRatio(us))
 		var lat [2][]float64 // one caller: the latency a request sees
 		for range benchRounds {
-			b.Run(sc.name+"/serial/seed", func(b *testing.B) {
-				lat[0] = append(lat[0], serial(b, func(i int64) error { return seedAllow(ctx, env.Client, seedKeys[i%int64(sc.keys)], sc.limit) }))
+			b.Run(sc.name+"/serial/naive-log", func(b *testing.B) {
+				lat[0] = append(lat[0], serial(b, func(i int64) error { return naiveAllow(ctx, env.Client, naiveKeys[i%int64(sc.keys)], sc.limit) }))
 			})
 			b.Run(sc.name+"/serial/ratelimit", func(b *testing.B) {
 				lat[1] = append(lat[1], serial(b, func(i int64) error { return errOf(l.Allow(ctx, ourKeys[i%int64(sc.keys)], sc.limit)) }))
 			})
 		}
-		b.Logf("%s: one caller: ratelimit/seed median latency ratio: %.2f", sc.name, medianRatio(lat))
+		b.Logf("%s: one caller: ratelimit/naive-log median latency ratio: %.2f", sc.name, medianRatio(lat))
 	}
 }
 

@@ -80,7 +80,7 @@ func TestBoundaries(t *testing.T) {
 }
 
 // TestSameMicrosecond: requests of one microsecond are all logged, from
-// one AllowN or from separate calls, so the limit holds (the seed's
+// one AllowN or from separate calls, so the limit holds (the naive limiter's
 // member = timestamp would have kept one entry and admitted more).
 func TestSameMicrosecond(t *testing.T) {
 	env := redistest.New(t)

@@ -5,7 +5,7 @@
 //	lim, _ := ratelimit.New(client, ratelimit.Options{})
 //	res, err := lim.Allow(ctx, "user:42", ratelimit.PerMinute(100))
 //	if err == nil && res.Allowed == 0 {
-//		// refused: retry after res.RetryAfter (Never: it cannot fit)
+//		// refused: retry after res.RetryAfter (-1 when allowed)
 //	}
 //
 // The API has the shape go-redis/redis_rate users know (Limit, Result with
@@ -47,7 +47,7 @@
 // one entry and it admits more than its limit (here each request is its own
 // member); its keys never expire (here a key expires one to two windows
 // after its last admission); and it says nothing about when to retry (here
-// RetryAfter, exact, and Never when n exceeds the limit).
+// RetryAfter, exact, and ErrExceedsLimit when n exceeds the limit).
 //
 // # Cost
 //

@@ -7,23 +7,27 @@ import "errors"
 var (
 	// ErrKey reports a limited key that is empty, longer than MaxKeyLen
 	// bytes or holds a brace, which would break its hash tag.
-	ErrKey = errors.New("ratelimit: invalid key")
+	ErrKey = errors.New("invalid key")
 
 	// ErrLimit reports a Limit whose N is outside [1, MaxN] or whose
 	// Window is outside [1µs, MaxWindow] or not a whole number of
 	// microseconds.
-	ErrLimit = errors.New("ratelimit: invalid limit")
+	ErrLimit = errors.New("invalid limit")
 
 	// ErrArgument reports an AllowN asking for fewer than one request.
-	ErrArgument = errors.New("ratelimit: invalid argument")
+	ErrArgument = errors.New("invalid argument")
+
+	// ErrExceedsLimit reports an AllowN asking for more requests than its
+	// limit admits in any window: no wait would ever let it through.
+	ErrExceedsLimit = errors.New("n exceeds the limit")
 
 	// ErrOptions reports a nil client or options the constructor refuses.
-	ErrOptions = errors.New("ratelimit: invalid options")
+	ErrOptions = errors.New("invalid options")
 
 	// ErrRedis wraps an error from Redis or the connection (including a
 	// cancelled context, which it also wraps).
-	ErrRedis = errors.New("ratelimit: redis error")
+	ErrRedis = errors.New("redis error")
 
 	// ErrReply reports a script reply of an unexpected shape.
-	ErrReply = errors.New("ratelimit: unexpected reply")
+	ErrReply = errors.New("unexpected reply")
 )

@@ -2,9 +2,12 @@ package ratelimit_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"log"
 	"time"
 
+	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/internal/redistest"
 	"github.com/tiebreak/tiebreak/ratelimit"
 )
@@ -24,7 +27,8 @@ func exampleLimiter() *ratelimit.Limiter {
 }
 
 // Three requests per hour: the fourth is refused until the first is an
-// hour old.
+// hour old. Result reads as in go-redis/redis_rate: RetryAfter is -1 when
+// the request was allowed.
 func ExampleLimiter_Allow() {
 	ctx := context.Background()
 	l := exampleLimiter()
@@ -34,18 +38,21 @@ func ExampleLimiter_Allow() {
 		if err != nil {
 			panic(err)
 		}
-		fmt.Printf("call %d: allowed %d, remaining %d, retry within the hour: %t\n",
-			i, res.Allowed, res.Remaining, res.RetryAfter > 0 && res.RetryAfter <= time.Hour)
+		if res.Allowed == 0 {
+			fmt.Printf("call %d: refused, retry within the hour: %t\n", i, res.RetryAfter > 0 && res.RetryAfter <= time.Hour)
+			continue
+		}
+		fmt.Printf("call %d: allowed %d, remaining %d, retry after %v\n", i, res.Allowed, res.Remaining, res.RetryAfter)
 	}
 	// Output:
-	// call 1: allowed 1, remaining 2, retry within the hour: false
-	// call 2: allowed 1, remaining 1, retry within the hour: false
-	// call 3: allowed 1, remaining 0, retry within the hour: false
-	// call 4: allowed 0, remaining 0, retry within the hour: true
+	// call 1: allowed 1, remaining 2, retry after -1ns
+	// call 2: allowed 1, remaining 1, retry after -1ns
+	// call 3: allowed 1, remaining 0, retry after -1ns
+	// call 4: refused, retry within the hour: true
 }
 
 // AllowN admits all its requests or none; asking for more than the limit
-// can never succeed.
+// can never succeed, and says so with ErrExceedsLimit.
 func ExampleLimiter_AllowN() {
 	ctx := context.Background()
 	l := exampleLimiter()
@@ -53,16 +60,43 @@ func ExampleLimiter_AllowN() {
 	limit := ratelimit.PerMinute(5)
 	for _, n := range []int{3, 3, 2, 6} {
 		res, err := l.AllowN(ctx, "batch", limit, n)
+		if errors.Is(err, ratelimit.ErrExceedsLimit) {
+			fmt.Printf("AllowN(%d): %v\n", n, err)
+			continue
+		}
 		if err != nil {
 			panic(err)
 		}
-		fmt.Printf("AllowN(%d): allowed %d, remaining %d, never: %t\n", n, res.Allowed, res.Remaining, res.RetryAfter == ratelimit.Never)
+		fmt.Printf("AllowN(%d): allowed %d, remaining %d\n", n, res.Allowed, res.Remaining)
 	}
 	// Output:
-	// AllowN(3): allowed 3, remaining 2, never: false
-	// AllowN(3): allowed 0, remaining 2, never: false
-	// AllowN(2): allowed 2, remaining 0, never: false
-	// AllowN(6): allowed 0, remaining 0, never: true
+	// AllowN(3): allowed 3, remaining 2
+	// AllowN(3): allowed 0, remaining 2
+	// AllowN(2): allowed 2, remaining 0
+	// AllowN(6): ratelimit: n = 6, limit.N = 5: no window can ever admit it: n exceeds the limit
+}
+
+// A limiter in a program of your own: build a client from your Redis
+// address, then the limiter.
+func Example_ownClient() {
+	client, err := rueidis.NewClient(rueidis.ClientOption{InitAddress: []string{"localhost:6379"}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer client.Close()
+	limiter, err := ratelimit.New(client, ratelimit.Options{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	res, err := limiter.Allow(context.Background(), "user:42", ratelimit.PerMinute(100))
+	if err != nil {
+		log.Fatal(err)
+	}
+	if res.Allowed == 0 {
+		fmt.Printf("slow down: retry in %v\n", res.RetryAfter)
+		return
+	}
+	fmt.Printf("ok, %d left in this minute\n", res.Remaining)
 }
 
 // Reset forgets a key's requests.
@@ -89,5 +123,5 @@ func ExampleLimit() {
 	// Output:
 	// 10 per 1s
 	// 100 per 15m0s
-	// ratelimit: limit N 0 outside [1, 2147483647]: ratelimit: invalid limit
+	// ratelimit: Limit.N = 0 out of range [1, 2147483647]: invalid limit
 }

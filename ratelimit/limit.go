@@ -44,11 +44,11 @@ func (l Limit) String() string { return fmt.Sprintf("%d per %v", l.N, l.Window) 
 func (l Limit) Validate() error {
 	switch {
 	case l.N < 1 || l.N > MaxN:
-		return fmt.Errorf("ratelimit: limit N %d outside [1, %d]: %w", l.N, MaxN, ErrLimit)
+		return fmt.Errorf("ratelimit: Limit.N = %d out of range [1, %d]: %w", l.N, MaxN, ErrLimit)
 	case l.Window < time.Microsecond || l.Window > MaxWindow:
-		return fmt.Errorf("ratelimit: window %v outside [1µs, %v]: %w", l.Window, MaxWindow, ErrLimit)
+		return fmt.Errorf("ratelimit: Limit.Window = %v out of range [1µs, %v]: %w", l.Window, MaxWindow, ErrLimit)
 	case l.Window%time.Microsecond != 0:
-		return fmt.Errorf("ratelimit: window %v is not a whole number of microseconds: %w", l.Window, ErrLimit)
+		return fmt.Errorf("ratelimit: Limit.Window = %v is not a whole number of microseconds: %w", l.Window, ErrLimit)
 	}
 	return nil
 }

@@ -22,7 +22,7 @@ func (o Options) withDefaults() (Options, error) {
 		o.Prefix = DefaultPrefix
 	}
 	if strings.ContainsAny(o.Prefix, "{}") {
-		return o, fmt.Errorf("ratelimit: prefix %q holds a brace: %w", o.Prefix, ErrOptions)
+		return o, fmt.Errorf("ratelimit: Options.Prefix = %q holds a brace: %w", o.Prefix, ErrOptions)
 	}
 	return o, nil
 }
@@ -44,7 +44,7 @@ type Limiter struct {
 // talk to Redis.
 func New(client rueidis.Client, opts Options) (*Limiter, error) {
 	if client == nil {
-		return nil, fmt.Errorf("ratelimit: nil client: %w", ErrOptions)
+		return nil, fmt.Errorf("ratelimit: client is nil: %w", ErrOptions)
 	}
 	o, err := opts.withDefaults()
 	if err != nil {
@@ -60,12 +60,12 @@ func (l *Limiter) Allow(ctx context.Context, key string, limit Limit) (Result, e
 
 // AllowN admits n requests for key under limit, all or none: they are
 // admitted, and logged at Redis's current time, only if the window ending
-// now then holds at most limit.N requests. n greater than limit.N is
-// refused with RetryAfter Never and logs nothing.
+// now then holds at most limit.N requests.
 //
 // It refuses, without touching Redis, a bad key (ErrKey: empty, over
 // MaxKeyLen bytes, or holding a brace), a bad limit (ErrLimit, see
-// Limit.Validate) and n < 1 (ErrArgument). Redis errors and a cancelled
+// Limit.Validate), n < 1 (ErrArgument) and n > limit.N, which no window
+// can ever admit (ErrExceedsLimit). Redis errors and a cancelled
 // context wrap ErrRedis.
 //
 // A key may be checked against different N over time. Keep one Window per
@@ -78,7 +78,10 @@ func (l *Limiter) AllowN(ctx context.Context, key string, limit Limit, n int) (R
 		return Result{}, err
 	}
 	if n < 1 {
-		return Result{}, fmt.Errorf("ratelimit: n %d < 1: %w", n, ErrArgument)
+		return Result{}, fmt.Errorf("ratelimit: n = %d out of range [1, limit.N = %d]: %w", n, limit.N, ErrArgument)
+	}
+	if n > limit.N {
+		return Result{}, fmt.Errorf("ratelimit: n = %d, limit.N = %d: no window can ever admit it: %w", n, limit.N, ErrExceedsLimit)
 	}
 	k, err := redisKey(l.prefix, key)
 	if err != nil {

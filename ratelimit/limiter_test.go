@@ -3,6 +3,7 @@ package ratelimit
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"strconv"
 	"strings"
@@ -149,28 +150,38 @@ func TestPersistedKeyExpiresAgain(t *testing.T) {
 	}
 }
 
-// TestNeverFits: asking for more than N at once is refused with Never and
-// logs nothing; the rest of the Result still describes the log.
-func TestNeverFits(t *testing.T) {
+// TestExceedsLimit: asking for more than N at once is an error that says
+// so, sent to no Redis, and logs nothing.
+func TestExceedsLimit(t *testing.T) {
 	env := redistest.New(t)
 	l := newLimiter(t, env.Client, env.Prefix)
 	lim := PerHour(3)
-	empty := mustAllowN(t, l, "e", lim, 4)
-	want := Result{Limit: lim, Remaining: 3, RetryAfter: Never, At: empty.At}
-	if diff := cmp.Diff(want, empty); diff != "" {
-		t.Errorf("n > N on an empty key (-want +got):\n%s", diff)
-	}
-	if got := pttl(t, env.Client, l.prefix+"{e}"); got != -2 {
-		t.Errorf("PTTL of the refused empty key = %v, want -2 (not created)", got)
-	}
-	first := mustAllowN(t, l, "k", lim, 1)
-	r := mustAllowN(t, l, "k", lim, 100)
-	want = Result{Limit: lim, Remaining: 2, RetryAfter: Never, ResetAfter: first.At.Add(time.Hour).Sub(r.At), At: r.At}
-	if diff := cmp.Diff(want, r); diff != "" {
-		t.Errorf("n > N (-want +got):\n%s", diff)
+	mustAllowN(t, l, "k", lim, 1)
+	for _, n := range []int{4, 100, MaxN} {
+		_, err := l.AllowN(context.Background(), "k", lim, n)
+		if !errors.Is(err, ErrExceedsLimit) {
+			t.Errorf("AllowN(%d) err = %v, want ErrExceedsLimit", n, err)
+		}
+		if err != nil && (!strings.Contains(err.Error(), fmt.Sprintf("n = %d", n)) || strings.Count(err.Error(), "ratelimit: ") != 1) {
+			t.Errorf("AllowN(%d) error %q: want n named and the package once", n, err)
+		}
 	}
 	if got := zcard(t, env.Client, l.prefix+"{k}"); got != 1 {
 		t.Errorf("ZCARD = %d, want 1", got)
+	}
+	_, err := l.AllowN(context.Background(), "e", lim, 4)
+	if got := pttl(t, env.Client, l.prefix+"{e}"); !errors.Is(err, ErrExceedsLimit) || got != -2 {
+		t.Errorf("n > N on an empty key: err %v, PTTL %v; want ErrExceedsLimit and no key", err, got)
+	}
+}
+
+// An admission says RetryAfter -1, as redis_rate does.
+func TestAdmittedRetryAfterIsMinusOne(t *testing.T) {
+	env := redistest.New(t)
+	l := newLimiter(t, env.Client, env.Prefix)
+	r := mustAllowN(t, l, "k", PerHour(3), 2)
+	if r.Allowed != 2 || r.RetryAfter != -1 || r.ResetAfter != time.Hour {
+		t.Errorf("admission: %+v, want Allowed 2, RetryAfter -1, ResetAfter 1h", r)
 	}
 }
 

@@ -2,6 +2,7 @@ package ratelimit
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -32,16 +33,14 @@ func (m *model) allowN(now int64, limit Limit, n int) Result {
 		}
 		slices.Sort(m.log)
 		slices.Sort(m.all)
-		res.Allowed, res.Remaining, res.ResetAfter = n, limit.N-count-n, limit.Window
+		res.Allowed, res.Remaining, res.RetryAfter, res.ResetAfter = n, limit.N-count-n, -1, limit.Window
 		return res
 	}
-	res.Remaining, res.RetryAfter = max(limit.N-count, 0), Never
+	res.Remaining = max(limit.N-count, 0)
 	if count > 0 {
 		res.ResetAfter = usec(m.log[count-1] + w - now)
 	}
-	if n <= limit.N {
-		res.RetryAfter = usec(m.log[count+n-limit.N-1] + w - now)
-	}
+	res.RetryAfter = usec(m.log[count+n-limit.N-1] + w - now)
 	return res
 }
 
@@ -63,7 +62,7 @@ func usec(us int64) time.Duration { return time.Duration(us) * time.Microsecond 
 // At + RetryAfter, not one microsecond earlier.
 func checkRetry(t *testing.T, m *model, res Result, n int) {
 	t.Helper()
-	if res.Allowed > 0 || res.RetryAfter == Never {
+	if res.Allowed > 0 {
 		return
 	}
 	at := res.At.UnixMicro() + res.RetryAfter.Microseconds()
@@ -140,6 +139,13 @@ func TestDifferential(t *testing.T) {
 			continue
 		}
 		n := 1 + rng.IntN(limit.N+1)*rng.IntN(2) // half the calls n = 1; up to N+1
+		if n > limit.N {
+			if _, err := l.AllowN(context.Background(), key, limit, n); !errors.Is(err, ErrExceedsLimit) {
+				t.Fatalf("op %d: AllowN(%s, %v, %d) err = %v, want ErrExceedsLimit", op, key, limit, n, err)
+			}
+			counts["exceeds"]++
+			continue
+		}
 		res := mustAllowN(t, l, key, limit, n)
 		want := models[i].allowN(res.At.UnixMicro(), limit, n)
 		if diff := cmp.Diff(want, res); diff != "" {
@@ -149,11 +155,11 @@ func TestDifferential(t *testing.T) {
 		if checkLog(t, env, l.prefix+"{"+key+"}", &models[i], limit.Window) > 0 {
 			counts["stale kept"]++
 		}
-		counts[fmt.Sprintf("allowed=%t never=%t", res.Allowed > 0, res.RetryAfter == Never)]++
+		counts[fmt.Sprintf("allowed=%t", res.Allowed > 0)]++
 		time.Sleep(time.Duration(rng.IntN(3000)) * time.Microsecond)
 	}
 	t.Logf("outcomes: %v", counts)
-	for _, c := range []string{"allowed=true never=false", "allowed=false never=false", "allowed=false never=true", "reset", "stale kept"} {
+	for _, c := range []string{"allowed=true", "allowed=false", "exceeds", "reset", "stale kept"} {
 		if counts[c] == 0 {
 			t.Errorf("no call had outcome %q: the workload does not cover it", c)
 		}

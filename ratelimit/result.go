@@ -7,12 +7,9 @@ import (
 	"github.com/redis/rueidis"
 )
 
-// Never is Result.RetryAfter when no retry can succeed: the request asked
-// for more than Limit.N at once. Check for it before sleeping: as a
-// duration it is negative (-1ns).
-const Never time.Duration = -1
-
-// Result is the limiter's answer to one Allow or AllowN.
+// Result is the limiter's answer to one Allow or AllowN. Its fields mean
+// what the fields of the same names mean in go-redis/redis_rate, so code
+// written for that package reads it correctly.
 type Result struct {
 	// Limit is the limit the request was checked against.
 	Limit Limit
@@ -25,11 +22,12 @@ type Result struct {
 	// after this call.
 	Remaining int
 
-	// RetryAfter is how long until the same request can be admitted: 0
-	// when it was, Never when it never can be (more than Limit.N asked at
-	// once), else the exact time, on Redis's clock, until enough of the
-	// oldest admitted requests leave the window (another client may take
-	// the room first).
+	// RetryAfter is how long until the same request can be admitted: -1
+	// when it was (as in redis_rate), else the exact time, on Redis's
+	// clock, until enough of the oldest admitted requests leave the window
+	// (another client may take the room first). A request that can never
+	// be admitted (more than Limit.N at once) is an error instead,
+	// ErrExceedsLimit.
 	RetryAfter time.Duration
 
 	// ResetAfter is how long until the window is empty again and
@@ -65,9 +63,9 @@ func parseResult(limit Limit, n int, r rueidis.RedisResult) (Result, error) {
 	res := Result{Limit: limit, Remaining: int(v[0]), At: time.UnixMicro(v[1])}
 	switch {
 	case len(arr) == 2:
-		res.Allowed, res.ResetAfter = n, limit.Window
-	case v[2] < 0:
-		res.RetryAfter, res.ResetAfter = Never, usecs(v[3])
+		res.Allowed, res.RetryAfter, res.ResetAfter = n, -1, limit.Window
+	case v[2] < 0: // n > N: AllowN refuses it before calling Redis
+		return Result{}, fmt.Errorf("ratelimit: allow: retry %d for n = %d: %w", v[2], n, ErrReply)
 	default:
 		res.RetryAfter, res.ResetAfter = usecs(v[2]), usecs(v[3])
 	}

@@ -103,9 +103,7 @@ func limited(lim *ratelimit.Limiter, limit ratelimit.Limit, next http.Handler) h
 		h.Set("RateLimit-Remaining", strconv.Itoa(res.Remaining))
 		h.Set("RateLimit-Reset", seconds(res.ResetAfter))
 		if res.Allowed == 0 {
-			if res.RetryAfter != ratelimit.Never {
-				h.Set("Retry-After", seconds(res.RetryAfter))
-			}
+			h.Set("Retry-After", seconds(res.RetryAfter))
 			http.Error(w, "too many requests", http.StatusTooManyRequests)
 			return
 		}

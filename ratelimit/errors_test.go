@@ -1,0 +1,43 @@
+package ratelimit
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tiebreak/tiebreak/internal/redistest"
+)
+
+// Every refusal names what failed, with its value and range, and says
+// "ratelimit: " once.
+func TestErrorsNameWhatFailed(t *testing.T) {
+	env := redistest.New(t)
+	l := newLimiter(t, env.Client, env.Prefix)
+	ctx := context.Background()
+	_, optErr := New(env.Client, Options{Prefix: "a{"})
+	for _, c := range []struct {
+		err  error
+		want string
+	}{
+		{errOf(l.AllowN(ctx, "k", PerHour(3), 0)), "n = 0 out of range [1, limit.N = 3]"},
+		{errOf(l.AllowN(ctx, "k", PerHour(3), 4)), "n = 4, limit.N = 3"},
+		{errOf(l.Allow(ctx, "k", Limit{N: 0, Window: time.Second})), "Limit.N = 0 out of range"},
+		{errOf(l.Allow(ctx, "k", Limit{N: 1, Window: time.Nanosecond})), "Limit.Window = 1ns out of range"},
+		{errOf(l.Allow(ctx, "", PerHour(3))), "key is empty"},
+		{errOf(l.Allow(ctx, strings.Repeat("k", MaxKeyLen+1), PerHour(3))), "out of range [1, 512]"},
+		{l.Reset(ctx, "a}b"), "holds a brace"},
+		{optErr, `Options.Prefix = "a{"`},
+	} {
+		if c.err == nil {
+			t.Errorf("want an error saying %q, got nil", c.want)
+			continue
+		}
+		if !strings.Contains(c.err.Error(), c.want) {
+			t.Errorf("error %q does not say %q", c.err, c.want)
+		}
+		if n := strings.Count(c.err.Error(), "ratelimit: "); n != 1 {
+			t.Errorf("error %q says %q %d times", c.err, "ratelimit: ", n)
+		}
+	}
+}
