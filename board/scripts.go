@@ -24,26 +24,48 @@ type scriptSet struct {
 // windows of a Periodic board, say), so each SHA1 is computed once.
 var scriptCache sync.Map // constants + fields -> *scriptSet
 
+// scriptNames are a board's scripts; the read-only ones may run on
+// replicas.
+var scriptNames = []struct {
+	name     string
+	readOnly bool
+}{
+	{"submit", false}, {"remove", false}, {"setdata", false},
+	{"rank", true}, {"range", true}, {"around", true}, {"after", true}, {"between", true},
+}
+
 func scriptsFor(spec, fields string) *scriptSet {
 	key := spec + fields
 	if s, ok := scriptCache.Load(key); ok {
 		return s.(*scriptSet)
 	}
+	src := scriptSources(spec, fields)
 	build := func(name string, readOnly bool) *rueidis.Lua {
-		src := spec + strings.ReplaceAll(expand(name), "__FIELDS__", fields)
 		if readOnly {
-			return rueidis.NewLuaScriptReadOnly(src)
+			return rueidis.NewLuaScriptReadOnly(src[name])
 		}
-		return rueidis.NewLuaScript(src)
+		return rueidis.NewLuaScript(src[name])
+	}
+	lua := map[string]*rueidis.Lua{}
+	for _, n := range scriptNames {
+		lua[n.name] = build(n.name, n.readOnly)
 	}
 	s := &scriptSet{
-		submit: build("submit", false), remove: build("remove", false),
-		setData: build("setdata", false), rank: build("rank", true),
-		rang: build("range", true), around: build("around", true),
-		after: build("after", true), between: build("between", true),
+		submit: lua["submit"], remove: lua["remove"], setData: lua["setdata"],
+		rank: lua["rank"], rang: lua["range"], around: lua["around"],
+		after: lua["after"], between: lua["between"],
 	}
 	actual, _ := scriptCache.LoadOrStore(key, s)
 	return actual.(*scriptSet)
+}
+
+// scriptSources returns the text Redis runs for each script, by name.
+func scriptSources(spec, fields string) map[string]string {
+	src := make(map[string]string, len(scriptNames))
+	for _, n := range scriptNames {
+		src[n.name] = spec + strings.ReplaceAll(expand(n.name), "__FIELDS__", fields)
+	}
+	return src
 }
 
 // expand returns lua/name.lua with each '--#include other' line replaced by

@@ -41,38 +41,53 @@ func scriptsFor(spec string, split, retain bool) *scriptSet {
 	if s, ok := scriptCache.Load(spec); ok {
 		return s.(*scriptSet)
 	}
-	appendParts := []string{"append"}
-	if retain {
-		appendParts = []string{"retain", "append"}
+	lua := map[string]*rueidis.Lua{}
+	for _, p := range scriptParts(split, retain) {
+		src := assemble(spec, p.names...)
+		lua[p.op] = rueidis.NewLuaScript(src)
+		if p.readOnly {
+			lua[p.op] = rueidis.NewLuaScriptReadOnly(src)
+		}
 	}
-	s := &scriptSet{
-		appendMsgs: build(spec, false, appendParts...),
-		trim:       build(spec, false, "retain", "trim"),
-	}
-	if split {
-		s.remove = build(spec, false, "find", "remove_split")
-		s.get = build(spec, true, "find", "get_split")
-		s.before = build(spec, true, "find", "before_split")
-		s.after = build(spec, true, "find", "after_split")
-		s.around = build(spec, true, "find", "position_split", "around")
-	} else {
-		s.remove = build(spec, false, "remove_lex")
-		s.around = build(spec, true, "position_lex", "around")
-	}
+	s := &scriptSet{appendMsgs: lua["append"], trim: lua["trim"], remove: lua["remove"],
+		get: lua["get"], before: lua["before"], after: lua["after"], around: lua["around"]}
 	actual, _ := scriptCache.LoadOrStore(spec, s)
 	return actual.(*scriptSet)
 }
 
-// build joins spec, common.lua and the named files into one script.
-func build(spec string, readOnly bool, names ...string) *rueidis.Lua {
+// scriptPart is one script: after spec and common.lua, the named files.
+type scriptPart struct {
+	op       string
+	readOnly bool
+	names    []string
+}
+
+// scriptParts lists a timeline's scripts for its strategy and retention.
+// The lex strategy reads with plain commands: no get, before or after.
+func scriptParts(split, retain bool) []scriptPart {
+	appendNames := []string{"append"}
+	if retain {
+		appendNames = []string{"retain", "append"}
+	}
+	parts := []scriptPart{{"append", false, appendNames}, {"trim", false, []string{"retain", "trim"}}}
+	if !split {
+		return append(parts, scriptPart{"remove", false, []string{"remove_lex"}},
+			scriptPart{"around", true, []string{"position_lex", "around"}})
+	}
+	return append(parts, scriptPart{"remove", false, []string{"find", "remove_split"}},
+		scriptPart{"get", true, []string{"find", "get_split"}},
+		scriptPart{"before", true, []string{"find", "before_split"}},
+		scriptPart{"after", true, []string{"find", "after_split"}},
+		scriptPart{"around", true, []string{"find", "position_split", "around"}})
+}
+
+// assemble joins spec, common.lua and the named files into one script.
+func assemble(spec string, names ...string) string {
 	src := spec + mustReadLua("common")
 	for _, name := range names {
 		src += "\n" + mustReadLua(name)
 	}
-	if readOnly {
-		return rueidis.NewLuaScriptReadOnly(src)
-	}
-	return rueidis.NewLuaScript(src)
+	return src
 }
 
 func mustReadLua(name string) string {

@@ -1,0 +1,64 @@
+-- timeline, lex
+local IDLEN, SUF, MAXLEN, RETAIN = 17, 6, 0, false
+local AGEREM, AGEMIN = 'ZREMRANGEBYLEX', '-'
+-- common.lua: what every timeline script starts with. The Go side writes
+-- the timeline's constants, then this file, then the helper files the
+-- operation needs (find.lua, position_*.lua, retain.lua), then the
+-- operation's file:
+--
+--   local IDLEN, SUF, MAXLEN, RETAIN = 17, 6, 0, false
+--   local AGEREM, AGEMIN = 'ZREMRANGEBYSCORE', '-inf'
+--
+-- IDLEN the length of a member's ID prefix; SUF the suffix length (hex
+-- digits of the rest bits); MAXLEN the count limit (0: none); RETAIN
+-- whether any retention is configured (retain.lua is then included);
+-- AGEREM and AGEMIN remove the members below an age bound:
+-- 'ZREMRANGEBYSCORE', '-inf' (split) or 'ZREMRANGEBYLEX', '-' (lex).
+--
+-- KEYS[1] is the room's sorted set, one member per message:
+--   split: score = time part;  member = suffix .. time part in hex .. payload
+--   lex:   score = 0;          member = time part in hex .. suffix .. payload
+-- The first IDLEN bytes (the ID prefix) name the message on their own; the
+-- set keeps at most one member per ID prefix, so its ascending order
+-- (score, then member bytes) is the ID order.
+--
+-- Rules: no string ordering with < (it follows the locale): bytes are
+-- compared as numbers (string.byte), strings only for equality; no bit
+-- library; every key in KEYS; numbers that leave a script are ranks and
+-- counts (integers), never scores.
+
+local Z = KEYS[1]
+
+-- position_lex.lua: position() returns the number of members below the
+-- anchor and 1 if it is stored, else 0. ARGV[2] is '(' .. ID prefix, which
+-- every member of a lower ID sorts below; ARGV[3] is '[' .. the prefix and
+-- ARGV[4] '(' .. its successor, which bound the anchor's own member.
+
+local function position()
+  local below = redis.call('ZLEXCOUNT', Z, '-', ARGV[2])
+  return below, redis.call('ZLEXCOUNT', Z, ARGV[3], ARGV[4])
+end
+
+-- around.lua: n messages around an anchor (stored or not), oldest first,
+-- as central as the edges allow: the anchor's own message when it is
+-- stored, floor(slots/2) older messages and the rest newer, where slots is
+-- n less the anchor's own; the window slides inward at the edges, so it
+-- holds min(n, ZCARD) messages.
+--
+-- ARGV: the anchor, as position() reads it (position_*.lua); ARGV[5] n,
+-- at least 1
+--
+-- Reply: {members, older, newer}; older (newer) is 1 when older (newer)
+-- messages exist beyond the window.
+
+local n = tonumber(ARGV[5])
+local p, eq = position()
+local total = redis.call('ZCARD', Z)
+local start = p - math.floor((n - eq) / 2)
+if start + n > total then start = total - n end
+if start < 0 then start = 0 end
+local got = redis.call('ZRANGE', Z, start, start + n - 1)
+local more_older, more_newer = 0, 0
+if start > 0 then more_older = 1 end
+if start + n < total then more_newer = 1 end
+return {got, more_older, more_newer}

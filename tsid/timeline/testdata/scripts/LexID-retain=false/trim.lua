@@ -1,0 +1,58 @@
+-- timeline, lex
+local IDLEN, SUF, MAXLEN, RETAIN = 17, 6, 0, false
+local AGEREM, AGEMIN = 'ZREMRANGEBYLEX', '-'
+-- common.lua: what every timeline script starts with. The Go side writes
+-- the timeline's constants, then this file, then the helper files the
+-- operation needs (find.lua, position_*.lua, retain.lua), then the
+-- operation's file:
+--
+--   local IDLEN, SUF, MAXLEN, RETAIN = 17, 6, 0, false
+--   local AGEREM, AGEMIN = 'ZREMRANGEBYSCORE', '-inf'
+--
+-- IDLEN the length of a member's ID prefix; SUF the suffix length (hex
+-- digits of the rest bits); MAXLEN the count limit (0: none); RETAIN
+-- whether any retention is configured (retain.lua is then included);
+-- AGEREM and AGEMIN remove the members below an age bound:
+-- 'ZREMRANGEBYSCORE', '-inf' (split) or 'ZREMRANGEBYLEX', '-' (lex).
+--
+-- KEYS[1] is the room's sorted set, one member per message:
+--   split: score = time part;  member = suffix .. time part in hex .. payload
+--   lex:   score = 0;          member = time part in hex .. suffix .. payload
+-- The first IDLEN bytes (the ID prefix) name the message on their own; the
+-- set keeps at most one member per ID prefix, so its ascending order
+-- (score, then member bytes) is the ID order.
+--
+-- Rules: no string ordering with < (it follows the locale): bytes are
+-- compared as numbers (string.byte), strings only for equality; no bit
+-- library; every key in KEYS; numbers that leave a script are ranks and
+-- counts (integers), never scores.
+
+local Z = KEYS[1]
+
+-- retain.lua: trim(bound) applies the retention and returns how many
+-- messages it removed. bound is '' (no age limit) or the exclusive bound
+-- below which messages are too old: '(' .. time part (split) or '(' .. its
+-- hex (lex, compared with the ID prefix), or '+inf' / '+' when every
+-- message is. Then MAXLEN keeps the newest.
+
+local function trim(bound)
+  local removed = 0
+  if bound ~= '' then
+    removed = redis.call(AGEREM, Z, AGEMIN, bound)
+  end
+  if MAXLEN > 0 then
+    local k = redis.call('ZCARD', Z) - MAXLEN
+    if k > 0 then
+      removed = removed + redis.call('ZREMRANGEBYRANK', Z, 0, k - 1)
+    end
+  end
+  return removed
+end
+
+-- trim.lua: apply the retention now (retain.lua is always included).
+--
+-- ARGV[1]  age bound (see retain.lua), '' for none
+--
+-- Reply: the number of messages removed.
+
+return trim(ARGV[1])

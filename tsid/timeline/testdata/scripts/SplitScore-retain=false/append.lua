@@ -1,0 +1,57 @@
+-- timeline, split
+local IDLEN, SUF, MAXLEN, RETAIN = 17, 6, 0, false
+local AGEREM, AGEMIN = 'ZREMRANGEBYSCORE', '-inf'
+-- common.lua: what every timeline script starts with. The Go side writes
+-- the timeline's constants, then this file, then the helper files the
+-- operation needs (find.lua, position_*.lua, retain.lua), then the
+-- operation's file:
+--
+--   local IDLEN, SUF, MAXLEN, RETAIN = 17, 6, 0, false
+--   local AGEREM, AGEMIN = 'ZREMRANGEBYSCORE', '-inf'
+--
+-- IDLEN the length of a member's ID prefix; SUF the suffix length (hex
+-- digits of the rest bits); MAXLEN the count limit (0: none); RETAIN
+-- whether any retention is configured (retain.lua is then included);
+-- AGEREM and AGEMIN remove the members below an age bound:
+-- 'ZREMRANGEBYSCORE', '-inf' (split) or 'ZREMRANGEBYLEX', '-' (lex).
+--
+-- KEYS[1] is the room's sorted set, one member per message:
+--   split: score = time part;  member = suffix .. time part in hex .. payload
+--   lex:   score = 0;          member = time part in hex .. suffix .. payload
+-- The first IDLEN bytes (the ID prefix) name the message on their own; the
+-- set keeps at most one member per ID prefix, so its ascending order
+-- (score, then member bytes) is the ID order.
+--
+-- Rules: no string ordering with < (it follows the locale): bytes are
+-- compared as numbers (string.byte), strings only for equality; no bit
+-- library; every key in KEYS; numbers that leave a script are ranks and
+-- counts (integers), never scores.
+
+local Z = KEYS[1]
+
+-- append.lua: store k messages, each new or replacing the stored message
+-- of its ID, then apply the retention, atomically.
+--
+-- ARGV[1]         age bound for trim (see retain.lua), '' for none
+-- ARGV[2]         k, the number of messages
+-- ARGV[3..2+2k]   score, member pairs (lex: every score '0')
+--
+-- Reply: the number of messages the retention removed.
+--
+-- A stored message of the same ID has the same ID prefix, so once the new
+-- member is in, the old one is its neighbour by rank: it is removed there.
+
+for i = 3, 2 + 2 * tonumber(ARGV[2]), 2 do
+  local member = ARGV[i + 1]
+  if redis.call('ZADD', Z, ARGV[i], member) == 1 then
+    local r = redis.call('ZRANK', Z, member)
+    local id = string.sub(member, 1, IDLEN)
+    for _, m in ipairs(redis.call('ZRANGE', Z, math.max(r - 1, 0), r + 1)) do
+      if m ~= member and string.sub(m, 1, IDLEN) == id then
+        redis.call('ZREM', Z, m)
+      end
+    end
+  end
+end
+if RETAIN then return trim(ARGV[1]) end -- trim exists only when RETAIN
+return 0

@@ -1,0 +1,64 @@
+-- timeline, split
+local IDLEN, SUF, MAXLEN, RETAIN = 17, 6, 1000, true
+local AGEREM, AGEMIN = 'ZREMRANGEBYSCORE', '-inf'
+-- common.lua: what every timeline script starts with. The Go side writes
+-- the timeline's constants, then this file, then the helper files the
+-- operation needs (find.lua, position_*.lua, retain.lua), then the
+-- operation's file:
+--
+--   local IDLEN, SUF, MAXLEN, RETAIN = 17, 6, 0, false
+--   local AGEREM, AGEMIN = 'ZREMRANGEBYSCORE', '-inf'
+--
+-- IDLEN the length of a member's ID prefix; SUF the suffix length (hex
+-- digits of the rest bits); MAXLEN the count limit (0: none); RETAIN
+-- whether any retention is configured (retain.lua is then included);
+-- AGEREM and AGEMIN remove the members below an age bound:
+-- 'ZREMRANGEBYSCORE', '-inf' (split) or 'ZREMRANGEBYLEX', '-' (lex).
+--
+-- KEYS[1] is the room's sorted set, one member per message:
+--   split: score = time part;  member = suffix .. time part in hex .. payload
+--   lex:   score = 0;          member = time part in hex .. suffix .. payload
+-- The first IDLEN bytes (the ID prefix) name the message on their own; the
+-- set keeps at most one member per ID prefix, so its ascending order
+-- (score, then member bytes) is the ID order.
+--
+-- Rules: no string ordering with < (it follows the locale): bytes are
+-- compared as numbers (string.byte), strings only for equality; no bit
+-- library; every key in KEYS; numbers that leave a script are ranks and
+-- counts (integers), never scores.
+
+local Z = KEYS[1]
+
+-- find.lua (split): find(id, t) looks for the ID prefix id, whose time part
+-- (score) is t, by binary search over the ranks of the members of score t:
+-- their ID prefixes all end with the same time part and are ordered by
+-- suffix, so the first SUF bytes decide. It returns the number of members
+-- below the ID and its stored member, or false when it is not stored.
+
+local function find(id, t)
+  local lo = redis.call('ZCOUNT', Z, '-inf', '(' .. t)
+  local hi = lo + redis.call('ZCOUNT', Z, t, t)
+  while lo < hi do
+    local mid = math.floor((lo + hi) / 2)
+    local m = redis.call('ZRANGE', Z, mid, mid)[1]
+    local c = 0
+    for i = 1, SUF do
+      local x, y = string.byte(m, i), string.byte(id, i)
+      if x ~= y then
+        if x < y then c = -1 else c = 1 end
+        break
+      end
+    end
+    if c < 0 then lo = mid + 1 elseif c > 0 then hi = mid else return mid, m end
+  end
+  return lo, false
+end
+
+-- get_split.lua: the stored member of one ID.
+--
+-- ARGV[1]  ID prefix, ARGV[2] its score
+--
+-- Reply: the member, or nil when the ID is not stored.
+
+local _, m = find(ARGV[1], ARGV[2])
+return m
