@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/internal/luascript"
 	"github.com/tiebreak/tiebreak/pack"
 )
 
@@ -50,7 +51,7 @@ func New(client rueidis.Client, name string, layout *pack.Layout, opts Options) 
 		b.rest = layout.Field(0).Mul - 1
 		b.width = len(strconv.FormatUint(b.rest, 10))
 	}
-	b.scripts = scriptsFor(b.buildSpec(), b.fieldsLiteral())
+	b.scripts = scriptsFor(b.scriptConsts())
 	return b, nil
 }
 
@@ -65,32 +66,36 @@ func (b *Board) Strategy() Strategy { return b.opts.Strategy }
 
 func (b *Board) suffix() bool { return b.opts.Strategy == KeySuffix }
 
-// buildSpec writes the board's constants that every script starts with
+// scriptConsts are the board's constants that every script starts with
 // (see lua/common.lua).
-func (b *Board) buildSpec() string {
-	var s strings.Builder
-	strategy := "p"
+func (b *Board) scriptConsts() []luascript.Const {
+	strategy := "'p'"
 	if b.suffix() {
-		strategy = "s"
+		strategy = "'s'"
 	}
-	fmt.Fprintf(&s, "local STRATEGY, WIDTH, DENSE, CAP, RESTMAX = '%s', %d, %t, %d, %d\n",
-		strategy, b.width, b.opts.DenseRanks, b.opts.Cap, b.rest)
-	s.WriteString(b.keys.luaIndexes())
-	return s.String()
+	consts := []luascript.Const{
+		{Name: "STRATEGY", Value: strategy},
+		{Name: "WIDTH", Value: strconv.Itoa(b.width)},
+		{Name: "DENSE", Value: strconv.FormatBool(b.opts.DenseRanks)},
+		{Name: "CAP", Value: strconv.FormatInt(b.opts.Cap, 10)},
+		{Name: "RESTMAX", Value: strconv.FormatUint(b.rest, 10)},
+	}
+	consts = append(consts, b.keys.luaIndexes()...)
+	return append(consts, luascript.Const{Name: "FIELDS", Value: b.fieldsFunction()})
 }
 
-// fieldsLiteral writes the fields as the Lua table that replaces the token
-// __FIELDS__ in the scripts (see lua/common.lua).
-func (b *Board) fieldsLiteral() string {
+// fieldsFunction writes FIELDS, a Lua function building the fields as a
+// table (see lua/common.lua): only the calls that need it build it.
+func (b *Board) fieldsFunction() string {
 	var s strings.Builder
-	s.WriteString("{")
+	s.WriteString("function() return {")
 	for i := 0; i < b.layout.Len(); i++ {
 		min, max := b.fieldRange(i)
 		f := b.layout.Field(i)
 		fmt.Fprintf(&s, "{mul = %d, span = %d, min = %s, max = %s, hi = %t}, ",
 			f.Mul, f.RawMax+1, fmtFloat(min), fmtFloat(max), f.Dir == pack.HigherIsBetter)
 	}
-	s.WriteString("}")
+	s.WriteString("} end")
 	return s.String()
 }
 

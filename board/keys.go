@@ -1,8 +1,10 @@
 package board
 
 import (
-	"fmt"
+	"strconv"
+
 	"github.com/tiebreak/tiebreak/internal/hashtag"
+	"github.com/tiebreak/tiebreak/internal/luascript"
 )
 
 // MaxNameLen is the longest board name, in bytes.
@@ -46,13 +48,18 @@ func makeKeys(name string, suffix, dense bool) keys {
 // all returns every key a board may have.
 func (k keys) all() []string { return []string{k.z, k.d, k.m, k.v, k.c} }
 
-// luaIndexes writes the K constants of lua/common.lua.
-func (k keys) luaIndexes() string {
+// luaIndexes are the K constants of lua/common.lua: each key's index in
+// KEYS, 0 for a key the board does not keep.
+func (k keys) luaIndexes() []luascript.Const {
 	idx := map[string]int{}
 	for i, key := range k.script {
 		idx[key] = i + 1
 	}
-	return fmt.Sprintf("local KZ, KD, KM, KV, KC = %d, %d, %d, %d, %d\n", idx[k.z], idx[k.d], idx[k.m], idx[k.v], idx[k.c])
+	consts := make([]luascript.Const, 0, 5)
+	for _, c := range []struct{ name, key string }{{"KZ", k.z}, {"KD", k.d}, {"KM", k.m}, {"KV", k.v}, {"KC", k.c}} {
+		consts = append(consts, luascript.Const{Name: c.name, Value: strconv.Itoa(idx[c.key])})
+	}
+	return consts
 }
 
 func checkName(name string) error {

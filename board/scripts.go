@@ -2,19 +2,19 @@ package board
 
 import (
 	"embed"
-	"strings"
+	"fmt"
 	"sync"
 
 	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/internal/luascript"
 )
 
 //go:embed lua/*.lua
 var luaFiles embed.FS
 
-// scriptSet holds a board's scripts. Each is the board's constants as Lua
-// locals, then the operation's file with its '--#include name' lines
-// replaced by lua/name.lua and the token __FIELDS__ by the fields: with
-// the constants baked in, no call spends time parsing them.
+// scriptSet holds a board's scripts. Each is the board's constants, then
+// its fragments (lua/*.lua) in the order scriptFragments declares: with the
+// constants baked in, no call spends time parsing them.
 type scriptSet struct {
 	submit, remove, setData            *rueidis.Lua
 	rank, rang, around, after, between *rueidis.Lua
@@ -22,33 +22,37 @@ type scriptSet struct {
 
 // scriptCache shares one scriptSet between boards of equal constants (the
 // windows of a Periodic board, say), so each SHA1 is computed once.
-var scriptCache sync.Map // constants + fields -> *scriptSet
+var scriptCache sync.Map // constants -> *scriptSet
 
-// scriptNames are a board's scripts; the read-only ones may run on
-// replicas.
-var scriptNames = []struct {
-	name     string
-	readOnly bool
+// scriptFragments declares each script's fragments, in order; the
+// read-only ones may run on replicas.
+var scriptFragments = []struct {
+	name      string
+	readOnly  bool
+	fragments []string
 }{
-	{"submit", false}, {"remove", false}, {"setdata", false},
-	{"rank", true}, {"range", true}, {"around", true}, {"after", true}, {"between", true},
+	{"submit", false, []string{"side", "submit"}},
+	{"remove", false, []string{"side", "common", "remove"}},
+	{"setdata", false, []string{"common", "setdata"}},
+	{"rank", true, []string{"side", "common", "rank"}},
+	{"range", true, []string{"common", "range"}},
+	{"around", true, []string{"common", "around"}},
+	{"after", true, []string{"common", "after"}},
+	{"between", true, []string{"common", "between"}},
 }
 
-func scriptsFor(spec, fields string) *scriptSet {
-	key := spec + fields
+func scriptsFor(consts []luascript.Const) *scriptSet {
+	key := fmt.Sprint(consts)
 	if s, ok := scriptCache.Load(key); ok {
 		return s.(*scriptSet)
 	}
-	src := scriptSources(spec, fields)
-	build := func(name string, readOnly bool) *rueidis.Lua {
-		if readOnly {
-			return rueidis.NewLuaScriptReadOnly(src[name])
+	src := scriptSources(consts)
+	lua := make(map[string]*rueidis.Lua, len(scriptFragments))
+	for _, f := range scriptFragments {
+		lua[f.name] = rueidis.NewLuaScript(src[f.name])
+		if f.readOnly {
+			lua[f.name] = rueidis.NewLuaScriptReadOnly(src[f.name])
 		}
-		return rueidis.NewLuaScript(src[name])
-	}
-	lua := map[string]*rueidis.Lua{}
-	for _, n := range scriptNames {
-		lua[n.name] = build(n.name, n.readOnly)
 	}
 	s := &scriptSet{
 		submit: lua["submit"], remove: lua["remove"], setData: lua["setdata"],
@@ -60,26 +64,10 @@ func scriptsFor(spec, fields string) *scriptSet {
 }
 
 // scriptSources returns the text Redis runs for each script, by name.
-func scriptSources(spec, fields string) map[string]string {
-	src := make(map[string]string, len(scriptNames))
-	for _, n := range scriptNames {
-		src[n.name] = spec + strings.ReplaceAll(expand(n.name), "__FIELDS__", fields)
+func scriptSources(consts []luascript.Const) map[string]string {
+	src := make(map[string]string, len(scriptFragments))
+	for _, f := range scriptFragments {
+		src[f.name] = luascript.MustAssemble(luaFiles, "lua", "board: "+f.name, consts, f.fragments...)
 	}
 	return src
-}
-
-// expand returns lua/name.lua with each '--#include other' line replaced by
-// the expansion of lua/other.lua.
-func expand(name string) string {
-	b, err := luaFiles.ReadFile("lua/" + name + ".lua")
-	if err != nil {
-		panic(err) // embedded at build time: cannot happen
-	}
-	lines := strings.Split(string(b), "\n")
-	for i, line := range lines {
-		if inc, ok := strings.CutPrefix(strings.TrimSpace(line), "--#include "); ok {
-			lines[i] = expand(strings.TrimSpace(inc))
-		}
-	}
-	return strings.Join(lines, "\n")
 }

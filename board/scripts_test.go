@@ -31,7 +31,7 @@ func TestScriptsGolden(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					for name, src := range scriptSources(b.buildSpec(), b.fieldsLiteral()) {
+					for name, src := range scriptSources(b.scriptConsts()) {
 						checkGolden(t, filepath.Join("testdata", "scripts", config, name+".lua"), src)
 					}
 				})

@@ -10,7 +10,6 @@
 -- Reply: {total, first, member, score[, data, hasdata], ...} as range.lua;
 --        at most n + 1 entries (the extra one tells the caller there is more).
 
---#include common
 
 -- a < b comparing bytes (Lua's < follows the server's locale).
 local function bytes_lt(a, b)

@@ -9,7 +9,6 @@
 -- Reply: {} when the id is not on the board, else
 --        {total, first, member, score[, data, hasdata], ...} as range.lua.
 
---#include common
 
 local m = find_member(ARGV[1])
 if not m then return {} end

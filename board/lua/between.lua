@@ -8,7 +8,6 @@
 --
 -- Reply: {total, first, member, score[, data, hasdata], ...} as range.lua.
 
---#include common
 
 local off = tonumber(ARGV[3])
 local before = redis.call('ZCOUNT', KEYS[KZ], '-inf', '(' .. ARGV[1])

@@ -1,16 +1,19 @@
--- common.lua: the helpers of the read scripts, which include it with
--- '--#include common'. Every script is the board's constants, written by
--- the Go side, then the operation's file with its includes expanded:
+-- common.lua: the helpers of the scripts that read entries. Every script
+-- is the board's constants, written by the Go side, then its fragments in
+-- a declared order (scripts.go), each using only the constants and the
+-- fragments before it:
 --
---   local STRATEGY, WIDTH, DENSE, CAP, RESTMAX = 'p', 0, false, 0, 0
---   local KZ, KD, KM, KV, KC = 1, 2, 0, 0, 0
+--   local STRATEGY = 'p'   local WIDTH = 0   local DENSE = false
+--   local CAP = 0          local RESTMAX = 0
+--   local KZ = 1  local KD = 2  local KM = 0  local KV = 0  local KC = 0
+--   local function FIELDS() return {...} end
 --
 -- STRATEGY 'p' (packed) or 's' (key suffix); WIDTH the digits of the
 -- key-suffix member prefix; DENSE whether the dense-rank index is kept; CAP
--- the cap (0: none); RESTMAX the largest packed value of fields 2..n. The
--- Go side also replaces the token __FIELDS__ with the fields as a Lua
--- table, one per field: {mul=, span= (max raw + 1), min=, max=, hi=
--- (higher is better)}.
+-- the cap (0: none); RESTMAX the largest packed value of fields 2..n;
+-- FIELDS() builds the fields as a Lua table, one per field: {mul=, span=
+-- (max raw + 1), min=, max=, hi= (higher is better)}, a function so that
+-- only the calls that need the table build it.
 --
 -- KEYS, the same for every script:
 --   KEYS[KZ] z  sorted set: score = stored score, member = stored member
@@ -27,8 +30,9 @@
 -- Numbers never leave a script as Lua numbers: scores go out as strings (the
 -- raw reply of Redis, or %.17g, exact for every double), ranks as integers.
 -- Every 'local function' costs a closure on every call, so the write
--- script (submit.lua) includes none of this file: it is written out there,
--- and it builds the side-key helpers only when the board keeps side keys.
+-- script (submit.lua) is declared without this file: it is written out
+-- there, and it builds the side-key helpers only when the board keeps
+-- side keys.
 
 -- The id stored in a member.
 local function member_id(member)
@@ -46,13 +50,6 @@ local function find_member(id)
   local m = redis.call('HGET', KEYS[KM], id)
   if m then return m, redis.call('ZSCORE', KEYS[KZ], m) end
   return false
-end
-
--- side() returns the side-key helpers of side.lua.
-local function side()
-  local S
-  --#include side
-  return S
 end
 
 -- Appends member, score and, if withdata, the member data (data, hasdata)

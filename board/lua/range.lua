@@ -8,7 +8,6 @@
 --        number of entries on the board, first the ordinal rank of the first
 --        entry returned.
 
---#include common
 
 local start = tonumber(ARGV[1])
 local got = redis.call('ZRANGE', KEYS[KZ], start, tonumber(ARGV[2]), 'WITHSCORES')

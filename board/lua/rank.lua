@@ -12,7 +12,6 @@
 --        {member, score, rank, data, hasdata} (data '' and hasdata 0 unless
 --        asked for and present).
 
---#include common
 
 local m, s = find_member(ARGV[1])
 if not m then return {} end

@@ -5,7 +5,6 @@
 --
 -- Reply: the number of ids that were on the board.
 
---#include common
 
 local S, n = side(), 0
 for i = 1, #ARGV do

@@ -7,7 +7,6 @@
 --
 -- Reply: 1 when written, 0 when the id is not on the board (nothing written).
 
---#include common
 
 if not find_member(ARGV[1]) then return 0 end
 redis.call('HSET', KEYS[KD], ARGV[1], ARGV[2])

@@ -1,34 +1,39 @@
--- side.lua: included (--#include side) where the side keys are kept. It
--- fills S, a local the including code declares, with:
+-- side.lua: side(), the helpers of the side keys, for the scripts that
+-- keep them (submit with the dense option or a cap, remove, dense rank).
+-- It builds its closures only when called:
 --   S.tuple_key(score, member)    the dense-rank key of a value tuple
 --   S.dense(score, member, delta) counts a tuple in or out of the dense
 --                                 index (a no-op unless DENSE)
 --   S.remove(score, member)       removes an entry and all kept beside it
 -- Scores may be numbers or strings.
-S = {}
-function S.tuple_key(score, member)
-  local s = string.format('%.17g', tonumber(score))
-  if STRATEGY == 'p' then return s end
-  return string.sub(member, 1, WIDTH) .. s
-end
-function S.dense(score, member, delta)
-  if not DENSE then return end
-  local tk = S.tuple_key(score, member)
-  local n = redis.call('HINCRBY', KEYS[KC], tk, delta)
-  if n <= 0 then
-    redis.call('HDEL', KEYS[KC], tk)
-    redis.call('ZREM', KEYS[KV], tk)
-  elseif n == 1 and delta > 0 then
-    redis.call('ZADD', KEYS[KV], score, tk)
+
+local function side()
+  local S = {}
+  function S.tuple_key(score, member)
+    local s = string.format('%.17g', tonumber(score))
+    if STRATEGY == 'p' then return s end
+    return string.sub(member, 1, WIDTH) .. s
   end
-end
-function S.remove(score, member)
-  local id = member
-  if STRATEGY == 's' then
-    id = string.sub(member, WIDTH + 1)
-    redis.call('HDEL', KEYS[KM], id)
+  function S.dense(score, member, delta)
+    if not DENSE then return end
+    local tk = S.tuple_key(score, member)
+    local n = redis.call('HINCRBY', KEYS[KC], tk, delta)
+    if n <= 0 then
+      redis.call('HDEL', KEYS[KC], tk)
+      redis.call('ZREM', KEYS[KV], tk)
+    elseif n == 1 and delta > 0 then
+      redis.call('ZADD', KEYS[KV], score, tk)
+    end
   end
-  redis.call('ZREM', KEYS[KZ], member)
-  redis.call('HDEL', KEYS[KD], id)
-  S.dense(score, member, -1)
+  function S.remove(score, member)
+    local id = member
+    if STRATEGY == 's' then
+      id = string.sub(member, WIDTH + 1)
+      redis.call('HDEL', KEYS[KM], id)
+    end
+    redis.call('ZREM', KEYS[KZ], member)
+    redis.call('HDEL', KEYS[KD], id)
+    S.dense(score, member, -1)
+  end
+  return S
 end

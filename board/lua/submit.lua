@@ -47,7 +47,7 @@ local ns, nm
 if policy == 'f' then
   -- Per-field operators: decode the stored values, apply, range-check and
   -- encode here, in the branch, so the other policies pay for none of it.
-  local F, ops, nv, ov = __FIELDS__, ARGV[3], {}, nil
+  local F, ops, nv, ov = FIELDS(), ARGV[3], {}, nil
   local first = (STRATEGY == 's') and 2 or 1
   if oldm then
     local score, p = tonumber(olds), -tonumber(olds)
@@ -101,9 +101,7 @@ end
 
 local changed = not oldm or oldm ~= nm or tonumber(olds) ~= tonumber(ns)
 local S
-if DENSE or CAP > 0 then
-  --#include side
-end
+if DENSE or CAP > 0 then S = side() end
 if changed then
   if oldm and oldm ~= nm then redis.call('ZREM', KEYS[KZ], oldm) end
   redis.call('ZADD', KEYS[KZ], ns, nm)

@@ -125,3 +125,7 @@ func (o Options) withDefaults() (Options, string) {
 	}
 	return o, ""
 }
+
+// retains reports whether the timeline applies a retention (by count or
+// by age).
+func (o Options) retains() bool { return o.MaxLen > 0 || o.MaxAge > 0 }

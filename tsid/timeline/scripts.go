@@ -3,47 +3,52 @@ package timeline
 import (
 	"embed"
 	"fmt"
+	"strconv"
 	"sync"
 
 	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/internal/luascript"
 )
 
 //go:embed lua/*.lua
 var luaFiles embed.FS
 
-// scriptSet holds a timeline's scripts. Each is the timeline's
-// constants as Lua locals, then lua/common.lua, then the helpers it needs,
-// then the operation's file: one straight path per strategy, with nothing
-// parsed or built per call that the call does not use. The lex strategy
-// reads with plain commands and has no get, before or after script.
+// scriptSet holds a timeline's scripts. Each is the timeline's constants,
+// then lua/common.lua, then the fragments scriptParts declares: one
+// straight path per strategy, with nothing parsed or built per call that
+// the call does not use. The lex strategy reads with plain commands and has
+// no get, before or after script.
 type scriptSet struct {
 	appendMsgs, trim, remove   *rueidis.Lua
 	get, before, after, around *rueidis.Lua
 }
 
-// scriptCache shares one scriptSet between timelines of equal spec
-// (every room of an application, typically), so each SHA1 is computed once.
-var scriptCache sync.Map // spec -> *scriptSet
+// scriptCache shares one scriptSet between timelines of equal constants
+// and retention (every room of an application, typically), so each SHA1 is
+// computed once.
+var scriptCache sync.Map // constants, retain -> *scriptSet
 
-// scriptSpec writes the constants every script of a timeline starts with
+// scriptConsts are the constants every script of a timeline starts with
 // (see lua/common.lua).
-func scriptSpec(split bool, idLen, sufLen int, o Options) string {
-	name, rem := "split", "'ZREMRANGEBYSCORE', '-inf'"
+func scriptConsts(split bool, idLen, sufLen int, o Options) []luascript.Const {
+	rem, min := "'ZREMRANGEBYSCORE'", "'-inf'"
 	if !split {
-		name, rem = "lex", "'ZREMRANGEBYLEX', '-'"
+		rem, min = "'ZREMRANGEBYLEX'", "'-'"
 	}
-	retain := o.MaxLen > 0 || o.MaxAge > 0
-	return fmt.Sprintf("-- timeline, %s\nlocal IDLEN, SUF, MAXLEN, RETAIN = %d, %d, %d, %t\nlocal AGEREM, AGEMIN = %s\n",
-		name, idLen, sufLen, o.MaxLen, retain, rem)
+	return []luascript.Const{
+		{Name: "IDLEN", Value: strconv.Itoa(idLen)}, {Name: "SUF", Value: strconv.Itoa(sufLen)},
+		{Name: "MAXLEN", Value: strconv.FormatInt(o.MaxLen, 10)}, {Name: "AGEREM", Value: rem}, {Name: "AGEMIN", Value: min},
+	}
 }
 
-func scriptsFor(spec string, split, retain bool) *scriptSet {
-	if s, ok := scriptCache.Load(spec); ok {
+func scriptsFor(consts []luascript.Const, split, retain bool) *scriptSet {
+	key := fmt.Sprint(consts, retain)
+	if s, ok := scriptCache.Load(key); ok {
 		return s.(*scriptSet)
 	}
 	lua := map[string]*rueidis.Lua{}
 	for _, p := range scriptParts(split, retain) {
-		src := assemble(spec, p.names...)
+		src := assemble(consts, p)
 		lua[p.op] = rueidis.NewLuaScript(src)
 		if p.readOnly {
 			lua[p.op] = rueidis.NewLuaScriptReadOnly(src)
@@ -51,11 +56,12 @@ func scriptsFor(spec string, split, retain bool) *scriptSet {
 	}
 	s := &scriptSet{appendMsgs: lua["append"], trim: lua["trim"], remove: lua["remove"],
 		get: lua["get"], before: lua["before"], after: lua["after"], around: lua["around"]}
-	actual, _ := scriptCache.LoadOrStore(spec, s)
+	actual, _ := scriptCache.LoadOrStore(key, s)
 	return actual.(*scriptSet)
 }
 
-// scriptPart is one script: after spec and common.lua, the named files.
+// scriptPart is one script: after the constants and common.lua, the named
+// fragments.
 type scriptPart struct {
 	op       string
 	readOnly bool
@@ -63,11 +69,12 @@ type scriptPart struct {
 }
 
 // scriptParts lists a timeline's scripts for its strategy and retention.
-// The lex strategy reads with plain commands: no get, before or after.
+// An append ends with trim.lua (after retain.lua) when the timeline
+// retains, else with none.lua.
 func scriptParts(split, retain bool) []scriptPart {
-	appendNames := []string{"append"}
+	appendNames := []string{"append", "none"}
 	if retain {
-		appendNames = []string{"retain", "append"}
+		appendNames = []string{"retain", "append", "trim"}
 	}
 	parts := []scriptPart{{"append", false, appendNames}, {"trim", false, []string{"retain", "trim"}}}
 	if !split {
@@ -81,19 +88,7 @@ func scriptParts(split, retain bool) []scriptPart {
 		scriptPart{"around", true, []string{"find", "position_split", "around"}})
 }
 
-// assemble joins spec, common.lua and the named files into one script.
-func assemble(spec string, names ...string) string {
-	src := spec + mustReadLua("common")
-	for _, name := range names {
-		src += "\n" + mustReadLua(name)
-	}
-	return src
-}
-
-func mustReadLua(name string) string {
-	b, err := luaFiles.ReadFile("lua/" + name + ".lua")
-	if err != nil {
-		panic(err) // embedded at build time: cannot happen
-	}
-	return string(b)
+// assemble is the text Redis runs for part.
+func assemble(consts []luascript.Const, part scriptPart) string {
+	return luascript.MustAssemble(luaFiles, "lua", "timeline: "+part.op, consts, append([]string{"common"}, part.names...)...)
 }

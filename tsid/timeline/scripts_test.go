@@ -32,9 +32,9 @@ func TestScriptsGolden(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				spec := scriptSpec(tl.split, tl.idLen(), tl.sufLen, tl.opts)
-				for _, p := range scriptParts(tl.split, o.MaxLen > 0) {
-					checkGolden(t, filepath.Join("testdata", "scripts", config, p.op+".lua"), assemble(spec, p.names...))
+				consts := scriptConsts(tl.split, tl.idLen(), tl.sufLen, tl.opts)
+				for _, p := range scriptParts(tl.split, tl.opts.retains()) {
+					checkGolden(t, filepath.Join("testdata", "scripts", config, p.op+".lua"), assemble(consts, p))
 				}
 			})
 		}

@@ -59,8 +59,7 @@ func New[ID any](client rueidis.Client, room string, codec Codec[ID], opts Optio
 		split: o.Strategy == SplitScore, sufLen: sufLen, maxTime: maxTime,
 		timeLen: max(1, (bits.Len64(maxTime)+3)/4), crowd: crowdLimit,
 	}
-	spec := scriptSpec(tl.split, tl.idLen(), sufLen, o)
-	tl.scripts = scriptsFor(spec, tl.split, o.MaxLen > 0 || o.MaxAge > 0)
+	tl.scripts = scriptsFor(scriptConsts(tl.split, tl.idLen(), sufLen, o), tl.split, o.retains())
 	return tl, nil
 }
 

@@ -5,7 +5,8 @@
 -- ARGV[2]         k, the number of messages
 -- ARGV[3..2+2k]   score, member pairs (lex: every score '0')
 --
--- Reply: the number of messages the retention removed.
+-- Reply: the next fragment's: trim.lua (the number of messages the
+-- retention removed) when the timeline retains, else none.lua (0).
 --
 -- A stored message of the same ID has the same ID prefix, so once the new
 -- member is in, the old one is its neighbour by rank: it is removed there.
@@ -22,5 +23,3 @@ for i = 3, 2 + 2 * tonumber(ARGV[2]), 2 do
     end
   end
 end
-if RETAIN then return trim(ARGV[1]) end -- trim exists only when RETAIN
-return 0

@@ -1,15 +1,15 @@
 -- common.lua: what every timeline script starts with. The Go side writes
--- the timeline's constants, then this file, then the helper files the
--- operation needs (find.lua, position_*.lua, retain.lua), then the
--- operation's file:
+-- the timeline's constants, then this file, then the fragments the
+-- operation declares (scripts.go), each using only the constants and the
+-- fragments before it (find.lua, position_*.lua, retain.lua, then the
+-- operation's own):
 --
---   local IDLEN, SUF, MAXLEN, RETAIN = 17, 6, 0, false
---   local AGEREM, AGEMIN = 'ZREMRANGEBYSCORE', '-inf'
+--   local IDLEN = 17   local SUF = 6   local MAXLEN = 0
+--   local AGEREM = 'ZREMRANGEBYSCORE'   local AGEMIN = '-inf'
 --
 -- IDLEN the length of a member's ID prefix; SUF the suffix length (hex
--- digits of the rest bits); MAXLEN the count limit (0: none); RETAIN
--- whether any retention is configured (retain.lua is then included);
--- AGEREM and AGEMIN remove the members below an age bound:
+-- digits of the rest bits); MAXLEN the count limit (0: none); AGEREM and
+-- AGEMIN remove the members below an age bound:
 -- 'ZREMRANGEBYSCORE', '-inf' (split) or 'ZREMRANGEBYLEX', '-' (lex).
 --
 -- KEYS[1] is the room's sorted set, one member per message:

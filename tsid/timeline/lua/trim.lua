@@ -1,4 +1,5 @@
--- trim.lua: apply the retention now (retain.lua is always included).
+-- trim.lua: apply the retention now (after retain.lua), alone or after
+-- append.lua.
 --
 -- ARGV[1]  age bound (see retain.lua), '' for none
 --

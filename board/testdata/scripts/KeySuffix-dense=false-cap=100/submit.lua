@@ -1,5 +1,56 @@
-local STRATEGY, WIDTH, DENSE, CAP, RESTMAX = 's', 10, false, 100, 8589934591
-local KZ, KD, KM, KV, KC = 1, 3, 2, 0, 0
+-- board: submit
+local STRATEGY = 's'
+local WIDTH = 10
+local DENSE = false
+local CAP = 100
+local RESTMAX = 8589934591
+local KZ = 1
+local KD = 3
+local KM = 2
+local KV = 0
+local KC = 0
+local FIELDS = function() return {{mul = 8589934592, span = 1048576, min = 0, max = 1.7976931348623157e+308, hi = true}, {mul = 4294967296, span = 2, min = 0, max = 1, hi = true}, {mul = 1, span = 4294967296, min = 0, max = 4.294967295e+09, hi = false}, } end
+-- fragment: side.lua
+-- side.lua: side(), the helpers of the side keys, for the scripts that
+-- keep them (submit with the dense option or a cap, remove, dense rank).
+-- It builds its closures only when called:
+--   S.tuple_key(score, member)    the dense-rank key of a value tuple
+--   S.dense(score, member, delta) counts a tuple in or out of the dense
+--                                 index (a no-op unless DENSE)
+--   S.remove(score, member)       removes an entry and all kept beside it
+-- Scores may be numbers or strings.
+
+local function side()
+  local S = {}
+  function S.tuple_key(score, member)
+    local s = string.format('%.17g', tonumber(score))
+    if STRATEGY == 'p' then return s end
+    return string.sub(member, 1, WIDTH) .. s
+  end
+  function S.dense(score, member, delta)
+    if not DENSE then return end
+    local tk = S.tuple_key(score, member)
+    local n = redis.call('HINCRBY', KEYS[KC], tk, delta)
+    if n <= 0 then
+      redis.call('HDEL', KEYS[KC], tk)
+      redis.call('ZREM', KEYS[KV], tk)
+    elseif n == 1 and delta > 0 then
+      redis.call('ZADD', KEYS[KV], score, tk)
+    end
+  end
+  function S.remove(score, member)
+    local id = member
+    if STRATEGY == 's' then
+      id = string.sub(member, WIDTH + 1)
+      redis.call('HDEL', KEYS[KM], id)
+    end
+    redis.call('ZREM', KEYS[KZ], member)
+    redis.call('HDEL', KEYS[KD], id)
+    S.dense(score, member, -1)
+  end
+  return S
+end
+-- fragment: submit.lua
 -- submit.lua: write one entry under a policy, atomically.
 --
 -- KEYS: the board's keys (see common.lua)
@@ -49,7 +100,7 @@ local ns, nm
 if policy == 'f' then
   -- Per-field operators: decode the stored values, apply, range-check and
   -- encode here, in the branch, so the other policies pay for none of it.
-  local F, ops, nv, ov = {{mul = 8589934592, span = 1048576, min = 0, max = 1.7976931348623157e+308, hi = true}, {mul = 4294967296, span = 2, min = 0, max = 1, hi = true}, {mul = 1, span = 4294967296, min = 0, max = 4.294967295e+09, hi = false}, }, ARGV[3], {}, nil
+  local F, ops, nv, ov = FIELDS(), ARGV[3], {}, nil
   local first = (STRATEGY == 's') and 2 or 1
   if oldm then
     local score, p = tonumber(olds), -tonumber(olds)
@@ -103,43 +154,7 @@ end
 
 local changed = not oldm or oldm ~= nm or tonumber(olds) ~= tonumber(ns)
 local S
-if DENSE or CAP > 0 then
--- side.lua: included (--#include side) where the side keys are kept. It
--- fills S, a local the including code declares, with:
---   S.tuple_key(score, member)    the dense-rank key of a value tuple
---   S.dense(score, member, delta) counts a tuple in or out of the dense
---                                 index (a no-op unless DENSE)
---   S.remove(score, member)       removes an entry and all kept beside it
--- Scores may be numbers or strings.
-S = {}
-function S.tuple_key(score, member)
-  local s = string.format('%.17g', tonumber(score))
-  if STRATEGY == 'p' then return s end
-  return string.sub(member, 1, WIDTH) .. s
-end
-function S.dense(score, member, delta)
-  if not DENSE then return end
-  local tk = S.tuple_key(score, member)
-  local n = redis.call('HINCRBY', KEYS[KC], tk, delta)
-  if n <= 0 then
-    redis.call('HDEL', KEYS[KC], tk)
-    redis.call('ZREM', KEYS[KV], tk)
-  elseif n == 1 and delta > 0 then
-    redis.call('ZADD', KEYS[KV], score, tk)
-  end
-end
-function S.remove(score, member)
-  local id = member
-  if STRATEGY == 's' then
-    id = string.sub(member, WIDTH + 1)
-    redis.call('HDEL', KEYS[KM], id)
-  end
-  redis.call('ZREM', KEYS[KZ], member)
-  redis.call('HDEL', KEYS[KD], id)
-  S.dense(score, member, -1)
-end
-
-end
+if DENSE or CAP > 0 then S = side() end
 if changed then
   if oldm and oldm ~= nm then redis.call('ZREM', KEYS[KZ], oldm) end
   redis.call('ZADD', KEYS[KZ], ns, nm)

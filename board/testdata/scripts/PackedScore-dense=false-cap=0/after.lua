@@ -1,30 +1,32 @@
-local STRATEGY, WIDTH, DENSE, CAP, RESTMAX = 'p', 10, false, 0, 8589934591
-local KZ, KD, KM, KV, KC = 1, 2, 0, 0, 0
--- after.lua: keyset paging. The n entries that come strictly after the
--- position (score, member), best first, whether or not that member is
--- still stored there.
+-- board: after
+local STRATEGY = 'p'
+local WIDTH = 10
+local DENSE = false
+local CAP = 0
+local RESTMAX = 8589934591
+local KZ = 1
+local KD = 2
+local KM = 0
+local KV = 0
+local KC = 0
+local FIELDS = function() return {{mul = 8589934592, span = 1048576, min = 0, max = 1.048575e+06, hi = true}, {mul = 4294967296, span = 2, min = 0, max = 1, hi = true}, {mul = 1, span = 4294967296, min = 0, max = 4.294967295e+09, hi = false}, } end
+-- fragment: common.lua
+-- common.lua: the helpers of the scripts that read entries. Every script
+-- is the board's constants, written by the Go side, then its fragments in
+-- a declared order (scripts.go), each using only the constants and the
+-- fragments before it:
 --
--- KEYS: the board's keys (see common.lua)
--- ARGV[1]  cursor score, ARGV[2] cursor member ('' with score '' = start)
--- ARGV[3]  n, at least 1
--- ARGV[4]  '1' to return member data
---
--- Reply: {total, first, member, score[, data, hasdata], ...} as range.lua;
---        at most n + 1 entries (the extra one tells the caller there is more).
-
--- common.lua: the helpers of the read scripts, which include it with
--- '--#include common'. Every script is the board's constants, written by
--- the Go side, then the operation's file with its includes expanded:
---
---   local STRATEGY, WIDTH, DENSE, CAP, RESTMAX = 'p', 0, false, 0, 0
---   local KZ, KD, KM, KV, KC = 1, 2, 0, 0, 0
+--   local STRATEGY = 'p'   local WIDTH = 0   local DENSE = false
+--   local CAP = 0          local RESTMAX = 0
+--   local KZ = 1  local KD = 2  local KM = 0  local KV = 0  local KC = 0
+--   local function FIELDS() return {...} end
 --
 -- STRATEGY 'p' (packed) or 's' (key suffix); WIDTH the digits of the
 -- key-suffix member prefix; DENSE whether the dense-rank index is kept; CAP
--- the cap (0: none); RESTMAX the largest packed value of fields 2..n. The
--- Go side also replaces the token {{mul = 8589934592, span = 1048576, min = 0, max = 1.048575e+06, hi = true}, {mul = 4294967296, span = 2, min = 0, max = 1, hi = true}, {mul = 1, span = 4294967296, min = 0, max = 4.294967295e+09, hi = false}, } with the fields as a Lua
--- table, one per field: {mul=, span= (max raw + 1), min=, max=, hi=
--- (higher is better)}.
+-- the cap (0: none); RESTMAX the largest packed value of fields 2..n;
+-- FIELDS() builds the fields as a Lua table, one per field: {mul=, span=
+-- (max raw + 1), min=, max=, hi= (higher is better)}, a function so that
+-- only the calls that need the table build it.
 --
 -- KEYS, the same for every script:
 --   KEYS[KZ] z  sorted set: score = stored score, member = stored member
@@ -41,8 +43,9 @@ local KZ, KD, KM, KV, KC = 1, 2, 0, 0, 0
 -- Numbers never leave a script as Lua numbers: scores go out as strings (the
 -- raw reply of Redis, or %.17g, exact for every double), ranks as integers.
 -- Every 'local function' costs a closure on every call, so the write
--- script (submit.lua) includes none of this file: it is written out there,
--- and it builds the side-key helpers only when the board keeps side keys.
+-- script (submit.lua) is declared without this file: it is written out
+-- there, and it builds the side-key helpers only when the board keeps
+-- side keys.
 
 -- The id stored in a member.
 local function member_id(member)
@@ -62,47 +65,6 @@ local function find_member(id)
   return false
 end
 
--- side() returns the side-key helpers of side.lua.
-local function side()
-  local S
--- side.lua: included (--#include side) where the side keys are kept. It
--- fills S, a local the including code declares, with:
---   S.tuple_key(score, member)    the dense-rank key of a value tuple
---   S.dense(score, member, delta) counts a tuple in or out of the dense
---                                 index (a no-op unless DENSE)
---   S.remove(score, member)       removes an entry and all kept beside it
--- Scores may be numbers or strings.
-S = {}
-function S.tuple_key(score, member)
-  local s = string.format('%.17g', tonumber(score))
-  if STRATEGY == 'p' then return s end
-  return string.sub(member, 1, WIDTH) .. s
-end
-function S.dense(score, member, delta)
-  if not DENSE then return end
-  local tk = S.tuple_key(score, member)
-  local n = redis.call('HINCRBY', KEYS[KC], tk, delta)
-  if n <= 0 then
-    redis.call('HDEL', KEYS[KC], tk)
-    redis.call('ZREM', KEYS[KV], tk)
-  elseif n == 1 and delta > 0 then
-    redis.call('ZADD', KEYS[KV], score, tk)
-  end
-end
-function S.remove(score, member)
-  local id = member
-  if STRATEGY == 's' then
-    id = string.sub(member, WIDTH + 1)
-    redis.call('HDEL', KEYS[KM], id)
-  end
-  redis.call('ZREM', KEYS[KZ], member)
-  redis.call('HDEL', KEYS[KD], id)
-  S.dense(score, member, -1)
-end
-
-  return S
-end
-
 -- Appends member, score and, if withdata, the member data (data, hasdata)
 -- of each pair of a ZRANGE ... WITHSCORES reply to out.
 local function emit(out, got, withdata)
@@ -117,6 +79,18 @@ local function emit(out, got, withdata)
   end
   return out
 end
+-- fragment: after.lua
+-- after.lua: keyset paging. The n entries that come strictly after the
+-- position (score, member), best first, whether or not that member is
+-- still stored there.
+--
+-- KEYS: the board's keys (see common.lua)
+-- ARGV[1]  cursor score, ARGV[2] cursor member ('' with score '' = start)
+-- ARGV[3]  n, at least 1
+-- ARGV[4]  '1' to return member data
+--
+-- Reply: {total, first, member, score[, data, hasdata], ...} as range.lua;
+--        at most n + 1 entries (the extra one tells the caller there is more).
 
 
 -- a < b comparing bytes (Lua's < follows the server's locale).

@@ -1,18 +1,22 @@
--- timeline, lex
-local IDLEN, SUF, MAXLEN, RETAIN = 17, 6, 0, false
-local AGEREM, AGEMIN = 'ZREMRANGEBYLEX', '-'
+-- timeline: append
+local IDLEN = 17
+local SUF = 6
+local MAXLEN = 0
+local AGEREM = 'ZREMRANGEBYLEX'
+local AGEMIN = '-'
+-- fragment: common.lua
 -- common.lua: what every timeline script starts with. The Go side writes
--- the timeline's constants, then this file, then the helper files the
--- operation needs (find.lua, position_*.lua, retain.lua), then the
--- operation's file:
+-- the timeline's constants, then this file, then the fragments the
+-- operation declares (scripts.go), each using only the constants and the
+-- fragments before it (find.lua, position_*.lua, retain.lua, then the
+-- operation's own):
 --
---   local IDLEN, SUF, MAXLEN, RETAIN = 17, 6, 0, false
---   local AGEREM, AGEMIN = 'ZREMRANGEBYSCORE', '-inf'
+--   local IDLEN = 17   local SUF = 6   local MAXLEN = 0
+--   local AGEREM = 'ZREMRANGEBYSCORE'   local AGEMIN = '-inf'
 --
 -- IDLEN the length of a member's ID prefix; SUF the suffix length (hex
--- digits of the rest bits); MAXLEN the count limit (0: none); RETAIN
--- whether any retention is configured (retain.lua is then included);
--- AGEREM and AGEMIN remove the members below an age bound:
+-- digits of the rest bits); MAXLEN the count limit (0: none); AGEREM and
+-- AGEMIN remove the members below an age bound:
 -- 'ZREMRANGEBYSCORE', '-inf' (split) or 'ZREMRANGEBYLEX', '-' (lex).
 --
 -- KEYS[1] is the room's sorted set, one member per message:
@@ -28,7 +32,7 @@ local AGEREM, AGEMIN = 'ZREMRANGEBYLEX', '-'
 -- counts (integers), never scores.
 
 local Z = KEYS[1]
-
+-- fragment: append.lua
 -- append.lua: store k messages, each new or replacing the stored message
 -- of its ID, then apply the retention, atomically.
 --
@@ -36,7 +40,8 @@ local Z = KEYS[1]
 -- ARGV[2]         k, the number of messages
 -- ARGV[3..2+2k]   score, member pairs (lex: every score '0')
 --
--- Reply: the number of messages the retention removed.
+-- Reply: the next fragment's: trim.lua (the number of messages the
+-- retention removed) when the timeline retains, else none.lua (0).
 --
 -- A stored message of the same ID has the same ID prefix, so once the new
 -- member is in, the old one is its neighbour by rank: it is removed there.
@@ -53,5 +58,8 @@ for i = 3, 2 + 2 * tonumber(ARGV[2]), 2 do
     end
   end
 end
-if RETAIN then return trim(ARGV[1]) end -- trim exists only when RETAIN
+-- fragment: none.lua
+-- none.lua: the reply of an append to a timeline without retention: no
+-- message removed.
+
 return 0

@@ -1,18 +1,22 @@
--- timeline, lex
-local IDLEN, SUF, MAXLEN, RETAIN = 17, 6, 1000, true
-local AGEREM, AGEMIN = 'ZREMRANGEBYLEX', '-'
+-- timeline: around
+local IDLEN = 17
+local SUF = 6
+local MAXLEN = 1000
+local AGEREM = 'ZREMRANGEBYLEX'
+local AGEMIN = '-'
+-- fragment: common.lua
 -- common.lua: what every timeline script starts with. The Go side writes
--- the timeline's constants, then this file, then the helper files the
--- operation needs (find.lua, position_*.lua, retain.lua), then the
--- operation's file:
+-- the timeline's constants, then this file, then the fragments the
+-- operation declares (scripts.go), each using only the constants and the
+-- fragments before it (find.lua, position_*.lua, retain.lua, then the
+-- operation's own):
 --
---   local IDLEN, SUF, MAXLEN, RETAIN = 17, 6, 0, false
---   local AGEREM, AGEMIN = 'ZREMRANGEBYSCORE', '-inf'
+--   local IDLEN = 17   local SUF = 6   local MAXLEN = 0
+--   local AGEREM = 'ZREMRANGEBYSCORE'   local AGEMIN = '-inf'
 --
 -- IDLEN the length of a member's ID prefix; SUF the suffix length (hex
--- digits of the rest bits); MAXLEN the count limit (0: none); RETAIN
--- whether any retention is configured (retain.lua is then included);
--- AGEREM and AGEMIN remove the members below an age bound:
+-- digits of the rest bits); MAXLEN the count limit (0: none); AGEREM and
+-- AGEMIN remove the members below an age bound:
 -- 'ZREMRANGEBYSCORE', '-inf' (split) or 'ZREMRANGEBYLEX', '-' (lex).
 --
 -- KEYS[1] is the room's sorted set, one member per message:
@@ -28,7 +32,7 @@ local AGEREM, AGEMIN = 'ZREMRANGEBYLEX', '-'
 -- counts (integers), never scores.
 
 local Z = KEYS[1]
-
+-- fragment: position_lex.lua
 -- position_lex.lua: position() returns the number of members below the
 -- anchor and 1 if it is stored, else 0. ARGV[2] is '(' .. ID prefix, which
 -- every member of a lower ID sorts below; ARGV[3] is '[' .. the prefix and
@@ -38,7 +42,7 @@ local function position()
   local below = redis.call('ZLEXCOUNT', Z, '-', ARGV[2])
   return below, redis.call('ZLEXCOUNT', Z, ARGV[3], ARGV[4])
 end
-
+-- fragment: around.lua
 -- around.lua: n messages around an anchor (stored or not), oldest first,
 -- as central as the edges allow: the anchor's own message when it is
 -- stored, floor(slots/2) older messages and the rest newer, where slots is

@@ -1,18 +1,22 @@
--- timeline, split
-local IDLEN, SUF, MAXLEN, RETAIN = 17, 6, 0, false
-local AGEREM, AGEMIN = 'ZREMRANGEBYSCORE', '-inf'
+-- timeline: get
+local IDLEN = 17
+local SUF = 6
+local MAXLEN = 0
+local AGEREM = 'ZREMRANGEBYSCORE'
+local AGEMIN = '-inf'
+-- fragment: common.lua
 -- common.lua: what every timeline script starts with. The Go side writes
--- the timeline's constants, then this file, then the helper files the
--- operation needs (find.lua, position_*.lua, retain.lua), then the
--- operation's file:
+-- the timeline's constants, then this file, then the fragments the
+-- operation declares (scripts.go), each using only the constants and the
+-- fragments before it (find.lua, position_*.lua, retain.lua, then the
+-- operation's own):
 --
---   local IDLEN, SUF, MAXLEN, RETAIN = 17, 6, 0, false
---   local AGEREM, AGEMIN = 'ZREMRANGEBYSCORE', '-inf'
+--   local IDLEN = 17   local SUF = 6   local MAXLEN = 0
+--   local AGEREM = 'ZREMRANGEBYSCORE'   local AGEMIN = '-inf'
 --
 -- IDLEN the length of a member's ID prefix; SUF the suffix length (hex
--- digits of the rest bits); MAXLEN the count limit (0: none); RETAIN
--- whether any retention is configured (retain.lua is then included);
--- AGEREM and AGEMIN remove the members below an age bound:
+-- digits of the rest bits); MAXLEN the count limit (0: none); AGEREM and
+-- AGEMIN remove the members below an age bound:
 -- 'ZREMRANGEBYSCORE', '-inf' (split) or 'ZREMRANGEBYLEX', '-' (lex).
 --
 -- KEYS[1] is the room's sorted set, one member per message:
@@ -28,7 +32,7 @@ local AGEREM, AGEMIN = 'ZREMRANGEBYSCORE', '-inf'
 -- counts (integers), never scores.
 
 local Z = KEYS[1]
-
+-- fragment: find.lua
 -- find.lua (split): find(id, t) looks for the ID prefix id, whose time part
 -- (score) is t, by binary search over the ranks of the members of score t:
 -- their ID prefixes all end with the same time part and are ordered by
@@ -53,7 +57,7 @@ local function find(id, t)
   end
   return lo, false
 end
-
+-- fragment: get_split.lua
 -- get_split.lua: the stored member of one ID.
 --
 -- ARGV[1]  ID prefix, ARGV[2] its score

@@ -1,18 +1,22 @@
--- timeline, split
-local IDLEN, SUF, MAXLEN, RETAIN = 17, 6, 0, false
-local AGEREM, AGEMIN = 'ZREMRANGEBYSCORE', '-inf'
+-- timeline: trim
+local IDLEN = 17
+local SUF = 6
+local MAXLEN = 0
+local AGEREM = 'ZREMRANGEBYSCORE'
+local AGEMIN = '-inf'
+-- fragment: common.lua
 -- common.lua: what every timeline script starts with. The Go side writes
--- the timeline's constants, then this file, then the helper files the
--- operation needs (find.lua, position_*.lua, retain.lua), then the
--- operation's file:
+-- the timeline's constants, then this file, then the fragments the
+-- operation declares (scripts.go), each using only the constants and the
+-- fragments before it (find.lua, position_*.lua, retain.lua, then the
+-- operation's own):
 --
---   local IDLEN, SUF, MAXLEN, RETAIN = 17, 6, 0, false
---   local AGEREM, AGEMIN = 'ZREMRANGEBYSCORE', '-inf'
+--   local IDLEN = 17   local SUF = 6   local MAXLEN = 0
+--   local AGEREM = 'ZREMRANGEBYSCORE'   local AGEMIN = '-inf'
 --
 -- IDLEN the length of a member's ID prefix; SUF the suffix length (hex
--- digits of the rest bits); MAXLEN the count limit (0: none); RETAIN
--- whether any retention is configured (retain.lua is then included);
--- AGEREM and AGEMIN remove the members below an age bound:
+-- digits of the rest bits); MAXLEN the count limit (0: none); AGEREM and
+-- AGEMIN remove the members below an age bound:
 -- 'ZREMRANGEBYSCORE', '-inf' (split) or 'ZREMRANGEBYLEX', '-' (lex).
 --
 -- KEYS[1] is the room's sorted set, one member per message:
@@ -28,7 +32,7 @@ local AGEREM, AGEMIN = 'ZREMRANGEBYSCORE', '-inf'
 -- counts (integers), never scores.
 
 local Z = KEYS[1]
-
+-- fragment: retain.lua
 -- retain.lua: trim(bound) applies the retention and returns how many
 -- messages it removed. bound is '' (no age limit) or the exclusive bound
 -- below which messages are too old: '(' .. time part (split) or '(' .. its
@@ -48,8 +52,9 @@ local function trim(bound)
   end
   return removed
 end
-
--- trim.lua: apply the retention now (retain.lua is always included).
+-- fragment: trim.lua
+-- trim.lua: apply the retention now (after retain.lua), alone or after
+-- append.lua.
 --
 -- ARGV[1]  age bound (see retain.lua), '' for none
 --

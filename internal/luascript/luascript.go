@@ -1,0 +1,65 @@
+// Package luascript assembles the Lua scripts of tiebreak's packages, the
+// one way all of them do it: a constants block written by Go, then
+// self-contained fragments (.lua files) in a declared order.
+//
+//	-- <title>
+//	local STRATEGY = 'p'      the constants, one local each
+//	local CAP = 0
+//	-- fragment: side.lua
+//	...                       each fragment as its file holds it
+//	-- fragment: submit.lua
+//	...
+//
+// A fragment may use the constants and what the fragments declared before
+// it define, nothing else: there is no token replacement and no include,
+// so the assembled text is the constants and the files, in order. The
+// packages' golden tests write every script that can run to testdata/.
+package luascript
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"strings"
+)
+
+// Const is one constant of a script: a Lua local named Name holding the
+// Lua expression Value.
+type Const struct {
+	Name, Value string
+}
+
+// ErrFragment reports a fragment that is not in the file system given.
+var ErrFragment = errors.New("luascript: no such fragment")
+
+// Assemble returns the script titled title: the constants, then the
+// fragments name.lua of dir in fsys, in order.
+func Assemble(fsys fs.FS, dir, title string, consts []Const, fragments ...string) (string, error) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "-- %s\n", title)
+	for _, c := range consts {
+		fmt.Fprintf(&b, "local %s = %s\n", c.Name, c.Value)
+	}
+	for _, name := range fragments {
+		src, err := fs.ReadFile(fsys, dir+"/"+name+".lua")
+		if err != nil {
+			return "", fmt.Errorf("%w: %s/%s.lua", ErrFragment, dir, name)
+		}
+		fmt.Fprintf(&b, "-- fragment: %s.lua\n", name)
+		b.Write(src)
+		if len(src) > 0 && src[len(src)-1] != '\n' {
+			b.WriteByte('\n')
+		}
+	}
+	return b.String(), nil
+}
+
+// MustAssemble is Assemble for fragments embedded in the binary, which are
+// there by construction: a missing one is a bug in the package, not input.
+func MustAssemble(fsys fs.FS, dir, title string, consts []Const, fragments ...string) string {
+	s, err := Assemble(fsys, dir, title, consts, fragments...)
+	if err != nil {
+		panic(err)
+	}
+	return s
+}
