@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/internal/redisops"
 )
 
 // Machine is the computer the client ran on.
@@ -103,11 +104,11 @@ var redisConfigKeys = []string{
 // GET, one parameter per call so older servers answer too). A parameter the
 // server refuses or lacks is left out: managed services disable CONFIG.
 func redisInfo(ctx context.Context, c rueidis.Client, source string) (RedisInfo, error) {
-	server, err := infoSection(ctx, c, "server")
+	server, err := redisops.Info(ctx, c, "server")
 	if err != nil {
 		return RedisInfo{}, err
 	}
-	mem, err := infoSection(ctx, c, "memory")
+	mem, err := redisops.Info(ctx, c, "memory")
 	if err != nil {
 		return RedisInfo{}, err
 	}
@@ -126,21 +127,6 @@ func redisInfo(ctx context.Context, c rueidis.Client, source string) (RedisInfo,
 		}
 	}
 	return ri, nil
-}
-
-// infoSection returns one INFO section as a map.
-func infoSection(ctx context.Context, c rueidis.Client, section string) (map[string]string, error) {
-	s, err := c.Do(ctx, c.B().Info().Section(section).Build()).ToString()
-	if err != nil {
-		return nil, err
-	}
-	out := map[string]string{}
-	for _, line := range strings.Split(s, "\n") {
-		if k, v, ok := strings.Cut(strings.TrimSpace(line), ":"); ok {
-			out[k] = v
-		}
-	}
-	return out, nil
 }
 
 // clientVersion is the rueidis module version this binary was built with.

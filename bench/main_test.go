@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/tiebreak/tiebreak/internal/redisops"
 	"github.com/tiebreak/tiebreak/internal/redistest"
 )
 
@@ -160,7 +161,7 @@ func checkOutputs(t *testing.T, rep *Report, cfg config) {
 func keysLeft(t *testing.T, env *redistest.Env) []string {
 	t.Helper()
 	h := &harness{client: env.Client}
-	keys, err := keysOf(context.Background(), h, "*"+env.Prefix+"*")
+	keys, err := redisops.ScanKeys(context.Background(), h.client, "*"+env.Prefix+"*")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/tiebreak/tiebreak/board"
+	"github.com/tiebreak/tiebreak/internal/redisops"
 )
 
 // Workload 3: memory per member of each strategy against a plain sorted
@@ -102,24 +103,8 @@ func loadMemVariant(ctx context.Context, h *harness, v memVariant, name string, 
 		return nil, err
 	}
 	_, err = h.loadBoard(ctx, label, b, n, loadEntry)
-	keys, kerr := keysOf(ctx, h, "*{"+name+"}*")
+	keys, kerr := redisops.ScanKeys(ctx, h.client, "*{"+name+"}*")
 	return keys, errors.Join(err, kerr)
-}
-
-// keysOf lists the keys matching pattern.
-func keysOf(ctx context.Context, h *harness, pattern string) ([]string, error) {
-	var keys []string
-	var cursor uint64
-	for {
-		e, err := h.client.Do(ctx, h.client.B().Scan().Cursor(cursor).Match(pattern).Count(1000).Build()).AsScanEntry()
-		if err != nil {
-			return nil, err
-		}
-		keys = append(keys, e.Elements...)
-		if cursor = e.Cursor; cursor == 0 {
-			return keys, nil
-		}
-	}
 }
 
 // memoryUsage sums MEMORY USAGE over keys.

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/internal/redisops"
 )
 
 // firstErr returns the first non-nil error.
@@ -68,7 +69,7 @@ func deleteKeys(ctx context.Context, c rueidis.Client, keys ...string) error {
 // bytes, once the server has no objects left to free in the background.
 func usedMemory(ctx context.Context, c rueidis.Client) (used, dataset int64, err error) {
 	for {
-		m, err := infoSection(ctx, c, "memory")
+		m, err := redisops.Info(ctx, c, "memory")
 		if err != nil {
 			return 0, 0, err
 		}
@@ -87,7 +88,7 @@ func usedMemory(ctx context.Context, c rueidis.Client) (used, dataset int64, err
 
 // redisCPU returns the CPU seconds (user + system) the server has used.
 func redisCPU(ctx context.Context, c rueidis.Client) (float64, error) {
-	m, err := infoSection(ctx, c, "cpu")
+	m, err := redisops.Info(ctx, c, "cpu")
 	if err != nil {
 		return 0, err
 	}

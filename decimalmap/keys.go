@@ -3,6 +3,7 @@ package decimalmap
 import (
 	"fmt"
 
+	"github.com/tiebreak/tiebreak/internal/clip"
 	"github.com/tiebreak/tiebreak/internal/hashtag"
 	"github.com/tiebreak/tiebreak/pack"
 )
@@ -55,15 +56,7 @@ func (m *Map) encodeAs(what, key string, sentinel error) (string, error) {
 func decode(member string) (string, error) {
 	key, n, err := pack.DecodeDecimal(member)
 	if err != nil || n != len(member) {
-		return "", fmt.Errorf("decimalmap: index member %q is not a decimal encoding: %w", clip(member), ErrReply)
+		return "", fmt.Errorf("decimalmap: index member %s is not a decimal encoding: %w", clip.Quote(member), ErrReply)
 	}
 	return key, nil
-}
-
-// clip shortens s for an error message.
-func clip(s string) string {
-	if len(s) > 64 {
-		return s[:61] + "..."
-	}
-	return s
 }

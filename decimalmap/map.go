@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/internal/clip"
 )
 
 // Map is a sorted multimap in Redis: exact decimal keys, kept in numeric
@@ -54,7 +55,7 @@ func (m *Map) Add(ctx context.Context, key string, values ...string) (int64, err
 		return 0, err
 	}
 	if len(values) == 0 {
-		return 0, fmt.Errorf("decimalmap: add: key %q: len(values) = 0, want at least 1: %w", clip(key), ErrArgument)
+		return 0, fmt.Errorf("decimalmap: add: key %s: len(values) = 0, want at least 1: %w", clip.Quote(key), ErrArgument)
 	}
 	args := make([]string, 0, len(values)+1)
 	args = append(append(args, enc), values...)

@@ -6,6 +6,8 @@ import (
 	"math/big"
 	"slices"
 	"strconv"
+
+	"github.com/tiebreak/tiebreak/internal/clip"
 )
 
 // decPlainZeros is the most padding zeros the canonical text writes in plain
@@ -127,7 +129,7 @@ func AppendDecimalBig(dst []byte, coef *big.Int, exp int32) ([]byte, error) {
 	d := decNorm(neg, digits, int64(len(digits))-1+int64(exp))
 	if decOutOfRange(d) {
 		return dst, fmt.Errorf("pack: AppendDecimalBig: %s×10^%d: exponent outside int32 range: %w",
-			clipText(coef.String()), exp, ErrOverflow)
+			clip.Quote(coef.String()), exp, ErrOverflow)
 	}
 	return decEncode(dst, d), nil
 }
@@ -214,7 +216,7 @@ func decParse(s string, buf []byte) (decNum, error) {
 	}
 	d := decNorm(neg, append(append(buf, whole...), frac...), int64(len(whole))-1+exp)
 	if decOutOfRange(d) {
-		return decNum{}, fmt.Errorf("pack: decimal %q: exponent outside int32 range: %w", clipText(s), ErrOverflow)
+		return decNum{}, fmt.Errorf("pack: decimal %s: exponent outside int32 range: %w", clip.Quote(s), ErrOverflow)
 	}
 	return d, nil
 }
@@ -273,7 +275,7 @@ func decOutOfRange(d decNum) bool {
 }
 
 func decSyntax(s string, why string) error {
-	return fmt.Errorf("pack: decimal %q: %s: %w", clipText(s), why, ErrSyntax)
+	return fmt.Errorf("pack: decimal %s: %s: %w", clip.Quote(s), why, ErrSyntax)
 }
 
 // decEncode appends the encoding of d, growing dst at most once.
@@ -407,7 +409,7 @@ func decScanDigits[S ~string | ~[]byte](b S, i int, neg bool, buf []byte) ([]byt
 }
 
 func decBadCode[S ~string | ~[]byte](b S, why string) error {
-	return fmt.Errorf("pack: encoded decimal %q: %s: %w", clipText(b), why, ErrSyntax)
+	return fmt.Errorf("pack: encoded decimal %s: %s: %w", clip.Quote(b), why, ErrSyntax)
 }
 
 // decFormat appends the canonical text of d (see DecodeDecimal).

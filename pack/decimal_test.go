@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/tiebreak/tiebreak/internal/clip"
 )
 
 // decRat parses s with math/big, independently of the package's parser.
@@ -334,8 +335,8 @@ func TestDecodeDecimalRefuses(t *testing.T) {
 				_, _, _, err = DecodeDecimalBig(v)
 			}
 			if !errors.Is(err, ErrSyntax) {
-				t.Errorf("decode %q (%T): err = %v, want ErrSyntax", s, in, err)
-			} else if !strings.Contains(err.Error(), fmt.Sprintf("%q", clipText(s))) {
+				t.Errorf("decode %s (%T): err = %v, want ErrSyntax", s, in, err)
+			} else if !strings.Contains(err.Error(), clip.Quote(s)) {
 				t.Errorf("decode %q: error %q does not name the input", s, err)
 			}
 		}

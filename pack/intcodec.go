@@ -3,6 +3,8 @@ package pack
 import (
 	"fmt"
 	"math"
+
+	"github.com/tiebreak/tiebreak/internal/clip"
 )
 
 // Fixed-width integer text.
@@ -219,8 +221,8 @@ func fixedParseUint[S ~string | ~[]byte](s S, from, width int, flip bool, fn str
 			d = 9 - d
 		}
 		if v > (math.MaxUint64-d)/10 {
-			return 0, fmt.Errorf("pack: %s: %q (width %d) does not fit a uint64: %w",
-				fn, clipText(s), width, ErrOverflow)
+			return 0, fmt.Errorf("pack: %s: %s (width %d) does not fit a uint64: %w",
+				fn, clip.Quote(s), width, ErrOverflow)
 		}
 		v = v*10 + d
 	}
@@ -240,27 +242,17 @@ func fixedParseInt[S ~string | ~[]byte](s S, width int, fn string) (int64, error
 	}
 	if s[0] == '1' {
 		if u > math.MaxInt64 {
-			return 0, fmt.Errorf("pack: %s: %q does not fit an int64: %w", fn, clipText(s), ErrOverflow)
+			return 0, fmt.Errorf("pack: %s: %s does not fit an int64: %w", fn, clip.Quote(s), ErrOverflow)
 		}
 		return int64(u), nil
 	}
 	mag := fixedPow10[width] - u // in [1, 10^width]
 	if width == MaxIntWidth && mag > 1<<63 {
-		return 0, fmt.Errorf("pack: %s: %q does not fit an int64: %w", fn, clipText(s), ErrOverflow)
+		return 0, fmt.Errorf("pack: %s: %s does not fit an int64: %w", fn, clip.Quote(s), ErrOverflow)
 	}
 	return int64(-mag), nil
 }
 
 func fixedSyntax[S ~string | ~[]byte](fn string, s S, width int, why string) error {
-	return fmt.Errorf("pack: %s: %q (width %d): %s: %w", fn, clipText(s), width, why, ErrSyntax)
-}
-
-// clipText returns s as a string, cut to at most 64 bytes (marked with
-// "...") so that an error naming a huge input stays readable.
-func clipText[S ~string | ~[]byte](s S) string {
-	const limit = 64
-	if len(s) <= limit {
-		return string(s)
-	}
-	return string(s[:limit-3]) + "..."
+	return fmt.Errorf("pack: %s: %s (width %d): %s: %w", fn, clip.Quote(s), width, why, ErrSyntax)
 }

@@ -3,7 +3,6 @@ package tsid
 import (
 	"errors"
 	"fmt"
-	"strconv"
 )
 
 // Sentinel errors. Every error returned by this package wraps exactly one of
@@ -44,19 +43,6 @@ var (
 	// ErrField reports a field name the layout does not have.
 	ErrField = errors.New("no such field")
 )
-
-// maxQuoted is the longest input quoted whole in an error message; longer
-// input is cut, so that a megabyte of garbage does not become a megabyte of
-// error text.
-const maxQuoted = 64
-
-// quote returns s quoted for an error message, cut after maxQuoted bytes.
-func quote(s string) string {
-	if len(s) <= maxQuoted {
-		return strconv.Quote(s)
-	}
-	return strconv.Quote(s[:maxQuoted]) + "..."
-}
 
 // inputError wraps sentinel with the operation, the layout and the input.
 func inputError(layout, op, input, detail string, sentinel error) error {

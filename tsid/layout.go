@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/tiebreak/tiebreak/internal/clip"
 )
 
 // MaxTimeBits is the widest time part a Layout may have: every time part is
@@ -258,7 +260,7 @@ func (l *Layout) Field(id uint64, name string) (uint64, error) {
 			return id >> shift & (1<<uint(f.Bits) - 1), nil
 		}
 	}
-	return 0, inputError(l.name, "Field", quote(name), l.fieldNames(), ErrField)
+	return 0, inputError(l.name, "Field", clip.Quote(name), l.fieldNames(), ErrField)
 }
 
 // fieldNames says which names Field accepts.
@@ -299,7 +301,7 @@ func (l *Layout) Parse(s string) (uint64, error) {
 		detail, err = l.idRange(), ErrRange
 	}
 	if err != nil {
-		return 0, inputError(l.name, "Parse", quote(s), detail, err)
+		return 0, inputError(l.name, "Parse", clip.Quote(s), detail, err)
 	}
 	return v, nil
 }

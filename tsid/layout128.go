@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"time"
+
+	"github.com/tiebreak/tiebreak/internal/clip"
 )
 
 // Bits of the 128-bit layouts.
@@ -55,7 +57,7 @@ func (l *Layout128) SuffixLen() int { return suffixLen128 }
 func (l *Layout128) Parse(s string) ([16]byte, error) {
 	id, err := l.parse(s)
 	if err != nil {
-		return [16]byte{}, fmt.Errorf("tsid: %s.Parse(%s): %w", l.name, quote(s), err)
+		return [16]byte{}, fmt.Errorf("tsid: %s.Parse(%s): %w", l.name, clip.Quote(s), err)
 	}
 	return id, nil
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/tiebreak/tiebreak/internal/clip"
 )
 
 // row is one ID with the text, score and suffix it must have.
@@ -137,7 +138,7 @@ func TestParseRefusals(t *testing.T) {
 			t.Errorf("%s.Parse(%q) = %d, %v; want %v", tt.layout.Name(), tt.in, got, err, tt.want)
 		}
 		checkSentinel(t, tt.layout.Name()+".Parse", err)
-		if err != nil && !strings.Contains(err.Error(), quote(tt.in)) {
+		if err != nil && !strings.Contains(err.Error(), clip.Quote(tt.in)) {
 			t.Errorf("%s.Parse(%q): error %q does not name the input", tt.layout.Name(), tt.in, err)
 		}
 	}
@@ -197,7 +198,7 @@ func TestJoinRefusals(t *testing.T) {
 			t.Errorf("%s.Join(%v, %q) = %d, %v; want %v", tt.layout.Name(), tt.score, tt.suffix, got, err, tt.want)
 		}
 		checkSentinel(t, tt.layout.Name()+".Join", err)
-		if err != nil && !strings.Contains(err.Error(), quote(tt.suffix)) {
+		if err != nil && !strings.Contains(err.Error(), clip.Quote(tt.suffix)) {
 			t.Errorf("%s.Join: error %q does not name the suffix %q", tt.layout.Name(), err, tt.suffix)
 		}
 	}

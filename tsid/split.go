@@ -6,6 +6,8 @@ import (
 	"math/bits"
 	"strconv"
 	"time"
+
+	"github.com/tiebreak/tiebreak/internal/clip"
 )
 
 // Parts returns the time part (the top TimeBits bits of id) and the rest
@@ -85,7 +87,7 @@ func parseSuffix(s string, n int) (uint64, string, error) {
 }
 
 func joinInput(score float64, suffix string) string {
-	return strconv.FormatFloat(score, 'g', -1, 64) + ", " + quote(suffix)
+	return strconv.FormatFloat(score, 'g', -1, 64) + ", " + clip.Quote(suffix)
 }
 
 // Time returns the instant id's time part stands for, in UTC: Epoch plus

@@ -4,10 +4,10 @@ import (
 	"context"
 	"net"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/internal/redisops"
 )
 
 // Dial connects a client to addr. rueidis picks cluster mode by itself when
@@ -45,21 +45,7 @@ func info(addr, section string) (map[string]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	return ParseInfo(text), nil
-}
-
-// ParseInfo turns "key:value" lines into a map, skipping "# Section" lines.
-// RESP3 sends INFO and CLUSTER INFO as verbatim strings, which rueidis
-// returns with their "txt:" format prefix.
-func ParseInfo(text string) map[string]string {
-	fields := map[string]string{}
-	for line := range strings.Lines(strings.TrimPrefix(text, "txt:")) {
-		k, v, ok := strings.Cut(strings.TrimSpace(line), ":")
-		if ok && !strings.HasPrefix(k, "#") {
-			fields[k] = v
-		}
-	}
-	return fields
+	return redisops.ParseInfo(text), nil
 }
 
 // serverPID returns the process id of the server answering on addr.

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/internal/redisops"
 	"github.com/tiebreak/tiebreak/internal/redisserver"
 )
 
@@ -52,7 +53,7 @@ func get(t *testing.T, c rueidis.Client, key string) (string, bool) {
 // keysMatching returns the keys containing prefix on every node of c.
 func keysMatching(t *testing.T, c rueidis.Client, prefix string) []string {
 	t.Helper()
-	keys, err := scanKeys(testCtx(t), c, "*"+prefix+"*")
+	keys, err := redisops.ScanKeys(testCtx(t), c, "*"+prefix+"*")
 	if err != nil {
 		t.Fatalf("SCAN *%s*: %v", prefix, err)
 	}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/internal/redisops"
 	"github.com/tiebreak/tiebreak/internal/redisserver"
 )
 
@@ -120,7 +121,7 @@ func cleanupKeys(t testing.TB, client rueidis.Client, prefix string) {
 func deleteMatching(client rueidis.Client, pattern string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), cleanupTimeout)
 	defer cancel()
-	keys, err := scanKeys(ctx, client, pattern)
+	keys, err := redisops.ScanKeys(ctx, client, pattern)
 	if err != nil || len(keys) == 0 {
 		return err
 	}
@@ -132,26 +133,6 @@ func deleteMatching(client rueidis.Client, pattern string) error {
 		err = errors.Join(err, r.Error())
 	}
 	return err
-}
-
-// scanKeys returns the keys matching pattern on every node of client.
-func scanKeys(ctx context.Context, client rueidis.Client, pattern string) ([]string, error) {
-	var keys []string
-	for _, node := range client.Nodes() {
-		var cursor uint64
-		for {
-			cmd := node.B().Scan().Cursor(cursor).Match(pattern).Count(1000).Build()
-			e, err := node.Do(ctx, cmd).AsScanEntry()
-			if err != nil {
-				return nil, err
-			}
-			keys = append(keys, e.Elements...)
-			if cursor = e.Cursor; cursor == 0 {
-				break
-			}
-		}
-	}
-	return keys, nil
 }
 
 // Shared returns an Env on the test binary's shared server for code that

@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/tiebreak/tiebreak/internal/redisserver"
 )
 
 func TestNewGivesWorkingClient(t *testing.T) {
@@ -100,17 +99,6 @@ func TestNoRedisInstructionsOnce(t *testing.T) {
 	other := errors.New("REDIS_URL: malformed")
 	if got := failure(other); !strings.Contains(got, "malformed") {
 		t.Errorf("another failure is not reported in full: %s", got)
-	}
-}
-
-func TestParseInfo(t *testing.T) {
-	if diff := cmp.Diff(map[string]string{"cluster_state": "ok"}, redisserver.ParseInfo("txt:cluster_state:ok\r\n")); diff != "" {
-		t.Errorf("parseInfo of a verbatim string mismatch (-want +got):\n%s", diff)
-	}
-	text := "txt:# Server\r\nredis_version:7.0.15\r\nprocess_id:42\r\n\r\n# Cluster\r\ncluster_enabled:0\r\n"
-	want := map[string]string{"redis_version": "7.0.15", "process_id": "42", "cluster_enabled": "0"}
-	if diff := cmp.Diff(want, redisserver.ParseInfo(text)); diff != "" {
-		t.Errorf("parseInfo mismatch (-want +got):\n%s", diff)
 	}
 }
 

@@ -1,7 +1,6 @@
 package timeline
 
 import (
-	"strconv"
 	"time"
 
 	"github.com/tiebreak/tiebreak/tsid"
@@ -63,15 +62,4 @@ func parseLowerHex(s string) (v uint64, ok bool) {
 		}
 	}
 	return v, true
-}
-
-// maxQuoted is the longest input quoted whole in an error message.
-const maxQuoted = 64
-
-// quote returns s quoted for an error message, cut after maxQuoted bytes.
-func quote(s string) string {
-	if len(s) <= maxQuoted {
-		return strconv.Quote(s)
-	}
-	return strconv.Quote(s[:maxQuoted]) + "..."
 }

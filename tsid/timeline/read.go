@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/internal/clip"
 )
 
 // Page is one page of a timeline, read by Latest, Oldest, Before or After.
@@ -63,7 +64,7 @@ func (tl *Timeline[ID]) Get(ctx context.Context, id ID) (Message[ID], error) {
 		return Message[ID]{}, err
 	}
 	if len(members) == 0 {
-		return Message[ID]{}, fmt.Errorf("timeline: room %s: Get: id (member prefix %s): %w", quote(tl.room), c.prefix, ErrNotFound)
+		return Message[ID]{}, fmt.Errorf("timeline: room %s: Get: id (member prefix %s): %w", clip.Quote(tl.room), c.prefix, ErrNotFound)
 	}
 	return tl.decode(members[0])
 }

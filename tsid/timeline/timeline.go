@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/internal/clip"
 	"github.com/tiebreak/tiebreak/tsid"
 )
 
@@ -51,7 +52,7 @@ func New[ID any](client rueidis.Client, room string, codec Codec[ID], opts Optio
 		bad = checkHandles(client, codec)
 	}
 	if bad != "" {
-		return nil, fmt.Errorf("timeline: room %s: %s: %w", quote(room), bad, ErrOptions)
+		return nil, fmt.Errorf("timeline: room %s: %s: %w", clip.Quote(room), bad, ErrOptions)
 	}
 	maxTime, sufLen := codec.MaxTime(), codec.SuffixLen()
 	tl := &Timeline[ID]{
@@ -158,7 +159,7 @@ func (tl *Timeline[ID]) cursorOf(op, arg string, id ID, zeroOK bool) (cursor, er
 		return tl.lowest(), nil
 	}
 	if err != nil {
-		return cursor{}, fmt.Errorf("timeline: room %s: %s: %s: %w", quote(tl.room), op, arg, err)
+		return cursor{}, fmt.Errorf("timeline: room %s: %s: %s: %w", clip.Quote(tl.room), op, arg, err)
 	}
 	c := cursor{prefix: string(p)}
 	if tl.split {
@@ -208,7 +209,7 @@ func (tl *Timeline[ID]) decode(m rueidis.RedisMessage) (Message[ID], error) {
 	}
 	n := tl.idLen()
 	if len(s) <= n {
-		return Message[ID]{}, tl.replyErr("member " + quote(s) + " too short")
+		return Message[ID]{}, tl.replyErr("member " + clip.Quote(s) + " too short")
 	}
 	th, suf := s[:tl.timeLen], s[tl.timeLen:n]
 	if tl.split {
@@ -216,11 +217,11 @@ func (tl *Timeline[ID]) decode(m rueidis.RedisMessage) (Message[ID], error) {
 	}
 	t, ok := parseLowerHex(th)
 	if !ok {
-		return Message[ID]{}, tl.replyErr("member " + quote(s) + " with a bad time part")
+		return Message[ID]{}, tl.replyErr("member " + clip.Quote(s) + " with a bad time part")
 	}
 	id, err := tl.codec.Join(float64(t), suf)
 	if err != nil {
-		return Message[ID]{}, tl.replyErr(fmt.Sprintf("member %s: %v", quote(s), err))
+		return Message[ID]{}, tl.replyErr(fmt.Sprintf("member %s: %v", clip.Quote(s), err))
 	}
 	b, _ := m.AsBytes() // each reply string is its own allocation: no copy needed
 	return Message[ID]{ID: id, Payload: b[n:len(b):len(b)]}, nil
@@ -234,7 +235,7 @@ func (tl *Timeline[ID]) pageSize(op string, n int) (int, error) {
 		return tl.opts.DefaultPage, nil
 	case n < 0 || n > tl.opts.MaxPage:
 		return 0, fmt.Errorf("timeline: room %s: %s: n = %d out of range [0, %d] (0 means %d): %w",
-			quote(tl.room), op, n, tl.opts.MaxPage, tl.opts.DefaultPage, ErrPageSize)
+			clip.Quote(tl.room), op, n, tl.opts.MaxPage, tl.opts.DefaultPage, ErrPageSize)
 	}
 	return n, nil
 }
@@ -243,9 +244,9 @@ func (tl *Timeline[ID]) redisErr(op string, err error) error {
 	if err == nil {
 		return nil
 	}
-	return fmt.Errorf("timeline: room %s: %s: %w: %w", quote(tl.room), op, ErrRedis, err)
+	return fmt.Errorf("timeline: room %s: %s: %w: %w", clip.Quote(tl.room), op, ErrRedis, err)
 }
 
 func (tl *Timeline[ID]) replyErr(detail string) error {
-	return fmt.Errorf("timeline: room %s: %s: %w", quote(tl.room), detail, ErrReply)
+	return fmt.Errorf("timeline: room %s: %s: %w", clip.Quote(tl.room), detail, ErrReply)
 }

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/internal/clip"
 )
 
 // Message is one message of a timeline.
@@ -85,11 +86,11 @@ func (tl *Timeline[ID]) appendArgs(op, bound string, msgs []Message[ID], start, 
 		m := msgs[i]
 		if len(m.Payload) == 0 || len(m.Payload) > tl.opts.MaxPayload {
 			return nil, fmt.Errorf("timeline: room %s: %s: %spayload of %d bytes out of range [1, %d]: %w",
-				quote(tl.room), op, element(op, i), len(m.Payload), tl.opts.MaxPayload, ErrPayload)
+				clip.Quote(tl.room), op, element(op, i), len(m.Payload), tl.opts.MaxPayload, ErrPayload)
 		}
 		t, member, err := tl.appendPrefix(buf[:0], m.ID)
 		if err != nil {
-			return nil, fmt.Errorf("timeline: room %s: %s: %sid: %w", quote(tl.room), op, element(op, i), err)
+			return nil, fmt.Errorf("timeline: room %s: %s: %sid: %w", clip.Quote(tl.room), op, element(op, i), err)
 		}
 		buf = append(member, m.Payload...)
 		score := "0"
@@ -118,7 +119,7 @@ func element(op string, i int) string {
 func (tl *Timeline[ID]) Remove(ctx context.Context, ids ...ID) (int64, error) {
 	if len(ids) < 1 || len(ids) > MaxRemove {
 		return 0, fmt.Errorf("timeline: room %s: Remove: len(ids) = %d out of range [1, %d]: %w",
-			quote(tl.room), len(ids), MaxRemove, ErrArgument)
+			clip.Quote(tl.room), len(ids), MaxRemove, ErrArgument)
 	}
 	args := make([]string, 0, 2*len(ids))
 	for i, id := range ids {

@@ -1,0 +1,86 @@
+// Package redisops holds the few Redis reads that the tests, the
+// benchmarks and the example programs share: INFO parsed into fields, the
+// time Redis spent in commands (INFO commandstats), and a SCAN of every
+// node. They are written once, here.
+package redisops
+
+import (
+	"context"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/redis/rueidis"
+)
+
+// ParseInfo turns INFO's "key:value" lines into a map, skipping the
+// "# Section" lines. RESP3 sends INFO and CLUSTER INFO as verbatim
+// strings, which rueidis returns with their "txt:" format prefix.
+func ParseInfo(text string) map[string]string {
+	fields := map[string]string{}
+	for line := range strings.Lines(strings.TrimPrefix(text, "txt:")) {
+		k, v, ok := strings.Cut(strings.TrimSpace(line), ":")
+		if ok && !strings.HasPrefix(k, "#") {
+			fields[k] = v
+		}
+	}
+	return fields
+}
+
+// Info runs INFO section on client and returns its fields.
+func Info(ctx context.Context, client rueidis.Client, section string) (map[string]string, error) {
+	text, err := client.Do(ctx, client.B().Info().Section(section).Build()).ToString()
+	if err != nil {
+		return nil, err
+	}
+	return ParseInfo(text), nil
+}
+
+// CommandStats returns the microseconds Redis has spent in the commands
+// whose INFO commandstats name (without "cmdstat_") starts with one of
+// prefixes, and their number of calls. Lower-case names, e.g. "evalsha"
+// (which also matches evalsha_ro), "multi", "zrange".
+func CommandStats(ctx context.Context, client rueidis.Client, prefixes ...string) (usec, calls float64, err error) {
+	fields, err := Info(ctx, client, "commandstats")
+	if err != nil {
+		return 0, 0, err
+	}
+	for name, value := range fields {
+		name = strings.TrimPrefix(name, "cmdstat_")
+		if !slices.ContainsFunc(prefixes, func(p string) bool { return strings.HasPrefix(name, p) }) {
+			continue
+		}
+		for kv := range strings.SplitSeq(value, ",") {
+			k, v, _ := strings.Cut(kv, "=")
+			n, _ := strconv.ParseFloat(v, 64)
+			switch k {
+			case "usec":
+				usec += n
+			case "calls":
+				calls += n
+			}
+		}
+	}
+	return usec, calls, nil
+}
+
+// ScanKeys returns the keys matching the glob pattern on every node of
+// client (one node, or every master of a cluster).
+func ScanKeys(ctx context.Context, client rueidis.Client, pattern string) ([]string, error) {
+	var keys []string
+	for _, node := range client.Nodes() {
+		var cursor uint64
+		for {
+			cmd := node.B().Scan().Cursor(cursor).Match(pattern).Count(1000).Build()
+			e, err := node.Do(ctx, cmd).AsScanEntry()
+			if err != nil {
+				return nil, err
+			}
+			keys = append(keys, e.Elements...)
+			if cursor = e.Cursor; cursor == 0 {
+				break
+			}
+		}
+	}
+	return keys, nil
+}

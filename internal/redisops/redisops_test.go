@@ -1,0 +1,65 @@
+package redisops_test
+
+import (
+	"context"
+	"slices"
+	"strconv"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/tiebreak/tiebreak/internal/redisops"
+	"github.com/tiebreak/tiebreak/internal/redistest"
+)
+
+func TestMain(m *testing.M) { redistest.Main(m) }
+
+func TestCommandStats(t *testing.T) {
+	env := redistest.New(t)
+	ctx := context.Background()
+	_, c0, err := redisops.CommandStats(ctx, env.Client, "zadd", "zcard")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 5; i++ {
+		env.Client.Do(ctx, env.Client.B().Zadd().Key(env.Prefix+":z").ScoreMember().ScoreMember(1, "m").Build())
+		env.Client.Do(ctx, env.Client.B().Zcard().Key(env.Prefix+":z").Build())
+	}
+	u1, c1, err := redisops.CommandStats(ctx, env.Client, "zadd", "zcard")
+	if err != nil || c1-c0 != 10 || u1 <= 0 {
+		t.Errorf("CommandStats: %v more calls, %v µs in all, %v; want 10 more calls", c1-c0, u1, err)
+	}
+	if _, c, _ := redisops.CommandStats(ctx, env.Client, "nosuchcommand"); c != 0 {
+		t.Errorf("calls of an unknown command = %v", c)
+	}
+}
+
+func TestScanKeys(t *testing.T) {
+	env := redistest.New(t)
+	ctx := context.Background()
+	var want []string
+	for i := range 2500 { // more than one SCAN page
+		k := env.Prefix + ":" + strconv.Itoa(i)
+		want = append(want, k)
+		env.Client.Do(ctx, env.Client.B().Set().Key(k).Value("v").Build())
+	}
+	got, err := redisops.ScanKeys(ctx, env.Client, env.Prefix+":*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(want)
+	slices.Sort(got)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("ScanKeys (-want +got):\n%s", diff)
+	}
+}
+
+func TestParseInfo(t *testing.T) {
+	if diff := cmp.Diff(map[string]string{"cluster_state": "ok"}, redisops.ParseInfo("txt:cluster_state:ok\r\n")); diff != "" {
+		t.Errorf("parseInfo of a verbatim string mismatch (-want +got):\n%s", diff)
+	}
+	text := "txt:# Server\r\nredis_version:7.0.15\r\nprocess_id:42\r\n\r\n# Cluster\r\ncluster_enabled:0\r\n"
+	want := map[string]string{"redis_version": "7.0.15", "process_id": "42", "cluster_enabled": "0"}
+	if diff := cmp.Diff(want, redisops.ParseInfo(text)); diff != "" {
+		t.Errorf("parseInfo mismatch (-want +got):\n%s", diff)
+	}
+}
