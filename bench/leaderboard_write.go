@@ -8,6 +8,7 @@ import (
 
 	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/board"
+	"github.com/tiebreak/tiebreak/internal/baseline"
 )
 
 // Workload 1: leaderboard writes, uniform over many ids and contended on a
@@ -18,14 +19,6 @@ import (
 func init() {
 	register(workload{num: 1, name: "writes", title: "1. Leaderboard writes", run: runWrites})
 }
-
-// bareSubmit is the limit for a scripted write: the Redis calls packed
-// Submit makes (ZSCORE, ZADD, ZRANK), with nothing else. It is
-// board/bench_test.go's bareSubmit.
-var bareSubmit = rueidis.NewLuaScript(`
-local old = redis.call('ZSCORE', KEYS[1], ARGV[1])
-redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
-return {'ok', ARGV[1], ARGV[2], redis.call('ZRANK', KEYS[1], ARGV[1]) + 1}`)
 
 // The names of the write variants; writeBaseline is what ratios divide by.
 const (
@@ -120,7 +113,7 @@ func bareWriter(c rueidis.Client, name string) *writer {
 		load: negPackedLoader(c, key[0]),
 		write: func(ctx context.Context, id string, e entry) error {
 			args := []string{id, strconv.FormatInt(-int64(e.packed()), 10)}
-			return bareSubmit.Exec(ctx, c, key, args).Error()
+			return baseline.BareSubmit.Exec(ctx, c, key, args).Error()
 		},
 		drop: func(ctx context.Context) error { return deleteKeys(ctx, c, key[0]) },
 	}

@@ -5,16 +5,9 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/internal/baseline"
 	"github.com/tiebreak/tiebreak/internal/redistest"
 )
-
-// bareSubmit is the limit for a scripted write: the Redis calls packed
-// Submit makes under Replace (ZSCORE, ZADD, ZRANK), with nothing else.
-var bareSubmit = rueidis.NewLuaScript(`
-local old = redis.call('ZSCORE', KEYS[1], ARGV[1])
-redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
-return {'ok', ARGV[1], ARGV[2], redis.call('ZRANK', KEYS[1], ARGV[1]) + 1}`)
 
 const benchIDs = 10000
 
@@ -52,7 +45,7 @@ func BenchmarkSubmit(b *testing.B) {
 	b.Run("bare-evalsha", func(b *testing.B) {
 		redistest.RunParallel(b, env.Client, func(i int64) error {
 			args := []string{"player" + strconv.Itoa(int(i%benchIDs)), strconv.FormatInt(-(i%1024)<<9, 10)}
-			return errOf(bareSubmit.Exec(ctx, env.Client, key, args).ToArray())
+			return errOf(baseline.BareSubmit.Exec(ctx, env.Client, key, args).ToArray())
 		})
 	})
 }

@@ -1,18 +1,14 @@
 package board
 
 import (
-	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/tiebreak/tiebreak/internal/golden"
 	"github.com/tiebreak/tiebreak/internal/redistest"
 	"github.com/tiebreak/tiebreak/pack"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden scripts in testdata/scripts")
 
 // TestScriptsGolden writes the text Redis runs, for every strategy and
 // option that changes it, to testdata/scripts/<config>/<script>.lua, and
@@ -32,32 +28,11 @@ func TestScriptsGolden(t *testing.T) {
 						t.Fatal(err)
 					}
 					for name, src := range scriptSources(b.scriptConsts()) {
-						checkGolden(t, filepath.Join("testdata", "scripts", config, name+".lua"), src)
+						golden.Check(t, filepath.Join("testdata", "scripts", config, name+".lua"), src)
 					}
 				})
 			}
 		}
-	}
-}
-
-// checkGolden compares got with the file at path, or writes it with -update.
-func checkGolden(t *testing.T, path, got string) {
-	t.Helper()
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to write it)", err)
-	}
-	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("%s is not what Redis runs (-golden +assembled); run with -update and review:\n%s", path, diff)
 	}
 }
 

@@ -1,19 +1,15 @@
 package timeline
 
 import (
-	goflag "flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/tiebreak/tiebreak/internal/golden"
 	"github.com/tiebreak/tiebreak/internal/redistest"
 	"github.com/tiebreak/tiebreak/tsid"
 )
-
-var update = goflag.Bool("update", false, "rewrite the golden scripts in testdata/scripts")
 
 // TestScriptsGolden writes the text Redis runs, for each strategy with and
 // without retention (TSID IDs), to testdata/scripts/<config>/<op>.lua, and
@@ -34,30 +30,9 @@ func TestScriptsGolden(t *testing.T) {
 				}
 				consts := scriptConsts(tl.split, tl.idLen(), tl.sufLen, tl.opts)
 				for _, p := range scriptParts(tl.split, tl.opts.retains()) {
-					checkGolden(t, filepath.Join("testdata", "scripts", config, p.op+".lua"), assemble(consts, p))
+					golden.Check(t, filepath.Join("testdata", "scripts", config, p.op+".lua"), assemble(consts, p))
 				}
 			})
 		}
-	}
-}
-
-// checkGolden compares got with the file at path, or writes it with -update.
-func checkGolden(t *testing.T, path, got string) {
-	t.Helper()
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to write it)", err)
-	}
-	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("%s is not what Redis runs (-golden +assembled); run with -update and review:\n%s", path, diff)
 	}
 }
