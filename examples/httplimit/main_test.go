@@ -50,21 +50,26 @@ func get(t *testing.T, srv *httptest.Server, client string) (int, http.Header) {
 }
 
 // TestLimitPerClient: the 4th request of a client within the minute gets
-// 429 with a Retry-After of at most a minute; another client is not
-// affected.
+// 429 with a Retry-After of at most a minute, and only refusals carry a
+// Retry-After; another client is not affected.
 func TestLimitPerClient(t *testing.T) {
 	srv := server(t)
 	var codes, remaining []string
+	var hasRetry []bool
 	for range 4 {
 		code, h := get(t, srv, "alice")
 		codes = append(codes, strconv.Itoa(code))
 		remaining = append(remaining, h.Get("RateLimit-Remaining"))
+		hasRetry = append(hasRetry, h.Get("Retry-After") != "")
 	}
 	if diff := cmp.Diff([]string{"200", "200", "200", "429"}, codes); diff != "" {
 		t.Errorf("alice's statuses (-want +got):\n%s", diff)
 	}
 	if diff := cmp.Diff([]string{"2", "1", "0", "0"}, remaining); diff != "" {
 		t.Errorf("alice's RateLimit-Remaining (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]bool{false, false, false, true}, hasRetry); diff != "" {
+		t.Errorf("alice's answers with a Retry-After (-want +got):\n%s", diff)
 	}
 	code, h := get(t, srv, "alice")
 	retry, err := strconv.Atoi(h.Get("Retry-After"))

@@ -7,7 +7,8 @@
 --                   taken (several requests in one microsecond).
 -- ARGV[1]  limit: the most requests admitted in any window (>= 1)
 -- ARGV[2]  window in µs (>= 1)
--- ARGV[3]  n: requests asked for (>= 1)
+-- ARGV[3]  n: requests asked for, 1 <= n <= limit (AllowN refuses a
+--          larger n, which no window admits, before calling: ErrExceedsLimit)
 -- ARGV[4]  the shortest time to live an admission leaves the key, in ms:
 --          the window rounded up, plus 1
 -- ARGV[5]  the time to live an admission sets when the key's is shorter
@@ -20,7 +21,8 @@
 --                  {remaining, now, retry, reset} for a refusal:
 --   remaining  requests the window admits after the call
 --   now        Redis's clock in µs
---   retry      µs until n fits, -1 never (n > limit)
+--   retry      µs until n fits (> 0; -1 only for an n > limit, which the
+--              caller never sends and reads as a bad reply)
 --   reset      µs until the log is empty (0 if it is)
 --
 -- Lean on purpose, each choice measured: entries that left the window are
