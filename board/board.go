@@ -40,7 +40,7 @@ func New(client rueidis.Client, name string, layout *pack.Layout, opts Options) 
 		return nil, err
 	}
 	if client == nil || layout == nil {
-		return nil, fmt.Errorf("board: nil client or layout: %w", ErrOptions)
+		return nil, fmt.Errorf("board: New: client (%v) and layout (%v) must not be nil: %w", client != nil, layout != nil, ErrOptions)
 	}
 	o, err := opts.withDefaults()
 	if err != nil {

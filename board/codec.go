@@ -13,7 +13,7 @@ import (
 // allowed.
 func (b *Board) checkID(id string) error {
 	if id == "" {
-		return fmt.Errorf("board: id is empty, want 1 to Options.MaxIDLen bytes: %w", ErrID)
+		return fmt.Errorf("board: id is empty, want 1 to %d bytes (Options.MaxIDLen): %w", b.opts.MaxIDLen, ErrID)
 	}
 	if len(id) > b.opts.MaxIDLen {
 		return fmt.Errorf("board: id of %d bytes out of range [1, %d] (Options.MaxIDLen): %w", len(id), b.opts.MaxIDLen, ErrID)

@@ -157,19 +157,24 @@ func (b *Board) Len(ctx context.Context) (int64, error) {
 // Top returns the best n entries (fewer when the board is smaller). It
 // refuses n outside [1, MaxCount] (ErrArgument).
 func (b *Board) Top(ctx context.Context, n int, opts ...ReadOption) (List, error) {
-	return b.Page(ctx, 0, n, opts...)
+	return b.page(ctx, "Top", 0, n, opts)
 }
 
 // Page returns up to n entries starting at the 0-based offset (offset 0 is
 // rank 1). It refuses n outside [1, MaxCount] and an offset outside [0,
 // MaxOffset] (ErrArgument). For paging while the board changes, use Scan.
 func (b *Board) Page(ctx context.Context, offset int64, n int, opts ...ReadOption) (List, error) {
-	if err := checkWindow("page", offset, n); err != nil {
+	return b.page(ctx, "Page", offset, n, opts)
+}
+
+// page is Top and Page; op names the call in errors.
+func (b *Board) page(ctx context.Context, op string, offset int64, n int, opts []ReadOption) (List, error) {
+	if err := checkWindow(op, offset, n); err != nil {
 		return List{}, err
 	}
 	c, data := readFlags(opts)
 	args := []string{strconv.FormatInt(offset, 10), strconv.FormatInt(offset+int64(n)-1, 10), data}
-	return b.listing("page", b.scripts.rang.Exec(ctx, b.client, b.keys.script, args), c.data)
+	return b.listing(op, b.scripts.rang.Exec(ctx, b.client, b.keys.script, args), c.data)
 }
 
 // Around returns n entries around id, id among them and as central as the

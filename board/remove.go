@@ -5,12 +5,16 @@ import (
 	"fmt"
 )
 
+// MaxRemove is the most ids one Remove takes.
+const MaxRemove = 1000
+
 // Remove removes ids, with their member data and rank-index entries, in one
-// atomic script, and returns how many were on the board. It refuses an
-// invalid id (ErrID) before removing anything; no ids removes nothing.
+// atomic script, and returns how many were on the board. It refuses no ids
+// and more than MaxRemove (ErrArgument) and an invalid id (ErrID), removing
+// nothing.
 func (b *Board) Remove(ctx context.Context, ids ...string) (int64, error) {
-	if len(ids) == 0 {
-		return 0, nil
+	if len(ids) == 0 || len(ids) > MaxRemove {
+		return 0, fmt.Errorf("board: Remove: len(ids) = %d out of range [1, %d]: %w", len(ids), MaxRemove, ErrArgument)
 	}
 	args := make([]string, 0, len(ids))
 	for _, id := range ids {

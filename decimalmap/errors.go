@@ -21,7 +21,7 @@ var (
 	ErrKey = errors.New("invalid key")
 
 	// ErrArgument reports a bad argument other than a key: Add without
-	// values, Remove of no keys or of more than MaxRemoveKeys, a negative
+	// values, Remove of no keys or of more than MaxRemove, a negative
 	// limit, a page size under 1, a malformed cursor.
 	ErrArgument = errors.New("invalid argument")
 

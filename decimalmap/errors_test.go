@@ -40,7 +40,7 @@ func TestErrorsNameWhatFailed(t *testing.T) {
 		{errOf(m.Add(ctx, "25500,1", "v")), []string{"add: key", `"25500,1"`}},
 		{errOf(m.Get(ctx, "x")), []string{"get: key", `"x"`}},
 		{errOf(m.Remove(ctx)), []string{"remove", "len(keys) = 0", "[1, 1000]"}},
-		{errOf(m.Remove(ctx, make([]string, MaxRemoveKeys+1)...)), []string{"len(keys) = 1001", "[1, 1000]"}},
+		{errOf(m.Remove(ctx, make([]string, MaxRemove+1)...)), []string{"len(keys) = 1001", "[1, 1000]"}},
 		{errOf(m.Remove(ctx, "1", "2", "two")), []string{"remove: keys[2]", `"two"`}},
 		{errOf(m.RemoveValue(ctx, "one", "v")), []string{"remove value: key", `"one"`}},
 		{errOf(m.Range(ctx, Query{Limit: -3})), []string{"range", "Query.Limit = -3", "[0, 9223372036854775807]"}},

@@ -74,16 +74,16 @@ func (m *Map) Get(ctx context.Context, key string) ([]string, error) {
 	return vals, redisErr("get", err)
 }
 
-// MaxRemoveKeys is the most keys one Remove takes.
-const MaxRemoveKeys = 1000
+// MaxRemove is the most keys one Remove takes.
+const MaxRemove = 1000
 
 // Remove removes keys, each with all its values, in one atomic script, and
 // returns how many of them were in the map; spellings of one number count
-// once ("1.5", "1.50"). It refuses no keys and more than MaxRemoveKeys
+// once ("1.5", "1.50"). It refuses no keys and more than MaxRemove
 // (ErrArgument), and a malformed key (ErrKey), removing nothing.
 func (m *Map) Remove(ctx context.Context, keys ...string) (int64, error) {
-	if len(keys) == 0 || len(keys) > MaxRemoveKeys {
-		return 0, fmt.Errorf("decimalmap: remove: len(keys) = %d out of range [1, %d]: %w", len(keys), MaxRemoveKeys, ErrArgument)
+	if len(keys) == 0 || len(keys) > MaxRemove {
+		return 0, fmt.Errorf("decimalmap: remove: len(keys) = %d out of range [1, %d]: %w", len(keys), MaxRemove, ErrArgument)
 	}
 	redisKeys := make([]string, 1, len(keys)+1)
 	redisKeys[0] = m.keys.index

@@ -145,13 +145,13 @@ func TestRemove(t *testing.T) {
 	}
 }
 
-// TestRemoveAtTheBound: one Remove of MaxRemoveKeys keys, half of them in
+// TestRemoveAtTheBound: one Remove of MaxRemove keys, half of them in
 // the map, removes them all.
 func TestRemoveAtTheBound(t *testing.T) {
 	env := redistest.New(t)
 	m := newMap(t, env.Client, env.Prefix, "rmmax")
 	ctx := context.Background()
-	keys := make([]string, MaxRemoveKeys)
+	keys := make([]string, MaxRemove)
 	for i := range keys {
 		keys[i] = strconv.Itoa(i) + ".5"
 		if i%2 == 0 {
@@ -160,8 +160,8 @@ func TestRemoveAtTheBound(t *testing.T) {
 			}
 		}
 	}
-	if n, err := m.Remove(ctx, keys...); err != nil || n != MaxRemoveKeys/2 {
-		t.Fatalf("Remove of %d keys = %d, %v; want %d", len(keys), n, err, MaxRemoveKeys/2)
+	if n, err := m.Remove(ctx, keys...); err != nil || n != MaxRemove/2 {
+		t.Fatalf("Remove of %d keys = %d, %v; want %d", len(keys), n, err, MaxRemove/2)
 	}
 	if snap := snapshot(t, env.Client, m.Name()); len(snap) != 0 {
 		t.Errorf("Redis keys left: %d, first %q", len(snap), snap[0])
@@ -259,7 +259,7 @@ func TestBadArguments(t *testing.T) {
 	_, errScan := m.Scan(ctx, "", 0)
 	_, errKind := m.Range(ctx, Query{Min: Bound{key: "1", kind: 9}})
 	_, errNoKeys := m.Remove(ctx)
-	_, errManyKeys := m.Remove(ctx, make([]string, MaxRemoveKeys+1)...)
+	_, errManyKeys := m.Remove(ctx, make([]string, MaxRemove+1)...)
 	for name, err := range map[string]error{"Add no values": errAdd, "negative limit": errLimit, "scan n 0": errScan,
 		"bound kind": errKind, "Remove no keys": errNoKeys, "Remove too many keys": errManyKeys} {
 		if !errors.Is(err, ErrArgument) {
