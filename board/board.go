@@ -40,7 +40,7 @@ func New(client rueidis.Client, name string, layout *pack.Layout, opts Options) 
 		return nil, err
 	}
 	if client == nil || layout == nil {
-		return nil, fmt.Errorf("board: New: client (%v) and layout (%v) must not be nil: %w", client != nil, layout != nil, ErrOptions)
+		return nil, fmt.Errorf("board: New: %s is nil: %w", nilHandle(client == nil), ErrOptions)
 	}
 	o, err := opts.withDefaults()
 	if err != nil {
@@ -149,4 +149,12 @@ func redisErr(op string, err error) error {
 		return nil
 	}
 	return fmt.Errorf("board: %s: %w: %w", op, ErrRedis, err)
+}
+
+// nilHandle names what New was given nil: the client, else the layout.
+func nilHandle(clientNil bool) string {
+	if clientNil {
+		return "client"
+	}
+	return "layout"
 }

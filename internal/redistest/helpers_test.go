@@ -7,7 +7,6 @@ import (
 
 	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/internal/redisops"
-	"github.com/tiebreak/tiebreak/internal/redisserver"
 )
 
 // testCtx returns a context that ends with the test or after a minute.
@@ -16,17 +15,6 @@ func testCtx(t *testing.T) context.Context {
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	t.Cleanup(cancel)
 	return ctx
-}
-
-// dialT connects to addr for the duration of t.
-func dialT(t *testing.T, addr string) rueidis.Client {
-	t.Helper()
-	c, err := redisserver.Dial(addr)
-	if err != nil {
-		t.Fatalf("dial %s: %v", addr, err)
-	}
-	t.Cleanup(c.Close)
-	return c
 }
 
 // set stores value at key, failing t on error.
