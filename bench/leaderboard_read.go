@@ -106,7 +106,7 @@ func newReadBoards(h *harness) ([]*readBoard, error) {
 	for _, size := range h.cfg.Sizes {
 		for _, s := range []board.Strategy{board.PackedScore, board.KeySuffix} {
 			name := fmt.Sprintf("%s_w2_%s_%d", h.cfg.Prefix, s, size)
-			b, err := board.New(h.client, name, benchLayout, board.Options{Strategy: s})
+			b, err := board.New(context.Background(), h.client, name, benchLayout, board.Options{Strategy: s})
 			if err != nil {
 				return nil, err
 			}

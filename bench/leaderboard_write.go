@@ -60,7 +60,7 @@ func newWriters(h *harness) ([]*writer, error) {
 
 // boardWriter submits with board.Best.
 func boardWriter(c rueidis.Client, name string, s board.Strategy) (*writer, error) {
-	b, err := board.New(c, name, benchLayout, board.Options{Strategy: s})
+	b, err := board.New(context.Background(), c, name, benchLayout, board.Options{Strategy: s})
 	if err != nil {
 		return nil, err
 	}

@@ -98,7 +98,7 @@ func loadMemVariant(ctx context.Context, h *harness, v memVariant, name string, 
 		_, err := h.loadPlain(ctx, label, key, n)
 		return []string{key}, err
 	}
-	b, err := board.New(h.client, name, benchLayout, v.opts)
+	b, err := board.New(ctx, h.client, name, benchLayout, v.opts)
 	if err != nil {
 		return nil, err
 	}

@@ -119,7 +119,7 @@ func boardPoints(t *testing.T, env *redistest.Env, name string, ids int) map[str
 	if strings.HasSuffix(name, writeSuffix) {
 		s = board.KeySuffix
 	}
-	b, err := board.New(env.Client, name, benchLayout, board.Options{Strategy: s})
+	b, err := board.New(t.Context(), env.Client, name, benchLayout, board.Options{Strategy: s})
 	if err != nil {
 		t.Fatal(err)
 	}

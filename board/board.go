@@ -6,6 +6,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/redis/rueidis"
@@ -18,24 +19,46 @@ import (
 // every field are ordered by id, in ascending byte order (as bytes.Compare),
 // in both strategies.
 //
-// A Board holds no state beyond its configuration and is safe for
-// concurrent use.
+// A Board holds its configuration and the board's generation (which keys
+// hold the entries now, see Migrate); it is safe for concurrent use.
 type Board struct {
-	client  rueidis.Client
-	name    string
-	layout  *pack.Layout
-	opts    Options
-	keys    keys
-	scripts *scriptSet
-	width   int    // key suffix: digits of the fields prefix
-	rest    uint64 // key suffix: largest packed value of fields 2..n
+	client rueidis.Client
+	name   string
+	layout *pack.Layout
+	opts   Options
+	desc   Descriptor // what this handle writes and expects stored
+	width  int        // key suffix: digits of the fields prefix
+	rest   uint64     // key suffix: largest packed value of fields 2..n
+	gen    atomic.Pointer[generation]
 }
 
-// New builds a board named name on client, ranking by layout. It refuses
-// (ErrName) an empty name, one over MaxNameLen bytes or one holding a brace,
-// and (ErrOptions) a nil client or layout and invalid options. New does not
-// talk to Redis.
-func New(client rueidis.Client, name string, layout *pack.Layout, opts Options) (*Board, error) {
+// New returns a handle to the board named name on client, ranking by
+// layout. The board's descriptor (its layout, Strategy, Cap and
+// DenseRanks) is stored with it: New writes it when the board has none (a
+// new board, or one written before descriptors existed), in one round
+// trip, and otherwise compares it with its own and refuses a difference
+// (ErrMismatch, naming the setting, stored and given), so that no two
+// handles ever write one board in two encodings. Use Open to build a
+// handle from the stored descriptor alone.
+//
+// It refuses (ErrName) an empty name, one over MaxNameLen bytes or one
+// holding a brace, and (ErrOptions) a nil client or layout and invalid
+// options. Redis errors wrap ErrRedis.
+func New(ctx context.Context, client rueidis.Client, name string, layout *pack.Layout, opts Options) (*Board, error) {
+	b, err := configure(client, name, layout, opts)
+	if err != nil {
+		return nil, err
+	}
+	m, err := b.readMeta(ctx, true)
+	if err != nil {
+		return nil, err
+	}
+	return b, b.adopt(m)
+}
+
+// configure builds a handle that has not talked to Redis: its generation
+// is 0, the first of every board.
+func configure(client rueidis.Client, name string, layout *pack.Layout, opts Options) (*Board, error) {
 	if err := checkName(name); err != nil {
 		return nil, err
 	}
@@ -46,12 +69,12 @@ func New(client rueidis.Client, name string, layout *pack.Layout, opts Options) 
 	if err != nil {
 		return nil, err
 	}
-	b := &Board{client: client, name: name, layout: layout, opts: o, keys: makeKeys(name, o.Strategy == KeySuffix, o.DenseRanks)}
+	b := &Board{client: client, name: name, layout: layout, opts: o, desc: describe(layout, o)}
 	if layout.Len() > 1 {
 		b.rest = layout.Field(0).Mul - 1
 		b.width = len(strconv.FormatUint(b.rest, 10))
 	}
-	b.scripts = scriptsFor(b.scriptConsts())
+	b.gen.Store(b.generation(0, nil))
 	return b, nil
 }
 
@@ -66,22 +89,22 @@ func (b *Board) Strategy() Strategy { return b.opts.Strategy }
 
 func (b *Board) suffix() bool { return b.opts.Strategy == KeySuffix }
 
-// scriptConsts are the board's constants that every script starts with
-// (see lua/common.lua).
-func (b *Board) scriptConsts() []luascript.Const {
+// layoutConsts are the constants that describe how the board stores an
+// entry (see lua/common.lua), each name preceded by prefix: "" for the
+// board's own, "T_" for a migration's target (lua/mirror.lua).
+func (b *Board) layoutConsts(prefix string) []luascript.Const {
 	strategy := "'p'"
 	if b.suffix() {
 		strategy = "'s'"
 	}
-	consts := []luascript.Const{
-		{Name: "STRATEGY", Value: strategy},
-		{Name: "WIDTH", Value: strconv.Itoa(b.width)},
-		{Name: "DENSE", Value: strconv.FormatBool(b.opts.DenseRanks)},
-		{Name: "CAP", Value: strconv.FormatInt(b.opts.Cap, 10)},
-		{Name: "RESTMAX", Value: strconv.FormatUint(b.rest, 10)},
+	return []luascript.Const{
+		{Name: prefix + "STRATEGY", Value: strategy},
+		{Name: prefix + "WIDTH", Value: strconv.Itoa(b.width)},
+		{Name: prefix + "DENSE", Value: strconv.FormatBool(b.opts.DenseRanks)},
+		{Name: prefix + "CAP", Value: strconv.FormatInt(b.opts.Cap, 10)},
+		{Name: prefix + "RESTMAX", Value: strconv.FormatUint(b.rest, 10)},
+		{Name: prefix + "FIELDS", Value: b.fieldsFunction()},
 	}
-	consts = append(consts, b.keys.luaIndexes()...)
-	return append(consts, luascript.Const{Name: "FIELDS", Value: b.fieldsFunction()})
 }
 
 // fieldsFunction writes FIELDS, a Lua function building the fields as a
@@ -140,13 +163,15 @@ func (b *Board) expireArg() (string, error) {
 // one command (UNLINK: Redis frees the memory in the background, so deleting
 // a board of millions of entries does not block the server).
 func (b *Board) Drop(ctx context.Context) error {
-	err := b.client.Do(ctx, b.client.B().Unlink().Key(b.keys.all()...).Build()).Error()
-	return redisErr("delete", err)
+	return b.drop(ctx)
 }
 
 func redisErr(op string, err error) error {
 	if err == nil {
 		return nil
+	}
+	if isTombstone(err) {
+		return fmt.Errorf("board: %s: %w", op, errStale)
 	}
 	return fmt.Errorf("board: %s: %w: %w", op, ErrRedis, err)
 }

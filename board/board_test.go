@@ -192,7 +192,7 @@ func TestCapBothDirections(t *testing.T) {
 func assertKeysHold(t *testing.T, b *Board, n int64) {
 	t.Helper()
 	ctx := context.Background()
-	for i, k := range []string{b.keys.m, b.keys.d} {
+	for i, k := range []string{b.gen.Load().keys.m, b.gen.Load().keys.d} {
 		if i == 0 && !b.suffix() {
 			continue
 		}
@@ -363,16 +363,16 @@ func TestNewRefuses(t *testing.T) {
 		"idlen":    {"x", Options{MaxIDLen: -3}, ErrOptions},
 		"attempts": {"x", Options{UpdateAttempts: -1}, ErrOptions},
 	} {
-		_, err := New(env.Client, c.name, l, c.o)
+		_, err := New(t.Context(), env.Client, c.name, l, c.o)
 		if !errors.Is(err, c.want) {
 			t.Errorf("%s: err = %v, want %v", name, err, c.want)
 		}
 		checkErrorText(t, err)
 	}
-	if _, err := New(nil, "x", l, Options{}); !errors.Is(err, ErrOptions) {
+	if _, err := New(t.Context(), nil, "x", l, Options{}); !errors.Is(err, ErrOptions) {
 		t.Errorf("nil client: err = %v", err)
 	}
-	if _, err := New(env.Client, "x", nil, Options{}); !errors.Is(err, ErrOptions) {
+	if _, err := New(t.Context(), env.Client, "x", nil, Options{}); !errors.Is(err, ErrOptions) {
 		t.Errorf("nil layout: err = %v", err)
 	}
 }

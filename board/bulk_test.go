@@ -171,7 +171,7 @@ func TestPeriodicExpiry(t *testing.T) {
 	b := p.At(now)
 	mustSubmit(t, b, Submission{ID: "a", Values: []float64{1, 1, 1}})
 	w, _ := Daily(nil).Window(now)
-	at, err := env.Client.Do(ctx, env.Client.B().Pexpiretime().Key(b.keys.z).Build()).AsInt64()
+	at, err := env.Client.Do(ctx, env.Client.B().Pexpiretime().Key(b.gen.Load().keys.z).Build()).AsInt64()
 	if err != nil || at != w.End.Add(time.Hour).UnixMilli() {
 		t.Errorf("PEXPIRETIME = %d, %v; want %d", at, err, w.End.Add(time.Hour).UnixMilli())
 	}

@@ -100,12 +100,14 @@ func TestMalformedCursors(t *testing.T) {
 	})
 }
 
-// A board written without the dense index, read by a handle with it, says
-// so instead of failing inside the script.
+// A board written before descriptors existed (no meta HASH) without the
+// dense index, adopted by a handle with it, says so instead of failing
+// inside the script.
 func TestDenseIndexMissing(t *testing.T) {
 	env := redistest.New(t)
 	plain := newBoard(t, env.Client, env.Prefix, "mm", testLayout(t), Options{})
 	mustSubmit(t, plain, Submission{ID: "x", Values: []float64{1, 0, 0}})
+	forgetDescriptor(t, plain)
 	dense := newBoard(t, env.Client, env.Prefix, "mm", testLayout(t), Options{DenseRanks: true})
 	if _, err := dense.Rank(context.Background(), "x", Dense); !errors.Is(err, ErrDenseDisabled) {
 		t.Errorf("err = %v, want ErrDenseDisabled", err)
@@ -150,7 +152,7 @@ func (w *workload) checkIndexes() {
 		counts[fmtTuple(e.Values)]++
 	}
 	for _, b := range w.boards {
-		got, err := b.client.Do(ctx, b.client.B().Hvals().Key(b.keys.c).Build()).AsIntSlice()
+		got, err := b.client.Do(ctx, b.client.B().Hvals().Key(b.gen.Load().keys.c).Build()).AsIntSlice()
 		if err != nil {
 			w.t.Fatal(err)
 		}
@@ -158,13 +160,13 @@ func (w *workload) checkIndexes() {
 		for _, n := range got {
 			sum += n
 		}
-		nv, _ := b.client.Do(ctx, b.client.B().Zcard().Key(b.keys.v).Build()).AsInt64()
+		nv, _ := b.client.Do(ctx, b.client.B().Zcard().Key(b.gen.Load().keys.v).Build()).AsInt64()
 		if len(got) != len(counts) || sum != int64(len(w.model.vals)) || nv != int64(len(counts)) {
 			w.t.Fatalf("%v: dense index holds %d tuples (%d in the ZSET) counting %d entries; model %d tuples, %d entries",
 				b.Strategy(), len(got), nv, sum, len(counts), len(w.model.vals))
 		}
 		if b.suffix() {
-			n, _ := b.client.Do(ctx, b.client.B().Hlen().Key(b.keys.m).Build()).AsInt64()
+			n, _ := b.client.Do(ctx, b.client.B().Hlen().Key(b.gen.Load().keys.m).Build()).AsInt64()
 			if diff := cmp.Diff(int64(len(w.model.vals)), n); diff != "" {
 				w.t.Fatalf("id HASH size (-want +got):\n%s", diff)
 			}

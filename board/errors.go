@@ -45,6 +45,20 @@ var (
 	// retention, has already expired: the write would be deleted at once.
 	ErrExpired = errors.New("window expired")
 
+	// ErrMismatch reports a handle whose layout or options (Strategy, Cap,
+	// DenseRanks) differ from the descriptor stored with the board: from
+	// New, or from any call after the board migrated to other settings.
+	// The error names the setting, stored and given.
+	ErrMismatch = errors.New("descriptor mismatch")
+
+	// ErrDescriptor reports a stored descriptor this package cannot read:
+	// malformed, of an unknown version, or describing no valid layout.
+	ErrDescriptor = errors.New("invalid stored descriptor")
+
+	// ErrMigrating reports a Migrate to other settings than those of the
+	// migration already under way on the board.
+	ErrMigrating = errors.New("another migration under way")
+
 	// ErrRedis wraps an error from Redis or the connection (including a
 	// cancelled context, which it also wraps).
 	ErrRedis = errors.New("redis error")

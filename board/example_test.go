@@ -20,7 +20,7 @@ func exampleBoard(name string, l *pack.Layout, o board.Options) *board.Board {
 	if err != nil {
 		panic(err)
 	}
-	b, err := board.New(env.Client, env.Prefix+":"+name, l, o)
+	b, err := board.New(context.Background(), env.Client, env.Prefix+":"+name, l, o)
 	if err != nil {
 		panic(err)
 	}
@@ -81,8 +81,8 @@ func ExampleNew() {
 }
 
 // A board in a program of your own: build a client from your Redis
-// address, then the board. Every handle to one board name uses the same
-// layout and options.
+// address, then the board. The board stores its layout and options with
+// it: a handle built with others is refused (board.ErrMismatch).
 func Example_ownClient() {
 	client, err := rueidis.NewClient(rueidis.ClientOption{InitAddress: []string{"localhost:6379"}})
 	if err != nil {
@@ -97,11 +97,11 @@ func Example_ownClient() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	b, err := board.New(client, "arena", layout, board.Options{})
+	ctx := context.Background()
+	b, err := board.New(ctx, client, "arena", layout, board.Options{})
 	if err != nil {
 		log.Fatal(err)
 	}
-	ctx := context.Background()
 	now := float64(time.Now().Unix())
 	if _, err := b.Submit(ctx, board.Submission{ID: "ann", Values: []float64{120, 1, now}, Policy: board.Best}); err != nil {
 		log.Fatal(err)

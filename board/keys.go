@@ -10,53 +10,126 @@ import (
 // MaxNameLen is the longest board name, in bytes.
 const MaxNameLen = 200
 
-// keys are a board's Redis keys, all sharing the hash tag {name} so every
-// script runs on one Redis Cluster slot:
+// keys are a board's Redis keys in one generation, all sharing the hash tag
+// {name} so every script runs on one Redis Cluster slot:
 //
-//	tb:{name}:z  sorted set of entries
-//	tb:{name}:d  HASH id -> member data
-//	tb:{name}:m  HASH id -> member (key-suffix strategy)
-//	tb:{name}:v  sorted set of distinct value tuples (dense ranks)
-//	tb:{name}:c  HASH tuple -> entries holding it (dense ranks)
+//	tb:{name}:meta   HASH: the descriptor and the generation (always this name)
+//	tb:{name}:z      sorted set of entries              (generation 0)
+//	tb:{name}:g2:z   the same in generation 2, and so on
+//	...:d  HASH id -> member data
+//	...:m  HASH id -> member (key-suffix strategy)
+//	...:v  sorted set of distinct value tuples (dense ranks)
+//	...:c  HASH tuple -> entries holding it (dense ranks)
+//	...:x  SET of ids that do not fit the target layout (while migrating)
+//
+// A board starts in generation 0, whose names are those of boards written
+// before descriptors existed. A migration moves the entries to new names
+// (migrate.go).
 type keys struct {
+	meta          string
 	z, d, m, v, c string
+	// migrating only: the target generation's keys, and the misfit set.
+	t *keys
+	x string
 	// script holds the keys a script of this board may touch, in the order
-	// lua/common.lua's K constants index them: z, then m for key suffix,
-	// then v and c for dense ranks, then d last, so that a submit that
-	// touches no member data can leave it out (see lean).
+	// their K constants index them (luaIndexes): z, then m for key suffix,
+	// then v and c for dense ranks, then d; while migrating, the target's
+	// in the same order and x; meta last when writes keep it (periodic
+	// windows).
 	script []string
+	// nlean is how many leading keys of script a submit that writes no
+	// member data, sets no expiry and trims no cap needs (see lean).
+	nlean int
 }
 
-// lean returns the keys of a submit that writes no member data, sets no
-// expiry and trims no cap: all but d.
-func (k keys) lean() []string { return k.script[:len(k.script)-1] }
-
-func makeKeys(name string, suffix, dense bool) keys {
-	p := "tb:{" + name + "}:"
-	k := keys{z: p + "z", d: p + "d", m: p + "m", v: p + "v", c: p + "c"}
-	k.script = []string{k.z}
-	if suffix {
-		k.script = append(k.script, k.m)
+// genKeys returns the keys of generation n of board name, for the strategy
+// and options of o; a migrating generation gets its target's keys with
+// withTarget.
+func genKeys(name string, n int64, o Options, periodic bool) keys {
+	k := names(name, n)
+	k.script = k.data(o)
+	k.nlean = len(k.script) - 1
+	if periodic {
+		k.script = append(k.script, k.meta)
 	}
-	if dense {
-		k.script = append(k.script, k.v, k.c)
-	}
-	k.script = append(k.script, k.d)
 	return k
 }
 
-// all returns every key a board may have.
-func (k keys) all() []string { return []string{k.z, k.d, k.m, k.v, k.c} }
+// names returns every name of generation n, without the script order.
+func names(name string, n int64) keys {
+	p := "tb:{" + name + "}:"
+	g := p
+	if n > 0 {
+		g = p + "g" + strconv.FormatInt(n, 10) + ":"
+	}
+	return keys{meta: p + "meta", z: g + "z", d: g + "d", m: g + "m", v: g + "v", c: g + "c", x: g + "x"}
+}
 
-// luaIndexes are the K constants of lua/common.lua: each key's index in
-// KEYS, 0 for a key the board does not keep.
+// data returns the data keys the strategy and options of o use, in script
+// order: z, [m], [v, c], d.
+func (k keys) data(o Options) []string {
+	out := []string{k.z}
+	if o.Strategy == KeySuffix {
+		out = append(out, k.m)
+	}
+	if o.DenseRanks {
+		out = append(out, k.v, k.c)
+	}
+	return append(out, k.d)
+}
+
+// withTarget returns k migrating to target t (stored with options to): the
+// target's data keys and the misfit set follow k's in script order, and no
+// submit is lean (every write mirrors into the target).
+func (k keys) withTarget(t keys, to Options, periodic bool) keys {
+	k.t = &t
+	k.script = append(k.script[:k.nlean+1:k.nlean+1], t.data(to)...)
+	k.script = append(k.script, k.x)
+	if periodic {
+		k.script = append(k.script, k.meta)
+	}
+	k.nlean = len(k.script)
+	return k
+}
+
+// lean returns the keys of a submit that writes no member data, sets no
+// expiry and trims no cap.
+func (k keys) lean() []string { return k.script[:k.nlean] }
+
+// withMeta returns script with the meta HASH last, for the scripts of a
+// migration (copy.lua, mirrorids.lua), which keep their state there.
+func (k keys) withMeta() []string {
+	if k.script[len(k.script)-1] == k.meta {
+		return k.script
+	}
+	return append(k.script[:len(k.script):len(k.script)], k.meta)
+}
+
+// all returns every key of the generation: data keys, and while migrating
+// the target's and the misfit set.
+func (k keys) all() []string {
+	out := []string{k.z, k.d, k.m, k.v, k.c}
+	if k.t != nil {
+		out = append(out, k.t.z, k.t.d, k.t.m, k.t.v, k.t.c, k.x)
+	}
+	return out
+}
+
+// luaIndexes are the K constants of lua/common.lua (and, while migrating,
+// the TK constants of lua/mirror.lua): each key's index in KEYS, 0 for a
+// key the script cannot touch.
 func (k keys) luaIndexes() []luascript.Const {
 	idx := map[string]int{}
 	for i, key := range k.script {
 		idx[key] = i + 1
 	}
-	consts := make([]luascript.Const, 0, 5)
-	for _, c := range []struct{ name, key string }{{"KZ", k.z}, {"KD", k.d}, {"KM", k.m}, {"KV", k.v}, {"KC", k.c}} {
+	named := []struct{ name, key string }{{"KZ", k.z}, {"KD", k.d}, {"KM", k.m}, {"KV", k.v}, {"KC", k.c}, {"KMETA", k.meta}}
+	if k.t != nil {
+		named = append(named, []struct{ name, key string }{
+			{"TKZ", k.t.z}, {"TKD", k.t.d}, {"TKM", k.t.m}, {"TKV", k.t.v}, {"TKC", k.t.c}, {"KX", k.x}}...)
+	}
+	consts := make([]luascript.Const, 0, len(named))
+	for _, c := range named {
 		consts = append(consts, luascript.Const{Name: c.name, Value: strconv.Itoa(idx[c.key])})
 	}
 	return consts

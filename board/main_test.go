@@ -29,7 +29,7 @@ func testLayout(t testing.TB) *pack.Layout {
 // redistest cleanup deletes its keys.
 func newBoard(t testing.TB, client rueidis.Client, prefix, suffix string, l *pack.Layout, o Options) *Board {
 	t.Helper()
-	b, err := New(client, prefix+"_"+suffix, l, o)
+	b, err := New(t.Context(), client, prefix+"_"+suffix, l, o)
 	if err != nil {
 		t.Fatalf("New: %v", err)
 	}
@@ -46,5 +46,14 @@ func bothStrategies(t *testing.T, o Options, f func(t *testing.T, b *Board)) {
 			o.Strategy = s
 			f(t, newBoard(t, env.Client, env.Prefix, "b", testLayout(t), o))
 		})
+	}
+}
+
+// forgetDescriptor deletes b's meta HASH, as if b had been written before
+// boards stored their descriptors.
+func forgetDescriptor(t testing.TB, b *Board) {
+	t.Helper()
+	if err := b.client.Do(t.Context(), b.client.B().Del().Key(b.gen.Load().keys.meta).Build()).Error(); err != nil {
+		t.Fatal(err)
 	}
 }

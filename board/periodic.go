@@ -127,7 +127,7 @@ func NewPeriodic(client rueidis.Client, name string, layout *pack.Layout, period
 		return nil, fmt.Errorf("board: name of %d bytes, over %d, leaves no room for a window label: %w", len(name), MaxNameLen-43, ErrName)
 	}
 	// Validate everything else once, with a representative board.
-	if _, err := New(client, name+":x", layout, opts); err != nil {
+	if _, err := configure(client, name+":x", layout, opts); err != nil {
 		return nil, err
 	}
 	return &Periodic{client: client, name: name, layout: layout, period: period, retention: retention, opts: opts}, nil
@@ -136,11 +136,16 @@ func NewPeriodic(client rueidis.Client, name string, layout *pack.Layout, period
 // At returns the board of the window holding t. Its keys expire Retention
 // after the window ends, set again by every write; a write once that moment
 // has passed is refused (ErrExpired).
+//
+// At does not talk to Redis. The window's first write stores its
+// descriptor (with the instant its keys expire), so that Open can read the
+// window by name; a write to a window whose stored descriptor differs from
+// the Periodic's is refused (ErrMismatch).
 func (p *Periodic) At(t time.Time) *Board {
 	w, _ := p.period.Window(t) // NewPeriodic validated the period
 	o := p.opts
 	o.expireAt = w.End.Add(p.retention)
-	b, err := New(p.client, p.name+":"+w.Label, p.layout, o)
+	b, err := configure(p.client, p.name+":"+w.Label, p.layout, o)
 	if err != nil {
 		panic(err) // unreachable: NewPeriodic validated name, layout and options
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/redis/rueidis"
 	"math"
 	"strconv"
 
@@ -96,7 +97,9 @@ func (b *Board) rank(ctx context.Context, id string, kind RankKind, opts []ReadO
 		return Entry{}, err
 	}
 	c, data := readFlags(opts)
-	strs, err := b.arrayReply("rank", b.scripts.rank.Exec(ctx, b.client, b.keys.script, []string{id, code, data}))
+	strs, err := inGen(ctx, b, func(g *generation) ([]string, error) {
+		return b.arrayReply("rank", g.scripts.rank.Exec(ctx, b.client, g.keys.script, []string{id, code, data}))
+	})
 	if err != nil {
 		return Entry{}, err
 	}
@@ -150,8 +153,10 @@ func checkWindow(op string, offset int64, n int) error {
 
 // Len returns the number of entries.
 func (b *Board) Len(ctx context.Context) (int64, error) {
-	n, err := b.client.Do(ctx, b.client.B().Zcard().Key(b.keys.z).Build()).AsInt64()
-	return n, redisErr("count", err)
+	return inGen(ctx, b, func(g *generation) (int64, error) {
+		n, err := b.client.Do(ctx, b.client.B().Zcard().Key(g.keys.z).Build()).AsInt64()
+		return n, redisErr("count", err)
+	})
 }
 
 // Top returns the best n entries (fewer when the board is smaller). It
@@ -174,7 +179,7 @@ func (b *Board) page(ctx context.Context, op string, offset int64, n int, opts [
 	}
 	c, data := readFlags(opts)
 	args := []string{strconv.FormatInt(offset, 10), strconv.FormatInt(offset+int64(n)-1, 10), data}
-	return b.listing(op, b.scripts.rang.Exec(ctx, b.client, b.keys.script, args), c.data)
+	return b.list(ctx, op, func(s *scriptSet) *rueidis.Lua { return s.rang }, args, c.data)
 }
 
 // Around returns n entries around id, id among them and as central as the
@@ -191,7 +196,7 @@ func (b *Board) Around(ctx context.Context, id string, n int, opts ...ReadOption
 	}
 	c, data := readFlags(opts)
 	args := []string{id, strconv.Itoa(n), data}
-	l, err := b.listing("around", b.scripts.around.Exec(ctx, b.client, b.keys.script, args), c.data)
+	l, err := b.list(ctx, "around", func(s *scriptSet) *rueidis.Lua { return s.around }, args, c.data)
 	if errors.Is(err, errAbsent) {
 		return List{}, fmt.Errorf("board: id %q: %w", id, ErrNotFound)
 	}
@@ -216,7 +221,7 @@ func (b *Board) Between(ctx context.Context, lo, hi float64, offset int64, n int
 	}
 	c, data := readFlags(opts)
 	args := []string{fmtFloat(slo), fmtFloat(shi), strconv.FormatInt(offset, 10), strconv.Itoa(n), data}
-	return b.listing("between", b.scripts.between.Exec(ctx, b.client, b.keys.script, args), c.data)
+	return b.list(ctx, "between", func(s *scriptSet) *rueidis.Lua { return s.between }, args, c.data)
 }
 
 // storedBounds turns a range of the first field into a range of stored

@@ -23,8 +23,10 @@ func (b *Board) Remove(ctx context.Context, ids ...string) (int64, error) {
 		}
 		args = append(args, id)
 	}
-	n, err := b.scripts.remove.Exec(ctx, b.client, b.keys.script, args).AsInt64()
-	return n, b.scriptErr("remove", err)
+	return inGen(ctx, b, func(g *generation) (int64, error) {
+		n, err := g.scripts.remove.Exec(ctx, b.client, g.keys.script, args).AsInt64()
+		return n, b.scriptErr("remove", err)
+	})
 }
 
 // SetData sets the member data of id, which must be on the board
@@ -40,9 +42,12 @@ func (b *Board) SetData(ctx context.Context, id string, data []byte) error {
 		return err
 	}
 	args := []string{id, string(data), expire}
-	n, err := b.scripts.setData.Exec(ctx, b.client, b.keys.script, args).AsInt64()
+	n, err := inGen(ctx, b, func(g *generation) (int64, error) {
+		n, err := g.scripts.setData.Exec(ctx, b.client, g.keys.script, args).AsInt64()
+		return n, b.scriptErr("set data", err)
+	})
 	if err != nil {
-		return b.scriptErr("set data", err)
+		return err
 	}
 	if n == 0 {
 		return fmt.Errorf("board: id %q: %w", id, ErrNotFound)

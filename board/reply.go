@@ -1,6 +1,7 @@
 package board
 
 import (
+	"context"
 	"fmt"
 	"strconv"
 	"strings"
@@ -59,6 +60,10 @@ func (b *Board) scriptErr(op string, err error) error {
 				op, b.layout.Field(i-1).Name, v, fmtNum(min), fmtNum(max), ErrValue, pack.ErrOverflow)
 		}
 	}
+	if rerr, ok := rueidis.IsRedisErr(err); ok && strings.HasPrefix(rerr.Error(), "TBMISMATCH") {
+		return fmt.Errorf("board: %s: %s: the window's stored descriptor differs from this handle's (read it with Open): %w",
+			op, b.name, ErrMismatch)
+	}
 	if rerr, ok := rueidis.IsRedisErr(err); ok && strings.HasPrefix(rerr.Error(), "TBNODENSE") {
 		return fmt.Errorf("board: %s: the dense index lacks this entry: the board was written by a handle without DenseRanks: %w",
 			op, ErrDenseDisabled)
@@ -77,6 +82,14 @@ func (b *Board) entry(score, member, rank string) (Entry, error) {
 		return Entry{}, fmt.Errorf("board: rank %q: %w", rank, ErrReply)
 	}
 	return Entry{ID: id, Values: vals, Rank: r}, nil
+}
+
+// list runs the listing script that pick chooses in b's generation, and
+// reads its reply with listing.
+func (b *Board) list(ctx context.Context, op string, pick func(*scriptSet) *rueidis.Lua, args []string, withData bool) (List, error) {
+	return inGen(ctx, b, func(g *generation) (List, error) {
+		return b.listing(op, pick(g.scripts).Exec(ctx, b.client, g.keys.script, args), withData)
+	})
 }
 
 // listing reads the reply of range.lua, around.lua, after.lua and

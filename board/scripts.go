@@ -12,12 +12,15 @@ import (
 //go:embed lua/*.lua
 var luaFiles embed.FS
 
-// scriptSet holds a board's scripts. Each is the board's constants, then
-// its fragments (lua/*.lua) in the order scriptFragments declares: with the
-// constants baked in, no call spends time parsing them.
+// scriptSet holds the scripts of one board configuration in one
+// generation. Each is the board's constants, then its fragments (lua/*.lua)
+// in the order scriptFragments declares: with the constants baked in, no
+// call spends time parsing them. copy and mirrorIDs are set only while the
+// board migrates.
 type scriptSet struct {
 	submit, remove, setData            *rueidis.Lua
 	rank, rang, around, after, between *rueidis.Lua
+	copy, mirrorIDs                    *rueidis.Lua
 }
 
 // scriptCache shares one scriptSet between boards of equal constants (the
@@ -25,49 +28,85 @@ type scriptSet struct {
 var scriptCache sync.Map // constants -> *scriptSet
 
 // scriptFragments declares each script's fragments, in order; the
-// read-only ones may run on replicas.
+// read-only ones may run on replicas. "mirror" stands for mirror.lua in a
+// migrating board's scripts and nomirror.lua in the others; the scripts
+// marked migrating exist only in a migrating board's set.
 var scriptFragments = []struct {
-	name      string
-	readOnly  bool
-	fragments []string
+	name                string
+	readOnly, migrating bool
+	fragments           []string
 }{
-	{"submit", false, []string{"side", "submit"}},
-	{"remove", false, []string{"side", "common", "remove"}},
-	{"setdata", false, []string{"common", "setdata"}},
-	{"rank", true, []string{"side", "common", "rank"}},
-	{"range", true, []string{"common", "range"}},
-	{"around", true, []string{"common", "around"}},
-	{"after", true, []string{"common", "after"}},
-	{"between", true, []string{"common", "between"}},
+	{"submit", false, false, []string{"side", "mirror", "submit"}},
+	{"remove", false, false, []string{"side", "common", "mirror", "remove"}},
+	{"setdata", false, false, []string{"common", "mirror", "setdata"}},
+	{"rank", true, false, []string{"side", "common", "rank"}},
+	{"range", true, false, []string{"common", "range"}},
+	{"around", true, false, []string{"common", "around"}},
+	{"after", true, false, []string{"common", "after"}},
+	{"between", true, false, []string{"common", "between"}},
+	{"copy", false, true, []string{"mirror", "copy"}},
+	{"mirrorids", false, true, []string{"mirror", "mirrorids"}},
 }
 
-func scriptsFor(consts []luascript.Const) *scriptSet {
-	key := fmt.Sprint(consts)
+func scriptsFor(consts []luascript.Const, migrating bool) *scriptSet {
+	key := fmt.Sprint(migrating, consts)
 	if s, ok := scriptCache.Load(key); ok {
 		return s.(*scriptSet)
 	}
-	src := scriptSources(consts)
+	src := scriptSources(consts, migrating)
 	lua := make(map[string]*rueidis.Lua, len(scriptFragments))
 	for _, f := range scriptFragments {
-		lua[f.name] = rueidis.NewLuaScript(src[f.name])
-		if f.readOnly {
-			lua[f.name] = rueidis.NewLuaScriptReadOnly(src[f.name])
+		if text, ok := src[f.name]; ok && f.readOnly {
+			lua[f.name] = rueidis.NewLuaScriptReadOnly(text)
+		} else if ok {
+			lua[f.name] = rueidis.NewLuaScript(text)
 		}
 	}
 	s := &scriptSet{
 		submit: lua["submit"], remove: lua["remove"], setData: lua["setdata"],
 		rank: lua["rank"], rang: lua["range"], around: lua["around"],
 		after: lua["after"], between: lua["between"],
+		copy: lua["copy"], mirrorIDs: lua["mirrorids"],
 	}
 	actual, _ := scriptCache.LoadOrStore(key, s)
 	return actual.(*scriptSet)
 }
 
 // scriptSources returns the text Redis runs for each script, by name.
-func scriptSources(consts []luascript.Const) map[string]string {
+func scriptSources(consts []luascript.Const, migrating bool) map[string]string {
 	src := make(map[string]string, len(scriptFragments))
 	for _, f := range scriptFragments {
-		src[f.name] = luascript.MustAssemble(luaFiles, "lua", "board: "+f.name, consts, f.fragments...)
+		if f.migrating && !migrating {
+			continue
+		}
+		frags := make([]string, len(f.fragments))
+		for i, name := range f.fragments {
+			if name == "mirror" && !migrating {
+				name = "nomirror"
+			}
+			frags[i] = name
+		}
+		src[f.name] = luascript.MustAssemble(luaFiles, "lua", "board: "+f.name, consts, frags...)
 	}
 	return src
+}
+
+// The scripts that work on a board's meta HASH and generations, the same
+// for every board: they have no constants.
+var (
+	metaScript   = staticScript("meta")
+	dropScript   = staticScript("drop")
+	beginScript  = staticScript("begin")
+	switchScript = staticScript("switch")
+)
+
+// staticNames lists the scripts without constants, for the golden test.
+var staticNames = []string{"meta", "drop", "begin", "switch"}
+
+func staticScript(name string) *rueidis.Lua {
+	return rueidis.NewLuaScript(staticSource(name))
+}
+
+func staticSource(name string) string {
+	return luascript.MustAssemble(luaFiles, "lua", "board: "+name, nil, name)
 }

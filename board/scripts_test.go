@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/tiebreak/tiebreak/internal/golden"
 	"github.com/tiebreak/tiebreak/internal/redistest"
@@ -23,17 +24,67 @@ func TestScriptsGolden(t *testing.T) {
 			for _, limit := range []int64{0, 100} {
 				config := fmt.Sprintf("%v-dense=%t-cap=%d", s, dense, limit)
 				t.Run(config, func(t *testing.T) {
-					b, err := New(env.Client, env.Prefix+"golden", goldenLayout(t), Options{Strategy: s, DenseRanks: dense, Cap: limit})
+					b, err := configure(env.Client, env.Prefix+"golden", goldenLayout(t), Options{Strategy: s, DenseRanks: dense, Cap: limit})
 					if err != nil {
 						t.Fatal(err)
 					}
-					for name, src := range scriptSources(b.scriptConsts()) {
-						golden.Check(t, filepath.Join("testdata", "scripts", config, name+".lua"), src)
-					}
+					checkGolden(t, config, b.gen.Load())
 				})
 			}
 		}
 	}
+	t.Run("periodic", func(t *testing.T) {
+		p, err := NewPeriodic(env.Client, env.Prefix+"golden", goldenLayout(t), Daily(nil), time.Hour, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkGolden(t, "PackedScore-periodic", p.At(time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)).gen.Load())
+	})
+	for _, s := range []Strategy{PackedScore, KeySuffix} {
+		// Migrating to the other strategy, with a field added, dense ranks
+		// and a cap: every branch of mirror.lua.
+		config := fmt.Sprintf("%v-migrating", s)
+		t.Run(config, func(t *testing.T) {
+			b, err := configure(env.Client, env.Prefix+"golden", goldenLayout(t), Options{Strategy: s})
+			if err != nil {
+				t.Fatal(err)
+			}
+			to := Options{Strategy: KeySuffix + PackedScore - s, DenseRanks: true, Cap: 100}
+			target, err := configure(env.Client, env.Prefix+"golden", widerLayout(t), to)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkGolden(t, config, b.generation(1, &migration{target: target, tgen: 2, defaults: map[string]float64{"level": 3}}))
+		})
+	}
+	for _, name := range staticNames {
+		golden.Check(t, filepath.Join("testdata", "scripts", "static", name+".lua"), staticSource(name))
+	}
+}
+
+// checkGolden checks every script of generation g against its golden file
+// under testdata/scripts/config.
+func checkGolden(t *testing.T, config string, g *generation) {
+	t.Helper()
+	for name, src := range scriptSources(g.consts, g.mig != nil) {
+		golden.Check(t, filepath.Join("testdata", "scripts", config, name+".lua"), src)
+	}
+}
+
+// widerLayout is goldenLayout with points widened and a trailing level
+// field: a migration's target.
+func widerLayout(t *testing.T) *pack.Layout {
+	t.Helper()
+	l, err := pack.NewLayout(
+		pack.Field{Name: "points", Width: 24},
+		pack.Field{Name: "paid", Width: 1},
+		pack.Field{Name: "time", Width: 20, Dir: pack.LowerIsBetter},
+		pack.Field{Name: "level", Width: 8},
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
 }
 
 // goldenLayout is the README's layout: points, then paid first, then

@@ -94,15 +94,29 @@ type Result struct {
 // past its retention (ErrExpired). Redis errors and a cancelled context
 // wrap ErrRedis.
 func (b *Board) Submit(ctx context.Context, s Submission) (Result, error) {
-	c, err := b.prepare(s, "", "", "")
-	if err != nil {
-		return Result{}, err
-	}
-	res, conflict, err := b.finish(c, b.scripts.submit.Exec(ctx, b.client, c.keys, c.args))
+	res, conflict, err := b.submit(ctx, s, "", "", "")
 	if err == nil && conflict {
 		err = fmt.Errorf("board: submit: unexpected conflict: %w", ErrReply)
 	}
 	return res, err
+}
+
+// submit runs submit.lua for s with the expectation given (see prepare)
+// in b's generation; conflict is true when the expectation did not hold.
+func (b *Board) submit(ctx context.Context, s Submission, expect, expScore, expMember string) (Result, bool, error) {
+	type out struct {
+		res      Result
+		conflict bool
+	}
+	o, err := inGen(ctx, b, func(g *generation) (out, error) {
+		c, err := b.prepare(g, s, expect, expScore, expMember)
+		if err != nil {
+			return out{}, err
+		}
+		res, conflict, err := b.finish(c, g.scripts.submit.Exec(ctx, b.client, c.keys, c.args))
+		return out{res, conflict}, err
+	})
+	return o.res, o.conflict, err
 }
 
 // submitCall is one call of submit.lua, ready to send.
@@ -116,7 +130,7 @@ type submitCall struct {
 // and Best the new stored score and member are computed here; the script
 // computes them only for the per-field operators, which need the old
 // values. The member-data key is left out when nothing can touch it.
-func (b *Board) prepare(s Submission, expect, expScore, expMember string) (submitCall, error) {
+func (b *Board) prepare(g *generation, s Submission, expect, expScore, expMember string) (submitCall, error) {
 	if err := b.checkSubmission(s); err != nil {
 		return submitCall{}, err
 	}
@@ -132,10 +146,10 @@ func (b *Board) prepare(s Submission, expect, expScore, expMember string) (submi
 		}
 		third, fourth = fmtFloat(score), member
 	}
-	c := submitCall{s: s, keys: b.keys.script}
+	c := submitCall{s: s, keys: g.keys.script}
 	c.args = []string{s.ID, policyCodes[s.Policy], third, fourth}
 	if s.Data == nil && expire == "0" && b.opts.Cap == 0 {
-		c.keys = b.keys.lean()
+		c.keys = g.keys.lean()
 	}
 	if expect == "" && s.Data == nil && s.Policy != PerField && expire == "0" {
 		return c, nil // the common case: no optional arguments

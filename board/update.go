@@ -68,11 +68,7 @@ func (b *Board) tryUpdate(ctx context.Context, id string, fn UpdateFunc) (Result
 	if err != nil {
 		return Result{}, false, err
 	}
-	c, err := b.prepare(Submission{ID: id, Values: vals}, expect, score, member)
-	if err != nil {
-		return Result{}, false, err
-	}
-	res, conflict, err := b.finish(c, b.scripts.submit.Exec(ctx, b.client, c.keys, c.args))
+	res, conflict, err := b.submit(ctx, Submission{ID: id, Values: vals}, expect, score, member)
 	return res, !conflict, err
 }
 
@@ -106,11 +102,35 @@ type ManyResult struct {
 // sent, and does not stop the others.
 func (b *Board) SubmitMany(ctx context.Context, subs []Submission) []ManyResult {
 	out := make([]ManyResult, len(subs))
-	execs := make([]rueidis.LuaExec, 0, len(subs))
-	calls := make([]submitCall, 0, len(subs))
-	sent := make([]int, 0, len(subs))
-	for i, s := range subs {
-		c, err := b.prepare(s, "", "", "")
+	todo := make([]int, len(subs))
+	for i := range todo {
+		todo[i] = i
+	}
+	g := b.gen.Load()
+	for reloads := 0; ; reloads++ {
+		todo = b.submitMany(ctx, g, subs, todo, out)
+		if len(todo) == 0 || reloads == maxReloads {
+			return out
+		}
+		var err error
+		if g, err = b.reload(ctx, g); err != nil {
+			for _, i := range todo {
+				out[i] = ManyResult{Err: err}
+			}
+			return out
+		}
+	}
+}
+
+// submitMany sends the submissions of subs listed in todo in generation g,
+// writes their results to out, and returns those that found the
+// generation moved (errStale), to send again.
+func (b *Board) submitMany(ctx context.Context, g *generation, subs []Submission, todo []int, out []ManyResult) []int {
+	execs := make([]rueidis.LuaExec, 0, len(todo))
+	calls := make([]submitCall, 0, len(todo))
+	sent := make([]int, 0, len(todo))
+	for _, i := range todo {
+		c, err := b.prepare(g, subs[i], "", "", "")
 		if err != nil {
 			out[i].Err = err
 			continue
@@ -119,11 +139,15 @@ func (b *Board) SubmitMany(ctx context.Context, subs []Submission) []ManyResult 
 		calls, sent = append(calls, c), append(sent, i)
 	}
 	if len(execs) == 0 {
-		return out
+		return nil
 	}
-	for j, r := range b.scripts.submit.ExecMulti(ctx, b.client, execs...) {
+	var again []int
+	for j, r := range g.scripts.submit.ExecMulti(ctx, b.client, execs...) {
 		res, _, err := b.finish(calls[j], r)
 		out[sent[j]] = ManyResult{Result: res, Err: err}
+		if errors.Is(err, errStale) {
+			again = append(again, sent[j])
+		}
 	}
-	return out
+	return again
 }

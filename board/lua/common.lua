@@ -5,8 +5,10 @@
 --
 --   local STRATEGY = 'p'   local WIDTH = 0   local DENSE = false
 --   local CAP = 0          local RESTMAX = 0
---   local KZ = 1  local KD = 2  local KM = 0  local KV = 0  local KC = 0
 --   local function FIELDS() return {...} end
+--   local DESC = "{...}"   the board's descriptor (JSON)
+--   local KZ = 1  local KD = 2  local KM = 0  local KV = 0  local KC = 0
+--   local KMETA = 0
 --
 -- STRATEGY 'p' (packed) or 's' (key suffix); WIDTH the digits of the
 -- key-suffix member prefix; DENSE whether the dense-rank index is kept; CAP
@@ -21,6 +23,10 @@
 --   KEYS[KD] d  HASH id -> member data
 --   KEYS[KV] v  sorted set of distinct value tuples (dense ranks only)
 --   KEYS[KC] c  HASH tuple -> number of entries holding it (dense ranks only)
+--   KEYS[KMETA] the meta HASH: descriptor and generation (periodic windows'
+--               writes only, which keep it; 0 elsewhere)
+-- A board that is migrating also passes its target's keys and misfit set
+-- (mirror.lua), and its writes keep the target up to date.
 --
 -- Storage: ascending order is best first.
 --   packed: score = -(sum of raw(field) * mul), member = id

@@ -13,5 +13,6 @@ for i = 1, #ARGV do
     S.remove(s, m)
     n = n + 1
   end
+  if mirror then mirror(ARGV[i]) end
 end
 return n

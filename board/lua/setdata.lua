@@ -10,6 +10,7 @@
 
 if not find_member(ARGV[1]) then return 0 end
 redis.call('HSET', KEYS[KD], ARGV[1], ARGV[2])
+if mirror then mirror(ARGV[1]) end
 if ARGV[3] ~= '0' then
   for i = 1, #KEYS do redis.call('PEXPIREAT', KEYS[i], ARGV[3]) end
 end

@@ -16,8 +16,12 @@
 -- ARGV[9]  '1' to set member data to ARGV[10], '' to leave it
 -- ARGV[11..] 'f' only: one value (or increment) per field
 --
--- KEYS may leave out d (the last) when ARGV[9] is not '1', ARGV[5] is
--- '0' and there is no cap: nothing then touches it.
+-- KEYS may leave out d when ARGV[9] is not '1', ARGV[5] is '0', there is
+-- no cap and the board is not migrating: nothing then touches it.
+--
+-- A periodic window keeps its meta HASH in KEYS[KMETA] (KMETA > 0): a
+-- write refuses a window whose stored descriptor is not DESC, and stores
+-- DESC in a window that has none.
 --
 -- Reply: {rank, changed, trimmed} when the stored member and score are
 --        ARGV[4] and ARGV[3] as sent, else
@@ -27,8 +31,12 @@
 --    or  'conflict' when the expectation does not hold (nothing written).
 -- Error: 'TBRANGE <field index from 1> <value>' when a value would leave
 --        its field's range (nothing written).
+--        'TBMISMATCH' when the window's stored descriptor is not DESC
+--        (nothing written).
 
 local id, policy = ARGV[1], ARGV[2]
+local desc = KMETA > 0 and redis.call('HGET', KEYS[KMETA], 'desc')
+if desc and desc ~= DESC then return redis.error_reply('TBMISMATCH') end
 local oldm, olds = false, false
 if STRATEGY == 'p' then
   olds = redis.call('ZSCORE', KEYS[KZ], id)
@@ -119,7 +127,12 @@ if CAP > 0 and redis.call('ZCARD', KEYS[KZ]) > CAP then
   for i = 1, #gone, 2 do
     S.remove(gone[i + 1], gone[i])
     if gone[i] == nm then trimmed = 1 end
+    if mirror then mirror(STRATEGY == 's' and string.sub(gone[i], WIDTH + 1) or gone[i]) end
   end
+end
+if mirror then mirror(id) end
+if KMETA > 0 and not desc then
+  redis.call('HSET', KEYS[KMETA], 'desc', DESC, 'gen', '0', 'state', 'live', 'expire', ARGV[5])
 end
 if ARGV[5] and ARGV[5] ~= '0' then
   for i = 1, #KEYS do redis.call('PEXPIREAT', KEYS[i], ARGV[5]) end

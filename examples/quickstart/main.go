@@ -37,7 +37,7 @@ func run(ctx context.Context, w io.Writer, client rueidis.Client, name string) e
 	if err != nil {
 		return err
 	}
-	b, err := board.New(client, name, layout, board.Options{})
+	b, err := board.New(ctx, client, name, layout, board.Options{})
 	if err != nil {
 		return err
 	}

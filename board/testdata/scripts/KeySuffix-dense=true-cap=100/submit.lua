@@ -4,12 +4,14 @@ local WIDTH = 10
 local DENSE = true
 local CAP = 100
 local RESTMAX = 8589934591
+local FIELDS = function() return {{mul = 8589934592, span = 1048576, min = 0, max = 1.7976931348623157e+308, hi = true}, {mul = 4294967296, span = 2, min = 0, max = 1, hi = true}, {mul = 1, span = 4294967296, min = 0, max = 4.294967295e+09, hi = false}, } end
+local DESC = [[{"version":1,"radix":2,"fields":[{"name":"points","width":20,"dir":"HigherIsBetter"},{"name":"paid","width":1,"dir":"HigherIsBetter"},{"name":"time","width":32,"dir":"LowerIsBetter"}],"strategy":"KeySuffix","cap":100,"denseRanks":true}]]
 local KZ = 1
 local KD = 5
 local KM = 2
 local KV = 3
 local KC = 4
-local FIELDS = function() return {{mul = 8589934592, span = 1048576, min = 0, max = 1.7976931348623157e+308, hi = true}, {mul = 4294967296, span = 2, min = 0, max = 1, hi = true}, {mul = 1, span = 4294967296, min = 0, max = 4.294967295e+09, hi = false}, } end
+local KMETA = 0
 -- fragment: side.lua
 -- side.lua: side(), the helpers of the side keys, for the scripts that
 -- keep them (submit with the dense option or a cap, remove, dense rank).
@@ -50,6 +52,11 @@ local function side()
   end
   return S
 end
+-- fragment: nomirror.lua
+-- nomirror.lua: a board that is not migrating mirrors nothing (see
+-- mirror.lua).
+
+local mirror = false
 -- fragment: submit.lua
 -- submit.lua: write one entry under a policy, atomically.
 --
@@ -69,8 +76,12 @@ end
 -- ARGV[9]  '1' to set member data to ARGV[10], '' to leave it
 -- ARGV[11..] 'f' only: one value (or increment) per field
 --
--- KEYS may leave out d (the last) when ARGV[9] is not '1', ARGV[5] is
--- '0' and there is no cap: nothing then touches it.
+-- KEYS may leave out d when ARGV[9] is not '1', ARGV[5] is '0', there is
+-- no cap and the board is not migrating: nothing then touches it.
+--
+-- A periodic window keeps its meta HASH in KEYS[KMETA] (KMETA > 0): a
+-- write refuses a window whose stored descriptor is not DESC, and stores
+-- DESC in a window that has none.
 --
 -- Reply: {rank, changed, trimmed} when the stored member and score are
 --        ARGV[4] and ARGV[3] as sent, else
@@ -80,8 +91,12 @@ end
 --    or  'conflict' when the expectation does not hold (nothing written).
 -- Error: 'TBRANGE <field index from 1> <value>' when a value would leave
 --        its field's range (nothing written).
+--        'TBMISMATCH' when the window's stored descriptor is not DESC
+--        (nothing written).
 
 local id, policy = ARGV[1], ARGV[2]
+local desc = KMETA > 0 and redis.call('HGET', KEYS[KMETA], 'desc')
+if desc and desc ~= DESC then return redis.error_reply('TBMISMATCH') end
 local oldm, olds = false, false
 if STRATEGY == 'p' then
   olds = redis.call('ZSCORE', KEYS[KZ], id)
@@ -172,7 +187,12 @@ if CAP > 0 and redis.call('ZCARD', KEYS[KZ]) > CAP then
   for i = 1, #gone, 2 do
     S.remove(gone[i + 1], gone[i])
     if gone[i] == nm then trimmed = 1 end
+    if mirror then mirror(STRATEGY == 's' and string.sub(gone[i], WIDTH + 1) or gone[i]) end
   end
+end
+if mirror then mirror(id) end
+if KMETA > 0 and not desc then
+  redis.call('HSET', KEYS[KMETA], 'desc', DESC, 'gen', '0', 'state', 'live', 'expire', ARGV[5])
 end
 if ARGV[5] and ARGV[5] ~= '0' then
   for i = 1, #KEYS do redis.call('PEXPIREAT', KEYS[i], ARGV[5]) end

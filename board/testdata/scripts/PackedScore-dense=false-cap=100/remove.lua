@@ -4,12 +4,14 @@ local WIDTH = 10
 local DENSE = false
 local CAP = 100
 local RESTMAX = 8589934591
+local FIELDS = function() return {{mul = 8589934592, span = 1048576, min = 0, max = 1.048575e+06, hi = true}, {mul = 4294967296, span = 2, min = 0, max = 1, hi = true}, {mul = 1, span = 4294967296, min = 0, max = 4.294967295e+09, hi = false}, } end
+local DESC = [[{"version":1,"radix":2,"fields":[{"name":"points","width":20,"dir":"HigherIsBetter"},{"name":"paid","width":1,"dir":"HigherIsBetter"},{"name":"time","width":32,"dir":"LowerIsBetter"}],"strategy":"PackedScore","cap":100,"denseRanks":false}]]
 local KZ = 1
 local KD = 2
 local KM = 0
 local KV = 0
 local KC = 0
-local FIELDS = function() return {{mul = 8589934592, span = 1048576, min = 0, max = 1.048575e+06, hi = true}, {mul = 4294967296, span = 2, min = 0, max = 1, hi = true}, {mul = 1, span = 4294967296, min = 0, max = 4.294967295e+09, hi = false}, } end
+local KMETA = 0
 -- fragment: side.lua
 -- side.lua: side(), the helpers of the side keys, for the scripts that
 -- keep them (submit with the dense option or a cap, remove, dense rank).
@@ -58,8 +60,10 @@ end
 --
 --   local STRATEGY = 'p'   local WIDTH = 0   local DENSE = false
 --   local CAP = 0          local RESTMAX = 0
---   local KZ = 1  local KD = 2  local KM = 0  local KV = 0  local KC = 0
 --   local function FIELDS() return {...} end
+--   local DESC = "{...}"   the board's descriptor (JSON)
+--   local KZ = 1  local KD = 2  local KM = 0  local KV = 0  local KC = 0
+--   local KMETA = 0
 --
 -- STRATEGY 'p' (packed) or 's' (key suffix); WIDTH the digits of the
 -- key-suffix member prefix; DENSE whether the dense-rank index is kept; CAP
@@ -74,6 +78,10 @@ end
 --   KEYS[KD] d  HASH id -> member data
 --   KEYS[KV] v  sorted set of distinct value tuples (dense ranks only)
 --   KEYS[KC] c  HASH tuple -> number of entries holding it (dense ranks only)
+--   KEYS[KMETA] the meta HASH: descriptor and generation (periodic windows'
+--               writes only, which keep it; 0 elsewhere)
+-- A board that is migrating also passes its target's keys and misfit set
+-- (mirror.lua), and its writes keep the target up to date.
 --
 -- Storage: ascending order is best first.
 --   packed: score = -(sum of raw(field) * mul), member = id
@@ -119,6 +127,11 @@ local function emit(out, got, withdata)
   end
   return out
 end
+-- fragment: nomirror.lua
+-- nomirror.lua: a board that is not migrating mirrors nothing (see
+-- mirror.lua).
+
+local mirror = false
 -- fragment: remove.lua
 -- remove.lua: remove ids and everything kept beside them, atomically.
 --
@@ -135,5 +148,6 @@ for i = 1, #ARGV do
     S.remove(s, m)
     n = n + 1
   end
+  if mirror then mirror(ARGV[i]) end
 end
 return n

@@ -1,0 +1,163 @@
+package board
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/tiebreak/tiebreak/pack"
+)
+
+// DescriptorVersion is the format version of the descriptors this package
+// writes and reads.
+const DescriptorVersion = 1
+
+// Descriptor is what a board stores about itself, beside its entries: its
+// layout and the options that decide how entries are stored. Every handle
+// to a board must agree with it (New refuses one that does not), and Open
+// builds a handle from it alone.
+//
+// It is kept as JSON in the HASH field "desc" of tb:{name}:meta, readable
+// in redis-cli:
+//
+//	{"version":1,"radix":2,"fields":[{"name":"points","width":20,"dir":"HigherIsBetter"},...],
+//	 "strategy":"PackedScore","cap":0,"denseRanks":false}
+//
+// MaxIDLen and UpdateAttempts are not in it: they bound what one handle
+// sends, not how the board is stored.
+type Descriptor struct {
+	// Version is the format version, DescriptorVersion.
+	Version int `json:"version"`
+	// Radix is 2 for a bit-field layout (pack.NewLayout), 10 for a digit
+	// layout (pack.NewDigitLayout).
+	Radix int `json:"radix"`
+	// Fields are the layout's fields, most significant first.
+	Fields []FieldDescriptor `json:"fields"`
+	// Strategy is Options.Strategy, by name: "PackedScore" or "KeySuffix".
+	Strategy string `json:"strategy"`
+	// Cap is Options.Cap.
+	Cap int64 `json:"cap"`
+	// DenseRanks is Options.DenseRanks.
+	DenseRanks bool `json:"denseRanks"`
+}
+
+// FieldDescriptor is one field of a Descriptor.
+type FieldDescriptor struct {
+	Name   string `json:"name"`
+	Width  int    `json:"width"`
+	Dir    string `json:"dir"` // "HigherIsBetter" or "LowerIsBetter"
+	Signed bool   `json:"signed,omitempty"`
+}
+
+// describe returns the descriptor of a board with layout l and options o.
+func describe(l *pack.Layout, o Options) Descriptor {
+	d := Descriptor{Version: DescriptorVersion, Radix: l.Radix(), Strategy: o.Strategy.String(), Cap: o.Cap, DenseRanks: o.DenseRanks}
+	for _, f := range l.Fields() {
+		d.Fields = append(d.Fields, FieldDescriptor{Name: f.Name, Width: f.Width, Dir: f.Dir.String(), Signed: f.Signed})
+	}
+	return d
+}
+
+// encoded is the descriptor's canonical JSON: the same descriptor always
+// gives the same bytes, so scripts compare descriptors as strings.
+func (d Descriptor) encoded() string {
+	j, _ := json.Marshal(d) // plain strings, ints and bools: cannot fail
+	return string(j)
+}
+
+// parseDescriptor reads a stored descriptor. It refuses (ErrDescriptor)
+// malformed JSON and a version it does not know.
+func parseDescriptor(name, s string) (Descriptor, error) {
+	var d Descriptor
+	dec := json.NewDecoder(strings.NewReader(s))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&d); err != nil {
+		return d, fmt.Errorf("board: %s: stored descriptor is not valid JSON (%v): %w", name, err, ErrDescriptor)
+	}
+	if d.Version != DescriptorVersion {
+		return d, fmt.Errorf("board: %s: stored descriptor has version %d, this package reads %d: %w", name, d.Version, DescriptorVersion, ErrDescriptor)
+	}
+	return d, nil
+}
+
+// build returns the layout and options the descriptor describes. It
+// refuses (ErrDescriptor) one that no layout or options could give.
+func (d Descriptor) build(name string) (*pack.Layout, Options, error) {
+	fields := make([]pack.Field, len(d.Fields))
+	for i, f := range d.Fields {
+		dir, ok := map[string]pack.Direction{"HigherIsBetter": pack.HigherIsBetter, "LowerIsBetter": pack.LowerIsBetter}[f.Dir]
+		if !ok {
+			return nil, Options{}, fmt.Errorf("board: %s: stored field %q has direction %q: %w", name, f.Name, f.Dir, ErrDescriptor)
+		}
+		fields[i] = pack.Field{Name: f.Name, Width: f.Width, Dir: dir, Signed: f.Signed}
+	}
+	newLayout := map[int]func(...pack.Field) (*pack.Layout, error){2: pack.NewLayout, 10: pack.NewDigitLayout}[d.Radix]
+	if newLayout == nil {
+		return nil, Options{}, fmt.Errorf("board: %s: stored radix %d, want 2 or 10: %w", name, d.Radix, ErrDescriptor)
+	}
+	l, err := newLayout(fields...)
+	if err != nil {
+		return nil, Options{}, fmt.Errorf("board: %s: stored layout: %w: %w", name, ErrDescriptor, err)
+	}
+	s, ok := map[string]Strategy{"PackedScore": PackedScore, "KeySuffix": KeySuffix}[d.Strategy]
+	if !ok {
+		return nil, Options{}, fmt.Errorf("board: %s: stored strategy %q: %w", name, d.Strategy, ErrDescriptor)
+	}
+	return l, Options{Strategy: s, Cap: d.Cap, DenseRanks: d.DenseRanks}, nil
+}
+
+// diff names the first setting in which given differs from stored, as
+// "setting: stored X, given Y", or returns "" when they agree.
+func diff(stored, given Descriptor) string {
+	switch {
+	case stored.Radix != given.Radix:
+		return fmt.Sprintf("layout radix: stored %d, given %d", stored.Radix, given.Radix)
+	case len(stored.Fields) != len(given.Fields):
+		return fmt.Sprintf("number of fields: stored %d (%s), given %d (%s)",
+			len(stored.Fields), fieldNames(stored), len(given.Fields), fieldNames(given))
+	case stored.Strategy != given.Strategy:
+		return fmt.Sprintf("Strategy: stored %s, given %s", stored.Strategy, given.Strategy)
+	case stored.Cap != given.Cap:
+		return fmt.Sprintf("Cap: stored %d, given %d", stored.Cap, given.Cap)
+	case stored.DenseRanks != given.DenseRanks:
+		return fmt.Sprintf("DenseRanks: stored %t, given %t", stored.DenseRanks, given.DenseRanks)
+	}
+	for i, s := range stored.Fields {
+		if g := given.Fields[i]; s != g {
+			return fmt.Sprintf("field %d: stored %s, given %s", i, s, g)
+		}
+	}
+	return ""
+}
+
+func fieldNames(d Descriptor) string {
+	names := make([]string, len(d.Fields))
+	for i, f := range d.Fields {
+		names[i] = f.Name
+	}
+	return strings.Join(names, ", ")
+}
+
+// String describes the field as in pack.Layout.String: "time:32/lower".
+func (f FieldDescriptor) String() string {
+	s := fmt.Sprintf("%s:%d", f.Name, f.Width)
+	if f.Dir != pack.HigherIsBetter.String() {
+		s += "/lower"
+	}
+	if f.Signed {
+		s += "/signed"
+	}
+	return s
+}
+
+// luaString writes s as a Lua long string, [[...]] or [=[...]=] and so on,
+// with the fewest '=' that do not occur in s: its bytes are taken as they
+// are, with no escapes, so the descriptor reads in the golden scripts as
+// it is stored.
+func luaString(s string) string {
+	eq := ""
+	for strings.Contains(s+"]", "]"+eq+"]") {
+		eq += "="
+	}
+	return "[" + eq + "[" + s + "]" + eq + "]"
+}

@@ -1,0 +1,279 @@
+package board
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/internal/luascript"
+)
+
+// generation is where a board's entries are now: the keys of one
+// generation and the scripts that work on them. A handle keeps its
+// current generation and reads the meta HASH again only when a command
+// finds a tombstone where it expected entries (a migration moved them).
+type generation struct {
+	n       int64
+	keys    keys
+	consts  []luascript.Const // what every script of the generation starts with
+	scripts *scriptSet
+	mig     *migration // nil unless the board is migrating
+}
+
+// migration is the target of a board that is migrating: a handle that has
+// not talked to Redis, holding the target's layout and options, its
+// generation, and the values of its fields that the source lacks.
+type migration struct {
+	target   *Board
+	tgen     int64
+	defaults map[string]float64
+}
+
+// generation builds generation n of b, migrating to mig when not nil.
+func (b *Board) generation(n int64, mig *migration) *generation {
+	periodic := !b.opts.expireAt.IsZero()
+	k := genKeys(b.name, n, b.opts, periodic)
+	if mig != nil {
+		k = k.withTarget(names(b.name, mig.tgen), mig.target.opts, periodic)
+	}
+	g := &generation{n: n, keys: k, mig: mig}
+	g.consts = b.scriptConsts(g)
+	g.scripts = scriptsFor(g.consts, mig != nil)
+	return g
+}
+
+// scriptConsts are the constants that every script of generation g starts
+// with (see lua/common.lua and, while migrating, lua/mirror.lua).
+func (b *Board) scriptConsts(g *generation) []luascript.Const {
+	consts := b.layoutConsts("")
+	consts = append(consts, luascript.Const{Name: "DESC", Value: luaString(b.desc.encoded())})
+	consts = append(consts, g.keys.luaIndexes()...)
+	if g.mig == nil {
+		return consts
+	}
+	t := g.mig.target
+	consts = append(consts, t.layoutConsts("T_")...)
+	from, def := make([]string, t.layout.Len()), make([]string, t.layout.Len())
+	for i := range from {
+		name := t.layout.Field(i).Name
+		from[i] = strconv.Itoa(b.layout.Index(name) + 1)
+		def[i] = fmtFloat(g.mig.defaults[name])
+	}
+	return append(consts,
+		luascript.Const{Name: "T_FROM", Value: "{" + strings.Join(from, ", ") + "}"},
+		luascript.Const{Name: "T_DEF", Value: "{" + strings.Join(def, ", ") + "}"})
+}
+
+// meta is a board's meta HASH as meta.lua returns it.
+type meta struct {
+	exists           bool
+	desc, target     string
+	gen, tgen        int64
+	migrating        bool
+	defaults, cursor string
+	expireAt         time.Time
+}
+
+// readMeta reads the board's meta HASH; with create, it first stores b's
+// descriptor when the board has none.
+func (b *Board) readMeta(ctx context.Context, create bool) (meta, error) {
+	arg := ""
+	if create {
+		arg = b.desc.encoded()
+	}
+	return readMeta(ctx, b.client, b.name, arg)
+}
+
+// readMeta reads the meta HASH of board name, first storing the
+// descriptor desc when the board has none and desc is not "".
+func readMeta(ctx context.Context, client rueidis.Client, name, desc string) (meta, error) {
+	r := metaScript.Exec(ctx, client, []string{names(name, 0).meta}, []string{desc})
+	arr, err := r.ToArray()
+	if err != nil {
+		return meta{}, redisErr("read descriptor", err)
+	}
+	if len(arr) != 8 {
+		return meta{}, fmt.Errorf("board: %s: meta reply of %d elements: %w", name, len(arr), ErrReply)
+	}
+	f := make([]string, len(arr))
+	for i := range arr {
+		f[i], _ = arr[i].ToString() // absent fields are nil: ""
+	}
+	m := meta{exists: f[0] != "", desc: f[0], migrating: f[2] == "migrating", target: f[3], defaults: f[5], cursor: f[7]}
+	var errs [3]error
+	m.gen, errs[0] = parseGen(f[1])
+	m.tgen, errs[1] = parseGen(f[4])
+	if f[6] != "" && f[6] != "0" {
+		var ms int64
+		ms, errs[2] = strconv.ParseInt(f[6], 10, 64)
+		m.expireAt = time.UnixMilli(ms)
+	}
+	if err := errors.Join(errs[:]...); err != nil {
+		return meta{}, fmt.Errorf("board: %s: meta HASH: %w: %w", name, ErrDescriptor, err)
+	}
+	return m, nil
+}
+
+func parseGen(s string) (int64, error) {
+	if s == "" {
+		return 0, nil
+	}
+	return strconv.ParseInt(s, 10, 64)
+}
+
+// adopt makes m's generation b's, after checking that the stored
+// descriptor is b's own (ErrMismatch otherwise). A board with no meta HASH
+// (a periodic window not yet written) is in generation 0.
+func (b *Board) adopt(m meta) error {
+	if !m.exists {
+		b.gen.Store(b.generation(0, nil))
+		return nil
+	}
+	if m.desc != b.desc.encoded() {
+		return b.mismatch(m)
+	}
+	if !m.migrating {
+		b.gen.Store(b.generation(m.gen, nil))
+		return nil
+	}
+	mig, err := b.loadMigration(m)
+	if err != nil {
+		return err
+	}
+	b.gen.Store(b.generation(m.gen, mig))
+	return nil
+}
+
+// mismatch explains how the stored descriptor of m differs from b's.
+func (b *Board) mismatch(m meta) error {
+	stored, err := parseDescriptor(b.name, m.desc)
+	if err != nil {
+		return err
+	}
+	why := diff(stored, b.desc)
+	if why == "" {
+		why = "the descriptor's encoding" // same settings, other bytes: a newer writer
+	}
+	if m.migrating && m.target == b.desc.encoded() {
+		why += " (the board is migrating to this handle's settings: build it once the migration has switched, or use Open)"
+	}
+	return fmt.Errorf("board: %s: the stored descriptor differs: %s: %w", b.name, why, ErrMismatch)
+}
+
+// loadMigration builds the target of a migration under way.
+func (b *Board) loadMigration(m meta) (*migration, error) {
+	td, err := parseDescriptor(b.name, m.target)
+	if err != nil {
+		return nil, err
+	}
+	l, o, err := td.build(b.name)
+	if err != nil {
+		return nil, err
+	}
+	o.expireAt = b.opts.expireAt
+	t, err := configure(b.client, b.name, l, o)
+	if err != nil {
+		return nil, fmt.Errorf("board: %s: stored target: %w: %w", b.name, ErrDescriptor, err)
+	}
+	mig := &migration{target: t, tgen: m.tgen, defaults: map[string]float64{}}
+	if m.defaults != "" && json.Unmarshal([]byte(m.defaults), &mig.defaults) != nil {
+		return nil, fmt.Errorf("board: %s: stored defaults %q: %w", b.name, m.defaults, ErrDescriptor)
+	}
+	return mig, nil
+}
+
+// maxReloads bounds how often one call reads the meta HASH again: more
+// than one migration step during one call.
+const maxReloads = 4
+
+// reload reads the meta HASH again after a command of generation old found
+// a tombstone, unless another call already did.
+func (b *Board) reload(ctx context.Context, old *generation) (*generation, error) {
+	if g := b.gen.Load(); g != old {
+		return g, nil
+	}
+	m, err := b.readMeta(ctx, false)
+	if err != nil {
+		return nil, err
+	}
+	if err := b.adopt(m); err != nil {
+		return nil, err
+	}
+	return b.gen.Load(), nil
+}
+
+// inGen runs op on b's current generation and, when op finds the
+// generation moved (errStale), on the new one, reading it at most
+// maxReloads times.
+func inGen[T any](ctx context.Context, b *Board, op func(g *generation) (T, error)) (T, error) {
+	g := b.gen.Load()
+	v, err := op(g)
+	for i := 0; i < maxReloads && errors.Is(err, errStale); i++ {
+		if g, err = b.reload(ctx, g); err != nil {
+			var zero T
+			return zero, err
+		}
+		v, err = op(g)
+	}
+	return v, err
+}
+
+// errStale reports a command that found a tombstone where the handle's
+// generation kept entries: the board migrated (or is migrating) since the
+// handle last read its meta HASH. Nothing was written.
+var errStale = fmt.Errorf("board: the board moved to another generation: %w", ErrRedis)
+
+// isTombstone reports a command refused for a key of the wrong type: a
+// tombstone left by a migration.
+func isTombstone(err error) bool {
+	rerr, ok := rueidis.IsRedisErr(err)
+	return ok && strings.HasPrefix(rerr.Error(), "WRONGTYPE")
+}
+
+// drop removes every key of the board in every generation, and its meta
+// HASH, in one script; it reads the generations again if a migration
+// step came between.
+func (b *Board) drop(ctx context.Context) error {
+	for i := 0; ; i++ {
+		m, err := b.readMeta(ctx, false)
+		if err != nil {
+			return err
+		}
+		keys := []string{names(b.name, 0).meta}
+		keys = append(keys, b.genNames(m)...)
+		stamp := ""
+		if m.exists {
+			stamp = strconv.FormatInt(m.gen, 10)
+		}
+		stamp += " "
+		if m.migrating {
+			stamp += strconv.FormatInt(m.tgen, 10)
+		}
+		n, err := dropScript.Exec(ctx, b.client, keys, []string{stamp}).AsInt64()
+		if err != nil || n == 1 || i == maxReloads {
+			return redisErr("drop", err)
+		}
+	}
+}
+
+// genNames lists every key name of the board in m's generations: the
+// current one's, the target's while migrating, and the tombstones of the
+// retired ones.
+func (b *Board) genNames(m meta) []string {
+	cur := names(b.name, m.gen)
+	out := []string{cur.z, cur.d, cur.m, cur.v, cur.c, cur.x}
+	if m.migrating {
+		t := names(b.name, m.tgen)
+		out = append(out, t.z, t.d, t.m, t.v, t.c)
+	}
+	for g := int64(0); g < m.gen; g++ {
+		old := names(b.name, g)
+		out = append(out, old.z, old.m)
+	}
+	return out
+}

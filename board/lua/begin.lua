@@ -1,0 +1,37 @@
+-- begin.lua: start a board's migration to another descriptor.
+--
+-- The source entries move to the next generation's names (RENAME, O(1))
+-- and the names they leave hold tombstones (strings), so that every handle
+-- still writing the old names fails on its first command (WRONGTYPE),
+-- before it writes anything, reads the meta HASH again and from then on
+-- mirrors each of its writes into the target (mirror.lua).
+--
+-- KEYS[1]      the board's meta HASH
+-- KEYS[2..6]   the source generation's z, d, m, v, c
+-- KEYS[7..11]  the same names in the next generation
+-- ARGV[1]      the source generation, as read from the meta HASH
+-- ARGV[2]      the target descriptor
+-- ARGV[3]      the defaults of the target's new fields (JSON)
+--
+-- Reply: 'begun'; 'resumed' when this migration is already under way;
+--        'busy' when another one is; 'stale' when the generation is no
+--        longer ARGV[1] (nothing written).
+
+local m = redis.call('HMGET', KEYS[1], 'gen', 'state', 'target', 'defaults')
+if m[1] ~= ARGV[1] then return 'stale' end
+if m[2] == 'migrating' then
+  if m[3] == ARGV[2] and m[4] == ARGV[3] then return 'resumed' end
+  return 'busy'
+end
+local at = redis.call('PEXPIRETIME', KEYS[2])
+for i = 2, 6 do
+  if redis.call('EXISTS', KEYS[i]) == 1 then redis.call('RENAME', KEYS[i], KEYS[i + 5]) end
+end
+for _, k in ipairs({KEYS[2], KEYS[4]}) do
+  redis.call('SET', k, 'tiebreak: moved to generation ' .. (tonumber(m[1]) + 1))
+  if at > 0 then redis.call('PEXPIREAT', k, at) end
+end
+local next = tonumber(m[1]) + 1
+redis.call('HSET', KEYS[1], 'state', 'migrating', 'gen', next, 'tgen', next + 1,
+  'target', ARGV[2], 'defaults', ARGV[3], 'cursor', '0')
+return 'begun'

@@ -1,0 +1,15 @@
+-- drop.lua: remove a whole board, in every generation it has, atomically.
+--
+-- KEYS[1]   the board's meta HASH
+-- KEYS[2..] every other key of the board, as the caller read its
+--           generations
+-- ARGV[1]   those generations: gen .. ' ' .. tgen as read from the meta
+--           HASH ('' for either field absent)
+--
+-- Reply: 1 when removed, 0 when the generations changed since they were
+--        read (nothing removed: read them again).
+
+local g = redis.call('HMGET', KEYS[1], 'gen', 'tgen')
+if (g[1] or '') .. ' ' .. (g[2] or '') ~= ARGV[1] then return 0 end
+redis.call('UNLINK', unpack(KEYS))
+return 1

@@ -1,0 +1,327 @@
+package board
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/tiebreak/tiebreak/pack"
+)
+
+// MigrateOptions configure a migration. The zero value means every
+// default.
+type MigrateOptions struct {
+	// Defaults gives, by name, the value that every entry takes in each
+	// field the new layout has and the board's does not (a new trailing
+	// tie-break field, say). Default 0 for each such field. A name that is
+	// not a new field, or a value the field cannot hold, is refused.
+	Defaults map[string]float64
+
+	// Batch is how many ids each step of the copy asks SCAN for: one step
+	// is one script of roughly Batch mirrored entries. Default
+	// DefaultMigrateBatch (200); 1 to MaxMigrateBatch.
+	Batch int
+}
+
+// DefaultMigrateBatch and MaxMigrateBatch bound MigrateOptions.Batch.
+const (
+	DefaultMigrateBatch = 200
+	MaxMigrateBatch     = 2000
+)
+
+// Migrate re-encodes every entry of the board for a new layout and options
+// (widen a field, add a trailing tie-break field, switch strategy, turn
+// dense ranks on, set a cap) while other handles keep reading and writing,
+// then switches the board to them and returns a handle built with them.
+//
+// The design, with every step atomic and resumable:
+//
+//	begin   one script: the entries move to the next generation's key
+//	        names (RENAME), tombstones take the old names, the meta HASH
+//	        says "migrating" with the target descriptor. Every handle's
+//	        next command hits a tombstone before writing anything, reads
+//	        the meta HASH and from then on mirrors each write into the
+//	        target keys, in the same script as the write.
+//	copy    scripts of about Batch ids each, walking the source with SCAN
+//	        (which returns every id present throughout), mirror each id;
+//	        the SCAN cursor is kept in the meta HASH after every step.
+//	switch  one script, once the copy is done and no entry is a misfit:
+//	        the source keys go, tombstones take their names, the meta
+//	        HASH holds the target descriptor. Handles built with the old
+//	        settings then get ErrMismatch; those built with the new ones
+//	        (as the handle returned) follow.
+//
+// Reads are served from the source until the switch, so ranks never come
+// from a half-copied board, and an acknowledged write is in the target
+// from the moment it is acknowledged. A migration cut short (ctx cancelled,
+// the process killed) is resumed by calling Migrate again with the same
+// arguments, from any process; until then the board keeps working, its
+// writes mirrored. Values that do not fit the new layout are never masked:
+// those entries stay out of the target and Migrate returns a *MisfitError
+// listing them (wrapping ErrValue and pack.ErrOverflow) without switching;
+// fix or remove them through any handle and call Migrate again.
+//
+// It refuses what New refuses for the new settings, bad MigrateOptions
+// (ErrArgument, ErrValue), a board whose stored descriptor is not b's
+// (ErrMismatch) and a board already migrating to other settings
+// (ErrMigrating). A migration to the settings the board already has
+// returns at once.
+func (b *Board) Migrate(ctx context.Context, layout *pack.Layout, opts Options, mo MigrateOptions) (*Board, error) {
+	opts.expireAt = b.opts.expireAt
+	t, err := configure(b.client, b.name, layout, opts)
+	if err != nil {
+		return nil, err
+	}
+	batch, defaults, err := b.checkMigrate(t, mo)
+	if err != nil {
+		return nil, err
+	}
+	tgen, err := b.beginMigration(ctx, t, defaults)
+	if err != nil || tgen < 0 {
+		return t, err
+	}
+	if err := b.copyAll(ctx, tgen, batch); err != nil {
+		return nil, err
+	}
+	return t, b.finishMigration(ctx, t, tgen)
+}
+
+// checkMigrate validates mo for a migration from b to t and returns the
+// batch and the defaults as the meta HASH keeps them (JSON).
+func (b *Board) checkMigrate(t *Board, mo MigrateOptions) (int, string, error) {
+	batch := mo.Batch
+	if batch == 0 {
+		batch = DefaultMigrateBatch
+	}
+	if batch < 1 || batch > MaxMigrateBatch {
+		return 0, "", fmt.Errorf("board: MigrateOptions.Batch = %d out of range [1, %d]: %w", mo.Batch, MaxMigrateBatch, ErrArgument)
+	}
+	for name, v := range mo.Defaults {
+		i := t.layout.Index(name)
+		if i < 0 || b.layout.Index(name) >= 0 {
+			return 0, "", fmt.Errorf("board: MigrateOptions.Defaults[%q]: not a field the new layout adds (%s): %w", name, newFields(b, t), ErrArgument)
+		}
+		if err := t.checkValue(i, v); err != nil {
+			return 0, "", fmt.Errorf("board: MigrateOptions.Defaults: %w", err)
+		}
+	}
+	defaults := map[string]float64{}
+	for _, name := range strings.Split(newFields(b, t), ", ") {
+		if name != "" {
+			defaults[name] = mo.Defaults[name] + 0
+		}
+	}
+	j, _ := json.Marshal(defaults) // sorted keys: canonical
+	return batch, string(j), nil
+}
+
+// newFields names the fields of t that b lacks.
+func newFields(b, t *Board) string {
+	var out []string
+	for _, f := range t.layout.Fields() {
+		if b.layout.Index(f.Name) < 0 {
+			out = append(out, f.Name)
+		}
+	}
+	sort.Strings(out)
+	return strings.Join(out, ", ")
+}
+
+// beginMigration starts the migration from b to t, or finds it under way,
+// and returns the target generation; -1 when the board already has t's
+// settings (t then holds its generation).
+func (b *Board) beginMigration(ctx context.Context, t *Board, defaults string) (int64, error) {
+	for i := 0; ; i++ {
+		m, err := b.readMeta(ctx, true)
+		if err != nil {
+			return 0, err
+		}
+		if !m.migrating && m.desc == t.desc.encoded() {
+			return -1, t.adopt(m)
+		}
+		if m.desc != b.desc.encoded() {
+			return 0, b.mismatch(m)
+		}
+		from, to := names(b.name, m.gen), names(b.name, m.gen+1)
+		keys := []string{from.meta, from.z, from.d, from.m, from.v, from.c, to.z, to.d, to.m, to.v, to.c}
+		args := []string{strconv.FormatInt(m.gen, 10), t.desc.encoded(), defaults}
+		reply, err := beginScript.Exec(ctx, b.client, keys, args).ToString()
+		if err != nil {
+			return 0, redisErr("begin migration", err)
+		}
+		switch {
+		case reply == "resumed":
+			return m.tgen, nil
+		case reply == "begun":
+			return m.gen + 2, nil
+		case reply == "busy":
+			return 0, fmt.Errorf("board: %s: migrating to %s: %w", b.name, m.target, ErrMigrating)
+		case i == maxReloads:
+			return 0, fmt.Errorf("board: %s: begin migration: the generation kept moving: %w", b.name, ErrMigrating)
+		}
+	}
+}
+
+// copyAll runs the copy steps from the cursor kept in the meta HASH to the
+// end, then mirrors the misfits again.
+func (b *Board) copyAll(ctx context.Context, tgen int64, batch int) error {
+	m, err := b.readMeta(ctx, false)
+	if err != nil {
+		return err
+	}
+	if err := b.adopt(m); err != nil {
+		return err
+	}
+	cursor, step := m.cursor, strconv.Itoa(batch)
+	for cursor != "done" {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("board: %s: migration paused at cursor %s (call Migrate again to resume): %w: %w", b.name, cursor, ErrRedis, err)
+		}
+		cursor, err = b.copyStep(ctx, tgen, cursor, step)
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// copyStep runs one copy step (copy.lua) and returns the next cursor.
+func (b *Board) copyStep(ctx context.Context, tgen int64, cursor, count string) (string, error) {
+	strs, err := inGen(ctx, b, func(g *generation) ([]string, error) {
+		if g.mig == nil || g.mig.tgen != tgen {
+			return nil, fmt.Errorf("board: %s: the migration to generation %d is no longer under way: %w", b.name, tgen, ErrMigrating)
+		}
+		args := []string{strconv.FormatInt(tgen, 10), cursor, count}
+		return b.arrayReply("copy", g.scripts.copy.Exec(ctx, b.client, g.keys.withMeta(), args))
+	})
+	if err != nil {
+		return "", err
+	}
+	if len(strs) != 2 {
+		return "", fmt.Errorf("board: copy reply %q: %w", strs, ErrReply)
+	}
+	return strs[0], nil
+}
+
+// finishMigration mirrors the misfits again (they may have been fixed),
+// reports those left, else switches the board to t.
+func (b *Board) finishMigration(ctx context.Context, t *Board, tgen int64) error {
+	if err := b.remirrorMisfits(ctx, tgen); err != nil {
+		return err
+	}
+	g := b.gen.Load()
+	keys := []string{g.keys.meta, g.keys.z, g.keys.d, g.keys.m, g.keys.v, g.keys.c, g.keys.x}
+	reply, err := switchScript.Exec(ctx, b.client, keys, []string{strconv.FormatInt(tgen, 10)}).ToString()
+	if err != nil {
+		return redisErr("switch", err)
+	}
+	switch reply {
+	case "switched":
+	case "misfits":
+		return b.misfitError(ctx, t)
+	default:
+		return fmt.Errorf("board: %s: switch: %s: %w", b.name, reply, ErrMigrating)
+	}
+	m, err := readMeta(ctx, b.client, b.name, "")
+	if err != nil {
+		return err
+	}
+	return t.adopt(m)
+}
+
+// remirrorMisfits mirrors every id of the misfit set again (SSCAN, one
+// pass): those fixed or removed meanwhile leave it.
+func (b *Board) remirrorMisfits(ctx context.Context, tgen int64) error {
+	g := b.gen.Load()
+	for cursor := uint64(0); ; {
+		e, err := b.client.Do(ctx, b.client.B().Sscan().Key(g.keys.x).Cursor(cursor).Count(MaxMigrateBatch).Build()).AsScanEntry()
+		if err != nil {
+			return redisErr("read misfits", err)
+		}
+		if len(e.Elements) > 0 {
+			args := append([]string{strconv.FormatInt(tgen, 10)}, e.Elements...)
+			if err := g.scripts.mirrorIDs.Exec(ctx, b.client, g.keys.withMeta(), args).Error(); err != nil {
+				return b.scriptErr("mirror misfits", err)
+			}
+		}
+		if cursor = e.Cursor; cursor == 0 {
+			return nil
+		}
+	}
+}
+
+// MisfitError reports the entries that do not fit a migration's new
+// layout: they are kept on the board but not in the new encoding, and the
+// migration waits for them to be fixed or removed. It wraps ErrValue and
+// pack.ErrOverflow.
+type MisfitError struct {
+	// Board is the board's name.
+	Board string
+	// Count is how many entries do not fit.
+	Count int64
+	// Examples describe up to ten of them.
+	Examples []Misfit
+}
+
+// Misfit is one entry that does not fit a migration's new layout.
+type Misfit struct {
+	// Entry is the entry as stored.
+	Entry Entry
+	// Reason says which field does not fit and why.
+	Reason string
+}
+
+// Error lists the misfits.
+func (e *MisfitError) Error() string {
+	var s strings.Builder
+	fmt.Fprintf(&s, "board: %s: %d entries do not fit the new layout (fix or remove them, then call Migrate again)", e.Board, e.Count)
+	for _, m := range e.Examples {
+		fmt.Fprintf(&s, "; %q %v: %s", m.Entry.ID, m.Entry.Values, m.Reason)
+	}
+	return s.String() + ": " + ErrValue.Error() + ": " + pack.ErrOverflow.Error()
+}
+
+// Unwrap returns ErrValue and pack.ErrOverflow.
+func (e *MisfitError) Unwrap() []error { return []error{ErrValue, pack.ErrOverflow} }
+
+// misfitError describes the misfit set of b's migration to t.
+func (b *Board) misfitError(ctx context.Context, t *Board) error {
+	g := b.gen.Load()
+	n, err1 := b.client.Do(ctx, b.client.B().Scard().Key(g.keys.x).Build()).AsInt64()
+	ids, err2 := b.client.Do(ctx, b.client.B().Srandmember().Key(g.keys.x).Count(10).Build()).AsStrSlice()
+	if err := errors.Join(err1, err2); err != nil {
+		return redisErr("read misfits", err)
+	}
+	e := &MisfitError{Board: b.name, Count: n}
+	sort.Strings(ids)
+	for _, id := range ids {
+		entry, err := b.Get(ctx, id)
+		if err != nil {
+			continue // removed meanwhile
+		}
+		e.Examples = append(e.Examples, Misfit{Entry: entry, Reason: misfitReason(b, t, entry)})
+	}
+	return e
+}
+
+// misfitReason says which value of entry t cannot hold.
+func misfitReason(b, t *Board, e Entry) string {
+	defaults := b.gen.Load().mig
+	for i := 0; i < t.layout.Len(); i++ {
+		name := t.layout.Field(i).Name
+		v := 0.0
+		if j := b.layout.Index(name); j >= 0 {
+			v = e.Values[j]
+		} else if defaults != nil {
+			v = defaults.defaults[name]
+		}
+		if err := t.checkValue(i, v); err != nil {
+			return err.Error()
+		}
+	}
+	return "fits now (fixed meanwhile)"
+}

@@ -1,0 +1,56 @@
+package board
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/redis/rueidis"
+)
+
+// Open returns a handle to the board named name built from the descriptor
+// stored with it alone, so that a tool or another service can read and
+// write a board without knowing its layout. A periodic window opened by
+// its full name ("<name>:<label>", see Periodic) keeps the instant its
+// keys expire. The handle's MaxIDLen and UpdateAttempts are the defaults.
+//
+// It refuses an invalid name (ErrName) and a nil client (ErrOptions); a
+// board with no descriptor (none at all, or one written before descriptors
+// existed on which New has not been called since) is ErrNotFound; a
+// descriptor it cannot read is ErrDescriptor. Redis errors wrap ErrRedis.
+func Open(ctx context.Context, client rueidis.Client, name string) (*Board, error) {
+	if err := checkName(name); err != nil {
+		return nil, err
+	}
+	if client == nil {
+		return nil, fmt.Errorf("board: Open: client is nil: %w", ErrOptions)
+	}
+	m, err := readMeta(ctx, client, name, "")
+	if err != nil {
+		return nil, err
+	}
+	if !m.exists {
+		return nil, fmt.Errorf("board: %s has no stored descriptor (no board, or one no handle has been made for since descriptors exist): %w", name, ErrNotFound)
+	}
+	d, err := parseDescriptor(name, m.desc)
+	if err != nil {
+		return nil, err
+	}
+	l, o, err := d.build(name)
+	if err != nil {
+		return nil, err
+	}
+	o.expireAt = m.expireAt
+	b, err := configure(client, name, l, o)
+	if err != nil {
+		return nil, fmt.Errorf("board: %s: stored descriptor: %w: %w", name, ErrDescriptor, err)
+	}
+	return b, b.adopt(m)
+}
+
+// Descriptor returns what this handle stores with the board and expects
+// stored: its layout and the options that decide the encoding.
+func (b *Board) Descriptor() Descriptor {
+	d := b.desc
+	d.Fields = append([]FieldDescriptor(nil), d.Fields...)
+	return d
+}

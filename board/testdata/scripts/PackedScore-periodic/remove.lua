@@ -1,0 +1,153 @@
+-- board: remove
+local STRATEGY = 'p'
+local WIDTH = 10
+local DENSE = false
+local CAP = 0
+local RESTMAX = 8589934591
+local FIELDS = function() return {{mul = 8589934592, span = 1048576, min = 0, max = 1.048575e+06, hi = true}, {mul = 4294967296, span = 2, min = 0, max = 1, hi = true}, {mul = 1, span = 4294967296, min = 0, max = 4.294967295e+09, hi = false}, } end
+local DESC = [[{"version":1,"radix":2,"fields":[{"name":"points","width":20,"dir":"HigherIsBetter"},{"name":"paid","width":1,"dir":"HigherIsBetter"},{"name":"time","width":32,"dir":"LowerIsBetter"}],"strategy":"PackedScore","cap":0,"denseRanks":false}]]
+local KZ = 1
+local KD = 2
+local KM = 0
+local KV = 0
+local KC = 0
+local KMETA = 3
+-- fragment: side.lua
+-- side.lua: side(), the helpers of the side keys, for the scripts that
+-- keep them (submit with the dense option or a cap, remove, dense rank).
+-- It builds its closures only when called:
+--   S.tuple_key(score, member)    the dense-rank key of a value tuple
+--   S.dense(score, member, delta) counts a tuple in or out of the dense
+--                                 index (a no-op unless DENSE)
+--   S.remove(score, member)       removes an entry and all kept beside it
+-- Scores may be numbers or strings.
+
+local function side()
+  local S = {}
+  function S.tuple_key(score, member)
+    local s = string.format('%.17g', tonumber(score))
+    if STRATEGY == 'p' then return s end
+    return string.sub(member, 1, WIDTH) .. s
+  end
+  function S.dense(score, member, delta)
+    if not DENSE then return end
+    local tk = S.tuple_key(score, member)
+    local n = redis.call('HINCRBY', KEYS[KC], tk, delta)
+    if n <= 0 then
+      redis.call('HDEL', KEYS[KC], tk)
+      redis.call('ZREM', KEYS[KV], tk)
+    elseif n == 1 and delta > 0 then
+      redis.call('ZADD', KEYS[KV], score, tk)
+    end
+  end
+  function S.remove(score, member)
+    local id = member
+    if STRATEGY == 's' then
+      id = string.sub(member, WIDTH + 1)
+      redis.call('HDEL', KEYS[KM], id)
+    end
+    redis.call('ZREM', KEYS[KZ], member)
+    redis.call('HDEL', KEYS[KD], id)
+    S.dense(score, member, -1)
+  end
+  return S
+end
+-- fragment: common.lua
+-- common.lua: the helpers of the scripts that read entries. Every script
+-- is the board's constants, written by the Go side, then its fragments in
+-- a declared order (scripts.go), each using only the constants and the
+-- fragments before it:
+--
+--   local STRATEGY = 'p'   local WIDTH = 0   local DENSE = false
+--   local CAP = 0          local RESTMAX = 0
+--   local function FIELDS() return {...} end
+--   local DESC = "{...}"   the board's descriptor (JSON)
+--   local KZ = 1  local KD = 2  local KM = 0  local KV = 0  local KC = 0
+--   local KMETA = 0
+--
+-- STRATEGY 'p' (packed) or 's' (key suffix); WIDTH the digits of the
+-- key-suffix member prefix; DENSE whether the dense-rank index is kept; CAP
+-- the cap (0: none); RESTMAX the largest packed value of fields 2..n;
+-- FIELDS() builds the fields as a Lua table, one per field: {mul=, span=
+-- (max raw + 1), min=, max=, hi= (higher is better)}, a function so that
+-- only the calls that need the table build it.
+--
+-- KEYS, the same for every script:
+--   KEYS[KZ] z  sorted set: score = stored score, member = stored member
+--   KEYS[KM] m  HASH id -> member (key-suffix strategy only)
+--   KEYS[KD] d  HASH id -> member data
+--   KEYS[KV] v  sorted set of distinct value tuples (dense ranks only)
+--   KEYS[KC] c  HASH tuple -> number of entries holding it (dense ranks only)
+--   KEYS[KMETA] the meta HASH: descriptor and generation (periodic windows'
+--               writes only, which keep it; 0 elsewhere)
+-- A board that is migrating also passes its target's keys and misfit set
+-- (mirror.lua), and its writes keep the target up to date.
+--
+-- Storage: ascending order is best first.
+--   packed: score = -(sum of raw(field) * mul), member = id
+--   suffix: score = -f1 (higher is better) or f1; member = fields 2..n
+--           packed, written as RESTMAX - packed in WIDTH zero-padded digits,
+--           then the id.
+-- Numbers never leave a script as Lua numbers: scores go out as strings (the
+-- raw reply of Redis, or %.17g, exact for every double), ranks as integers.
+-- Every 'local function' costs a closure on every call, so the write
+-- script (submit.lua) is declared without this file: it is written out
+-- there, and it builds the side-key helpers only when the board keeps
+-- side keys.
+
+-- The id stored in a member.
+local function member_id(member)
+  if STRATEGY == 'p' then return member end
+  return string.sub(member, WIDTH + 1)
+end
+
+-- The current member of id and its score (the raw string), or false.
+local function find_member(id)
+  if STRATEGY == 'p' then
+    local s = redis.call('ZSCORE', KEYS[KZ], id)
+    if s then return id, s end
+    return false
+  end
+  local m = redis.call('HGET', KEYS[KM], id)
+  if m then return m, redis.call('ZSCORE', KEYS[KZ], m) end
+  return false
+end
+
+-- Appends member, score and, if withdata, the member data (data, hasdata)
+-- of each pair of a ZRANGE ... WITHSCORES reply to out.
+local function emit(out, got, withdata)
+  for i = 1, #got, 2 do
+    out[#out + 1] = got[i]
+    out[#out + 1] = got[i + 1]
+    if withdata then
+      local d = redis.call('HGET', KEYS[KD], member_id(got[i]))
+      out[#out + 1] = d or ''
+      out[#out + 1] = d and 1 or 0
+    end
+  end
+  return out
+end
+-- fragment: nomirror.lua
+-- nomirror.lua: a board that is not migrating mirrors nothing (see
+-- mirror.lua).
+
+local mirror = false
+-- fragment: remove.lua
+-- remove.lua: remove ids and everything kept beside them, atomically.
+--
+-- KEYS: the board's keys (see common.lua)
+-- ARGV[1..]  ids
+--
+-- Reply: the number of ids that were on the board.
+
+
+local S, n = side(), 0
+for i = 1, #ARGV do
+  local m, s = find_member(ARGV[i])
+  if m then
+    S.remove(s, m)
+    n = n + 1
+  end
+  if mirror then mirror(ARGV[i]) end
+end
+return n
