@@ -1,6 +1,7 @@
 package board
 
 import (
+	"os"
 	"testing"
 
 	"github.com/redis/rueidis"
@@ -8,7 +9,12 @@ import (
 	"github.com/tiebreak/tiebreak/pack"
 )
 
-func TestMain(m *testing.M) { redistest.Main(m) }
+func TestMain(m *testing.M) {
+	if arg := os.Getenv(migrateChildEnv); arg != "" {
+		os.Exit(migrateChild(arg))
+	}
+	redistest.Main(m)
+}
 
 // testLayout is points (10 bits, higher first), paid (1 bit, higher first),
 // time (8 bits, lower first): small, so random workloads make many ties.

@@ -11,6 +11,7 @@ import (
 type model struct {
 	layout *pack.Layout
 	vals   map[string][]float64
+	suffix bool // the board is KeySuffix: its first field has no width
 }
 
 func newModel(l *pack.Layout) *model { return &model{layout: l, vals: map[string][]float64{}} }
@@ -47,8 +48,9 @@ func (m *model) sorted() []Entry {
 	return out
 }
 
-// submit applies s as the scripts do; ok is false when it must fail.
-func (m *model) submit(s Submission) (Result, bool) {
+// apply applies s as the scripts do, without the rank (which costs a
+// sort); ok is false when it must fail.
+func (m *model) apply(s Submission) (Result, bool) {
 	old, had := m.vals[s.ID]
 	nv := append([]float64(nil), s.Values...)
 	if had && s.Policy == PerField && s.Ops != nil {
@@ -67,7 +69,11 @@ func (m *model) submit(s Submission) (Result, bool) {
 	}
 	for i, v := range nv {
 		// For a new id every operator sets, so an increment is a value.
-		if f := m.layout.Field(i); v < float64(f.Min) || v > float64(f.Max) {
+		f := m.layout.Field(i)
+		if i == 0 && m.suffix && v >= 0 {
+			continue // key suffix: the first field is any float64
+		}
+		if v < float64(f.Min) || v > float64(f.Max) {
 			return Result{}, false
 		}
 	}
@@ -76,8 +82,17 @@ func (m *model) submit(s Submission) (Result, bool) {
 	}
 	changed := !had || m.cmpTuple(nv, old) != 0
 	m.vals[s.ID] = nv
-	e := m.find(s.ID)
-	return Result{Entry: e, Changed: changed}, true
+	return Result{Changed: changed}, true
+}
+
+// submit applies s as the scripts do and returns what Submit returns; ok
+// is false when it must fail.
+func (m *model) submit(s Submission) (Result, bool) {
+	r, ok := m.apply(s)
+	if ok {
+		r.Entry = m.find(s.ID)
+	}
+	return r, ok
 }
 
 // trim applies a cap after a write of id whose result was r.
