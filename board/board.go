@@ -78,6 +78,9 @@ func configure(client rueidis.Client, name string, layout *pack.Layout, opts Opt
 	return b, nil
 }
 
+// Client returns the client the board was built with.
+func (b *Board) Client() rueidis.Client { return b.client }
+
 // Name returns the board's name.
 func (b *Board) Name() string { return b.name }
 

@@ -10,11 +10,15 @@
 // Every key of a board shares the hash tag {name}, so every script runs on
 // one Redis Cluster slot:
 //
-//	tb:{name}:z   sorted set, ascending order = best first
-//	tb:{name}:m   HASH id -> member          (KeySuffix only)
-//	tb:{name}:d   HASH id -> member data     (when written)
-//	tb:{name}:v   distinct value tuples      (DenseRanks only)
-//	tb:{name}:c   tuple -> number of entries (DenseRanks only)
+//	tb:{name}:meta  HASH: the descriptor (JSON), the generation, a migration's state
+//	tb:{name}:z     sorted set, ascending order = best first
+//	tb:{name}:m     HASH id -> member          (KeySuffix only)
+//	tb:{name}:d     HASH id -> member data     (when written)
+//	tb:{name}:v     distinct value tuples      (DenseRanks only)
+//	tb:{name}:c     tuple -> number of entries (DenseRanks only)
+//
+// Those are generation 0's names; after a migration the entries live under
+// tb:{name}:g2:z, tb:{name}:g2:m and so on (see Migrate).
 //
 // Two strategies store the same board:
 //
@@ -27,6 +31,31 @@
 //
 // Scores are negated so that the ascending order Redis keeps (score, then
 // member bytes) puts the best entry first and breaks ties by id ascending.
+//
+// # A board describes itself
+//
+// The layout, Strategy, Cap and DenseRanks are stored with the board, as
+// JSON in tb:{name}:meta (HGET tb:{name}:meta desc in redis-cli). New
+// writes it for a board that has none and refuses a handle that differs
+// (ErrMismatch, naming the setting); a periodic window gets it with its
+// first write. Open builds a handle from it alone. None of this costs a
+// call anything: the check is made once, by New.
+//
+// Migrate changes the layout and options of a board while it is written,
+// in generations:
+//
+//	generation g          g+1 (source)              g+2 (target)
+//	  live  --begin-->  entries RENAMEd here;    <-- every write mirrored
+//	                    tombstones left at g         here in the same script;
+//	                                                 the copy walks the source
+//	                  --switch-->  source removed, tombstones at g+1,
+//	                               the target is the board
+//
+// A tombstone is a string where a handle expects a sorted set or a HASH,
+// so a handle that has not seen a step fails on its first command before
+// writing anything (WRONGTYPE), reads the meta HASH again and carries on in
+// the new generation, or reports ErrMismatch when the board no longer has
+// its settings. Reads come from the source until the switch.
 //
 // # Atomicity
 //

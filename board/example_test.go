@@ -315,3 +315,74 @@ func ExamplePeriodic() {
 	// Output:
 	// :weekly:2026-W47
 }
+
+// A second handle built with other settings is refused, and one opened by
+// name alone reads the board as it is stored.
+func ExampleOpen() {
+	ctx := context.Background()
+	b := exampleBoard("open", pointsPaidTime(), board.Options{})
+	defer b.Drop(ctx)
+	if _, err := b.Submit(ctx, board.Submission{ID: "ann", Values: []float64{300, 1, 1700000000}}); err != nil {
+		panic(err)
+	}
+	wider, _ := pack.NewLayout(pack.Field{Name: "points", Width: 24}, pack.Field{Name: "paid", Width: 1}, pack.Field{Name: "time", Width: 28})
+	_, err := board.New(ctx, b.Client(), b.Name(), wider, board.Options{})
+	fmt.Println(errors.Is(err, board.ErrMismatch))
+
+	o, err := board.Open(ctx, b.Client(), b.Name())
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(o.Layout(), o.Strategy())
+	top, _ := o.Top(ctx, 1)
+	printList(top)
+	// Output:
+	// true
+	// bits[points:20 paid:1 time:32/lower] PackedScore
+	// 1 ann [300 1 1700000000]
+}
+
+// Migrate widens the points field and adds a level tie-break while the
+// board stays readable and writable; the old handle is refused afterwards.
+func ExampleBoard_Migrate() {
+	ctx := context.Background()
+	b := exampleBoard("migrate", pointsPaidTime(), board.Options{})
+	defer b.Drop(ctx)
+	for i, id := range []string{"ann", "bob", "cyd"} {
+		if _, err := b.Submit(ctx, board.Submission{ID: id, Values: []float64{100, float64(i % 2), 1700000000}}); err != nil {
+			panic(err)
+		}
+	}
+	wider, _ := pack.NewLayout(
+		pack.Field{Name: "points", Width: 24},
+		pack.Field{Name: "paid", Width: 1},
+		pack.Field{Name: "time", Width: 24, Dir: pack.LowerIsBetter},
+		pack.Field{Name: "level", Width: 4},
+	)
+	// 1700000000 does not fit 24 bits: the migration says which entries.
+	_, err := b.Migrate(ctx, wider, board.Options{}, board.MigrateOptions{Defaults: map[string]float64{"level": 1}})
+	var misfits *board.MisfitError
+	if errors.As(err, &misfits) {
+		fmt.Println(misfits.Count, "entries do not fit")
+	}
+	// Store times relative to the season's start instead, then migrate again.
+	for i, id := range []string{"ann", "bob", "cyd"} {
+		if _, err := b.Submit(ctx, board.Submission{ID: id, Values: []float64{100, float64(i % 2), float64(i)}}); err != nil {
+			panic(err)
+		}
+	}
+	nb, err := b.Migrate(ctx, wider, board.Options{}, board.MigrateOptions{Defaults: map[string]float64{"level": 1}})
+	if err != nil {
+		panic(err)
+	}
+	top, _ := nb.Top(ctx, 3)
+	printList(top)
+	_, err = b.Top(ctx, 3)
+	fmt.Println(errors.Is(err, board.ErrMismatch))
+	// Output:
+	// 3 entries do not fit
+	// 1 bob [100 1 1 1]
+	// 2 ann [100 0 0 1]
+	// 3 cyd [100 0 2 1]
+	// true
+}

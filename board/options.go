@@ -41,9 +41,10 @@ const (
 
 // Options configure a board. The zero value means every default.
 //
-// A board does not store its layout or options in Redis: every handle to
-// one board name must be built with the same layout, Strategy, Cap and
-// DenseRanks, or the handles will corrupt each other's indexes.
+// Strategy, Cap and DenseRanks decide how entries are stored: they are part
+// of the board's stored descriptor, with the layout, and New refuses a
+// handle that differs from it (ErrMismatch). MaxIDLen and UpdateAttempts
+// belong to the handle.
 type Options struct {
 	// Strategy chooses the storage. Default PackedScore.
 	Strategy Strategy

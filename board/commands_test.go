@@ -1,0 +1,89 @@
+package board
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/internal/redisops"
+	"github.com/tiebreak/tiebreak/internal/redistest"
+)
+
+// commandsOf runs op on a server of its own and returns the Redis commands
+// it made, by name, with their number of calls.
+func commandsOf(t *testing.T, client rueidis.Client, op func() error) map[string]string {
+	t.Helper()
+	ctx := context.Background()
+	if err := client.Do(ctx, client.B().ConfigResetstat().Build()).Error(); err != nil {
+		t.Fatal(err)
+	}
+	if err := op(); err != nil {
+		t.Fatal(err)
+	}
+	stats, err := redisops.Info(ctx, client, "commandstats")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	for name, v := range stats {
+		name = strings.TrimPrefix(name, "cmdstat_")
+		if strings.HasPrefix(name, "config") || name == "info" {
+			continue
+		}
+		calls, _, _ := strings.Cut(strings.TrimPrefix(v, "calls="), ",")
+		out[name] = calls
+	}
+	return out
+}
+
+// The descriptor costs nothing per call: a write and a read of a board
+// that stores one make exactly the Redis commands the scripts name (one
+// EVALSHA, then the data commands), nothing to read or check it.
+func TestCommandsPerCall(t *testing.T) {
+	srv, err := redistest.StartServer("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	client, err := rueidis.NewClient(rueidis.ClientOption{InitAddress: []string{srv.Addr}, DisableCache: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer client.Close()
+	ctx := context.Background()
+	for _, c := range []struct {
+		o    Options
+		want map[string]map[string]string
+	}{
+		{Options{}, map[string]map[string]string{
+			"submit": {"evalsha": "1", "zscore": "1", "zadd": "1", "zrank": "1"},
+			"top":    {"evalsha_ro": "1", "zcard": "1", "zrange": "1"},
+			"rank":   {"evalsha_ro": "1", "zscore": "1", "zrank": "1"},
+		}},
+		{Options{Strategy: KeySuffix}, map[string]map[string]string{
+			"submit": {"evalsha": "1", "hget": "1", "zadd": "1", "hset": "1", "zrank": "1"},
+			"top":    {"evalsha_ro": "1", "zcard": "1", "zrange": "1"},
+			"rank":   {"evalsha_ro": "1", "hget": "1", "zscore": "1", "zrank": "1"},
+		}},
+	} {
+		t.Run(c.o.Strategy.String(), func(t *testing.T) {
+			b, err := New(ctx, client, "commands"+c.o.Strategy.String(), testLayout(t), c.o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			mustSubmit(t, b, Submission{ID: "a", Values: []float64{1, 1, 1}}) // scripts loaded
+			_, _ = b.Top(ctx, 1)
+			_, _ = b.Rank(ctx, "a", Ordinal)
+			got := map[string]map[string]string{
+				"submit": commandsOf(t, client, func() error { return errOf(b.Submit(ctx, Submission{ID: "b", Values: []float64{2, 0, 3}, Policy: Best})) }),
+				"top":    commandsOf(t, client, func() error { return errOf(b.Top(ctx, 10)) }),
+				"rank":   commandsOf(t, client, func() error { return errOf(b.Rank(ctx, "b", Ordinal)) }),
+			}
+			if diff := cmp.Diff(c.want, got); diff != "" {
+				t.Errorf("commands per call (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
