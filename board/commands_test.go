@@ -77,9 +77,11 @@ func TestCommandsPerCall(t *testing.T) {
 			_, _ = b.Top(ctx, 1)
 			_, _ = b.Rank(ctx, "a", Ordinal)
 			got := map[string]map[string]string{
-				"submit": commandsOf(t, client, func() error { return errOf(b.Submit(ctx, Submission{ID: "b", Values: []float64{2, 0, 3}, Policy: Best})) }),
-				"top":    commandsOf(t, client, func() error { return errOf(b.Top(ctx, 10)) }),
-				"rank":   commandsOf(t, client, func() error { return errOf(b.Rank(ctx, "b", Ordinal)) }),
+				"submit": commandsOf(t, client, func() error {
+					return errOf(b.Submit(ctx, Submission{ID: "b", Values: []float64{2, 0, 3}, Policy: Best}))
+				}),
+				"top":  commandsOf(t, client, func() error { return errOf(b.Top(ctx, 10)) }),
+				"rank": commandsOf(t, client, func() error { return errOf(b.Rank(ctx, "b", Ordinal)) }),
 			}
 			if diff := cmp.Diff(c.want, got); diff != "" {
 				t.Errorf("commands per call (-want +got):\n%s", diff)
