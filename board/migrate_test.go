@@ -411,9 +411,10 @@ func TestMigrateCancelledAndResumed(t *testing.T) {
 	b := newBoard(t, env.Client, env.Prefix, "cancel", c.from, c.fo)
 	src := newModel(c.from)
 	data := fill(t, b, src, 3000, rand.New(rand.NewPCG(3, 3)))
+	stale := newBoard(t, env.Client, env.Prefix, "cancel", c.from, c.fo)
 	mo := MigrateOptions{Defaults: c.defaults, Batch: 5}
 	halfMigrate(t, b, c.to, c.to2, mo)
-	writeDuring(t, b, src, data)
+	writeDuring(t, stale, src, data)
 	nb, err := b.Migrate(t.Context(), c.to, c.to2, mo)
 	if err != nil {
 		t.Fatal(err)
@@ -422,12 +423,24 @@ func TestMigrateCancelledAndResumed(t *testing.T) {
 }
 
 // writeDuring writes, removes and sets member data through b while it
-// migrates, and records it all in m and data.
+// migrates (b may be a handle built before the migration began: its first
+// call finds the board moved), and records it all in m and data.
 func writeDuring(t *testing.T, b *Board, m *model, data map[string]string) {
 	t.Helper()
 	ctx := t.Context()
 	if _, err := b.Top(ctx, 10); err != nil {
 		t.Fatalf("Top while migrating: %v", err)
+	}
+	var subs []Submission
+	for i := 0; i < 30; i++ {
+		s := Submission{ID: fmt.Sprintf("many%d", i), Values: []float64{float64(i * 30), 0, 5}, Data: []byte("m")}
+		subs = append(subs, s)
+		m.vals[s.ID], data[s.ID] = s.Values, "m"
+	}
+	for _, r := range b.SubmitMany(ctx, subs) {
+		if r.Err != nil {
+			t.Fatalf("SubmitMany while migrating: %v", r.Err)
+		}
 	}
 	for i := 0; i < 200; i++ {
 		id := fmt.Sprintf("p%05d", i*13)
@@ -574,9 +587,10 @@ func TestMigrateCluster(t *testing.T) {
 			b := newBoard(t, cl.Client, cl.Prefix, "cl"+strconv.Itoa(i), c.from, c.fo)
 			src := newModel(c.from)
 			data := fill(t, b, src, 400, rand.New(rand.NewPCG(uint64(i), 2)))
+			stale := newBoard(t, cl.Client, cl.Prefix, "cl"+strconv.Itoa(i), c.from, c.fo)
 			mo := MigrateOptions{Defaults: c.defaults, Batch: 3}
 			halfMigrate(t, b, c.to, c.to2, mo)
-			writeDuring(t, b, src, data)
+			writeDuring(t, stale, src, data)
 			nb, err := b.Migrate(ctx, c.to, c.to2, mo)
 			if err != nil {
 				t.Fatal(err)
