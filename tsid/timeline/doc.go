@@ -61,7 +61,10 @@
 // payload of an ID already stored, and apply the retention (MaxLen,
 // MaxAge) in the same script; Trim applies it alone; Remove removes the
 // messages of up to MaxRemove IDs; Drop deletes the whole timeline (one
-// UNLINK).
+// UNLINK). A script is one EVALSHA (AppendMany pipelines one per chunk);
+// where a server answers NOSCRIPT (restarted, flushed, a new node) the
+// call is sent again as EVAL, which caches the script there: no call ever
+// sends SCRIPT LOAD, so none waits on a node that does not hold the room.
 //
 // # Around
 //

@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"sync"
 
-	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/internal/luascript"
 )
 
@@ -19,8 +18,8 @@ var luaFiles embed.FS
 // the call does not use. The lex strategy reads with plain commands and has
 // no get, before or after script.
 type scriptSet struct {
-	appendMsgs, trim, remove   *rueidis.Lua
-	get, before, after, around *rueidis.Lua
+	appendMsgs, trim, remove   *luascript.Script
+	get, before, after, around *luascript.Script
 }
 
 // scriptCache shares one scriptSet between timelines of equal constants
@@ -46,12 +45,12 @@ func scriptsFor(consts []luascript.Const, split, retain bool) *scriptSet {
 	if s, ok := scriptCache.Load(key); ok {
 		return s.(*scriptSet)
 	}
-	lua := map[string]*rueidis.Lua{}
+	lua := map[string]*luascript.Script{}
 	for _, p := range scriptParts(split, retain) {
 		src := assemble(consts, p)
-		lua[p.op] = rueidis.NewLuaScript(src)
+		lua[p.op] = luascript.New(src)
 		if p.readOnly {
-			lua[p.op] = rueidis.NewLuaScriptReadOnly(src)
+			lua[p.op] = luascript.NewReadOnly(src)
 		}
 	}
 	s := &scriptSet{appendMsgs: lua["append"], trim: lua["trim"], remove: lua["remove"],

@@ -26,7 +26,9 @@ const (
 
 // Append stores a message in one atomic script, then applies the
 // retention (MaxLen, MaxAge) in the same script; a message the retention
-// finds too old is thus not kept. Appending an ID that is already stored
+// finds too old is thus not kept. It is one EVALSHA, one round trip (an
+// EVAL follows when the server lost its scripts: restarted, flushed, a
+// new node); it never sends SCRIPT LOAD. Appending an ID that is already stored
 // replaces its payload (an edit, or a retried append: appending is
 // idempotent).
 //
@@ -39,8 +41,10 @@ func (tl *Timeline[ID]) Append(ctx context.Context, id ID, payload []byte) error
 }
 
 // AppendMany stores many messages in one pipelined round trip, as Append
-// would one after the other: a script per chunk of up to 256 messages (or
-// 1 MiB of payload), each chunk atomic with its retention. It validates
+// would one after the other: a script (EVALSHA) per chunk of up to 256
+// messages (or 1 MiB of payload), each chunk atomic with its retention;
+// the chunks that find the server without the script are sent again as
+// EVAL, in a second round trip. It validates
 // every message first and, if one is refused (as Append refuses it),
 // returns that error, naming its index (msgs[i]), and sends nothing. On a
 // Redis error some chunks may be stored and others not; appending again is
@@ -69,7 +73,7 @@ func (tl *Timeline[ID]) appendMsgs(ctx context.Context, op string, msgs []Messag
 	if len(execs) == 0 {
 		return nil
 	}
-	for _, r := range tl.scripts.appendMsgs.ExecMulti(ctx, tl.client, execs...) {
+	for _, r := range tl.scripts.appendMsgs.ExecMany(ctx, tl.client, execs...) {
 		if err := r.Error(); err != nil {
 			return tl.redisErr(op, err)
 		}
