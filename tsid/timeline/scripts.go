@@ -30,13 +30,14 @@ var scriptCache sync.Map // constants, retain -> *scriptSet
 // scriptConsts are the constants every script of a timeline starts with
 // (see lua/common.lua).
 func scriptConsts(split bool, idLen, sufLen int, o Options) []luascript.Const {
-	rem, min := "'ZREMRANGEBYSCORE'", "'-inf'"
+	count, min := "'ZCOUNT'", "'-inf'"
 	if !split {
-		rem, min = "'ZREMRANGEBYLEX'", "'-'"
+		count, min = "'ZLEXCOUNT'", "'-'"
 	}
 	return []luascript.Const{
 		{Name: "IDLEN", Value: strconv.Itoa(idLen)}, {Name: "SUF", Value: strconv.Itoa(sufLen)},
-		{Name: "MAXLEN", Value: strconv.FormatInt(o.MaxLen, 10)}, {Name: "AGEREM", Value: rem}, {Name: "AGEMIN", Value: min},
+		{Name: "MAXLEN", Value: strconv.FormatInt(o.MaxLen, 10)}, {Name: "MAXTRIM", Value: strconv.Itoa(MaxTrim)},
+		{Name: "AGECOUNT", Value: count}, {Name: "AGEMIN", Value: min},
 	}
 }
 
