@@ -3,7 +3,6 @@ package decimalmap
 import (
 	"context"
 	"fmt"
-	"strconv"
 
 	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/internal/clip"
@@ -59,19 +58,30 @@ func (m *Map) Add(ctx context.Context, key string, values ...string) (int64, err
 	}
 	args := make([]string, 0, len(values)+1)
 	args = append(append(args, enc), values...)
-	n, err := addScript.Exec(ctx, m.client, []string{m.keys.index, m.keys.list + enc}, args).AsInt64()
+	n, err := addScript.Exec(ctx, m.client, m.keys.all(), args).AsInt64()
 	return n, redisErr("add", err)
 }
 
 // Get returns the values of key in insertion order, or an empty list when
-// key is not in the map. It refuses a malformed key (ErrKey).
+// key is not in the map, in one command (ZRANGE BYLEX). It refuses a
+// malformed key (ErrKey).
 func (m *Map) Get(ctx context.Context, key string) ([]string, error) {
 	enc, err := m.encode("get: key", key)
 	if err != nil {
 		return nil, err
 	}
-	vals, err := m.client.Do(ctx, m.client.B().Lrange().Key(m.keys.list+enc).Start(0).Stop(-1).Build()).AsStrSlice()
-	return vals, redisErr("get", err)
+	from, to := entriesOf(enc)
+	entries, err := m.client.Do(ctx, m.client.B().Zrange().Key(m.keys.entries).Min(from).Max(to).Bylex().Build()).AsStrSlice()
+	if err != nil {
+		return nil, redisErr("get", err)
+	}
+	vals := make([]string, len(entries))
+	for i, e := range entries {
+		if vals[i], err = valueOf(e, enc); err != nil {
+			return nil, err
+		}
+	}
+	return vals, nil
 }
 
 // MaxRemove is the most keys one Remove takes.
@@ -85,18 +95,15 @@ func (m *Map) Remove(ctx context.Context, keys ...string) (int64, error) {
 	if len(keys) == 0 || len(keys) > MaxRemove {
 		return 0, fmt.Errorf("decimalmap: remove: len(keys) = %d out of range [1, %d]: %w", len(keys), MaxRemove, ErrArgument)
 	}
-	redisKeys := make([]string, 1, len(keys)+1)
-	redisKeys[0] = m.keys.index
 	encs := make([]string, 0, len(keys))
 	for i, key := range keys {
 		enc, err := m.encode(fmt.Sprintf("remove: keys[%d]", i), key)
 		if err != nil {
 			return 0, err
 		}
-		redisKeys = append(redisKeys, m.keys.list+enc)
 		encs = append(encs, enc)
 	}
-	n, err := removeScript.Exec(ctx, m.client, redisKeys, encs).AsInt64()
+	n, err := removeScript.Exec(ctx, m.client, m.keys.all(), encs).AsInt64()
 	return n, redisErr("remove", err)
 }
 
@@ -109,8 +116,7 @@ func (m *Map) RemoveValue(ctx context.Context, key, value string) (bool, error) 
 	if err != nil {
 		return false, err
 	}
-	keys := []string{m.keys.index, m.keys.list + enc}
-	n, err := removeValueScript.Exec(ctx, m.client, keys, []string{enc, value}).AsInt64()
+	n, err := removeValueScript.Exec(ctx, m.client, m.keys.all(), []string{enc, value}).AsInt64()
 	return n == 1, redisErr("remove value", err)
 }
 
@@ -120,22 +126,13 @@ func (m *Map) Len(ctx context.Context) (int64, error) {
 	return n, redisErr("len", err)
 }
 
-// dropBatch is the most keys one step of Drop removes.
-const dropBatch = 500
-
-// Drop removes the whole map, every key with its values. Each step is one
-// atomic script removing up to 500 keys with their lists, so no reader ever
-// sees a key without its list, and Redis is never blocked for long; Drop
-// repeats steps until the map is empty. Keys added while it runs may be
-// removed too. Dropping a map that does not exist does nothing.
+// Drop removes the whole map, every key with its values, in one UNLINK of
+// its two Redis keys: atomic, and Redis frees the memory in the
+// background, so even a large map never blocks it. Dropping a map that
+// does not exist does nothing.
 func (m *Map) Drop(ctx context.Context) error {
-	args := []string{m.keys.list, strconv.Itoa(dropBatch)}
-	for {
-		left, err := dropScript.Exec(ctx, m.client, []string{m.keys.index}, args).AsInt64()
-		if err != nil || left == 0 {
-			return redisErr("drop", err)
-		}
-	}
+	err := m.client.Do(ctx, m.client.B().Unlink().Key(m.keys.all()...).Build()).Error()
+	return redisErr("drop", err)
 }
 
 func redisErr(op string, err error) error {

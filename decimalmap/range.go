@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 
 	"github.com/redis/rueidis"
@@ -78,7 +79,7 @@ type Query struct {
 
 // Range returns the keys of q's range with their values, in q's direction,
 // in one round trip and one snapshot, whatever the number of keys: one
-// script reads the index and every list. To page through a large range,
+// script reads the keys, then every value of them in one ZRANGE. To page through a large range,
 // pass the last key returned as the next query's Exclusive bound (as Scan
 // does).
 //
@@ -112,38 +113,70 @@ func (m *Map) rangeEntries(ctx context.Context, what string, min, max Bound, rev
 	if limit >= 0 && limit < math.MaxInt {
 		fetch = strconv.Itoa(limit + 1)
 	}
-	args := []string{m.keys.list, lo, hi, "0", strconv.Itoa(limit), fetch}
+	args := []string{lo, hi, "0", strconv.Itoa(limit), fetch}
 	if rev {
-		args[1], args[2], args[3] = hi, lo, "1"
+		args[0], args[1], args[2] = hi, lo, "1"
 	}
-	return parseRange(rangeScript.Exec(ctx, m.client, []string{m.keys.index}, args))
+	return parseRange(rangeScript.Exec(ctx, m.client, m.keys.all(), args), rev)
 }
 
-// parseRange reads range.lua's reply: {more, member, {values}, ...}.
-func parseRange(r rueidis.RedisResult) ([]Entry, bool, error) {
+// parseRange reads range.lua's reply, {more, keys, entries}: the entries
+// of the keys, ascending, grouped into one Entry per key, largest key
+// first if rev.
+func parseRange(r rueidis.RedisResult, rev bool) ([]Entry, bool, error) {
 	arr, err := r.ToArray()
 	if err != nil {
 		return nil, false, redisErr("range", err)
 	}
-	if len(arr)%2 != 1 {
+	if len(arr) != 3 {
 		return nil, false, fmt.Errorf("decimalmap: range reply of %d elements: %w", len(arr), ErrReply)
 	}
-	more, err := arr[0].AsInt64()
-	if err != nil {
-		return nil, false, fmt.Errorf("decimalmap: range reply header: %w: %w", ErrReply, err)
+	more, err1 := arr[0].AsInt64()
+	keys, err2 := arr[1].AsInt64()
+	members, err3 := arr[2].AsStrSlice()
+	if err1 != nil || err2 != nil || err3 != nil {
+		return nil, false, fmt.Errorf("decimalmap: range reply of the wrong shape: %w", ErrReply)
 	}
-	entries := make([]Entry, 0, len(arr)/2)
-	for i := 1; i < len(arr); i += 2 {
-		member, err1 := arr[i].ToString()
-		vals, err2 := arr[i+1].AsStrSlice()
-		if err1 != nil || err2 != nil {
-			return nil, false, fmt.Errorf("decimalmap: range reply element %d: %w", i, ErrReply)
-		}
-		key, err := decode(member)
-		if err != nil {
-			return nil, false, err
-		}
-		entries = append(entries, Entry{Key: key, Values: vals})
+	entries, err := groupEntries(members, int(keys))
+	if err != nil {
+		return nil, false, err
+	}
+	if rev {
+		slices.Reverse(entries)
 	}
 	return entries, more == 1, nil
+}
+
+// groupEntries turns entry members, ascending, into one Entry per key;
+// there must be keys of them. The values of all entries share one array.
+func groupEntries(members []string, keys int) ([]Entry, error) {
+	entries := make([]Entry, 0, keys)
+	values := make([]string, len(members))
+	prev, start := "", 0
+	for i, member := range members {
+		enc, value, err := splitEntry(member, prev)
+		if err != nil {
+			return nil, err
+		}
+		values[i] = value
+		if enc == prev {
+			continue
+		}
+		key, err := decode(enc)
+		if err != nil {
+			return nil, err
+		}
+		if len(entries) > 0 {
+			entries[len(entries)-1].Values = values[start:i:i]
+		}
+		entries = append(entries, Entry{Key: key})
+		prev, start = enc, i
+	}
+	if len(entries) != keys {
+		return nil, fmt.Errorf("decimalmap: range read %d keys holding values, want %d: %w", len(entries), keys, ErrReply)
+	}
+	if keys > 0 {
+		entries[keys-1].Values = values[start:len(members):len(members)]
+	}
+	return entries, nil
 }

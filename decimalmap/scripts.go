@@ -7,7 +7,8 @@ import (
 )
 
 // The scripts, one per operation; each file starts with its KEYS, ARGV and
-// reply contract.
+// reply contract, and each declares both of the map's keys in KEYS (Drop
+// and Get are single commands).
 var (
 	//go:embed lua/add.lua
 	addSrc string
@@ -17,12 +18,9 @@ var (
 	removeValueSrc string
 	//go:embed lua/range.lua
 	rangeSrc string
-	//go:embed lua/drop.lua
-	dropSrc string
 
 	addScript         = rueidis.NewLuaScript(addSrc)
 	removeScript      = rueidis.NewLuaScript(removeSrc)
 	removeValueScript = rueidis.NewLuaScript(removeValueSrc)
 	rangeScript       = rueidis.NewLuaScriptReadOnly(rangeSrc)
-	dropScript        = rueidis.NewLuaScript(dropSrc)
 )
