@@ -3,6 +3,7 @@ package decimalmap
 import (
 	"context"
 	"fmt"
+	"strconv"
 
 	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/internal/clip"
@@ -46,20 +47,48 @@ func (m *Map) Name() string { return m.name }
 // the number of values key holds afterwards. Keys equal in value are the
 // same key: "25500.1", "25500.10" and "2.55001E4" share one list.
 //
-// It refuses a malformed key (ErrKey, see the package documentation) and no
-// values (ErrArgument), writing nothing.
+// It refuses, writing nothing: a malformed key (ErrKey, see the package
+// documentation), no values or more than MaxAddValues, a value over
+// MaxValueLen bytes, and values that would take key past MaxValues
+// (ErrArgument).
 func (m *Map) Add(ctx context.Context, key string, values ...string) (int64, error) {
 	enc, err := m.encode("add: key", key)
 	if err != nil {
 		return 0, err
 	}
-	if len(values) == 0 {
-		return 0, fmt.Errorf("decimalmap: add: key %s: len(values) = 0, want at least 1: %w", clip.Quote(key), ErrArgument)
+	if err := checkValues(key, values); err != nil {
+		return 0, err
 	}
-	args := make([]string, 0, len(values)+1)
-	args = append(append(args, enc), values...)
+	args := make([]string, 0, len(values)+2)
+	args = append(append(args, enc, maxValuesArg), values...)
 	n, err := addScript.Exec(ctx, m.client, m.keys.all(), args).AsInt64()
+	if err == nil && n < 0 {
+		return 0, fmt.Errorf("decimalmap: add: key %s holds %d values: %d more would take it past MaxValues = %d: %w",
+			clip.Quote(key), -1-n, len(values), MaxValues, ErrArgument)
+	}
 	return n, redisErr("add", err)
+}
+
+// maxValuesArg and maxCallValuesArg are the bounds as script arguments.
+var (
+	maxValuesArg     = strconv.Itoa(MaxValues)
+	maxCallValuesArg = strconv.Itoa(MaxCallValues)
+)
+
+// checkValues refuses (ErrArgument) no values, more than MaxAddValues and
+// a value over MaxValueLen bytes; key names the call's key.
+func checkValues(key string, values []string) error {
+	if len(values) == 0 || len(values) > MaxAddValues {
+		return fmt.Errorf("decimalmap: add: key %s: len(values) = %d out of range [1, %d]: %w",
+			clip.Quote(key), len(values), MaxAddValues, ErrArgument)
+	}
+	for i, v := range values {
+		if len(v) > MaxValueLen {
+			return fmt.Errorf("decimalmap: add: key %s: values[%d] of %d bytes, over MaxValueLen = %d: %w",
+				clip.Quote(key), i, len(v), MaxValueLen, ErrArgument)
+		}
+	}
+	return nil
 }
 
 // Get returns the values of key in insertion order, or an empty list when
@@ -89,8 +118,9 @@ const MaxRemove = 1000
 
 // Remove removes keys, each with all its values, in one atomic script, and
 // returns how many of them were in the map; spellings of one number count
-// once ("1.5", "1.50"). It refuses no keys and more than MaxRemove
-// (ErrArgument), and a malformed key (ErrKey), removing nothing.
+// once ("1.5", "1.50"). It refuses no keys, more than MaxRemove, and keys
+// holding more than MaxCallValues values in all (ErrArgument), and a
+// malformed key (ErrKey), removing nothing.
 func (m *Map) Remove(ctx context.Context, keys ...string) (int64, error) {
 	if len(keys) == 0 || len(keys) > MaxRemove {
 		return 0, fmt.Errorf("decimalmap: remove: len(keys) = %d out of range [1, %d]: %w", len(keys), MaxRemove, ErrArgument)
@@ -103,18 +133,27 @@ func (m *Map) Remove(ctx context.Context, keys ...string) (int64, error) {
 		}
 		encs = append(encs, enc)
 	}
-	n, err := removeScript.Exec(ctx, m.client, m.keys.all(), encs).AsInt64()
+	n, err := removeScript.Exec(ctx, m.client, m.keys.all(), append([]string{maxCallValuesArg}, encs...)).AsInt64()
+	if err == nil && n < 0 {
+		return 0, fmt.Errorf("decimalmap: remove: the %d keys hold %d values, over MaxCallValues = %d: remove fewer at once: %w",
+			len(keys), -1-n, MaxCallValues, ErrArgument)
+	}
 	return n, redisErr("remove", err)
 }
 
 // RemoveValue removes the first occurrence of value from the list of key
 // (later repeats stay), and key itself when that was its last value, in one
 // atomic script. It reports whether value was there. It refuses a malformed
-// key (ErrKey).
+// key (ErrKey) and a value over MaxValueLen bytes (ErrArgument), which no
+// key holds.
 func (m *Map) RemoveValue(ctx context.Context, key, value string) (bool, error) {
 	enc, err := m.encode("remove value: key", key)
 	if err != nil {
 		return false, err
+	}
+	if len(value) > MaxValueLen {
+		return false, fmt.Errorf("decimalmap: remove value: key %s: value of %d bytes, over MaxValueLen = %d: %w",
+			clip.Quote(key), len(value), MaxValueLen, ErrArgument)
 	}
 	n, err := removeValueScript.Exec(ctx, m.client, m.keys.all(), []string{enc, value}).AsInt64()
 	return n == 1, redisErr("remove value", err)

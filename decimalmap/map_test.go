@@ -282,16 +282,16 @@ func TestBadArguments(t *testing.T) {
 	}
 }
 
-// TestLongKeys: keys of thousands of digits are exact, with a larger
-// MaxKeyLen, and neighbours differing in the last digit stay apart.
+// TestLongKeys: keys of 240 digits and more are exact, and neighbours
+// differing in the last digit stay apart.
 func TestLongKeys(t *testing.T) {
 	env := redistest.New(t)
-	m, err := New(env.Client, env.Prefix+"_long", Options{MaxKeyLen: 20000})
+	m, err := New(env.Client, env.Prefix+"_long", Options{MaxKeyLen: MaxKeyLenLimit})
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	digits := strings.Repeat("1234567890", 1000)
+	digits := strings.Repeat("1234567890", 24)
 	keys := []string{"-" + digits + "1", "0." + digits + "1", "0." + digits + "2", digits + ".5"}
 	for i, k := range keys {
 		if _, err := m.Add(ctx, k, string(rune('a'+i))); err != nil {
@@ -373,11 +373,11 @@ func TestWrongTypes(t *testing.T) {
 	})
 }
 
-// TestManyValues: one Add of more values than Lua's unpack takes at once.
+// TestManyValues: one Add of MaxAddValues values keeps them in order.
 func TestManyValues(t *testing.T) {
 	env := redistest.New(t)
 	m := newMap(t, env.Client, env.Prefix, "many")
-	vals := make([]string, 2500)
+	vals := make([]string, MaxAddValues)
 	for i := range vals {
 		vals[i] = "v" + strings.Repeat("x", i%7) + string(rune('a'+i%26))
 	}
