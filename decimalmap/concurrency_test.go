@@ -12,10 +12,10 @@ import (
 	"github.com/tiebreak/tiebreak/internal/redistest"
 )
 
-// consistency reads, in one script, the index and the list keys that
-// exist: each must name the other.
+// consistency reads, in one script, the keys and the entries: the keys
+// must be exactly those the entries hold values of.
 var consistency = rueidis.NewLuaScriptReadOnly(`
-return {redis.call('ZRANGE', KEYS[1], 0, -1), redis.call('KEYS', ARGV[1])}`)
+return {redis.call('ZRANGE', KEYS[1], 0, -1), redis.call('ZRANGE', KEYS[2], 0, -1)}`)
 
 // TestConcurrentConsistency: writers add values, remove values and remove
 // keys on a few keys while readers range and check snapshots of the raw
@@ -81,19 +81,24 @@ func checkConsistent(ctx context.Context, m *Map) error {
 			return fmt.Errorf("key %s without values", e.Key)
 		}
 	}
-	arr, err := consistency.Exec(ctx, m.client, []string{m.keys.index}, []string{m.keys.list + "*"}).ToArray()
+	arr, err := consistency.Exec(ctx, m.client, m.keys.all(), nil).ToArray()
 	if err != nil {
 		return err
 	}
 	index, _ := arr[0].AsStrSlice()
-	lists, _ := arr[1].AsStrSlice()
-	for i := range index {
-		index[i] = m.keys.list + index[i]
+	members, _ := arr[1].AsStrSlice()
+	var held []string
+	for _, member := range members {
+		enc, _, err := splitEntry(member, "")
+		if err != nil {
+			return err
+		}
+		if len(held) == 0 || held[len(held)-1] != enc {
+			held = append(held, enc)
+		}
 	}
-	slices.Sort(index)
-	slices.Sort(lists)
-	if !slices.Equal(index, lists) {
-		return fmt.Errorf("index names %q, lists are %q", index, lists)
+	if !slices.Equal(index, held) {
+		return fmt.Errorf("the keys are %q, the entries hold values of %q", index, held)
 	}
 	return nil
 }

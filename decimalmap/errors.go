@@ -21,8 +21,10 @@ var (
 	ErrKey = errors.New("invalid key")
 
 	// ErrArgument reports a bad argument other than a key: Add without
-	// values, Remove of no keys or of more than MaxRemove, a negative
-	// limit, a page size under 1, a malformed cursor.
+	// values or with more than MaxAddValues, a value over MaxValueLen, an
+	// Add past MaxValues, Remove of no keys or of more than MaxRemove, a
+	// Remove or Range over MaxCallValues values, a negative limit, a page
+	// size under 1, a malformed cursor.
 	ErrArgument = errors.New("invalid argument")
 
 	// ErrRedis wraps an error from Redis or the connection (including a

@@ -35,8 +35,8 @@ func TestErrorsNameWhatFailed(t *testing.T) {
 		err  error
 		want []string
 	}{
-		{errOf(m.Add(ctx, "1.5")), []string{"add", `"1.5"`, "len(values) = 0", "at least 1"}},
-		{errOf(m.Add(ctx, long, "v")), []string{"add: key", "4098 bytes", "[1, 4096]", "Options.MaxKeyLen"}},
+		{errOf(m.Add(ctx, "1.5")), []string{"add", `"1.5"`, "len(values) = 0", "[1, 100]"}},
+		{errOf(m.Add(ctx, long, "v")), []string{"add: key", "258 bytes", "[1, 256]", "Options.MaxKeyLen"}},
 		{errOf(m.Add(ctx, "25500,1", "v")), []string{"add: key", `"25500,1"`}},
 		{errOf(m.Get(ctx, "x")), []string{"get: key", `"x"`}},
 		{errOf(m.Remove(ctx)), []string{"remove", "len(keys) = 0", "[1, 1000]"}},
@@ -49,7 +49,7 @@ func TestErrorsNameWhatFailed(t *testing.T) {
 		{errOf(m.Range(ctx, Query{Max: Bound{key: "1", kind: 7}})), []string{"Query.Max", "bound kind 7"}},
 		{errOf(m.Scan(ctx, "", 0)), []string{"scan", "n = 0", "[1, 9223372036854775807]"}},
 		{errOf(m.Scan(ctx, "next", 5)), []string{"scan: cursor", `"next"`}},
-		{errOf(New(env.Client, "ok", Options{MaxKeyLen: -1})), []string{"Options.MaxKeyLen = -1", "[1, 1048576]"}},
+		{errOf(New(env.Client, "ok", Options{MaxKeyLen: -1})), []string{"Options.MaxKeyLen = -1", "[1, 256]"}},
 		{errOf(New(nil, "ok", Options{})), []string{"client is nil"}},
 		{errOf(New(env.Client, strings.Repeat("n", MaxNameLen+1), Options{})), []string{"name", "201 bytes", "200"}},
 	} {

@@ -12,19 +12,34 @@ import (
 const MaxNameLen = 200
 
 // keys are a map's Redis keys, all sharing the hash tag {name} so that every
-// script runs on one Redis Cluster slot:
+// script runs on one Redis Cluster slot, and every script declares them
+// both in KEYS:
 //
-//	dm:{name}:i           sorted set: score 0, member enc(key)
-//	dm:{name}:l:enc(key)  list: the key's values in insertion order
+//	dm:{name}:k  sorted set, every score 0, member enc(key): the keys
+//	dm:{name}:e  sorted set, every score 0, member enc(key) seq value:
+//	             the entries, one per value
 type keys struct {
-	index string
-	list  string // prefix of list names: list + enc(key)
+	index   string
+	entries string
 }
 
 func makeKeys(name string) keys {
 	p := "dm:{" + name + "}:"
-	return keys{index: p + "i", list: p + "l:"}
+	return keys{index: p + "k", entries: p + "e"}
 }
+
+// all returns the keys as a script's KEYS.
+func (k keys) all() []string { return []string{k.index, k.entries} }
+
+// seqLen is the length of an entry's sequence number: 16 decimal digits,
+// the place of the value in its key's insertion order.
+const seqLen = 16
+
+// entriesOf returns the ZRANGE BYLEX bounds of the entries of the key
+// encoded enc: from enc itself to enc followed by byte 0xff, above every
+// entry of enc (encodings are printable ASCII and none is a prefix of
+// another).
+func entriesOf(enc string) (from, to string) { return "[" + enc, "(" + enc + "\xff" }
 
 func checkName(name string) error {
 	return hashtag.Check(name, MaxNameLen, "decimalmap: name", ErrName)
@@ -59,4 +74,26 @@ func decode(member string) (string, error) {
 		return "", fmt.Errorf("decimalmap: index member %s is not a decimal encoding: %w", clip.Quote(member), ErrReply)
 	}
 	return key, nil
+}
+
+// valueOf returns the value of an entry of the key encoded enc.
+func valueOf(entry, enc string) (string, error) {
+	if len(entry) < len(enc)+seqLen || entry[:len(enc)] != enc {
+		return "", fmt.Errorf("decimalmap: entry %s is not of key encoding %s: %w", clip.Quote(entry), clip.Quote(enc), ErrReply)
+	}
+	return entry[len(enc)+seqLen:], nil
+}
+
+// splitEntry returns the encoding of an entry's key and its value; prev,
+// the encoding of the entry before it, spares decoding when it is the
+// same key's.
+func splitEntry(entry, prev string) (enc, value string, err error) {
+	if prev != "" && len(entry) >= len(prev)+seqLen && entry[:len(prev)] == prev {
+		return prev, entry[len(prev)+seqLen:], nil
+	}
+	_, n, err := pack.DecodeDecimal(entry)
+	if err != nil || len(entry) < n+seqLen {
+		return "", "", fmt.Errorf("decimalmap: entry %s does not start with a decimal encoding and a sequence number: %w", clip.Quote(entry), ErrReply)
+	}
+	return entry[:n], entry[n+seqLen:], nil
 }

@@ -47,31 +47,70 @@ func (m *Map) Name() string { return m.name }
 // the number of values key holds afterwards. Keys equal in value are the
 // same key: "25500.1", "25500.10" and "2.55001E4" share one list.
 //
-// It refuses a malformed key (ErrKey, see the package documentation) and no
-// values (ErrArgument), writing nothing.
+// It refuses, writing nothing: a malformed key (ErrKey, see the package
+// documentation), no values or more than MaxAddValues, a value over
+// MaxValueLen bytes, and values that would take key past MaxValues
+// (ErrArgument).
 func (m *Map) Add(ctx context.Context, key string, values ...string) (int64, error) {
 	enc, err := m.encode("add: key", key)
 	if err != nil {
 		return 0, err
 	}
-	if len(values) == 0 {
-		return 0, fmt.Errorf("decimalmap: add: key %s: len(values) = 0, want at least 1: %w", clip.Quote(key), ErrArgument)
+	if err := checkValues(key, values); err != nil {
+		return 0, err
 	}
-	args := make([]string, 0, len(values)+1)
-	args = append(append(args, enc), values...)
-	n, err := addScript.Exec(ctx, m.client, []string{m.keys.index, m.keys.list + enc}, args).AsInt64()
+	args := make([]string, 0, len(values)+2)
+	args = append(append(args, enc, maxValuesArg), values...)
+	n, err := addScript.Exec(ctx, m.client, m.keys.all(), args).AsInt64()
+	if err == nil && n < 0 {
+		return 0, fmt.Errorf("decimalmap: add: key %s holds %d values: %d more would take it past MaxValues = %d: %w",
+			clip.Quote(key), -1-n, len(values), MaxValues, ErrArgument)
+	}
 	return n, redisErr("add", err)
 }
 
+// maxValuesArg and maxCallValuesArg are the bounds as script arguments.
+var (
+	maxValuesArg     = strconv.Itoa(MaxValues)
+	maxCallValuesArg = strconv.Itoa(MaxCallValues)
+)
+
+// checkValues refuses (ErrArgument) no values, more than MaxAddValues and
+// a value over MaxValueLen bytes; key names the call's key.
+func checkValues(key string, values []string) error {
+	if len(values) == 0 || len(values) > MaxAddValues {
+		return fmt.Errorf("decimalmap: add: key %s: len(values) = %d out of range [1, %d]: %w",
+			clip.Quote(key), len(values), MaxAddValues, ErrArgument)
+	}
+	for i, v := range values {
+		if len(v) > MaxValueLen {
+			return fmt.Errorf("decimalmap: add: key %s: values[%d] of %d bytes, over MaxValueLen = %d: %w",
+				clip.Quote(key), i, len(v), MaxValueLen, ErrArgument)
+		}
+	}
+	return nil
+}
+
 // Get returns the values of key in insertion order, or an empty list when
-// key is not in the map. It refuses a malformed key (ErrKey).
+// key is not in the map, in one command (ZRANGE BYLEX). It refuses a
+// malformed key (ErrKey).
 func (m *Map) Get(ctx context.Context, key string) ([]string, error) {
 	enc, err := m.encode("get: key", key)
 	if err != nil {
 		return nil, err
 	}
-	vals, err := m.client.Do(ctx, m.client.B().Lrange().Key(m.keys.list+enc).Start(0).Stop(-1).Build()).AsStrSlice()
-	return vals, redisErr("get", err)
+	from, to := entriesOf(enc)
+	entries, err := m.client.Do(ctx, m.client.B().Zrange().Key(m.keys.entries).Min(from).Max(to).Bylex().Build()).AsStrSlice()
+	if err != nil {
+		return nil, redisErr("get", err)
+	}
+	vals := make([]string, len(entries))
+	for i, e := range entries {
+		if vals[i], err = valueOf(e, enc); err != nil {
+			return nil, err
+		}
+	}
+	return vals, nil
 }
 
 // MaxRemove is the most keys one Remove takes.
@@ -79,38 +118,44 @@ const MaxRemove = 1000
 
 // Remove removes keys, each with all its values, in one atomic script, and
 // returns how many of them were in the map; spellings of one number count
-// once ("1.5", "1.50"). It refuses no keys and more than MaxRemove
-// (ErrArgument), and a malformed key (ErrKey), removing nothing.
+// once ("1.5", "1.50"). It refuses no keys, more than MaxRemove, and keys
+// holding more than MaxCallValues values in all (ErrArgument), and a
+// malformed key (ErrKey), removing nothing.
 func (m *Map) Remove(ctx context.Context, keys ...string) (int64, error) {
 	if len(keys) == 0 || len(keys) > MaxRemove {
 		return 0, fmt.Errorf("decimalmap: remove: len(keys) = %d out of range [1, %d]: %w", len(keys), MaxRemove, ErrArgument)
 	}
-	redisKeys := make([]string, 1, len(keys)+1)
-	redisKeys[0] = m.keys.index
 	encs := make([]string, 0, len(keys))
 	for i, key := range keys {
 		enc, err := m.encode(fmt.Sprintf("remove: keys[%d]", i), key)
 		if err != nil {
 			return 0, err
 		}
-		redisKeys = append(redisKeys, m.keys.list+enc)
 		encs = append(encs, enc)
 	}
-	n, err := removeScript.Exec(ctx, m.client, redisKeys, encs).AsInt64()
+	n, err := removeScript.Exec(ctx, m.client, m.keys.all(), append([]string{maxCallValuesArg}, encs...)).AsInt64()
+	if err == nil && n < 0 {
+		return 0, fmt.Errorf("decimalmap: remove: the %d keys hold %d values, over MaxCallValues = %d: remove fewer at once: %w",
+			len(keys), -1-n, MaxCallValues, ErrArgument)
+	}
 	return n, redisErr("remove", err)
 }
 
 // RemoveValue removes the first occurrence of value from the list of key
 // (later repeats stay), and key itself when that was its last value, in one
 // atomic script. It reports whether value was there. It refuses a malformed
-// key (ErrKey).
+// key (ErrKey) and a value over MaxValueLen bytes (ErrArgument), which no
+// key holds.
 func (m *Map) RemoveValue(ctx context.Context, key, value string) (bool, error) {
 	enc, err := m.encode("remove value: key", key)
 	if err != nil {
 		return false, err
 	}
-	keys := []string{m.keys.index, m.keys.list + enc}
-	n, err := removeValueScript.Exec(ctx, m.client, keys, []string{enc, value}).AsInt64()
+	if len(value) > MaxValueLen {
+		return false, fmt.Errorf("decimalmap: remove value: key %s: value of %d bytes, over MaxValueLen = %d: %w",
+			clip.Quote(key), len(value), MaxValueLen, ErrArgument)
+	}
+	n, err := removeValueScript.Exec(ctx, m.client, m.keys.all(), []string{enc, value}).AsInt64()
 	return n == 1, redisErr("remove value", err)
 }
 
@@ -120,22 +165,13 @@ func (m *Map) Len(ctx context.Context) (int64, error) {
 	return n, redisErr("len", err)
 }
 
-// dropBatch is the most keys one step of Drop removes.
-const dropBatch = 500
-
-// Drop removes the whole map, every key with its values. Each step is one
-// atomic script removing up to 500 keys with their lists, so no reader ever
-// sees a key without its list, and Redis is never blocked for long; Drop
-// repeats steps until the map is empty. Keys added while it runs may be
-// removed too. Dropping a map that does not exist does nothing.
+// Drop removes the whole map, every key with its values, in one UNLINK of
+// its two Redis keys: atomic, and Redis frees the memory in the
+// background, so even a large map never blocks it. Dropping a map that
+// does not exist does nothing.
 func (m *Map) Drop(ctx context.Context) error {
-	args := []string{m.keys.list, strconv.Itoa(dropBatch)}
-	for {
-		left, err := dropScript.Exec(ctx, m.client, []string{m.keys.index}, args).AsInt64()
-		if err != nil || left == 0 {
-			return redisErr("drop", err)
-		}
-	}
+	err := m.client.Do(ctx, m.client.B().Unlink().Key(m.keys.all()...).Build()).Error()
+	return redisErr("drop", err)
 }
 
 func redisErr(op string, err error) error {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/internal/redistest"
 	"github.com/tiebreak/tiebreak/pack"
 )
@@ -281,16 +282,16 @@ func TestBadArguments(t *testing.T) {
 	}
 }
 
-// TestLongKeys: keys of thousands of digits are exact, with a larger
-// MaxKeyLen, and neighbours differing in the last digit stay apart.
+// TestLongKeys: keys of 240 digits and more are exact, and neighbours
+// differing in the last digit stay apart.
 func TestLongKeys(t *testing.T) {
 	env := redistest.New(t)
-	m, err := New(env.Client, env.Prefix+"_long", Options{MaxKeyLen: 20000})
+	m, err := New(env.Client, env.Prefix+"_long", Options{MaxKeyLen: MaxKeyLenLimit})
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	digits := strings.Repeat("1234567890", 1000)
+	digits := strings.Repeat("1234567890", 24)
 	keys := []string{"-" + digits + "1", "0." + digits + "1", "0." + digits + "2", digits + ".5"}
 	for i, k := range keys {
 		if _, err := m.Add(ctx, k, string(rune('a'+i))); err != nil {
@@ -344,16 +345,14 @@ func TestWrongTypes(t *testing.T) {
 	env := redistest.New(t)
 	ctx := context.Background()
 	c := env.Client
-	t.Run("list", func(t *testing.T) {
-		m := newMap(t, c, env.Prefix, "wl")
-		addAll(t, m, priceIndex[:1])
-		enc, _ := pack.EncodeDecimal("2.5")
-		if err := c.Do(ctx, c.B().Set().Key(m.keys.list+enc).Value("x").Build()).Error(); err != nil {
+	t.Run("entries", func(t *testing.T) {
+		m := newMap(t, c, env.Prefix, "we")
+		if err := c.Do(ctx, c.B().Set().Key(m.keys.entries).Value("x").Build()).Error(); err != nil {
 			t.Fatal(err)
 		}
 		before := snapshot(t, c, m.Name())
 		if _, err := m.Add(ctx, "2.5", "v"); !errors.Is(err, ErrRedis) {
-			t.Errorf("Add onto a string list key: err = %v; want ErrRedis", err)
+			t.Errorf("Add onto a string entries key: err = %v; want ErrRedis", err)
 		}
 		if diff := cmp.Diff(before, snapshot(t, c, m.Name())); diff != "" {
 			t.Errorf("Redis changed (-before +after):\n%s", diff)
@@ -374,11 +373,11 @@ func TestWrongTypes(t *testing.T) {
 	})
 }
 
-// TestManyValues: one Add of more values than Lua's unpack takes at once.
+// TestManyValues: one Add of MaxAddValues values keeps them in order.
 func TestManyValues(t *testing.T) {
 	env := redistest.New(t)
 	m := newMap(t, env.Client, env.Prefix, "many")
-	vals := make([]string, 2500)
+	vals := make([]string, MaxAddValues)
 	for i := range vals {
 		vals[i] = "v" + strings.Repeat("x", i%7) + string(rune('a'+i%26))
 	}
@@ -405,5 +404,43 @@ func TestHugeLimits(t *testing.T) {
 	p, err := m.Scan(ctx, "25500.12346", math.MaxInt)
 	if err != nil || len(p.Entries) != 3 || p.HasMore {
 		t.Errorf("Scan with n MaxInt = %+v, %v", p, err)
+	}
+}
+
+// TestTouchesOnlyItsKeys runs every operation as a Redis user that may
+// reach the map's two keys and nothing else: a script reaching a key it
+// did not declare (a list named from ARGV, say) would fail with NOPERM.
+// The scripts declare both keys, so every key they touch is in KEYS.
+func TestTouchesOnlyItsKeys(t *testing.T) {
+	srv, admin := redistest.Private(t)
+	ctx := context.Background()
+	m0, err := New(admin, "acl", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	setUser := admin.B().AclSetuser().Username("dm").Rule("on", ">pw", "~"+m0.keys.index, "~"+m0.keys.entries, "+@all").Build()
+	if err := admin.Do(ctx, setUser).Error(); err != nil {
+		t.Fatal(err)
+	}
+	c, err := rueidis.NewClient(rueidis.ClientOption{InitAddress: []string{srv.Addr}, Username: "dm", Password: "pw", DisableCache: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	m, _ := New(c, "acl", Options{})
+	addAll(t, m, priceIndex)
+	calls := []error{
+		errOf(m.Get(ctx, "25500.12346")), errOf(m.Len(ctx)),
+		errOf(m.Range(ctx, Query{Min: Exclusive("25500.12345"), Limit: 2})), errOf(m.Range(ctx, Query{Reverse: true})),
+		errOf(m.Scan(ctx, "25500.12346", 2)), errOf(m.RemoveValue(ctx, "25500.12346", "user2")),
+		errOf(m.Remove(ctx, "25505.233", "7")), m.Drop(ctx),
+	}
+	for i, err := range calls {
+		if err != nil {
+			t.Errorf("call %d as a user limited to the map's keys: %v", i, err)
+		}
+	}
+	if n, err := m0.Len(ctx); err != nil || n != 0 {
+		t.Errorf("Len after Drop = %d, %v", n, err)
 	}
 }

@@ -2,18 +2,21 @@ package decimalmap
 
 import "fmt"
 
-// DefaultMaxKeyLen is the default limit on a key's text, in bytes.
-const DefaultMaxKeyLen = 4096
+// DefaultMaxKeyLen is the default limit on a key's text, in bytes:
+// MaxKeyLenLimit.
+const DefaultMaxKeyLen = MaxKeyLenLimit
 
-// MaxKeyLenLimit is the largest Options.MaxKeyLen accepted: 1 MiB.
-const MaxKeyLenLimit = 1 << 20
+// MaxKeyLenLimit is the largest Options.MaxKeyLen accepted: 256 bytes, a
+// decimal of about 250 digits. Every value of a key stores its encoding,
+// so the key's length counts once per value.
+const MaxKeyLenLimit = 256
 
 // Options configure a map. The zero value means every default.
 type Options struct {
 	// MaxKeyLen is the longest key text accepted, in bytes, so that keys
 	// from untrusted input cannot grow Redis key names without bound. The
 	// number of digits of a key is otherwise not limited. Default
-	// DefaultMaxKeyLen (4096); at most MaxKeyLenLimit; negative is refused.
+	// DefaultMaxKeyLen (256); at most MaxKeyLenLimit; negative is refused.
 	MaxKeyLen int
 }
 

@@ -3,35 +3,17 @@ package decimalmap
 import (
 	"context"
 	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/internal/redisops"
 	"github.com/tiebreak/tiebreak/internal/redistest"
 )
 
-// privateServer starts a redis-server of the test's own with args and a
-// client on it; both are closed when the test ends.
-func privateServer(t *testing.T, args ...string) (*redistest.Server, rueidis.Client) {
-	t.Helper()
-	srv, err := redistest.StartServerWith(t.TempDir(), args...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
-	client, err := rueidis.NewClient(rueidis.ClientOption{InitAddress: []string{srv.Addr}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(client.Close)
-	return srv, client
-}
-
-// TestPersistence writes a map to a server with AOF on, restarts it, and
-// finds every key, value and order again.
+// TestPersistence writes a map to a server with AOF on (appendfsync
+// always), restarts it, and finds every key, value and order again.
 func TestPersistence(t *testing.T) {
-	srv, client := privateServer(t, "--appendonly", "yes")
+	srv, client := redistest.Private(t, "--appendonly", "yes", "--appendfsync", "always")
 	m, err := New(client, "prices", Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -77,11 +59,11 @@ func retry[T any](f func() (T, error)) (v T, err error) {
 	return v, err
 }
 
-// TestRangeOneRoundTrip: a Range over 200 keys is one EVALSHA_RO from the
-// client; the ZRANGE and LRANGEs run inside it. Counted on a private
-// server, where nothing else runs.
+// TestRangeOneRoundTrip: a Range over 200 keys is one MULTI/EXEC from the
+// client, of two ZRANGEs: the keys, and every value of them. Counted on a
+// private server, where nothing else runs.
 func TestRangeOneRoundTrip(t *testing.T) {
-	_, client := privateServer(t)
+	_, client := redistest.Private(t)
 	m, err := New(client, "rt", Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -92,9 +74,6 @@ func TestRangeOneRoundTrip(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if _, err := m.Range(ctx, Query{}); err != nil { // loads the script
-		t.Fatal(err)
-	}
 	if err := client.Do(ctx, client.B().ConfigResetstat().Build()).Error(); err != nil {
 		t.Fatal(err)
 	}
@@ -102,28 +81,12 @@ func TestRangeOneRoundTrip(t *testing.T) {
 	if err != nil || len(got) != 200 {
 		t.Fatalf("Range = %d entries, %v", len(got), err)
 	}
-	stats := commandCalls(t, client)
-	want := map[string]int{"evalsha_ro": 1, "zrange": 1, "lrange": 200, "config|resetstat": 1}
-	if diff := cmp.Diff(want, stats); diff != "" {
-		t.Errorf("commands (-want +got):\n%s", diff)
-	}
-}
-
-// commandCalls returns the calls of each command from INFO commandstats.
-func commandCalls(t *testing.T, client rueidis.Client) map[string]int {
-	t.Helper()
-	info, err := client.Do(context.Background(), client.B().Info().Section("commandstats").Build()).ToString()
+	stats, err := redisops.CommandCalls(ctx, client)
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := map[string]int{}
-	for _, line := range strings.Split(info, "\n") {
-		name, rest, ok := strings.Cut(strings.TrimSpace(line), ":")
-		if !ok || !strings.HasPrefix(name, "cmdstat_") {
-			continue
-		}
-		calls, _, _ := strings.Cut(strings.TrimPrefix(rest, "calls="), ",")
-		out[strings.TrimPrefix(name, "cmdstat_")], _ = strconv.Atoi(calls)
+	want := map[string]int64{"multi": 1, "zrange": 2, "exec": 1, "config|resetstat": 1}
+	if diff := cmp.Diff(want, stats); diff != "" {
+		t.Errorf("commands (-want +got):\n%s", diff)
 	}
-	return out
 }

@@ -4,9 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"strconv"
-
-	"github.com/redis/rueidis"
+	"slices"
 )
 
 // Entry is one key of the map with its values.
@@ -42,23 +40,33 @@ func Exclusive(key string) Bound { return Bound{key: key, kind: exclusive} }
 // largest key; it is the zero Bound.
 func Unbounded() Bound { return Bound{} }
 
-// lex returns b as a ZRANGE BYLEX bound; open is "-" or "+", the bound an
-// unbounded end takes; what names b in errors.
-func (m *Map) lex(what string, b Bound, open string) (string, error) {
-	switch b.kind {
-	case unbounded:
-		return open, nil
-	case inclusive, exclusive:
-		enc, err := m.encode(what, b.key)
-		if err != nil {
-			return "", err
+// lex returns b as ZRANGE BYLEX bounds on the keys and on the entries,
+// the lower end of a range if lower, else the upper end; what names b in
+// errors. An entry of key k lies between enc(k) and enc(k) followed by
+// byte 0xff (see the package documentation).
+func (m *Map) lex(what string, b Bound, lower bool) (keys, entries string, err error) {
+	if b.kind == unbounded {
+		if lower {
+			return "-", "-", nil
 		}
-		if b.kind == inclusive {
-			return "[" + enc, nil
-		}
-		return "(" + enc, nil
+		return "+", "+", nil
 	}
-	return "", fmt.Errorf("decimalmap: %s: bound kind %d, want unbounded, inclusive or exclusive: %w", what, b.kind, ErrArgument)
+	if b.kind != inclusive && b.kind != exclusive {
+		return "", "", fmt.Errorf("decimalmap: %s: bound kind %d, want unbounded, inclusive or exclusive: %w", what, b.kind, ErrArgument)
+	}
+	enc, err := m.encode(what, b.key)
+	if err != nil {
+		return "", "", err
+	}
+	switch {
+	case b.kind == inclusive && lower:
+		return "[" + enc, "[" + enc, nil
+	case lower: // exclusive: above every entry of enc
+		return "(" + enc, "[" + enc + "\xff", nil
+	case b.kind == inclusive:
+		return "[" + enc, "(" + enc + "\xff", nil
+	}
+	return "(" + enc, "(" + enc, nil
 }
 
 // Query selects keys for Range. The zero Query selects every key, smallest
@@ -78,12 +86,13 @@ type Query struct {
 
 // Range returns the keys of q's range with their values, in q's direction,
 // in one round trip and one snapshot, whatever the number of keys: one
-// script reads the index and every list. To page through a large range,
+// script reads the keys, then every value of them in one ZRANGE. To page through a large range,
 // pass the last key returned as the next query's Exclusive bound (as Scan
 // does).
 //
-// It refuses a malformed bound key (ErrKey) and a negative limit
-// (ErrArgument).
+// It refuses a malformed bound key (ErrKey), a negative limit, and a range
+// whose keys (up to Limit) hold more than MaxCallValues values
+// (ErrArgument): set a Limit, or use Scan, whose pages fit that bound.
 func (m *Map) Range(ctx context.Context, q Query) ([]Entry, error) {
 	if q.Limit < 0 {
 		return nil, fmt.Errorf("decimalmap: range: Query.Limit = %d out of range [0, %d] (0 for no limit): %w", q.Limit, math.MaxInt, ErrArgument)
@@ -92,58 +101,129 @@ func (m *Map) Range(ctx context.Context, q Query) ([]Entry, error) {
 	if limit == 0 {
 		limit = -1
 	}
-	entries, _, err := m.rangeEntries(ctx, "range: Query.", q.Min, q.Max, q.Reverse, limit)
+	entries, _, err := m.rangeEntries(ctx, "range: Query.", q.Min, q.Max, q.Reverse, limit, false)
 	return entries, err
 }
 
-// rangeEntries runs range.lua; limit -1 means all. more reports a further
-// key in range beyond those returned. what prefixes "Min" and "Max" in
-// errors.
-func (m *Map) rangeEntries(ctx context.Context, what string, min, max Bound, rev bool, limit int) (entries []Entry, more bool, err error) {
-	lo, err := m.lex(what+"Min", min, "-")
+// rangeEntries reads the keys of a range, in its direction, and their
+// values, in one MULTI/EXEC (one round trip, one snapshot): up to limit+1
+// keys (limit -1: all) and up to MaxCallValues+1 entries between the same
+// bounds. more reports a further key beyond those returned. When the keys
+// to return hold more than MaxCallValues values, fit returns fewer keys
+// (and more), and without it the range is refused (ErrArgument). what
+// prefixes "Min" and "Max" in errors.
+func (m *Map) rangeEntries(ctx context.Context, what string, min, max Bound, rev bool, limit int, fit bool) (entries []Entry, more bool, err error) {
+	kLo, eLo, err := m.lex(what+"Min", min, true)
 	if err != nil {
 		return nil, false, err
 	}
-	hi, err := m.lex(what+"Max", max, "+")
+	kHi, eHi, err := m.lex(what+"Max", max, false)
 	if err != nil {
 		return nil, false, err
 	}
-	fetch := "-1" // members to read: one more than limit, to learn of more
-	if limit >= 0 && limit < math.MaxInt {
-		fetch = strconv.Itoa(limit + 1)
+	fetch := MaxCallValues + 1 // a key holds a value at least: more keys are over the budget
+	if limit >= 0 && limit < MaxCallValues {
+		fetch = limit + 1
 	}
-	args := []string{m.keys.list, lo, hi, "0", strconv.Itoa(limit), fetch}
-	if rev {
-		args[1], args[2], args[3] = hi, lo, "1"
+	keys, members, err := m.readRange(ctx, [2]string{kLo, kHi}, [2]string{eLo, eHi}, rev, fetch)
+	if err != nil {
+		return nil, false, err
 	}
-	return parseRange(rangeScript.Exec(ctx, m.client, []string{m.keys.index}, args))
+	take := len(keys)
+	if limit >= 0 && take > limit {
+		take, more = limit, true
+	}
+	runs, encs, err := groupEntries(members, rev)
+	if err != nil {
+		return nil, false, err
+	}
+	whole := len(runs) // the runs read to their end
+	if len(members) > MaxCallValues && whole > 0 {
+		whole--
+	}
+	if whole < take {
+		if !fit || whole == 0 {
+			return nil, false, fmt.Errorf("decimalmap: range: the keys selected hold more than MaxCallValues = %d values: set Query.Limit or use Scan: %w",
+				MaxCallValues, ErrArgument)
+		}
+		take, more = whole, true
+	}
+	if !slices.Equal(encs[:take], keys[:take]) {
+		return nil, false, fmt.Errorf("decimalmap: range: the keys read and the keys of the values read differ: %w", ErrReply)
+	}
+	return runs[:take], more, nil
 }
 
-// parseRange reads range.lua's reply: {more, member, {values}, ...}.
-func parseRange(r rueidis.RedisResult) ([]Entry, bool, error) {
-	arr, err := r.ToArray()
-	if err != nil {
-		return nil, false, redisErr("range", err)
+// readRange runs the two ZRANGEs of rangeEntries in one MULTI/EXEC: the
+// keys between kb, at most fetch, and the entries between eb, at most
+// MaxCallValues+1, both in the direction rev says.
+func (m *Map) readRange(ctx context.Context, kb, eb [2]string, rev bool, fetch int) (keys, members []string, err error) {
+	b := m.client.B()
+	kr := b.Zrange().Key(m.keys.index).Min(kb[0]).Max(kb[1]).Bylex().Limit(0, int64(fetch)).Build()
+	er := b.Zrange().Key(m.keys.entries).Min(eb[0]).Max(eb[1]).Bylex().Limit(0, MaxCallValues+1).Build()
+	if rev {
+		kr = b.Zrange().Key(m.keys.index).Min(kb[1]).Max(kb[0]).Bylex().Rev().Limit(0, int64(fetch)).Build()
+		er = b.Zrange().Key(m.keys.entries).Min(eb[1]).Max(eb[0]).Bylex().Rev().Limit(0, MaxCallValues+1).Build()
 	}
-	if len(arr)%2 != 1 {
-		return nil, false, fmt.Errorf("decimalmap: range reply of %d elements: %w", len(arr), ErrReply)
-	}
-	more, err := arr[0].AsInt64()
-	if err != nil {
-		return nil, false, fmt.Errorf("decimalmap: range reply header: %w: %w", ErrReply, err)
-	}
-	entries := make([]Entry, 0, len(arr)/2)
-	for i := 1; i < len(arr); i += 2 {
-		member, err1 := arr[i].ToString()
-		vals, err2 := arr[i+1].AsStrSlice()
-		if err1 != nil || err2 != nil {
-			return nil, false, fmt.Errorf("decimalmap: range reply element %d: %w", i, ErrReply)
+	res := m.client.DoMulti(ctx, b.Multi().Build(), kr, er, b.Exec().Build())
+	for _, r := range res[:3] { // OK, QUEUED, QUEUED
+		if err := r.Error(); err != nil {
+			return nil, nil, redisErr("range", err)
 		}
-		key, err := decode(member)
+	}
+	got, err := res[3].ToArray()
+	if err != nil {
+		return nil, nil, redisErr("range", err)
+	}
+	if len(got) == 2 {
+		keys, err = got[0].AsStrSlice()
+		if err == nil {
+			members, err = got[1].AsStrSlice()
+		}
+	}
+	if len(got) != 2 || err != nil {
+		return nil, nil, fmt.Errorf("decimalmap: range: transaction reply of the wrong shape: %w", ErrReply)
+	}
+	return keys, members, nil
+}
+
+// groupEntries turns entry members, in key order (descending if rev),
+// into one Entry per key, values in insertion order, and returns the keys'
+// encodings too, in the same order. The values of all entries share one
+// array.
+func groupEntries(members []string, rev bool) ([]Entry, []string, error) {
+	if rev {
+		slices.Reverse(members) // ascending, so each key's values are in order
+	}
+	entries := make([]Entry, 0, 8)
+	encs := make([]string, 0, 8)
+	values := make([]string, len(members))
+	prev, start := "", 0
+	for i, member := range members {
+		enc, value, err := splitEntry(member, prev)
 		if err != nil {
-			return nil, false, err
+			return nil, nil, err
 		}
-		entries = append(entries, Entry{Key: key, Values: vals})
+		values[i] = value
+		if enc == prev {
+			continue
+		}
+		key, err := decode(enc)
+		if err != nil {
+			return nil, nil, err
+		}
+		if len(entries) > 0 {
+			entries[len(entries)-1].Values = values[start:i:i]
+		}
+		entries, encs = append(entries, Entry{Key: key}), append(encs, enc)
+		prev, start = enc, i
 	}
-	return entries, more == 1, nil
+	if len(entries) > 0 {
+		entries[len(entries)-1].Values = values[start:len(members):len(members)]
+	}
+	if rev {
+		slices.Reverse(entries)
+		slices.Reverse(encs)
+	}
+	return entries, encs, nil
 }

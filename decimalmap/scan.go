@@ -23,7 +23,9 @@ type Page struct {
 }
 
 // Scan returns up to n keys strictly after cursor, smallest first, with
-// their values, each page in one round trip. Paging is by key, not by
+// their values, each page in one round trip; a page ends early, with
+// HasMore, rather than hold more than MaxCallValues values (it holds one
+// key at least). Paging is by key, not by
 // position: a key present throughout a scan is returned exactly once,
 // however other keys are added or removed meanwhile, and a cursor stays
 // valid when its own key is gone. It refuses n under 1 and a cursor that
@@ -39,7 +41,7 @@ func (m *Map) Scan(ctx context.Context, cursor Cursor, n int) (Page, error) {
 		}
 		after = Exclusive(string(cursor))
 	}
-	entries, more, err := m.rangeEntries(ctx, "scan: ", after, Unbounded(), false, n)
+	entries, more, err := m.rangeEntries(ctx, "scan: ", after, Unbounded(), false, min(n, MaxCallValues), true)
 	if err != nil {
 		return Page{}, err
 	}

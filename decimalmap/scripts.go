@@ -7,7 +7,8 @@ import (
 )
 
 // The scripts, one per operation; each file starts with its KEYS, ARGV and
-// reply contract.
+// reply contract, and each declares both of the map's keys in KEYS (Get
+// and Drop are one command, Range and Scan one MULTI/EXEC).
 var (
 	//go:embed lua/add.lua
 	addSrc string
@@ -15,14 +16,8 @@ var (
 	removeSrc string
 	//go:embed lua/remove_value.lua
 	removeValueSrc string
-	//go:embed lua/range.lua
-	rangeSrc string
-	//go:embed lua/drop.lua
-	dropSrc string
 
 	addScript         = rueidis.NewLuaScript(addSrc)
 	removeScript      = rueidis.NewLuaScript(removeSrc)
 	removeValueScript = rueidis.NewLuaScript(removeValueSrc)
-	rangeScript       = rueidis.NewLuaScriptReadOnly(rangeSrc)
-	dropScript        = rueidis.NewLuaScript(dropSrc)
 )

@@ -52,7 +52,8 @@
 // # Cost
 //
 // One script call per Allow or AllowN. An admission runs TIME, ZCARD,
-// ZREMRANGEBYSCORE, ZADD and PTTL, and PEXPIRE only when the log was empty
+// ZREMRANGEBYSCORE (ZCOUNT and ZREMRANGEBYRANK on a log of more than
+// 1,000 entries), ZADD and PTTL, and PEXPIRE only when the log was empty
 // (then instead of the PTTL) or its time to live has run below
 // one window (about once per window per key: a key expires between one
 // and two windows after its last admission). A refusal of one request
@@ -63,6 +64,18 @@
 // (BenchmarkAllow and the bench command measure both side by side). A log
 // holds at most N entries in its window, plus those that left it since the
 // last admission; N <= 128 stays in Redis's compact listpack encoding.
+//
+// # Bounds
+//
+// No call can stall Redis: one AllowN asks for at most MaxAllowN (1,000)
+// requests, so its script adds at most 1,000 entries, and it drops at most
+// 1,000 entries that left the window (a longer backlog, such as a large
+// log whose entries all aged out at once, goes over the next admissions;
+// they never count meanwhile). The worst call allowed, 1,000 requests
+// logged and 1,000 dropped from a log of 20,000, takes about 2-3.5 ms of
+// Redis time; a call over a bound is refused before reaching Redis. The
+// prefix is at most MaxPrefixLen (64) bytes and a key MaxKeyLen (512).
+// Reset is an UNLINK: Redis frees a long log in the background.
 //
 // Redis's clock is trusted. If it steps backward (NTP, a failover to a
 // node whose clock lags), entries logged before the step keep counting

@@ -14,7 +14,8 @@ var (
 	// microseconds.
 	ErrLimit = errors.New("invalid limit")
 
-	// ErrArgument reports an AllowN asking for fewer than one request.
+	// ErrArgument reports an AllowN asking for fewer than one request or
+	// more than MaxAllowN.
 	ErrArgument = errors.New("invalid argument")
 
 	// ErrExceedsLimit reports an AllowN asking for more requests than its

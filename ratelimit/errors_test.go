@@ -22,6 +22,8 @@ func TestErrorsNameWhatFailed(t *testing.T) {
 	}{
 		{errOf(l.AllowN(ctx, "k", PerHour(3), 0)), "n = 0 out of range [1, limit.N = 3]"},
 		{errOf(l.AllowN(ctx, "k", PerHour(3), 4)), "n = 4, limit.N = 3"},
+		{errOf(l.AllowN(ctx, "k", PerHour(MaxN), MaxAllowN+1)), "n = 1001 over MaxAllowN = 1000"},
+		{errOf(New(env.Client, Options{Prefix: strings.Repeat("p", 65)})), "Options.Prefix of 65 bytes, over 64"},
 		{errOf(l.Allow(ctx, "k", Limit{N: 0, Window: time.Second})), "Limit.N = 0 out of range"},
 		{errOf(l.Allow(ctx, "k", Limit{N: 1, Window: time.Nanosecond})), "Limit.Window = 1ns out of range"},
 		{errOf(l.Allow(ctx, "", PerHour(3))), "key is empty"},

@@ -8,6 +8,10 @@ const MaxKeyLen = 512
 // DefaultPrefix is the default Options.Prefix.
 const DefaultPrefix = "rl:"
 
+// MaxPrefixLen is the longest Options.Prefix, in bytes: every call sends
+// it and every log's key holds it.
+const MaxPrefixLen = 64
+
 // redisKey returns the Redis key of the log of key: prefix{key}. The braces
 // make key the hash tag, so each limited key lives in one Redis Cluster
 // slot and different keys spread over the cluster.

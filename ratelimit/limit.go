@@ -10,6 +10,12 @@ import (
 // so even this is far beyond what a log limiter should be asked to keep.
 const MaxN = math.MaxInt32
 
+// MaxAllowN is the most requests one AllowN asks for: a call logs one
+// entry per request in one script, and this many keep it to about a
+// millisecond of Redis time (a million blocked Redis for over a second).
+// Ask for more in several calls, or use a limit of coarser units.
+const MaxAllowN = 1000
+
 // MaxWindow is the longest Limit.Window, about 100 years: Redis's clock
 // plus the window, in microseconds, stays below 2^53, where a sorted-set
 // score is still an exact integer.

@@ -12,8 +12,9 @@ import (
 // Options configure a Limiter. The zero value means every default.
 type Options struct {
 	// Prefix starts the Redis key of every limited key: key k is logged
-	// at Prefix + "{" + k + "}". Default DefaultPrefix ("rl:"). A brace
-	// is refused: it would change the hash tag.
+	// at Prefix + "{" + k + "}". Default DefaultPrefix ("rl:"); at most
+	// MaxPrefixLen bytes. A brace is refused: it would change the hash
+	// tag.
 	Prefix string
 }
 
@@ -21,7 +22,10 @@ func (o Options) withDefaults() (Options, error) {
 	if o.Prefix == "" {
 		o.Prefix = DefaultPrefix
 	}
-	if strings.ContainsAny(o.Prefix, "{}") {
+	switch {
+	case len(o.Prefix) > MaxPrefixLen:
+		return o, fmt.Errorf("ratelimit: Options.Prefix of %d bytes, over %d: %w", len(o.Prefix), MaxPrefixLen, ErrOptions)
+	case strings.ContainsAny(o.Prefix, "{}"):
 		return o, fmt.Errorf("ratelimit: Options.Prefix = %q holds a brace: %w", o.Prefix, ErrOptions)
 	}
 	return o, nil
@@ -40,8 +44,8 @@ type Limiter struct {
 }
 
 // New returns a limiter on client, standalone or cluster. It refuses
-// (ErrOptions) a nil client and a prefix holding a brace. New does not
-// talk to Redis.
+// (ErrOptions) a nil client and a prefix over MaxPrefixLen bytes or
+// holding a brace. New does not talk to Redis.
 func New(client rueidis.Client, opts Options) (*Limiter, error) {
 	if client == nil {
 		return nil, fmt.Errorf("ratelimit: client is nil: %w", ErrOptions)
@@ -64,9 +68,14 @@ func (l *Limiter) Allow(ctx context.Context, key string, limit Limit) (Result, e
 //
 // It refuses, without touching Redis, a bad key (ErrKey: empty, over
 // MaxKeyLen bytes, or holding a brace), a bad limit (ErrLimit, see
-// Limit.Validate), n < 1 (ErrArgument) and n > limit.N, which no window
-// can ever admit (ErrExceedsLimit). Redis errors and a cancelled
-// context wrap ErrRedis.
+// Limit.Validate), n < 1 (ErrArgument), n > limit.N, which no window can
+// ever admit (ErrExceedsLimit), and n > MaxAllowN (ErrArgument). Redis
+// errors and a cancelled context wrap ErrRedis.
+//
+// One call is one script of bounded work: it logs at most MaxAllowN
+// entries and drops at most MaxAllowN that left the window (a longer
+// backlog goes over the next admissions; entries past the window never
+// count).
 //
 // A key may be checked against different N over time. Keep one Window per
 // key: a call drops the entries that have left its own window, and a key's
@@ -83,6 +92,9 @@ func (l *Limiter) AllowN(ctx context.Context, key string, limit Limit, n int) (R
 	if n > limit.N {
 		return Result{}, fmt.Errorf("ratelimit: n = %d, limit.N = %d: no window can ever admit it: %w", n, limit.N, ErrExceedsLimit)
 	}
+	if n > MaxAllowN {
+		return Result{}, fmt.Errorf("ratelimit: n = %d over MaxAllowN = %d: ask in several calls: %w", n, MaxAllowN, ErrArgument)
+	}
 	k, err := redisKey(l.prefix, key)
 	if err != nil {
 		return Result{}, err
@@ -93,14 +105,15 @@ func (l *Limiter) AllowN(ctx context.Context, key string, limit Limit, n int) (R
 }
 
 // Reset forgets every request logged for key, so its next window starts
-// empty. Resetting a key with nothing logged is not an error. It refuses
-// a bad key (ErrKey, as AllowN); Redis errors wrap ErrRedis.
+// empty, in one UNLINK (Redis frees a long log in the background).
+// Resetting a key with nothing logged is not an error. It refuses a bad
+// key (ErrKey, as AllowN); Redis errors wrap ErrRedis.
 func (l *Limiter) Reset(ctx context.Context, key string) error {
 	k, err := redisKey(l.prefix, key)
 	if err != nil {
 		return err
 	}
-	if err := l.client.Do(ctx, l.client.B().Del().Key(k).Build()).Error(); err != nil {
+	if err := l.client.Do(ctx, l.client.B().Unlink().Key(k).Build()).Error(); err != nil {
 		return fmt.Errorf("ratelimit: reset: %w: %w", ErrRedis, err)
 	}
 	return nil

@@ -185,22 +185,50 @@ func TestAdmittedRetryAfterIsMinusOne(t *testing.T) {
 	}
 }
 
-// TestLargeN logs more requests in one call than one ZADD carries.
-func TestLargeN(t *testing.T) {
+// TestLargestN logs MaxAllowN requests in one call, and refuses one more
+// (ErrArgument), changing nothing.
+func TestLargestN(t *testing.T) {
 	env := redistest.New(t)
 	l := newLimiter(t, env.Client, env.Prefix)
-	lim := PerHour(5000)
-	if r := mustAllowN(t, l, "k", lim, 4500); r.Allowed != 4500 || r.Remaining != 500 {
-		t.Fatalf("AllowN(4500): %+v", r)
+	lim := PerHour(2*MaxAllowN + 500)
+	for i := 1; i <= 2; i++ {
+		if r := mustAllowN(t, l, "k", lim, MaxAllowN); r.Allowed != MaxAllowN || r.Remaining != lim.N-i*MaxAllowN {
+			t.Fatalf("AllowN(MaxAllowN) #%d: %+v", i, r)
+		}
 	}
-	if got := zcard(t, env.Client, l.prefix+"{k}"); got != 4500 {
-		t.Errorf("ZCARD = %d, want 4500", got)
+	if _, err := l.AllowN(context.Background(), "k", PerHour(MaxN), MaxAllowN+1); !errors.Is(err, ErrArgument) {
+		t.Errorf("AllowN(MaxAllowN+1): err = %v, want ErrArgument", err)
+	}
+	if got := zcard(t, env.Client, l.prefix+"{k}"); got != 2*MaxAllowN {
+		t.Errorf("ZCARD = %d, want %d", got, 2*MaxAllowN)
 	}
 	if r := mustAllowN(t, l, "k", lim, 501); r.Allowed != 0 || r.RetryAfter <= 0 {
 		t.Errorf("AllowN(501): %+v, want refused with a RetryAfter", r)
 	}
 	if r := mustAllowN(t, l, "k", lim, 500); r.Allowed != 500 || r.Remaining != 0 {
 		t.Errorf("AllowN(500): %+v, want admitted", r)
+	}
+}
+
+// An admission drops at most MaxAllowN entries that left the window, and
+// counts none of those it leaves: a log of 2,500 entries that all left the
+// window (logged under a one-hour window, read under a one-µs one) loses
+// 1,000 of them in each admission until 1,000 or fewer are left, then all.
+func TestAdmissionDropsABoundedBacklog(t *testing.T) {
+	env := redistest.New(t)
+	l := newLimiter(t, env.Client, env.Prefix)
+	key := l.prefix + "{k}"
+	for _, n := range []int{MaxAllowN, MaxAllowN, 500} {
+		mustAllowN(t, l, "k", Limit{N: 5000, Window: time.Hour}, n)
+	}
+	short := Limit{N: 5000, Window: time.Microsecond}
+	var got []int64
+	for range 3 {
+		r := mustAllowN(t, l, "k", short, 1)
+		got = append(got, int64(r.Allowed), int64(r.Remaining), zcard(t, env.Client, key))
+	}
+	if diff := cmp.Diff([]int64{1, 4999, 1501, 1, 4999, 502, 1, 4999, 1}, got); diff != "" {
+		t.Errorf("Allowed, Remaining, ZCARD of three admissions after the backlog (-want +got):\n%s", diff)
 	}
 }
 
@@ -276,6 +304,7 @@ func TestBadInput(t *testing.T) {
 		{"window over MaxWindow", "k", Limit{N: 1, Window: MaxWindow + time.Microsecond}, 1, ErrLimit},
 		{"n 0", "k", ok, 0, ErrArgument},
 		{"n negative", "k", ok, -1, ErrArgument},
+		{"n over MaxAllowN", "k", Limit{N: MaxN, Window: time.Second}, MaxAllowN + 1, ErrArgument},
 	}
 	ctx := context.Background()
 	for _, c := range cases {
@@ -298,6 +327,12 @@ func TestBadInput(t *testing.T) {
 	}
 	if _, err := New(env.Client, Options{Prefix: "a{"}); !errors.Is(err, ErrOptions) {
 		t.Errorf("New with a brace in the prefix: error %v, want ErrOptions", err)
+	}
+	if _, err := New(env.Client, Options{Prefix: strings.Repeat("p", MaxPrefixLen+1)}); !errors.Is(err, ErrOptions) {
+		t.Errorf("New with a prefix over MaxPrefixLen: error %v, want ErrOptions", err)
+	}
+	if _, err := New(env.Client, Options{Prefix: strings.Repeat("p", MaxPrefixLen)}); err != nil {
+		t.Errorf("New with a prefix of MaxPrefixLen bytes: %v", err)
 	}
 	keys, err := env.Client.Do(ctx, env.Client.B().Keys().Pattern("*"+env.Prefix+"*").Build()).AsStrSlice()
 	if err != nil || len(keys) != 0 {

@@ -53,7 +53,9 @@ func (l *Layout128) MaxTime() uint64 { return maxTime128 }
 // SuffixLen returns 20, the length of every suffix.
 func (l *Layout128) SuffixLen() int { return suffixLen128 }
 
-// Parse returns the ID that s spells in the layout's text form.
+// Parse returns the ID that s spells in the layout's text form. The text
+// of the zero ID (Format's) parses for both layouts, so that a zero cursor
+// reads back from its text (see UUIDv7).
 func (l *Layout128) Parse(s string) ([16]byte, error) {
 	id, err := l.parse(s)
 	if err != nil {

@@ -2,6 +2,7 @@ package tsid
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -312,5 +313,39 @@ func TestNoAllocs(t *testing.T) {
 		if n := testing.AllocsPerRun(100, f); n != 0 {
 			t.Errorf("%s: %v allocs per run, want 0", name, n)
 		}
+	}
+}
+
+// The zero ID of every layout is a cursor (package timeline reads it as the
+// cursor below every ID), and a cursor crosses an API as text: the zero
+// ID's text parses back to the zero ID in every layout, the nil UUID
+// included, though UUIDv7.Split refuses it as a message's ID.
+func TestZeroIDText(t *testing.T) {
+	crockford, err := NewLayoutSpec(LayoutSpec{Name: "crockford", TimeBits: 30, RestBits: 30, Text: TextCrockford})
+	if err != nil {
+		t.Fatal(err)
+	}
+	decimal, err := NewLayout(53, time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC), time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got, want []string
+	for _, l := range []*Layout{TSID, Snowflake, Discord, Sonyflake, crockford, decimal} {
+		id, err := l.Parse(l.Format(0))
+		got = append(got, fmt.Sprintf("%s %q %d %v", l.Name(), l.Format(0), id, err))
+	}
+	for _, l := range []*Layout128{ULID, UUIDv7} {
+		id, err := l.Parse(l.Format([16]byte{}))
+		got = append(got, fmt.Sprintf("%s %q %x %v", l.Name(), l.Format([16]byte{}), id, err))
+	}
+	zero128 := " 00000000000000000000000000000000 <nil>"
+	want = []string{`TSID "0000000000000" 0 <nil>`, `Snowflake "0" 0 <nil>`, `Discord "0" 0 <nil>`,
+		`Sonyflake "0" 0 <nil>`, `crockford "0000000000000" 0 <nil>`, `custom "0" 0 <nil>`,
+		`ULID "00000000000000000000000000"` + zero128, `UUIDv7 "00000000-0000-0000-0000-000000000000"` + zero128}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Parse(Format(zero ID)) (-want +got):\n%s", diff)
+	}
+	if _, err := UUIDv7.Parse("00000000-0000-0000-0000-000000000001"); !errors.Is(err, ErrVersion) {
+		t.Errorf("UUIDv7.Parse(nil UUID + 1): err = %v, want ErrVersion", err)
 	}
 }

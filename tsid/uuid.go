@@ -10,7 +10,13 @@ const uuidLen = 36
 // and 62 bits rand_b. Text is the canonical 8-4-4-4-12 hex form, lower case
 // on output, either case on input; other forms (no hyphens, braces,
 // "urn:uuid:") are refused with ErrSyntax, and a UUID of another version
-// or variant with ErrVersion.
+// or variant with ErrVersion, except the nil UUID.
+//
+// The nil UUID, 00000000-0000-0000-0000-000000000000, is the zero ID: Parse
+// accepts it (it is Format's text of the zero [16]byte), so that a zero
+// cursor, such as the Next of an empty timeline page, survives a trip
+// through its text form. Split refuses it (ErrVersion): no message carries
+// it, and package timeline reads it as the cursor below every ID.
 //
 // Split gives score = the 48-bit millisecond time and a 20-hex-digit suffix
 // of the other 80 bits, which are the last 20 hex digits of the text without
@@ -39,6 +45,9 @@ func parseUUIDv7(s string) (id [16]byte, err error) {
 			return id, fmt.Errorf("%q at %d is not hex: %w", s[i:i+2], i, ErrSyntax)
 		}
 		id[j] = hi<<4 | lo
+	}
+	if id == ([16]byte{}) {
+		return id, nil // the nil UUID: the zero ID, a cursor
 	}
 	if detail := checkV7(id); detail != "" {
 		return id, fmt.Errorf("%s: %w", detail, ErrVersion)

@@ -14,6 +14,12 @@
 // it define, nothing else: there is no token replacement and no include,
 // so the assembled text is the constants and the files, in order. The
 // packages' golden tests write every script that can run to testdata/.
+//
+// A Script runs one: EVALSHA, and EVAL where Redis answers NOSCRIPT, for a
+// single call (Exec) or many pipelined in one round trip (ExecMany). It
+// never sends SCRIPT LOAD: rueidis's ExecMulti does, to every master on
+// every call, which doubles a call's round trips and makes it wait on
+// masters that do not hold its keys.
 package luascript
 
 import (

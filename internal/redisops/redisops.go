@@ -41,27 +41,52 @@ func Info(ctx context.Context, client rueidis.Client, section string) (map[strin
 // prefixes, and their number of calls. Lower-case names, e.g. "evalsha"
 // (which also matches evalsha_ro), "multi", "zrange".
 func CommandStats(ctx context.Context, client rueidis.Client, prefixes ...string) (usec, calls float64, err error) {
+	stats, err := commandStats(ctx, client)
+	for name, st := range stats {
+		if slices.ContainsFunc(prefixes, func(p string) bool { return strings.HasPrefix(name, p) }) {
+			usec += st[0]
+			calls += st[1]
+		}
+	}
+	return usec, calls, err
+}
+
+// CommandCalls returns the number of calls of every command Redis has run
+// since its start or its last CONFIG RESETSTAT, by INFO commandstats name
+// without "cmdstat_": "evalsha", "eval", "script|load", "zadd". Tests
+// count with it the commands an operation sends.
+func CommandCalls(ctx context.Context, client rueidis.Client) (map[string]int64, error) {
+	stats, err := commandStats(ctx, client)
+	calls := make(map[string]int64, len(stats))
+	for name, st := range stats {
+		calls[name] = int64(st[1])
+	}
+	return calls, err
+}
+
+// commandStats reads INFO commandstats: per command name, its usec and
+// calls.
+func commandStats(ctx context.Context, client rueidis.Client) (map[string][2]float64, error) {
 	fields, err := Info(ctx, client, "commandstats")
 	if err != nil {
-		return 0, 0, err
+		return nil, err
 	}
+	stats := make(map[string][2]float64, len(fields))
 	for name, value := range fields {
-		name = strings.TrimPrefix(name, "cmdstat_")
-		if !slices.ContainsFunc(prefixes, func(p string) bool { return strings.HasPrefix(name, p) }) {
-			continue
-		}
+		var st [2]float64
 		for kv := range strings.SplitSeq(value, ",") {
 			k, v, _ := strings.Cut(kv, "=")
 			n, _ := strconv.ParseFloat(v, 64)
 			switch k {
 			case "usec":
-				usec += n
+				st[0] = n
 			case "calls":
-				calls += n
+				st[1] = n
 			}
 		}
+		stats[strings.TrimPrefix(name, "cmdstat_")] = st
 	}
-	return usec, calls, nil
+	return stats, nil
 }
 
 // ScanKeys returns the keys matching the glob pattern on every node of

@@ -63,3 +63,24 @@ func TestParseInfo(t *testing.T) {
 		t.Errorf("parseInfo mismatch (-want +got):\n%s", diff)
 	}
 }
+
+func TestCommandCalls(t *testing.T) {
+	env := redistest.New(t)
+	ctx := context.Background()
+	c0, err := redisops.CommandCalls(ctx, env.Client)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		env.Client.Do(ctx, env.Client.B().Zcard().Key(env.Prefix+":z").Build())
+		env.Client.Do(ctx, env.Client.B().ScriptExists().Sha1("0").Build())
+	}
+	c1, err := redisops.CommandCalls(ctx, env.Client)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]int64{"zcard": c1["zcard"] - c0["zcard"], "script|exists": c1["script|exists"] - c0["script|exists"]}
+	if diff := cmp.Diff(map[string]int64{"zcard": 3, "script|exists": 3}, got); diff != "" {
+		t.Errorf("CommandCalls, differences (-want +got):\n%s", diff)
+	}
+}

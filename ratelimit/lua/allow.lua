@@ -7,8 +7,9 @@
 --                   taken (several requests in one microsecond).
 -- ARGV[1]  limit: the most requests admitted in any window (>= 1)
 -- ARGV[2]  window in µs (>= 1)
--- ARGV[3]  n: requests asked for, 1 <= n <= limit (AllowN refuses a
---          larger n, which no window admits, before calling: ErrExceedsLimit)
+-- ARGV[3]  n: requests asked for, 1 <= n <= min(limit, 1000) (AllowN
+--          refuses a larger n before calling: ErrExceedsLimit when no
+--          window admits it, ErrArgument over MaxAllowN)
 -- ARGV[4]  the shortest time to live an admission leaves the key, in ms:
 --          the window rounded up, plus 1
 -- ARGV[5]  the time to live an admission sets when the key's is shorter
@@ -16,6 +17,12 @@
 --          window rounded up
 --
 -- An entry of time s counts at time now while now - window < s.
+--
+-- Bounded work: a call adds at most 1000 entries (MaxAllowN) and removes
+-- at most DROP entries that left the window; a longer backlog of them (a
+-- log of more than DROP entries that aged out at once) goes over the next
+-- admissions, DROP each. Entries past the window that are still stored
+-- never count: count comes from ZCOUNT.
 --
 -- Reply, integers: {remaining, now} for an admission,
 --                  {remaining, now, retry, reset} for a refusal:
@@ -33,6 +40,7 @@
 -- read from members rather than WITHSCORES; no local functions (a closure
 -- costs time on every call).
 
+local DROP = 1000 -- MaxAllowN
 local key = KEYS[1]
 local limit, w, n = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
 local t = redis.call('TIME')
@@ -53,11 +61,21 @@ if not fits and n <= limit then
   fits = tj <= now - w
 end
 
--- Drop what left the window, so count is exact. A refusal of one request
--- needs no count: j = limit entries are in the window, none remains.
+-- Drop what left the window (at most DROP entries), so count is exact. A
+-- refusal of one request needs no count: j = limit entries are in the
+-- window, none remains.
 local count = card
 if card > 0 and (fits or n > 1) then
-  count = card - redis.call('ZREMRANGEBYSCORE', key, '-inf', string.format('%d', now - w))
+  local old = string.format('%d', now - w)
+  if card <= DROP then
+    count = card - redis.call('ZREMRANGEBYSCORE', key, '-inf', old)
+  else
+    local stale = redis.call('ZCOUNT', key, '-inf', old)
+    if stale > 0 then
+      redis.call('ZREMRANGEBYRANK', key, '0', string.format('%d', math.min(stale, DROP) - 1))
+    end
+    count = card - stale
+  end
 end
 
 if fits then
@@ -65,16 +83,11 @@ if fits then
   if n == 1 then
     added = redis.call('ZADD', key, 'NX', stamp, stamp)
   else
-    -- In chunks: unpack has a limit on the values it returns.
-    local args, i = {}, 0
+    local args = {}
     for pos = count + 1, count + n do
-      args[i + 1], args[i + 2] = stamp, stamp .. ':' .. pos
-      i = i + 2
-      if i == 2000 or pos == count + n then
-        added = added + redis.call('ZADD', key, 'NX', unpack(args, 1, i))
-        i = 0
-      end
+      args[#args + 1], args[#args + 2] = stamp, stamp .. ':' .. pos
     end
+    added = redis.call('ZADD', key, 'NX', unpack(args))
   end
   -- A member taken in this microsecond (an earlier call, or before a step
   -- back of the clock): take the next free positions.

@@ -49,13 +49,31 @@ const (
 	// MaxPageLimit is the largest MaxPage a timeline may have.
 	MaxPageLimit = 5000
 	// DefaultMaxPayload is the longest payload, in bytes, unless
-	// Options.MaxPayload says otherwise: 1 MiB.
-	DefaultMaxPayload = 1 << 20
-	// MaxPayloadLimit is the largest MaxPayload a timeline may have: 512
-	// MiB, Redis's limit on one string.
-	MaxPayloadLimit = 512 << 20
-	// MaxRemove is the most IDs one Remove takes: its script stays short.
-	MaxRemove = 1000
+	// Options.MaxPayload says otherwise: 64 KiB, MaxPayloadLimit.
+	DefaultMaxPayload = MaxPayloadLimit
+	// MaxPayloadLimit is the largest MaxPayload a timeline may have: 64
+	// KiB. A payload is copied a few times by an append and freed by a
+	// removal: 1 MiB took 4-10 ms of Redis time to append.
+	MaxPayloadLimit = 64 << 10
+)
+
+// Bounds of one call, so that no script stalls Redis (a few milliseconds
+// at most; the package documentation gives the measured worst cases).
+const (
+	// MaxRemove is the most IDs one Remove takes. A split timeline finds
+	// each by binary search over its time unit.
+	MaxRemove = 50
+	// MaxAppendMany is the most messages one AppendMany takes. Each of
+	// its scripts (a chunk) holds at most 64 messages and 256 KiB of
+	// payload.
+	MaxAppendMany = 100_000
+	// MaxTrim is the most messages one script's retention removes (an
+	// append's or Trim's), the oldest first: freeing 64 payloads of 64
+	// KiB takes a few milliseconds. A longer backlog, such as a quiet room
+	// whose messages all passed MaxAge or a MaxLen lowered on a long
+	// timeline, goes over the next appends or Trim calls; until then
+	// reads still see those messages.
+	MaxTrim = 64
 )
 
 // Options configure a Timeline. The zero value means every
@@ -78,13 +96,15 @@ type Options struct {
 	MaxPayload int
 
 	// MaxLen keeps at most the MaxLen newest messages: every append and
-	// Trim removes the older ones in the same script. Default 0, no limit;
-	// negative is refused.
+	// Trim removes the older ones in the same script, at most MaxTrim of
+	// them (with MaxAge's) per script. Default 0, no limit; negative is
+	// refused.
 	MaxLen int64
 
 	// MaxAge removes the messages whose time part is below the time part
 	// of Clock()-MaxAge (older than MaxAge by at least one time unit):
-	// every append and Trim removes them in the same script. The clock is
+	// every append and Trim removes them in the same script, at most
+	// MaxTrim per script, the oldest first. The clock is
 	// the application's, like the clock that stamps IDs. Default 0, no age
 	// limit; negative is refused.
 	MaxAge time.Duration

@@ -100,7 +100,9 @@ func (tl *Timeline[ID]) Oldest(ctx context.Context, n int) (Page[ID], error) {
 // the package documentation); n = 0 means DefaultPage. The cursor is
 // exclusive and compared by value: it need not be stored (a removed
 // message, an ID never appended). The zero ID always works, and stands
-// below every ID, even for a codec that refuses it (UUIDv7's nil UUID).
+// below every ID, even for a codec that refuses it (UUIDv7's nil UUID);
+// every tsid layout parses the zero ID's text back to it, so an empty
+// page's Next survives a trip through a client as text.
 // It refuses another cursor the codec refuses (ErrID, wrapping the codec's
 // error) and n below 0 or above MaxPage (ErrPageSize). Redis errors wrap
 // ErrRedis.

@@ -143,14 +143,19 @@ func TestRemoveMany(t *testing.T) {
 
 // The zero ID works as a cursor and an anchor in every layout, even where
 // the codec refuses it as an ID (UUIDv7's nil UUID): it stands below every
-// ID.
+// ID. A cursor crosses an API as text, so the one read is the zero ID's
+// text parsed back, and the Next of an empty page, likewise.
 func TestZeroCursor(t *testing.T) {
 	ms := uint64(1767323045000) // 2026-01-02, in Unix milliseconds
 	tsidMS, _ := tsid.TSID.Score(tsid.TSID.Time(0).AddDate(6, 0, 0))
+	custom, err := tsid.NewLayoutSpec(tsid.LayoutSpec{Name: "custom", TimeBits: 30, RestBits: 30, Text: tsid.TextCrockford})
+	if err != nil {
+		t.Fatal(err)
+	}
 	eachStrategy(t, func(t *testing.T, env *redistest.Env, s Strategy) {
-		for _, l := range []*tsid.Layout{tsid.TSID, tsid.Snowflake, tsid.Discord, tsid.Sonyflake} {
+		for _, l := range []*tsid.Layout{tsid.TSID, tsid.Snowflake, tsid.Discord, tsid.Sonyflake, custom} {
 			ids := []uint64{uint64(tsidMS)<<l.RestBits() | 1, uint64(tsidMS)<<l.RestBits() | 2, uint64(tsidMS+1) << l.RestBits()}
-			checkZeroCursor(t, l.Name(), newTL(t, env.Client, env.Prefix+"_zero_"+l.Name(), l, Options{Strategy: s}), ids)
+			checkZeroCursor(t, newTL(t, env.Client, env.Prefix+"_zero_"+l.Name(), l, Options{Strategy: s}), l, ids)
 		}
 		for _, c := range []struct {
 			l   *tsid.Layout128
@@ -166,29 +171,62 @@ func TestZeroCursor(t *testing.T) {
 				c.fix(&id)
 				ids = append(ids, id)
 			}
-			checkZeroCursor(t, c.l.Name(), newTL(t, env.Client, env.Prefix+"_zero_"+c.l.Name(), Codec[[16]byte](c.l), Options{Strategy: s}), ids)
+			checkZeroCursor(t, newTL(t, env.Client, env.Prefix+"_zero_"+c.l.Name(), Codec[[16]byte](c.l), Options{Strategy: s}), c.l, ids)
 		}
 	})
 }
 
-// checkZeroCursor appends ids (ascending) to tl and reads around the zero
-// ID: nothing before it, everything after it.
-func checkZeroCursor[ID any](t *testing.T, name string, tl *Timeline[ID], ids []ID) {
+// textCodec is a layout with a text form, as every tsid layout has.
+type textCodec[ID any] interface {
+	Name() string
+	Format(id ID) string
+	Parse(s string) (ID, error)
+}
+
+// viaText returns id formatted and parsed back by l, as a cursor that
+// went to a client and came back.
+func viaText[ID any](t *testing.T, l textCodec[ID], id ID) ID {
+	t.Helper()
+	back, err := l.Parse(l.Format(id))
+	if err != nil {
+		t.Fatalf("%s: the cursor %q does not parse back: %v", l.Name(), l.Format(id), err)
+	}
+	return back
+}
+
+// checkZeroCursor reads tl, empty, from the zero ID and from an empty
+// page's Next, both through their text form; then appends ids (ascending)
+// and reads around the zero ID: nothing before it, everything after it.
+func checkZeroCursor[ID any](t *testing.T, tl *Timeline[ID], l textCodec[ID], ids []ID) {
 	t.Helper()
 	ctx := context.Background()
+	var zero ID
+	empty, err := tl.Latest(ctx, 5)
+	if err != nil {
+		t.Fatalf("%s: Latest of an empty timeline: %v", l.Name(), err)
+	}
+	before, err1 := tl.Before(ctx, viaText(t, l, empty.Next), 5)
+	after, err2 := tl.After(ctx, viaText(t, l, zero), 5)
+	around, err3 := tl.Around(ctx, viaText(t, l, zero), 5)
+	if err1 != nil || err2 != nil || err3 != nil {
+		t.Fatalf("%s: zero cursor on an empty timeline: %v, %v, %v", l.Name(), err1, err2, err3)
+	}
+	if diff := gocmp.Diff([]any{Page[ID]{}, Page[ID]{}, Window[ID]{}}, []any{before, after, around}); diff != "" {
+		t.Errorf("%s: Before, After, Around the zero ID of an empty timeline (-want +got):\n%s", l.Name(), diff)
+	}
 	for _, id := range ids {
 		mustAppend(t, tl, Message[ID]{ID: id, Payload: []byte("x")})
 	}
-	var zero ID
-	before, err1 := tl.Before(ctx, zero, 5)
-	after, err2 := tl.After(ctx, zero, 2)
-	around, err3 := tl.Around(ctx, zero, 2)
+	cursor := viaText(t, l, zero)
+	before, err1 = tl.Before(ctx, cursor, 5)
+	after, err2 = tl.After(ctx, cursor, 2)
+	around, err3 = tl.Around(ctx, cursor, 2)
 	if err1 != nil || err2 != nil || err3 != nil {
-		t.Fatalf("%s: zero cursor: %v, %v, %v", name, err1, err2, err3)
+		t.Fatalf("%s: zero cursor: %v, %v, %v", l.Name(), err1, err2, err3)
 	}
 	got := []any{before, idsOf(after.Messages), after.HasMore, idsOf(around.Messages), around.HasOlder, around.HasNewer}
 	want := []any{Page[ID]{}, ids[:2], true, ids[:2], false, true}
 	if diff := gocmp.Diff(want, got); diff != "" {
-		t.Errorf("%s: Before, After, Around the zero ID (-want +got):\n%s", name, diff)
+		t.Errorf("%s: Before, After, Around the zero ID (-want +got):\n%s", l.Name(), diff)
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"sync"
 
-	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/internal/luascript"
 )
 
@@ -19,8 +18,8 @@ var luaFiles embed.FS
 // the call does not use. The lex strategy reads with plain commands and has
 // no get, before or after script.
 type scriptSet struct {
-	appendMsgs, trim, remove   *rueidis.Lua
-	get, before, after, around *rueidis.Lua
+	appendMsgs, trim, remove   *luascript.Script
+	get, before, after, around *luascript.Script
 }
 
 // scriptCache shares one scriptSet between timelines of equal constants
@@ -31,13 +30,14 @@ var scriptCache sync.Map // constants, retain -> *scriptSet
 // scriptConsts are the constants every script of a timeline starts with
 // (see lua/common.lua).
 func scriptConsts(split bool, idLen, sufLen int, o Options) []luascript.Const {
-	rem, min := "'ZREMRANGEBYSCORE'", "'-inf'"
+	count, min := "'ZCOUNT'", "'-inf'"
 	if !split {
-		rem, min = "'ZREMRANGEBYLEX'", "'-'"
+		count, min = "'ZLEXCOUNT'", "'-'"
 	}
 	return []luascript.Const{
 		{Name: "IDLEN", Value: strconv.Itoa(idLen)}, {Name: "SUF", Value: strconv.Itoa(sufLen)},
-		{Name: "MAXLEN", Value: strconv.FormatInt(o.MaxLen, 10)}, {Name: "AGEREM", Value: rem}, {Name: "AGEMIN", Value: min},
+		{Name: "MAXLEN", Value: strconv.FormatInt(o.MaxLen, 10)}, {Name: "MAXTRIM", Value: strconv.Itoa(MaxTrim)},
+		{Name: "AGECOUNT", Value: count}, {Name: "AGEMIN", Value: min},
 	}
 }
 
@@ -46,12 +46,12 @@ func scriptsFor(consts []luascript.Const, split, retain bool) *scriptSet {
 	if s, ok := scriptCache.Load(key); ok {
 		return s.(*scriptSet)
 	}
-	lua := map[string]*rueidis.Lua{}
+	lua := map[string]*luascript.Script{}
 	for _, p := range scriptParts(split, retain) {
 		src := assemble(consts, p)
-		lua[p.op] = rueidis.NewLuaScript(src)
+		lua[p.op] = luascript.New(src)
 		if p.readOnly {
-			lua[p.op] = rueidis.NewLuaScriptReadOnly(src)
+			lua[p.op] = luascript.NewReadOnly(src)
 		}
 	}
 	s := &scriptSet{appendMsgs: lua["append"], trim: lua["trim"], remove: lua["remove"],

@@ -348,6 +348,11 @@ func TestRefusals(t *testing.T) {
 		checkRefused(t, tl, func() error { return errOf(tl.Remove(ctx, good.ID, 1<<63)) }, ErrID, tsid.ErrRange)
 		checkRefused(t, tl, func() error { return errOf(tl.Remove(ctx)) }, ErrArgument)
 		checkRefused(t, tl, func() error { return errOf(tl.Remove(ctx, make([]uint64, MaxRemove+1)...)) }, ErrArgument)
+		many := make([]Message[uint64], MaxAppendMany+1)
+		for i := range many {
+			many[i] = Message[uint64]{ID: 1<<40 + uint64(i), Payload: []byte("x")}
+		}
+		checkRefused(t, tl, func() error { return tl.AppendMany(ctx, many) }, ErrArgument)
 		if p, err := tl.Latest(ctx, 5); err != nil || len(p.Messages) != 1 {
 			t.Errorf("after the refusals: %+v, %v; want the one good message", p, err)
 		}

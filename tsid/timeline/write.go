@@ -17,16 +17,20 @@ type Message[ID any] struct {
 	Payload []byte
 }
 
-// Limits of one append script of AppendMany: a chunk closes at this many
-// messages or payload bytes, whichever comes first.
+// Limits of one append script of AppendMany: a chunk holds at most this
+// many messages (MaxTrim: an append to a full timeline removes as many as
+// it adds) and payload bytes (four payloads of MaxPayloadLimit).
 const (
-	chunkMessages = 256
-	chunkBytes    = 1 << 20
+	chunkMessages = MaxTrim
+	chunkBytes    = 4 * MaxPayloadLimit
 )
 
 // Append stores a message in one atomic script, then applies the
 // retention (MaxLen, MaxAge) in the same script; a message the retention
-// finds too old is thus not kept. Appending an ID that is already stored
+// finds too old is thus not kept (unless the retention has a backlog of
+// more than MaxTrim messages to remove: see MaxTrim). It is one EVALSHA, one round trip (an
+// EVAL follows when the server lost its scripts: restarted, flushed, a
+// new node); it never sends SCRIPT LOAD. Appending an ID that is already stored
 // replaces its payload (an edit, or a retried append: appending is
 // idempotent).
 //
@@ -39,10 +43,13 @@ func (tl *Timeline[ID]) Append(ctx context.Context, id ID, payload []byte) error
 }
 
 // AppendMany stores many messages in one pipelined round trip, as Append
-// would one after the other: a script per chunk of up to 256 messages (or
-// 1 MiB of payload), each chunk atomic with its retention. It validates
+// would one after the other: a script (EVALSHA) per chunk of up to 64
+// messages and 256 KiB of payload, each chunk atomic with its retention;
+// the chunks that find the server without the script are sent again as
+// EVAL, in a second round trip. It validates
 // every message first and, if one is refused (as Append refuses it),
-// returns that error, naming its index (msgs[i]), and sends nothing. On a
+// returns that error, naming its index (msgs[i]), and sends nothing; it
+// refuses more than MaxAppendMany messages (ErrArgument) likewise. On a
 // Redis error some chunks may be stored and others not; appending again is
 // safe.
 func (tl *Timeline[ID]) AppendMany(ctx context.Context, msgs []Message[ID]) error {
@@ -51,14 +58,14 @@ func (tl *Timeline[ID]) AppendMany(ctx context.Context, msgs []Message[ID]) erro
 
 // appendMsgs is Append and AppendMany, op naming the call in errors.
 func (tl *Timeline[ID]) appendMsgs(ctx context.Context, op string, msgs []Message[ID]) error {
+	if len(msgs) > MaxAppendMany {
+		return fmt.Errorf("timeline: room %s: %s: len(msgs) = %d over MaxAppendMany = %d: %w",
+			clip.Quote(tl.room), op, len(msgs), MaxAppendMany, ErrArgument)
+	}
 	bound := tl.ageBound()
 	var execs []rueidis.LuaExec
 	for start := 0; start < len(msgs); {
-		end, size := start, 0
-		for end < len(msgs) && end-start < chunkMessages && size < chunkBytes {
-			size += len(msgs[end].Payload)
-			end++
-		}
+		end := chunkEnd(msgs, start)
 		args, err := tl.appendArgs(op, bound, msgs, start, end)
 		if err != nil {
 			return err
@@ -69,12 +76,24 @@ func (tl *Timeline[ID]) appendMsgs(ctx context.Context, op string, msgs []Messag
 	if len(execs) == 0 {
 		return nil
 	}
-	for _, r := range tl.scripts.appendMsgs.ExecMulti(ctx, tl.client, execs...) {
+	for _, r := range tl.scripts.appendMsgs.ExecMany(ctx, tl.client, execs...) {
 		if err := r.Error(); err != nil {
 			return tl.redisErr(op, err)
 		}
 	}
 	return nil
+}
+
+// chunkEnd returns the end of the chunk that starts at msgs[start]: at
+// most chunkMessages messages and chunkBytes of payload, at least one
+// message (a payload over chunkBytes is refused by appendArgs).
+func chunkEnd[ID any](msgs []Message[ID], start int) int {
+	end, size := start+1, len(msgs[start].Payload)
+	for end < len(msgs) && end-start < chunkMessages && size+len(msgs[end].Payload) <= chunkBytes {
+		size += len(msgs[end].Payload)
+		end++
+	}
+	return end
 }
 
 // appendArgs validates msgs[start:end] and builds append.lua's ARGV.
@@ -139,8 +158,10 @@ func (tl *Timeline[ID]) Remove(ctx context.Context, ids ...ID) (int64, error) {
 
 // Trim applies the retention now, in one script, and returns the number
 // of messages it removed: those older than MaxAge, then all but the MaxLen
-// newest. Appends do the same; Trim serves rooms that have gone quiet.
-// Without retention options it does nothing and returns 0.
+// newest, at most MaxTrim in all (call it again while it returns MaxTrim
+// to clear a longer backlog). Appends do the same; Trim serves rooms that
+// have gone quiet. Without retention options it does nothing and returns
+// 0.
 func (tl *Timeline[ID]) Trim(ctx context.Context) (int64, error) {
 	if tl.opts.MaxLen == 0 && tl.opts.MaxAge == 0 {
 		return 0, nil

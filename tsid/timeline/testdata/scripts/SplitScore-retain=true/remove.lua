@@ -2,7 +2,8 @@
 local IDLEN = 17
 local SUF = 6
 local MAXLEN = 1000
-local AGEREM = 'ZREMRANGEBYSCORE'
+local MAXTRIM = 64
+local AGECOUNT = 'ZCOUNT'
 local AGEMIN = '-inf'
 -- fragment: common.lua
 -- common.lua: what every timeline script starts with. The Go side writes
@@ -11,13 +12,14 @@ local AGEMIN = '-inf'
 -- fragments before it (find.lua, position_*.lua, retain.lua, then the
 -- operation's own):
 --
---   local IDLEN = 17   local SUF = 6   local MAXLEN = 0
---   local AGEREM = 'ZREMRANGEBYSCORE'   local AGEMIN = '-inf'
+--   local IDLEN = 17   local SUF = 6   local MAXLEN = 0   local MAXTRIM = 1000
+--   local AGECOUNT = 'ZCOUNT'   local AGEMIN = '-inf'
 --
 -- IDLEN the length of a member's ID prefix; SUF the suffix length (hex
--- digits of the rest bits); MAXLEN the count limit (0: none); AGEREM and
--- AGEMIN remove the members below an age bound:
--- 'ZREMRANGEBYSCORE', '-inf' (split) or 'ZREMRANGEBYLEX', '-' (lex).
+-- digits of the rest bits); MAXLEN the count limit (0: none); MAXTRIM the
+-- most members one script's retention removes; AGECOUNT and AGEMIN count
+-- the members below an age bound: 'ZCOUNT', '-inf' (split) or
+-- 'ZLEXCOUNT', '-' (lex).
 --
 -- KEYS[1] is the room's sorted set, one member per message:
 --   split: score = time part;  member = suffix .. time part in hex .. payload

@@ -2,7 +2,8 @@
 local IDLEN = 17
 local SUF = 6
 local MAXLEN = 1000
-local AGEREM = 'ZREMRANGEBYSCORE'
+local MAXTRIM = 64
+local AGECOUNT = 'ZCOUNT'
 local AGEMIN = '-inf'
 -- fragment: common.lua
 -- common.lua: what every timeline script starts with. The Go side writes
@@ -11,13 +12,14 @@ local AGEMIN = '-inf'
 -- fragments before it (find.lua, position_*.lua, retain.lua, then the
 -- operation's own):
 --
---   local IDLEN = 17   local SUF = 6   local MAXLEN = 0
---   local AGEREM = 'ZREMRANGEBYSCORE'   local AGEMIN = '-inf'
+--   local IDLEN = 17   local SUF = 6   local MAXLEN = 0   local MAXTRIM = 1000
+--   local AGECOUNT = 'ZCOUNT'   local AGEMIN = '-inf'
 --
 -- IDLEN the length of a member's ID prefix; SUF the suffix length (hex
--- digits of the rest bits); MAXLEN the count limit (0: none); AGEREM and
--- AGEMIN remove the members below an age bound:
--- 'ZREMRANGEBYSCORE', '-inf' (split) or 'ZREMRANGEBYLEX', '-' (lex).
+-- digits of the rest bits); MAXLEN the count limit (0: none); MAXTRIM the
+-- most members one script's retention removes; AGECOUNT and AGEMIN count
+-- the members below an age bound: 'ZCOUNT', '-inf' (split) or
+-- 'ZLEXCOUNT', '-' (lex).
 --
 -- KEYS[1] is the room's sorted set, one member per message:
 --   split: score = time part;  member = suffix .. time part in hex .. payload
@@ -34,18 +36,23 @@ local AGEMIN = '-inf'
 local Z = KEYS[1]
 -- fragment: retain.lua
 -- retain.lua: trim(bound) applies the retention and returns how many
--- messages it removed. bound is '' (no age limit) or the exclusive bound
--- below which messages are too old: '(' .. time part (split) or '(' .. its
--- hex (lex, compared with the ID prefix), or '+inf' / '+' when every
--- message is. Then MAXLEN keeps the newest.
+-- messages it removed, at most MAXTRIM (a longer backlog goes over the
+-- next calls). bound is '' (no age limit) or the exclusive bound below
+-- which messages are too old: '(' .. time part (split) or '(' .. its hex
+-- (lex, compared with the ID prefix), or '+inf' / '+' when every message
+-- is. The too old are the lowest ranks: AGECOUNT counts them, and they
+-- go by rank. Then MAXLEN keeps the newest.
 
 local function trim(bound)
   local removed = 0
   if bound ~= '' then
-    removed = redis.call(AGEREM, Z, AGEMIN, bound)
+    local k = math.min(redis.call(AGECOUNT, Z, AGEMIN, bound), MAXTRIM)
+    if k > 0 then
+      removed = redis.call('ZREMRANGEBYRANK', Z, 0, k - 1)
+    end
   end
   if MAXLEN > 0 then
-    local k = redis.call('ZCARD', Z) - MAXLEN
+    local k = math.min(redis.call('ZCARD', Z) - MAXLEN, MAXTRIM - removed)
     if k > 0 then
       removed = removed + redis.call('ZREMRANGEBYRANK', Z, 0, k - 1)
     end

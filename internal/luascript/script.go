@@ -1,0 +1,94 @@
+package luascript
+
+import (
+	"context"
+	"crypto/sha1"
+	"encoding/hex"
+
+	"github.com/redis/rueidis"
+)
+
+// Script is a Lua script that Redis runs by its SHA1 (EVALSHA) and that
+// reaches a server's script cache lazily: where Redis answers NOSCRIPT (a
+// server restarted, flushed, or a node new to the client), the call that
+// got it is sent again as EVAL, which runs the script and caches it. It
+// never sends SCRIPT LOAD, so a call is one command on its normal path and
+// talks only to the node of its keys. A Script is safe for concurrent use.
+type Script struct {
+	lua      *rueidis.Lua
+	src, sha string
+	readOnly bool
+}
+
+// New returns the script src, run with EVALSHA and EVAL.
+func New(src string) *Script {
+	return &Script{lua: rueidis.NewLuaScript(src), src: src, sha: shaOf(src)}
+}
+
+// NewReadOnly returns the script src, run with EVALSHA_RO and EVAL_RO (a
+// replica may serve it; Redis refuses writes in it).
+func NewReadOnly(src string) *Script {
+	return &Script{lua: rueidis.NewLuaScriptReadOnly(src), src: src, sha: shaOf(src), readOnly: true}
+}
+
+func shaOf(src string) string {
+	sum := sha1.Sum([]byte(src))
+	return hex.EncodeToString(sum[:])
+}
+
+// Exec runs the script once with keys and args: one EVALSHA, and one EVAL
+// after a NOSCRIPT.
+func (s *Script) Exec(ctx context.Context, c rueidis.Client, keys, args []string) rueidis.RedisResult {
+	return s.lua.Exec(ctx, c, keys, args)
+}
+
+// ExecMany runs the script once per exec, in order, in one pipelined round
+// trip of EVALSHA commands, and returns their results in the same order.
+// The execs that Redis answered NOSCRIPT did not run: they are sent again,
+// as EVAL, in a second round trip, still in order. (Unlike rueidis's
+// ExecMulti, which sends SCRIPT LOAD to every master before every call.)
+// An exec that ran is never sent again, so the script need not be
+// idempotent; the price is that, when another client loads the script
+// between two execs of the pipeline, an exec that got NOSCRIPT runs after
+// later ones that did not.
+func (s *Script) ExecMany(ctx context.Context, c rueidis.Client, execs ...rueidis.LuaExec) []rueidis.RedisResult {
+	if len(execs) == 1 {
+		return []rueidis.RedisResult{s.Exec(ctx, c, execs[0].Keys, execs[0].Args)}
+	}
+	cmds := make(rueidis.Commands, len(execs))
+	for i, e := range execs {
+		cmds[i] = s.evalsha(c, e)
+	}
+	res := c.DoMulti(ctx, cmds...)
+	var again []int
+	for i, r := range res {
+		if err, ok := rueidis.IsRedisErr(r.Error()); ok && err.IsNoScript() {
+			again = append(again, i)
+		}
+	}
+	if len(again) == 0 {
+		return res
+	}
+	cmds = cmds[:0]
+	for _, i := range again {
+		cmds = append(cmds, s.eval(c, execs[i]))
+	}
+	for j, r := range c.DoMulti(ctx, cmds...) {
+		res[again[j]] = r
+	}
+	return res
+}
+
+func (s *Script) evalsha(c rueidis.Client, e rueidis.LuaExec) rueidis.Completed {
+	if s.readOnly {
+		return c.B().EvalshaRo().Sha1(s.sha).Numkeys(int64(len(e.Keys))).Key(e.Keys...).Arg(e.Args...).Build()
+	}
+	return c.B().Evalsha().Sha1(s.sha).Numkeys(int64(len(e.Keys))).Key(e.Keys...).Arg(e.Args...).Build()
+}
+
+func (s *Script) eval(c rueidis.Client, e rueidis.LuaExec) rueidis.Completed {
+	if s.readOnly {
+		return c.B().EvalRo().Script(s.src).Numkeys(int64(len(e.Keys))).Key(e.Keys...).Arg(e.Args...).Build()
+	}
+	return c.B().Eval().Script(s.src).Numkeys(int64(len(e.Keys))).Key(e.Keys...).Arg(e.Args...).Build()
+}
