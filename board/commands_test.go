@@ -40,7 +40,8 @@ func commandsOf(t *testing.T, client rueidis.Client, op func() error) map[string
 
 // The descriptor costs nothing per call: a write and a read of a board
 // that stores one make exactly the Redis commands the scripts name (one
-// EVALSHA, then the data commands), nothing to read or check it.
+// EVALSHA, then the data commands), nothing to read or check it; and
+// SubmitMany is one EVALSHA per submission, never a SCRIPT LOAD.
 func TestCommandsPerCall(t *testing.T) {
 	srv, err := redistest.StartServer("")
 	if err != nil {
@@ -59,11 +60,13 @@ func TestCommandsPerCall(t *testing.T) {
 	}{
 		{Options{}, map[string]map[string]string{
 			"submit": {"evalsha": "1", "zscore": "1", "zadd": "1", "zrank": "1"},
+			"many":   {"evalsha": "3", "zscore": "3", "zadd": "3", "zrank": "3"},
 			"top":    {"evalsha_ro": "1", "zcard": "1", "zrange": "1"},
 			"rank":   {"evalsha_ro": "1", "zscore": "1", "zrank": "1"},
 		}},
 		{Options{Strategy: KeySuffix}, map[string]map[string]string{
 			"submit": {"evalsha": "1", "hget": "1", "zadd": "1", "hset": "1", "zrank": "1"},
+			"many":   {"evalsha": "3", "hget": "3", "zadd": "3", "hset": "3", "zrank": "3"},
 			"top":    {"evalsha_ro": "1", "zcard": "1", "zrange": "1"},
 			"rank":   {"evalsha_ro": "1", "hget": "1", "zscore": "1", "zrank": "1"},
 		}},
@@ -79,6 +82,14 @@ func TestCommandsPerCall(t *testing.T) {
 			got := map[string]map[string]string{
 				"submit": commandsOf(t, client, func() error {
 					return errOf(b.Submit(ctx, Submission{ID: "b", Values: []float64{2, 0, 3}, Policy: Best}))
+				}),
+				"many": commandsOf(t, client, func() error {
+					for _, r := range b.SubmitMany(ctx, []Submission{{ID: "c", Values: []float64{1, 0, 0}}, {ID: "d", Values: []float64{2, 0, 0}}, {ID: "e", Values: []float64{3, 0, 0}}}) {
+						if r.Err != nil {
+							return r.Err
+						}
+					}
+					return nil
 				}),
 				"top":  commandsOf(t, client, func() error { return errOf(b.Top(ctx, 10)) }),
 				"rank": commandsOf(t, client, func() error { return errOf(b.Rank(ctx, "b", Ordinal)) }),

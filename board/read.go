@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/internal/luascript"
 	"math"
 	"strconv"
 
@@ -179,7 +179,7 @@ func (b *Board) page(ctx context.Context, op string, offset int64, n int, opts [
 	}
 	c, data := readFlags(opts)
 	args := []string{strconv.FormatInt(offset, 10), strconv.FormatInt(offset+int64(n)-1, 10), data}
-	return b.list(ctx, op, func(s *scriptSet) *rueidis.Lua { return s.rang }, args, c.data)
+	return b.list(ctx, op, func(s *scriptSet) *luascript.Script { return s.rang }, args, c.data)
 }
 
 // Around returns n entries around id, id among them and as central as the
@@ -196,7 +196,7 @@ func (b *Board) Around(ctx context.Context, id string, n int, opts ...ReadOption
 	}
 	c, data := readFlags(opts)
 	args := []string{id, strconv.Itoa(n), data}
-	l, err := b.list(ctx, "around", func(s *scriptSet) *rueidis.Lua { return s.around }, args, c.data)
+	l, err := b.list(ctx, "around", func(s *scriptSet) *luascript.Script { return s.around }, args, c.data)
 	if errors.Is(err, errAbsent) {
 		return List{}, fmt.Errorf("board: id %q: %w", id, ErrNotFound)
 	}
@@ -221,7 +221,7 @@ func (b *Board) Between(ctx context.Context, lo, hi float64, offset int64, n int
 	}
 	c, data := readFlags(opts)
 	args := []string{fmtFloat(slo), fmtFloat(shi), strconv.FormatInt(offset, 10), strconv.Itoa(n), data}
-	return b.list(ctx, "between", func(s *scriptSet) *rueidis.Lua { return s.between }, args, c.data)
+	return b.list(ctx, "between", func(s *scriptSet) *luascript.Script { return s.between }, args, c.data)
 }
 
 // storedBounds turns a range of the first field into a range of stored

@@ -3,6 +3,7 @@ package board
 import (
 	"context"
 	"fmt"
+	"github.com/tiebreak/tiebreak/internal/luascript"
 	"strconv"
 	"strings"
 
@@ -86,7 +87,7 @@ func (b *Board) entry(score, member, rank string) (Entry, error) {
 
 // list runs the listing script that pick chooses in b's generation, and
 // reads its reply with listing.
-func (b *Board) list(ctx context.Context, op string, pick func(*scriptSet) *rueidis.Lua, args []string, withData bool) (List, error) {
+func (b *Board) list(ctx context.Context, op string, pick func(*scriptSet) *luascript.Script, args []string, withData bool) (List, error) {
 	return inGen(ctx, b, func(g *generation) (List, error) {
 		return b.listing(op, pick(g.scripts).Exec(ctx, b.client, g.keys.script, args), withData)
 	})

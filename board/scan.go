@@ -4,7 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"fmt"
-	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/internal/luascript"
 	"math"
 	"strconv"
 	"strings"
@@ -43,7 +43,7 @@ func (b *Board) Scan(ctx context.Context, cursor Cursor, n int, opts ...ReadOpti
 	}
 	c, data := readFlags(opts)
 	args := []string{score, member, strconv.Itoa(n), data}
-	l, err := b.list(ctx, "scan", func(s *scriptSet) *rueidis.Lua { return s.after }, args, c.data)
+	l, err := b.list(ctx, "scan", func(s *scriptSet) *luascript.Script { return s.after }, args, c.data)
 	if err != nil {
 		return ScanPage{}, err
 	}

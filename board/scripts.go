@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/internal/luascript"
 )
 
@@ -18,9 +17,9 @@ var luaFiles embed.FS
 // call spends time parsing them. copy and mirrorIDs are set only while the
 // board migrates.
 type scriptSet struct {
-	submit, remove, setData            *rueidis.Lua
-	rank, rang, around, after, between *rueidis.Lua
-	copy, mirrorIDs                    *rueidis.Lua
+	submit, remove, setData            *luascript.Script
+	rank, rang, around, after, between *luascript.Script
+	copy, mirrorIDs                    *luascript.Script
 }
 
 // scriptCache shares one scriptSet between boards of equal constants (the
@@ -54,12 +53,12 @@ func scriptsFor(consts []luascript.Const, migrating bool) *scriptSet {
 		return s.(*scriptSet)
 	}
 	src := scriptSources(consts, migrating)
-	lua := make(map[string]*rueidis.Lua, len(scriptFragments))
+	lua := make(map[string]*luascript.Script, len(scriptFragments))
 	for _, f := range scriptFragments {
 		if text, ok := src[f.name]; ok && f.readOnly {
-			lua[f.name] = rueidis.NewLuaScriptReadOnly(text)
+			lua[f.name] = luascript.NewReadOnly(text)
 		} else if ok {
-			lua[f.name] = rueidis.NewLuaScript(text)
+			lua[f.name] = luascript.New(text)
 		}
 	}
 	s := &scriptSet{
@@ -103,8 +102,8 @@ var (
 // staticNames lists the scripts without constants, for the golden test.
 var staticNames = []string{"meta", "drop", "begin", "switch"}
 
-func staticScript(name string) *rueidis.Lua {
-	return rueidis.NewLuaScript(staticSource(name))
+func staticScript(name string) *luascript.Script {
+	return luascript.New(staticSource(name))
 }
 
 func staticSource(name string) string {

@@ -97,7 +97,9 @@ type ManyResult struct {
 }
 
 // SubmitMany writes many entries in one pipelined round trip (10,000 in one
-// call is fine), each in its own atomic script. It returns one result per
+// call is fine), each in its own atomic script: one EVALSHA each, and an
+// EVAL for those a server answers NOSCRIPT (never SCRIPT LOAD, so it talks
+// only to the nodes of the board's keys). It returns one result per
 // submission, in order; an invalid submission gets its error without being
 // sent, and does not stop the others.
 func (b *Board) SubmitMany(ctx context.Context, subs []Submission) []ManyResult {
@@ -142,7 +144,7 @@ func (b *Board) submitMany(ctx context.Context, g *generation, subs []Submission
 		return nil
 	}
 	var again []int
-	for j, r := range g.scripts.submit.ExecMulti(ctx, b.client, execs...) {
+	for j, r := range g.scripts.submit.ExecMany(ctx, b.client, execs...) {
 		res, _, err := b.finish(calls[j], r)
 		out[sent[j]] = ManyResult{Result: res, Err: err}
 		if errors.Is(err, errStale) {
