@@ -401,9 +401,10 @@ func TestUnexpectedReplies(t *testing.T) {
 	b := newBoard(t, env.Client, env.Prefix, "r", testLayout(t), Options{})
 	ctx := context.Background()
 	for _, lua := range []string{"return {1}", "return {'ok'}", "return 7", "return {1, 1, 'a'}", "return {'x', 'y', 'a', 'b'}",
-		"return {1, 1, 'a', 'notanumber'}", "return {1, 1, 'a', '0.5'}", "return 'weird'", "return {1, 1, 0, 'a', 'x'}", "return {1, 1, 0, 'a', '0.5'}"} {
+		"return {1, 1, 'a', 'notanumber'}", "return {1, 1, 'a', '0.5'}", "return 'weird'", "return {1, 1, 0, 'a', 'x'}", "return {1, 1, 0, 'a', '0.5'}",
+		"return {1, 1, 0, 0, 'a', 'x'}", "return {1, 1, 'c', 0, 'a', '1'}", "return {1, 1, 0, 0, 'a'}"} {
 		r := env.Client.Do(ctx, env.Client.B().Eval().Script(lua).Numkeys(0).Build())
-		if _, err := b.listing("test", r, false); !errors.Is(err, ErrReply) {
+		if _, err := b.listing("test", r, readConfig{}); !errors.Is(err, ErrReply) {
 			t.Errorf("listing(%s): err = %v, want ErrReply", lua, err)
 		}
 		r = env.Client.Do(ctx, env.Client.B().Eval().Script(lua).Numkeys(0).Build())

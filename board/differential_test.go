@@ -133,34 +133,41 @@ func (w *workload) read(step int) {
 	n, off := 1+w.rng.IntN(6), w.rng.IntN(len(ids)+2)
 	lo, hi := w.value(0), w.value(0)
 	kind := RankKind(w.rng.IntN(3))
+	opts := w.readOptions()
+	subset := w.subset()
+	op := w.rng.IntN(8)
+	defer func() { w.model.ranks = readConfig{} }()
 	for _, b := range w.boards {
 		var want, got any
 		var err error
-		switch op := w.rng.IntN(7); op {
+		switch op {
 		case 0:
 			want, got = w.model.rank(id, kind), int64(0)
 			got, err = b.Rank(ctx, id, kind)
 		case 1:
 			want = w.model.page(off, n)
-			got, err = b.Page(ctx, int64(off), n)
+			got, err = b.Page(ctx, int64(off), n, opts...)
 		case 2:
 			if !had {
 				continue
 			}
 			want = w.model.around(id, n)
-			got, err = b.Around(ctx, id, n)
+			got, err = b.Around(ctx, id, n, opts...)
 		case 3:
 			want = w.model.between(lo, hi, off%3, n)
-			got, err = b.Between(ctx, lo, hi, int64(off%3), n)
+			got, err = b.Between(ctx, lo, hi, int64(off%3), n, opts...)
 		case 4:
 			want = w.model.page(0, len(ids))
-			got, err = scanAll(ctx, b, n)
+			got, err = scanAll(ctx, b, n, opts...)
 		case 5:
 			want = w.model.find(id)
-			got, err = b.Get(ctx, id)
+			got, err = b.Get(ctx, id, opts...)
 			if !had && !errors.Is(err, ErrNotFound) {
 				w.t.Fatalf("step %d %v: Get(%q) of an absent id: err = %v, want ErrNotFound", step, b.Strategy(), id, err)
 			}
+		case 6:
+			want = w.model.among(subset)
+			got, err = b.Among(ctx, subset, opts...)
 		default:
 			want = int64(len(w.model.vals))
 			got, err = b.Len(ctx)
@@ -177,12 +184,38 @@ func (w *workload) read(step int) {
 	}
 }
 
+// readOptions draws the extra ranks of a read (none, competition, or both
+// where the boards keep dense ranks) and tells the model.
+func (w *workload) readOptions() []ReadOption {
+	switch w.rng.IntN(3) {
+	case 1:
+		w.model.ranks = readConfig{comp: true}
+		return []ReadOption{WithRanks(Competition)}
+	case 2:
+		if w.boards[0].opts.DenseRanks {
+			w.model.ranks = readConfig{comp: true, dense: true}
+			return []ReadOption{WithRanks(Ordinal, Dense, Competition)}
+		}
+	}
+	return nil
+}
+
+// subset draws the ids of an Among: some on the board, some not, some
+// twice.
+func (w *workload) subset() []string {
+	out := make([]string, 1+w.rng.IntN(len(ids)))
+	for i := range out {
+		out[i] = ids[w.rng.IntN(len(ids))]
+	}
+	return out
+}
+
 // scanAll pages through the whole board with Scan, n entries a page.
-func scanAll(ctx context.Context, b *Board, n int) (List, error) {
+func scanAll(ctx context.Context, b *Board, n int, opts ...ReadOption) (List, error) {
 	l := List{Entries: []Entry{}}
 	var c Cursor
 	for {
-		p, err := b.Scan(ctx, c, n)
+		p, err := b.Scan(ctx, c, n, opts...)
 		if err != nil {
 			return l, err
 		}

@@ -12,6 +12,7 @@ type model struct {
 	layout *pack.Layout
 	vals   map[string][]float64
 	suffix bool // the board is KeySuffix: its first field has no width
+	ranks  readConfig // the extra ranks sorted fills in (WithRanks)
 }
 
 func newModel(l *pack.Layout) *model { return &model{layout: l, vals: map[string][]float64{}} }
@@ -45,7 +46,37 @@ func (m *model) sorted() []Entry {
 	for i := range out {
 		out[i].Rank = int64(i + 1)
 	}
+	comp, dense := int64(0), int64(0)
+	for i := range out {
+		if i == 0 || m.cmpTuple(out[i-1].Values, out[i].Values) != 0 {
+			comp, dense = int64(i+1), dense+1
+		}
+		if m.ranks.comp {
+			out[i].Competition = comp
+		}
+		if m.ranks.dense {
+			out[i].Dense = dense
+		}
+	}
 	return out
+}
+
+// among answers Among(ids) as the board should.
+func (m *model) among(ids []string) AmongList {
+	l := AmongList{Total: int64(len(m.vals)), Entries: []AmongEntry{}}
+	seen := map[string]bool{}
+	for _, id := range ids {
+		if _, ok := m.vals[id]; !ok && !seen[id] {
+			l.Absent = append(l.Absent, id)
+		}
+		seen[id] = true
+	}
+	for _, e := range m.sorted() {
+		if seen[e.ID] {
+			l.Entries = append(l.Entries, AmongEntry{Entry: e, Position: int64(len(l.Entries) + 1)})
+		}
+	}
+	return l
 }
 
 // apply applies s as the scripts do, without the rank (which costs a

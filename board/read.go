@@ -20,6 +20,10 @@ type Entry struct {
 	// Rank is the entry's ordinal rank, 1 = best, from the same snapshot
 	// as the values (0 when not on the board).
 	Rank int64
+	// Competition and Dense are the entry's competition and dense ranks,
+	// from the same snapshot, when the read asked for them (WithRanks);
+	// 0 otherwise.
+	Competition, Dense int64
 	// Data is the member data, when the read asked for it and the entry
 	// has some; nil otherwise.
 	Data []byte
@@ -55,25 +59,66 @@ func (k RankKind) String() string { return enumName(rankKindNames[:], "RankKind"
 // ReadOption changes what a read returns.
 type ReadOption func(*readConfig)
 
-type readConfig struct{ data bool }
+type readConfig struct {
+	data        bool
+	comp, dense bool
+	badKind     RankKind // an unknown kind given to WithRanks, or 0
+}
 
 // WithData makes a read return each entry's member data, from the same
 // snapshot.
 func WithData() ReadOption { return func(c *readConfig) { c.data = true } }
 
-func readFlags(opts []ReadOption) (readConfig, string) {
-	var c readConfig
+// WithRanks makes a read that returns entries fill their Competition and
+// Dense ranks too, as kinds asks (Ordinal, always returned, may be named),
+// from the same snapshot and in the same round trip. A read refuses an
+// unknown kind (ErrArgument) and Dense on a board without
+// Options.DenseRanks (ErrDenseDisabled).
+func WithRanks(kinds ...RankKind) ReadOption {
+	return func(c *readConfig) {
+		for _, k := range kinds {
+			switch k {
+			case Ordinal:
+			case Competition:
+				c.comp = true
+			case Dense:
+				c.dense = true
+			default:
+				c.badKind = k
+			}
+		}
+	}
+}
+
+// readFlags applies opts; it returns the configuration and the scripts'
+// arguments for it: data ("1" or "0") and the extra ranks ("c", "d", "cd"
+// or "").
+func (b *Board) readFlags(opts []ReadOption) (c readConfig, data, ranks string, err error) {
 	for _, o := range opts {
 		o(&c)
 	}
+	data = "0"
 	if c.data {
-		return c, "1"
+		data = "1"
 	}
-	return c, "0"
+	if c.comp {
+		ranks = "c"
+	}
+	if c.dense {
+		ranks += "d"
+	}
+	switch {
+	case c.badKind != 0:
+		err = fmt.Errorf("board: WithRanks: unknown rank kind %v, want Ordinal, Competition or Dense: %w", c.badKind, ErrArgument)
+	case c.dense && !b.opts.DenseRanks:
+		err = fmt.Errorf("board: WithRanks(Dense): %w", ErrDenseDisabled)
+	}
+	return c, data, ranks, err
 }
 
-// Get returns the entry of id with its ordinal rank. It refuses an invalid
-// id (ErrID) and reports an id not on the board as ErrNotFound.
+// Get returns the entry of id with its ordinal rank (and the others
+// WithRanks asks for). It refuses an invalid id (ErrID) and reports an id
+// not on the board as ErrNotFound.
 func (b *Board) Get(ctx context.Context, id string, opts ...ReadOption) (Entry, error) {
 	return b.rank(ctx, id, Ordinal, opts)
 }
@@ -85,6 +130,12 @@ func (b *Board) Get(ctx context.Context, id string, opts ...ReadOption) (Entry, 
 // on a board without Options.DenseRanks (ErrDenseDisabled).
 func (b *Board) Rank(ctx context.Context, id string, kind RankKind) (int64, error) {
 	e, err := b.rank(ctx, id, kind, nil)
+	switch kind {
+	case Competition:
+		return e.Competition, err
+	case Dense:
+		return e.Dense, err
+	}
 	return e.Rank, err
 }
 
@@ -96,7 +147,13 @@ func (b *Board) rank(ctx context.Context, id string, kind RankKind, opts []ReadO
 	if err != nil {
 		return Entry{}, err
 	}
-	c, data := readFlags(opts)
+	c, data, ranks, err := b.readFlags(opts)
+	if err != nil {
+		return Entry{}, err
+	}
+	if kind == Ordinal {
+		code += ranks // Get: the ordinal rank and those WithRanks asks for
+	}
 	strs, err := inGen(ctx, b, func(g *generation) ([]string, error) {
 		return b.arrayReply("rank", g.scripts.rank.Exec(ctx, b.client, g.keys.script, []string{id, code, data}))
 	})
@@ -106,15 +163,35 @@ func (b *Board) rank(ctx context.Context, id string, kind RankKind, opts []ReadO
 	if len(strs) == 0 {
 		return Entry{}, fmt.Errorf("board: id %q: %w", id, ErrNotFound)
 	}
-	if len(strs) != 5 {
+	if len(strs) != 7 {
 		return Entry{}, fmt.Errorf("board: rank reply %q: %w", strs, ErrReply)
 	}
 	e, err := b.entry(strs[1], strs[0], strs[2])
 	if err == nil && c.data && strs[4] == "1" {
 		e.Data = []byte(strs[3])
 	}
+	if err == nil {
+		e.Competition, e.Dense, err = parseRanks(strs[5], strs[6])
+	}
 	return e, err
 }
+
+// parseRanks reads the competition and dense ranks of a reply; a dense
+// rank of -1 means the dense index lacks the entry's tuple.
+func parseRanks(comp, dense string) (int64, int64, error) {
+	c, err1 := strconv.ParseInt(comp, 10, 64)
+	d, err2 := strconv.ParseInt(dense, 10, 64)
+	if err := errors.Join(err1, err2); err != nil {
+		return 0, 0, fmt.Errorf("board: ranks %q %q: %w", comp, dense, ErrReply)
+	}
+	if d < 0 {
+		return 0, 0, errNoDense
+	}
+	return c, d, nil
+}
+
+// errNoDense reports a dense index that lacks an entry's tuple.
+var errNoDense = fmt.Errorf("board: the dense index lacks an entry: the board was written by a handle without DenseRanks: %w", ErrDenseDisabled)
 
 func (b *Board) kindCode(kind RankKind) (string, error) {
 	switch kind {
@@ -177,9 +254,12 @@ func (b *Board) page(ctx context.Context, op string, offset int64, n int, opts [
 	if err := checkWindow(op, offset, n); err != nil {
 		return List{}, err
 	}
-	c, data := readFlags(opts)
-	args := []string{strconv.FormatInt(offset, 10), strconv.FormatInt(offset+int64(n)-1, 10), data}
-	return b.list(ctx, op, func(s *scriptSet) *luascript.Script { return s.rang }, args, c.data)
+	c, data, ranks, err := b.readFlags(opts)
+	if err != nil {
+		return List{}, err
+	}
+	args := []string{strconv.FormatInt(offset, 10), strconv.FormatInt(offset+int64(n)-1, 10), data, ranks}
+	return b.list(ctx, op, func(s *scriptSet) *luascript.Script { return s.rang }, args, c)
 }
 
 // Around returns n entries around id, id among them and as central as the
@@ -194,9 +274,12 @@ func (b *Board) Around(ctx context.Context, id string, n int, opts ...ReadOption
 	if err := checkWindow("around", 0, n); err != nil {
 		return List{}, err
 	}
-	c, data := readFlags(opts)
-	args := []string{id, strconv.Itoa(n), data}
-	l, err := b.list(ctx, "around", func(s *scriptSet) *luascript.Script { return s.around }, args, c.data)
+	c, data, ranks, err := b.readFlags(opts)
+	if err != nil {
+		return List{}, err
+	}
+	args := []string{id, strconv.Itoa(n), data, ranks}
+	l, err := b.list(ctx, "around", func(s *scriptSet) *luascript.Script { return s.around }, args, c)
 	if errors.Is(err, errAbsent) {
 		return List{}, fmt.Errorf("board: id %q: %w", id, ErrNotFound)
 	}
@@ -214,14 +297,17 @@ func (b *Board) Between(ctx context.Context, lo, hi float64, offset int64, n int
 	if err := checkWindow("between", offset, n); err != nil {
 		return List{}, err
 	}
+	c, data, ranks, err := b.readFlags(opts)
+	if err != nil {
+		return List{}, err
+	}
 	slo, shi, ok := b.storedBounds(lo, hi)
 	if !ok {
 		total, err := b.Len(ctx)
 		return List{Total: total, Entries: []Entry{}}, err
 	}
-	c, data := readFlags(opts)
-	args := []string{fmtFloat(slo), fmtFloat(shi), strconv.FormatInt(offset, 10), strconv.Itoa(n), data}
-	return b.list(ctx, "between", func(s *scriptSet) *luascript.Script { return s.between }, args, c.data)
+	args := []string{fmtFloat(slo), fmtFloat(shi), strconv.FormatInt(offset, 10), strconv.Itoa(n), data, ranks}
+	return b.list(ctx, "between", func(s *scriptSet) *luascript.Script { return s.between }, args, c)
 }
 
 // storedBounds turns a range of the first field into a range of stored

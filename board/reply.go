@@ -2,8 +2,10 @@ package board
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"github.com/tiebreak/tiebreak/internal/luascript"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -87,15 +89,16 @@ func (b *Board) entry(score, member, rank string) (Entry, error) {
 
 // list runs the listing script that pick chooses in b's generation, and
 // reads its reply with listing.
-func (b *Board) list(ctx context.Context, op string, pick func(*scriptSet) *luascript.Script, args []string, withData bool) (List, error) {
+func (b *Board) list(ctx context.Context, op string, pick func(*scriptSet) *luascript.Script, args []string, c readConfig) (List, error) {
 	return inGen(ctx, b, func(g *generation) (List, error) {
-		return b.listing(op, pick(g.scripts).Exec(ctx, b.client, g.keys.script, args), withData)
+		return b.listing(op, pick(g.scripts).Exec(ctx, b.client, g.keys.script, args), c)
 	})
 }
 
 // listing reads the reply of range.lua, around.lua, after.lua and
-// between.lua: {total, first, member, score[, data, hasdata], ...}.
-func (b *Board) listing(op string, r rueidis.RedisResult, withData bool) (List, error) {
+// between.lua: {total, first, comp, dense, member, score[, data, hasdata],
+// ...}.
+func (b *Board) listing(op string, r rueidis.RedisResult, c readConfig) (List, error) {
 	strs, err := b.arrayReply(op, r)
 	if err != nil {
 		return List{}, err
@@ -104,27 +107,50 @@ func (b *Board) listing(op string, r rueidis.RedisResult, withData bool) (List, 
 		return List{}, errAbsent
 	}
 	step := 2
-	if withData {
+	if c.data {
 		step = 4
 	}
-	if len(strs) < 2 || (len(strs)-2)%step != 0 {
+	if len(strs) < 4 || (len(strs)-4)%step != 0 {
 		return List{}, fmt.Errorf("board: %s reply of %d elements: %w", op, len(strs), ErrReply)
 	}
 	total, err1 := strconv.ParseInt(strs[0], 10, 64)
 	first, err2 := strconv.ParseInt(strs[1], 10, 64)
-	if err1 != nil || err2 != nil {
-		return List{}, fmt.Errorf("board: %s reply header %q: %w", op, strs[:2], ErrReply)
+	comp, dense, err3 := parseRanks(strs[2], strs[3])
+	if errors.Is(err3, errNoDense) {
+		return List{}, err3
 	}
-	l := List{Total: total, Entries: make([]Entry, 0, (len(strs)-2)/step)}
-	for i := 2; i < len(strs); i += step {
+	if err := errors.Join(err1, err2, err3); err != nil {
+		return List{}, fmt.Errorf("board: %s reply header %q: %w", op, strs[:4], ErrReply)
+	}
+	l := List{Total: total, Entries: make([]Entry, 0, (len(strs)-4)/step)}
+	for i := 4; i < len(strs); i += step {
 		e, err := b.entry(strs[i+1], strs[i], strconv.FormatInt(first+int64(len(l.Entries)), 10))
 		if err != nil {
 			return List{}, err
 		}
-		if withData && strs[i+3] == "1" {
+		if c.data && strs[i+3] == "1" {
 			e.Data = []byte(strs[i+2])
 		}
 		l.Entries = append(l.Entries, e)
 	}
+	fillRanks(l.Entries, comp, dense, c)
 	return l, nil
+}
+
+// fillRanks gives the entries of a run in ordinal order, whose first has
+// the competition and dense ranks comp and dense, theirs: an entry whose
+// values equal the previous one's shares its ranks, any other has the
+// competition rank of its ordinal rank and the next dense rank.
+func fillRanks(es []Entry, comp, dense int64, c readConfig) {
+	for i := range es {
+		if i > 0 && !slices.Equal(es[i-1].Values, es[i].Values) {
+			comp, dense = es[i].Rank, dense+1
+		}
+		if c.comp {
+			es[i].Competition = comp
+		}
+		if c.dense {
+			es[i].Dense = dense
+		}
+	}
 }

@@ -41,9 +41,12 @@ func (b *Board) Scan(ctx context.Context, cursor Cursor, n int, opts ...ReadOpti
 	if err != nil {
 		return ScanPage{}, err
 	}
-	c, data := readFlags(opts)
-	args := []string{score, member, strconv.Itoa(n), data}
-	l, err := b.list(ctx, "scan", func(s *scriptSet) *luascript.Script { return s.after }, args, c.data)
+	c, data, ranks, err := b.readFlags(opts)
+	if err != nil {
+		return ScanPage{}, err
+	}
+	args := []string{score, member, strconv.Itoa(n), data, ranks}
+	l, err := b.list(ctx, "scan", func(s *scriptSet) *luascript.Script { return s.after }, args, c)
 	if err != nil {
 		return ScanPage{}, err
 	}

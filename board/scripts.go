@@ -19,6 +19,7 @@ var luaFiles embed.FS
 type scriptSet struct {
 	submit, remove, setData            *luascript.Script
 	rank, rang, around, after, between *luascript.Script
+	among                              *luascript.Script
 	copy, mirrorIDs                    *luascript.Script
 }
 
@@ -38,11 +39,12 @@ var scriptFragments = []struct {
 	{"submit", false, false, []string{"side", "mirror", "submit"}},
 	{"remove", false, false, []string{"side", "common", "mirror", "remove"}},
 	{"setdata", false, false, []string{"common", "mirror", "setdata"}},
-	{"rank", true, false, []string{"side", "common", "rank"}},
-	{"range", true, false, []string{"common", "range"}},
-	{"around", true, false, []string{"common", "around"}},
-	{"after", true, false, []string{"common", "after"}},
-	{"between", true, false, []string{"common", "between"}},
+	{"rank", true, false, []string{"common", "ranks", "rank"}},
+	{"range", true, false, []string{"common", "ranks", "range"}},
+	{"around", true, false, []string{"common", "ranks", "around"}},
+	{"after", true, false, []string{"common", "ranks", "after"}},
+	{"between", true, false, []string{"common", "ranks", "between"}},
+	{"among", true, false, []string{"common", "ranks", "among"}},
 	{"copy", false, true, []string{"mirror", "copy"}},
 	{"mirrorids", false, true, []string{"mirror", "mirrorids"}},
 }
@@ -64,7 +66,7 @@ func scriptsFor(consts []luascript.Const, migrating bool) *scriptSet {
 	s := &scriptSet{
 		submit: lua["submit"], remove: lua["remove"], setData: lua["setdata"],
 		rank: lua["rank"], rang: lua["range"], around: lua["around"],
-		after: lua["after"], between: lua["between"],
+		after: lua["after"], between: lua["between"], among: lua["among"],
 		copy: lua["copy"], mirrorIDs: lua["mirrorids"],
 	}
 	actual, _ := scriptCache.LoadOrStore(key, s)

@@ -6,8 +6,10 @@
 -- ARGV[1]  cursor score, ARGV[2] cursor member ('' with score '' = start)
 -- ARGV[3]  n, at least 1
 -- ARGV[4]  '1' to return member data
+-- ARGV[5]  the extra ranks of the first entry, as range.lua's
 --
--- Reply: {total, first, member, score[, data, hasdata], ...} as range.lua;
+-- Reply: {total, first, comp, dense, member, score[, data, hasdata], ...}
+--        as range.lua;
 --        at most n + 1 entries (the extra one tells the caller there is more).
 
 
@@ -41,4 +43,6 @@ if cs ~= '' then
 end
 local n = tonumber(ARGV[3])
 local got = redis.call('ZRANGE', KEYS[KZ], start, start + n, 'WITHSCORES')
-return emit({redis.call('ZCARD', KEYS[KZ]), start + 1}, got, ARGV[4] == '1')
+local c, d = 0, 0
+if ARGV[5] ~= '' then c, d = ranks().first(got, start + 1, ARGV[5]) end
+return emit({redis.call('ZCARD', KEYS[KZ]), start + 1, c, d}, got, ARGV[4] == '1')

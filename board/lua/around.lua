@@ -5,9 +5,11 @@
 -- ARGV[1]  id
 -- ARGV[2]  n, at least 1
 -- ARGV[3]  '1' to return member data
+-- ARGV[4]  the extra ranks of the first entry, as range.lua's
 --
 -- Reply: {} when the id is not on the board, else
---        {total, first, member, score[, data, hasdata], ...} as range.lua.
+--        {total, first, comp, dense, member, score[, data, hasdata], ...}
+--        as range.lua.
 
 
 local m = find_member(ARGV[1])
@@ -19,4 +21,6 @@ local start = r - math.floor((n - 1) / 2)
 if start + n > total then start = total - n end
 if start < 0 then start = 0 end
 local got = redis.call('ZRANGE', KEYS[KZ], start, start + n - 1, 'WITHSCORES')
-return emit({total, start + 1}, got, ARGV[3] == '1')
+local c, d = 0, 0
+if ARGV[4] ~= '' then c, d = ranks().first(got, start + 1, ARGV[4]) end
+return emit({total, start + 1, c, d}, got, ARGV[3] == '1')

@@ -3,12 +3,19 @@
 -- KEYS: the board's keys (see common.lua)
 -- ARGV[1]  start, ARGV[2] stop (inclusive, 0-based)
 -- ARGV[3]  '1' to return member data
+-- ARGV[4]  the extra ranks of the first entry: any of 'c' (competition)
+--          and 'd' (dense), '' for none
 --
--- Reply: {total, first, member, score[, data, hasdata], ...}: total is the
---        number of entries on the board, first the ordinal rank of the first
---        entry returned.
+-- Reply: {total, first, comp, dense, member, score[, data, hasdata], ...}:
+--        total is the number of entries on the board, first the ordinal
+--        rank of the first entry returned, comp and dense its competition
+--        and dense ranks (0 when not asked for, or no entry; dense -1 when
+--        the dense index lacks its tuple). The ranks of the others follow
+--        from the first's and the tuples (the Go side).
 
 
 local start = tonumber(ARGV[1])
 local got = redis.call('ZRANGE', KEYS[KZ], start, tonumber(ARGV[2]), 'WITHSCORES')
-return emit({redis.call('ZCARD', KEYS[KZ]), start + 1}, got, ARGV[3] == '1')
+local c, d = 0, 0
+if ARGV[4] ~= '' then c, d = ranks().first(got, start + 1, ARGV[4]) end
+return emit({redis.call('ZCARD', KEYS[KZ]), start + 1, c, d}, got, ARGV[3] == '1')

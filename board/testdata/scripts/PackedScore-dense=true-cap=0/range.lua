@@ -87,18 +87,79 @@ local function emit(out, got, withdata)
   end
   return out
 end
+-- fragment: ranks.lua
+-- ranks.lua: ranks(), the competition and dense ranks of stored entries,
+-- for the reads that return them. Uses common.lua's constants; builds its
+-- closures only when called, so a read that asks for no such rank pays
+-- for none:
+--
+--   R.comp(s, m, r)   the competition rank of member m (score s), whose
+--                     0-based ordinal index is r
+--   R.dense(s, m)     its dense rank, from the dense index (the board keeps
+--                     DENSE); false when the index lacks its tuple
+--   R.first(got, first, flags)
+--                     the competition and dense ranks (0 unless flags has
+--                     'c' or 'd'; dense -1 when the index lacks the tuple)
+--                     of the first entry of got, a ZRANGE ... WITHSCORES
+--                     reply starting at ordinal rank first; 0, 0 when got
+--                     is empty
+
+local function ranks()
+  local R = {}
+  -- Whether the member at index r holds the tuple of (s, m): the same
+  -- score and, for key suffix, the same fields prefix.
+  local function tuple_at(r, s, m)
+    local got = redis.call('ZRANGE', KEYS[KZ], r, r, 'WITHSCORES')
+    if tonumber(got[2]) ~= tonumber(s) then return false end
+    return STRATEGY == 'p' or string.sub(got[1], 1, WIDTH) == string.sub(m, 1, WIDTH)
+  end
+  -- Entries holding one tuple are contiguous; the first of them is found
+  -- by binary search between the first entry of the score and r.
+  function R.comp(s, m, r)
+    local lo = redis.call('ZCOUNT', KEYS[KZ], '-inf', '(' .. s)
+    if STRATEGY == 's' then
+      local hi = r
+      while lo < hi do
+        local mid = math.floor((lo + hi) / 2)
+        if tuple_at(mid, s, m) then hi = mid else lo = mid + 1 end
+      end
+    end
+    return lo + 1
+  end
+  function R.dense(s, m)
+    local tk = string.format('%.17g', tonumber(s))
+    if STRATEGY == 's' then tk = string.sub(m, 1, WIDTH) .. tk end
+    local r = redis.call('ZRANK', KEYS[KV], tk)
+    return r and r + 1
+  end
+  function R.first(got, first, flags)
+    if #got == 0 then return 0, 0 end
+    local c, d = 0, 0
+    if string.find(flags, 'c', 1, true) then c = R.comp(got[2], got[1], first - 1) end
+    if string.find(flags, 'd', 1, true) then d = R.dense(got[2], got[1]) or -1 end
+    return c, d
+  end
+  return R
+end
 -- fragment: range.lua
 -- range.lua: the entries at 0-based ranks start..stop, best first.
 --
 -- KEYS: the board's keys (see common.lua)
 -- ARGV[1]  start, ARGV[2] stop (inclusive, 0-based)
 -- ARGV[3]  '1' to return member data
+-- ARGV[4]  the extra ranks of the first entry: any of 'c' (competition)
+--          and 'd' (dense), '' for none
 --
--- Reply: {total, first, member, score[, data, hasdata], ...}: total is the
---        number of entries on the board, first the ordinal rank of the first
---        entry returned.
+-- Reply: {total, first, comp, dense, member, score[, data, hasdata], ...}:
+--        total is the number of entries on the board, first the ordinal
+--        rank of the first entry returned, comp and dense its competition
+--        and dense ranks (0 when not asked for, or no entry; dense -1 when
+--        the dense index lacks its tuple). The ranks of the others follow
+--        from the first's and the tuples (the Go side).
 
 
 local start = tonumber(ARGV[1])
 local got = redis.call('ZRANGE', KEYS[KZ], start, tonumber(ARGV[2]), 'WITHSCORES')
-return emit({redis.call('ZCARD', KEYS[KZ]), start + 1}, got, ARGV[3] == '1')
+local c, d = 0, 0
+if ARGV[4] ~= '' then c, d = ranks().first(got, start + 1, ARGV[4]) end
+return emit({redis.call('ZCARD', KEYS[KZ]), start + 1, c, d}, got, ARGV[3] == '1')

@@ -87,6 +87,60 @@ local function emit(out, got, withdata)
   end
   return out
 end
+-- fragment: ranks.lua
+-- ranks.lua: ranks(), the competition and dense ranks of stored entries,
+-- for the reads that return them. Uses common.lua's constants; builds its
+-- closures only when called, so a read that asks for no such rank pays
+-- for none:
+--
+--   R.comp(s, m, r)   the competition rank of member m (score s), whose
+--                     0-based ordinal index is r
+--   R.dense(s, m)     its dense rank, from the dense index (the board keeps
+--                     DENSE); false when the index lacks its tuple
+--   R.first(got, first, flags)
+--                     the competition and dense ranks (0 unless flags has
+--                     'c' or 'd'; dense -1 when the index lacks the tuple)
+--                     of the first entry of got, a ZRANGE ... WITHSCORES
+--                     reply starting at ordinal rank first; 0, 0 when got
+--                     is empty
+
+local function ranks()
+  local R = {}
+  -- Whether the member at index r holds the tuple of (s, m): the same
+  -- score and, for key suffix, the same fields prefix.
+  local function tuple_at(r, s, m)
+    local got = redis.call('ZRANGE', KEYS[KZ], r, r, 'WITHSCORES')
+    if tonumber(got[2]) ~= tonumber(s) then return false end
+    return STRATEGY == 'p' or string.sub(got[1], 1, WIDTH) == string.sub(m, 1, WIDTH)
+  end
+  -- Entries holding one tuple are contiguous; the first of them is found
+  -- by binary search between the first entry of the score and r.
+  function R.comp(s, m, r)
+    local lo = redis.call('ZCOUNT', KEYS[KZ], '-inf', '(' .. s)
+    if STRATEGY == 's' then
+      local hi = r
+      while lo < hi do
+        local mid = math.floor((lo + hi) / 2)
+        if tuple_at(mid, s, m) then hi = mid else lo = mid + 1 end
+      end
+    end
+    return lo + 1
+  end
+  function R.dense(s, m)
+    local tk = string.format('%.17g', tonumber(s))
+    if STRATEGY == 's' then tk = string.sub(m, 1, WIDTH) .. tk end
+    local r = redis.call('ZRANK', KEYS[KV], tk)
+    return r and r + 1
+  end
+  function R.first(got, first, flags)
+    if #got == 0 then return 0, 0 end
+    local c, d = 0, 0
+    if string.find(flags, 'c', 1, true) then c = R.comp(got[2], got[1], first - 1) end
+    if string.find(flags, 'd', 1, true) then d = R.dense(got[2], got[1]) or -1 end
+    return c, d
+  end
+  return R
+end
 -- fragment: around.lua
 -- around.lua: n entries around an id, the id among them, filled from the
 -- other side at the edges (around rank 1 gives ranks 1..n).
@@ -95,9 +149,11 @@ end
 -- ARGV[1]  id
 -- ARGV[2]  n, at least 1
 -- ARGV[3]  '1' to return member data
+-- ARGV[4]  the extra ranks of the first entry, as range.lua's
 --
 -- Reply: {} when the id is not on the board, else
---        {total, first, member, score[, data, hasdata], ...} as range.lua.
+--        {total, first, comp, dense, member, score[, data, hasdata], ...}
+--        as range.lua.
 
 
 local m = find_member(ARGV[1])
@@ -109,4 +165,6 @@ local start = r - math.floor((n - 1) / 2)
 if start + n > total then start = total - n end
 if start < 0 then start = 0 end
 local got = redis.call('ZRANGE', KEYS[KZ], start, start + n - 1, 'WITHSCORES')
-return emit({total, start + 1}, got, ARGV[3] == '1')
+local c, d = 0, 0
+if ARGV[4] ~= '' then c, d = ranks().first(got, start + 1, ARGV[4]) end
+return emit({total, start + 1, c, d}, got, ARGV[3] == '1')

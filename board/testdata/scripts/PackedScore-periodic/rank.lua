@@ -12,46 +12,6 @@ local KM = 0
 local KV = 0
 local KC = 0
 local KMETA = 3
--- fragment: side.lua
--- side.lua: side(), the helpers of the side keys, for the scripts that
--- keep them (submit with the dense option or a cap, remove, dense rank).
--- It builds its closures only when called:
---   S.tuple_key(score, member)    the dense-rank key of a value tuple
---   S.dense(score, member, delta) counts a tuple in or out of the dense
---                                 index (a no-op unless DENSE)
---   S.remove(score, member)       removes an entry and all kept beside it
--- Scores may be numbers or strings.
-
-local function side()
-  local S = {}
-  function S.tuple_key(score, member)
-    local s = string.format('%.17g', tonumber(score))
-    if STRATEGY == 'p' then return s end
-    return string.sub(member, 1, WIDTH) .. s
-  end
-  function S.dense(score, member, delta)
-    if not DENSE then return end
-    local tk = S.tuple_key(score, member)
-    local n = redis.call('HINCRBY', KEYS[KC], tk, delta)
-    if n <= 0 then
-      redis.call('HDEL', KEYS[KC], tk)
-      redis.call('ZREM', KEYS[KV], tk)
-    elseif n == 1 and delta > 0 then
-      redis.call('ZADD', KEYS[KV], score, tk)
-    end
-  end
-  function S.remove(score, member)
-    local id = member
-    if STRATEGY == 's' then
-      id = string.sub(member, WIDTH + 1)
-      redis.call('HDEL', KEYS[KM], id)
-    end
-    redis.call('ZREM', KEYS[KZ], member)
-    redis.call('HDEL', KEYS[KD], id)
-    S.dense(score, member, -1)
-  end
-  return S
-end
 -- fragment: common.lua
 -- common.lua: the helpers of the scripts that read entries. Every script
 -- is the board's constants, written by the Go side, then its fragments in
@@ -127,54 +87,87 @@ local function emit(out, got, withdata)
   end
   return out
 end
+-- fragment: ranks.lua
+-- ranks.lua: ranks(), the competition and dense ranks of stored entries,
+-- for the reads that return them. Uses common.lua's constants; builds its
+-- closures only when called, so a read that asks for no such rank pays
+-- for none:
+--
+--   R.comp(s, m, r)   the competition rank of member m (score s), whose
+--                     0-based ordinal index is r
+--   R.dense(s, m)     its dense rank, from the dense index (the board keeps
+--                     DENSE); false when the index lacks its tuple
+--   R.first(got, first, flags)
+--                     the competition and dense ranks (0 unless flags has
+--                     'c' or 'd'; dense -1 when the index lacks the tuple)
+--                     of the first entry of got, a ZRANGE ... WITHSCORES
+--                     reply starting at ordinal rank first; 0, 0 when got
+--                     is empty
+
+local function ranks()
+  local R = {}
+  -- Whether the member at index r holds the tuple of (s, m): the same
+  -- score and, for key suffix, the same fields prefix.
+  local function tuple_at(r, s, m)
+    local got = redis.call('ZRANGE', KEYS[KZ], r, r, 'WITHSCORES')
+    if tonumber(got[2]) ~= tonumber(s) then return false end
+    return STRATEGY == 'p' or string.sub(got[1], 1, WIDTH) == string.sub(m, 1, WIDTH)
+  end
+  -- Entries holding one tuple are contiguous; the first of them is found
+  -- by binary search between the first entry of the score and r.
+  function R.comp(s, m, r)
+    local lo = redis.call('ZCOUNT', KEYS[KZ], '-inf', '(' .. s)
+    if STRATEGY == 's' then
+      local hi = r
+      while lo < hi do
+        local mid = math.floor((lo + hi) / 2)
+        if tuple_at(mid, s, m) then hi = mid else lo = mid + 1 end
+      end
+    end
+    return lo + 1
+  end
+  function R.dense(s, m)
+    local tk = string.format('%.17g', tonumber(s))
+    if STRATEGY == 's' then tk = string.sub(m, 1, WIDTH) .. tk end
+    local r = redis.call('ZRANK', KEYS[KV], tk)
+    return r and r + 1
+  end
+  function R.first(got, first, flags)
+    if #got == 0 then return 0, 0 end
+    local c, d = 0, 0
+    if string.find(flags, 'c', 1, true) then c = R.comp(got[2], got[1], first - 1) end
+    if string.find(flags, 'd', 1, true) then d = R.dense(got[2], got[1]) or -1 end
+    return c, d
+  end
+  return R
+end
 -- fragment: rank.lua
--- rank.lua: one id's entry and rank, from one snapshot.
+-- rank.lua: one id's entry and ranks, from one snapshot.
 --
 -- KEYS: the board's keys (see common.lua)
 -- ARGV[1]  id
--- ARGV[2]  rank kind: 'o' ordinal (1,2,3,4), 'c' competition (1,2,2,4),
---          'd' dense (1,2,2,3; needs the dense option)
+-- ARGV[2]  the ranks to compute: any of 'o' ordinal (1,2,3,4), 'c'
+--          competition (1,2,2,4), 'd' dense (1,2,2,3; needs the dense
+--          option)
 -- ARGV[3]  '1' to return the member data
 --
 -- Error: 'TBNODENSE' when the dense index lacks the entry's tuple (the board
 --        was written by a handle without the dense option).
 -- Reply: {} when the id is not on the board, else
---        {member, score, rank, data, hasdata} (data '' and hasdata 0 unless
---        asked for and present).
+--        {member, score, ordinal, data, hasdata, competition, dense}: a
+--        rank not asked for is 0; data '' and hasdata 0 unless asked for
+--        and present.
 
 
 local m, s = find_member(ARGV[1])
 if not m then return {} end
-local kind, rank = ARGV[2], nil
-
--- The tuple of the member at rank r equals ours: same score and, for key
--- suffix, the same fields prefix.
-local function same_tuple(r)
-  local got = redis.call('ZRANGE', KEYS[KZ], r, r, 'WITHSCORES')
-  if tonumber(got[2]) ~= tonumber(s) then return false end
-  return STRATEGY == 'p' or string.sub(got[1], 1, WIDTH) == string.sub(m, 1, WIDTH)
+local kinds, o, c, d = ARGV[2], 0, 0, 0
+local R = string.find(kinds, '[cd]') and ranks()
+if string.find(kinds, 'd', 1, true) then
+  d = R.dense(s, m)
+  if not d then return redis.error_reply('TBNODENSE') end
 end
-
-if kind == 'd' then
-  rank = redis.call('ZRANK', KEYS[KV], side().tuple_key(s, m))
-  if not rank then return redis.error_reply('TBNODENSE') end
-  rank = rank + 1
-elseif kind == 'c' then
-  -- Entries holding our tuple are contiguous and end at or after us; the
-  -- first of them is found by binary search between the first entry of our
-  -- score and us.
-  local lo = redis.call('ZCOUNT', KEYS[KZ], '-inf', '(' .. s)
-  local hi = redis.call('ZRANK', KEYS[KZ], m)
-  if STRATEGY == 's' then
-    while lo < hi do
-      local mid = math.floor((lo + hi) / 2)
-      if same_tuple(mid) then hi = mid else lo = mid + 1 end
-    end
-  end
-  rank = lo + 1
-else
-  rank = redis.call('ZRANK', KEYS[KZ], m) + 1
-end
-
-local d = ARGV[3] == '1' and redis.call('HGET', KEYS[KD], ARGV[1])
-return {m, s, rank, d or '', d and 1 or 0}
+if string.find(kinds, '[oc]') then o = redis.call('ZRANK', KEYS[KZ], m) + 1 end
+if string.find(kinds, 'c', 1, true) then c = R.comp(s, m, o - 1) end
+local data = ARGV[3] == '1' and redis.call('HGET', KEYS[KD], ARGV[1])
+return {m, s, o, data or '', data and 1 or 0, c, d}
