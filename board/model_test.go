@@ -11,7 +11,7 @@ import (
 type model struct {
 	layout *pack.Layout
 	vals   map[string][]float64
-	suffix bool // the board is KeySuffix: its first field has no width
+	suffix bool       // the board is KeySuffix: its first field has no width
 	ranks  readConfig // the extra ranks sorted fills in (WithRanks)
 }
 
