@@ -88,7 +88,11 @@ func exerciseAll(t *testing.T, ctx context.Context, b *Board) {
 			t.Errorf("Rank kind %d = %d, %v", kind, r, err)
 		}
 	}
-	checks := []error{errOf(b.Page(ctx, 5, 5)), errOf(b.Around(ctx, "id30", 5)), errOf(b.Between(ctx, 20, 30, 0, 5)),
+	friends, err := b.Among(ctx, []string{"id57", "id1", "nobody"}, WithRanks(Competition, Dense))
+	if err != nil || len(friends.Entries) != 1 || friends.Entries[0].Dense != 3 || len(friends.Absent) != 2 {
+		t.Errorf("Among = %+v, %v", friends, err)
+	}
+	checks := []error{errOf(b.Page(ctx, 5, 5, WithRanks(Dense))), errOf(b.Around(ctx, "id30", 5)), errOf(b.Between(ctx, 20, 30, 0, 5)),
 		errOf(b.Scan(ctx, "", 5)), errOf(b.Get(ctx, "id40", WithData())), errOf(b.Len(ctx)), b.Drop(ctx)}
 	for i, err := range checks {
 		if err != nil {

@@ -386,3 +386,31 @@ func ExampleBoard_Migrate() {
 	// 3 cyd [100 0 2 1]
 	// true
 }
+
+// A player's rank among friends, and every rank kind at once: one round
+// trip each.
+func ExampleBoard_Among() {
+	ctx := context.Background()
+	b := exampleBoard("friends", pointsPaidTime(), board.Options{DenseRanks: true})
+	defer b.Drop(ctx)
+	for id, v := range map[string][]float64{
+		"ann": {300, 1, 100}, "bob": {200, 0, 100}, "cyd": {200, 0, 100}, "dee": {100, 1, 100}, "eve": {50, 0, 100},
+	} {
+		if _, err := b.Submit(ctx, board.Submission{ID: id, Values: v}); err != nil {
+			panic(err)
+		}
+	}
+	friends, err := b.Among(ctx, []string{"eve", "cyd", "zed", "ann"}, board.WithRanks(board.Competition, board.Dense))
+	if err != nil {
+		panic(err)
+	}
+	for _, e := range friends.Entries {
+		fmt.Printf("%d. %s: rank %d, competition %d, dense %d\n", e.Position, e.ID, e.Rank, e.Competition, e.Dense)
+	}
+	fmt.Println("not on the board:", friends.Absent)
+	// Output:
+	// 1. ann: rank 1, competition 1, dense 1
+	// 2. cyd: rank 3, competition 2, dense 2
+	// 3. eve: rank 5, competition 5, dense 4
+	// not on the board: [zed]
+}
