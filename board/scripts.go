@@ -95,14 +95,15 @@ func scriptSources(consts []luascript.Const, migrating bool) map[string]string {
 // The scripts that work on a board's meta HASH and generations, the same
 // for every board: they have no constants.
 var (
-	metaScript   = staticScript("meta")
-	dropScript   = staticScript("drop")
-	beginScript  = staticScript("begin")
-	switchScript = staticScript("switch")
+	metaScript    = staticScript("meta")
+	dropScript    = staticScript("drop")
+	beginScript   = staticScript("begin")
+	switchScript  = staticScript("switch")
+	archiveScript = staticScript("archive")
 )
 
 // staticNames lists the scripts without constants, for the golden test.
-var staticNames = []string{"meta", "drop", "begin", "switch"}
+var staticNames = []string{"meta", "drop", "begin", "switch", "archive"}
 
 func staticScript(name string) *luascript.Script {
 	return luascript.New(staticSource(name))
