@@ -2,7 +2,6 @@ package benchload
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"strconv"
 	"sync/atomic"
@@ -160,12 +159,18 @@ type MemoryRow struct {
 // registry holds every workload, ordered by Num.
 var registry []Workload
 
-// register adds w to the registry. It panics on a duplicate number or
-// name: a programming error found at start-up.
+// register adds w to the registry. It panics on a duplicate number, name
+// or parameter name (each is one flag of the bench command): a
+// programming error found at start-up.
 func register(w Workload) {
 	for _, o := range registry {
 		if o.Num == w.Num || o.Name == w.Name {
 			panic("benchload: workload registered twice: " + w.Name)
+		}
+	}
+	for _, p := range w.Params {
+		if slices.ContainsFunc(Params(), func(q Param) bool { return q.Name == p.Name }) {
+			panic("benchload: parameter " + p.Name + " declared twice")
 		}
 	}
 	registry = append(registry, w)
@@ -183,16 +188,6 @@ func Lookup(s string) (Workload, bool) {
 		}
 	}
 	return Workload{}, false
-}
-
-// Prepare builds the fixture of the workload named name on env, with
-// settings cfg.
-func Prepare(ctx context.Context, name string, env Env, cfg Config) (*Fixture, error) {
-	w, ok := Lookup(name)
-	if !ok {
-		return nil, fmt.Errorf("benchload: no workload %q", name)
-	}
-	return w.Prepare(ctx, env, cfg)
 }
 
 // Comparison returns the fixture's comparison named name.

@@ -92,9 +92,8 @@ func Run(b *testing.B, env *redistest.Env, c benchload.Comparison) {
 	}
 }
 
-// measure runs v's Op b.N times, on one goroutine when callers is 1, else
-// under b.RunParallel with at least benchload.DefaultConcurrency
-// goroutines, and reports what Redis spent; it returns ns/op.
+// measure runs v's Op b.N times (see loop) and reports what Redis spent
+// and v's counters, per op; it returns ns/op.
 func measure(b *testing.B, env *redistest.Env, v benchload.Variant, callers int) float64 {
 	b.ReportAllocs()
 	ctx := context.Background()
@@ -111,24 +110,7 @@ func measure(b *testing.B, env *redistest.Env, v benchload.Variant, callers int)
 		counts[i] = c.N.Load()
 	}
 	b.ResetTimer()
-	if callers == 1 {
-		for b.Loop() {
-			if err := v.Op(ctx); err != nil {
-				b.Fatal(err)
-			}
-		}
-	} else {
-		procs := runtime.GOMAXPROCS(0)
-		b.SetParallelism((benchload.DefaultConcurrency + procs - 1) / procs)
-		b.RunParallel(func(pb *testing.PB) {
-			for pb.Next() {
-				if err := v.Op(ctx); err != nil {
-					b.Error(err)
-					return
-				}
-			}
-		})
-	}
+	loop(b, v.Op, callers)
 	b.StopTimer()
 	perOp := func(x float64) float64 { return x / float64(b.N) }
 	if cpu1, err := redisops.CPUSeconds(ctx, env.Client); err == nil {
@@ -141,4 +123,28 @@ func measure(b *testing.B, env *redistest.Env, v benchload.Variant, callers int)
 		b.ReportMetric(perOp(float64(c.N.Load()-counts[i])), c.Name+"/op")
 	}
 	return float64(b.Elapsed().Nanoseconds()) / float64(b.N)
+}
+
+// loop runs op b.N times: on one goroutine when callers is 1, else under
+// b.RunParallel with at least benchload.DefaultConcurrency goroutines.
+func loop(b *testing.B, op func(context.Context) error, callers int) {
+	ctx := context.Background()
+	if callers == 1 {
+		for b.Loop() {
+			if err := op(ctx); err != nil {
+				b.Fatal(err)
+			}
+		}
+		return
+	}
+	procs := runtime.GOMAXPROCS(0)
+	b.SetParallelism((benchload.DefaultConcurrency + procs - 1) / procs)
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			if err := op(ctx); err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
 }
