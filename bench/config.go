@@ -43,52 +43,64 @@ func defaultConfig(quick bool) config {
 // parseFlags reads the command line into a config. --quick starts from
 // the quick settings; a flag given explicitly overrides either.
 func parseFlags(args []string) (config, error) {
-	full := defaultConfig(false)
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
-	quick := fs.Bool("quick", false, "everything small: the whole run in under a minute")
-	workloads := fs.String("workloads", "all", "comma-separated workloads to run, by name or number: "+strings.Join(workloadNames(), ","))
+	f := defineFlags(fs)
+	if err := fs.Parse(args); err != nil {
+		return config{}, err
+	}
+	if fs.NArg() > 0 {
+		return config{}, fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	c := defaultConfig(*f.quick)
+	fs.Visit(func(fl *flag.Flag) {
+		if apply, ok := f.set[fl.Name]; ok {
+			apply(&c)
+		}
+	})
+	for k, v := range f.params {
+		c.Run = c.Run.With(k, v)
+	}
+	var err error
+	if c.Workloads, err = parseWorkloads(*f.workloads); err != nil {
+		return c, err
+	}
+	c.defaultPaths(*f.workloads != "all")
+	return c, c.validate()
+}
+
+// flags are the command line's values: set applies a flag given
+// explicitly, params the workloads' parameters given.
+type flags struct {
+	quick     *bool
+	workloads *string
+	set       map[string]func(*config)
+	params    map[string]string
+}
+
+// defineFlags declares the flags on fs, with the full run's defaults.
+func defineFlags(fs *flag.FlagSet) *flags {
+	full := defaultConfig(false)
+	f := &flags{params: map[string]string{}}
+	f.quick = fs.Bool("quick", false, "everything small: the whole run in under a minute")
+	f.workloads = fs.String("workloads", "all", "comma-separated workloads to run, by name or number: "+strings.Join(workloadNames(), ","))
 	conc := fs.Int("concurrency", full.Run.Concurrency, "goroutines issuing operations")
 	dur := fs.Duration("duration", full.Duration, "measured time per variant per round (--quick 200ms)")
 	warm := fs.Duration("warmup", full.Warmup, "unrecorded warm-up before each measurement (--quick 50ms)")
 	rounds := fs.Int("rounds", full.Rounds, "interleaved rounds per comparison, ratios are medians over rounds (--quick 3)")
 	out := fs.String("out", "", "JSON results path, - for none (default: bench/results/results.json for a full run of every workload, else in the temporary directory)")
 	svg := fs.String("svg", "", "SVG chart path, - for none (default: beside the JSON, <name>-reads.svg)")
-	params := map[string]string{}
+	f.set = map[string]func(*config){
+		"concurrency": func(c *config) { c.Run.Concurrency = *conc }, "duration": func(c *config) { c.Duration = *dur },
+		"warmup": func(c *config) { c.Warmup = *warm }, "rounds": func(c *config) { c.Rounds = *rounds },
+		"out": func(c *config) { c.Out = *out }, "svg": func(c *config) { c.SVG = *svg },
+	}
 	for _, p := range benchload.Params() {
 		fs.Func(p.Name, fmt.Sprintf("%s (default %s, --quick %s)", p.Usage, p.Full, p.Quick), func(s string) error {
-			params[p.Name] = s
+			f.params[p.Name] = s
 			return nil
 		})
 	}
-	if err := fs.Parse(args); err != nil {
-		return full, err
-	}
-	if fs.NArg() > 0 {
-		return full, fmt.Errorf("unexpected arguments %q", fs.Args())
-	}
-	c := defaultConfig(*quick)
-	fs.Visit(func(f *flag.Flag) {
-		switch f.Name {
-		case "concurrency":
-			c.Run.Concurrency = *conc
-		case "duration":
-			c.Duration = *dur
-		case "warmup":
-			c.Warmup = *warm
-		case "rounds":
-			c.Rounds = *rounds
-		}
-	})
-	for k, v := range params {
-		c.Run = c.Run.With(k, v)
-	}
-	c.Out, c.SVG = *out, *svg
-	var err error
-	if c.Workloads, err = parseWorkloads(*workloads); err != nil {
-		return c, err
-	}
-	c.defaultPaths(*workloads != "all")
-	return c, c.validate()
+	return f
 }
 
 // workloadNames returns the names of every workload, in order.
