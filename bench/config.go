@@ -1,175 +1,138 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
-	"slices"
-	"strconv"
 	"strings"
 	"time"
+
+	"github.com/tiebreak/tiebreak/internal/benchload"
 )
 
-// minBoardSize is the smallest board the read workload accepts: it needs a
-// full deep page (50 entries) in the bottom half.
-const minBoardSize = 200
-
-// minMessages is the smallest timeline the timeline workload accepts: a
-// full page (50 messages) before at least as many cursors.
-const minMessages = 100
-
-// config is what a run measures and how. Workloads read their own fields;
-// a new workload that needs a setting adds a field here, its flag in
-// parseFlags and its quick value in applyQuick.
+// config is what a run measures and how. The workloads' own settings (board
+// sizes, ids, messages, ...) are their parameters, declared with each
+// workload in internal/benchload: one flag each.
 type config struct {
 	// Workloads lists the workloads to run, by name, in registry order.
 	Workloads []string
-	// Sizes are the board sizes of the read workload, ascending.
-	Sizes []int64
-	// Concurrency is the number of goroutines issuing operations.
-	Concurrency int
-	// Duration is the measured time of each variant in each round.
-	Duration time.Duration
-	// Warmup runs before each measurement, unrecorded.
-	Warmup time.Duration
+	// Run holds the concurrency and every workload's parameters.
+	Run benchload.Config
+	// Duration is the measured time of each variant in each round; Warmup
+	// runs before each measurement, unrecorded.
+	Duration, Warmup time.Duration
 	// Rounds is how many times each variant is measured, interleaved.
 	Rounds int
-	// WriteIDs is the number of ids the uniform write case draws from.
-	WriteIDs int
-	// HotIDs is the number of ids the contended write case draws from.
-	HotIDs int
-	// Members is the number of entries of each memory workload board.
-	Members int
-	// Messages is the number of messages of the timeline workload.
-	Messages int
-	// Quick marks a --quick run (small everything).
-	Quick bool
-	// Prefix starts every board and key name of the run; only [a-z0-9_].
+	// Prefix starts every key name of the run; only [a-z0-9_].
 	Prefix string
 	// Out and SVG are where the JSON and the chart are written ("-": not
 	// written).
 	Out, SVG string
 }
 
-// defaultConfig is the full run.
-func defaultConfig() config {
-	return config{
-		Workloads:   registryNames(),
-		Sizes:       []int64{1e4, 1e5, 1e6},
-		Concurrency: 16,
-		Duration:    time.Second,
-		Warmup:      250 * time.Millisecond,
-		Rounds:      5,
-		WriteIDs:    100_000,
-		HotIDs:      100,
-		Members:     1_000_000,
-		Messages:    100_000,
+// defaultConfig is the full run (quick: the quick run).
+func defaultConfig(quick bool) config {
+	c := config{Workloads: workloadNames(), Run: benchload.Defaults(quick), Duration: time.Second, Warmup: 250 * time.Millisecond, Rounds: 5}
+	if quick {
+		c.Duration, c.Warmup, c.Rounds = 200*time.Millisecond, 50*time.Millisecond, 3
 	}
+	return c
 }
 
-// applyQuick shrinks every setting the user did not set explicitly so that
-// the whole run takes well under a minute.
-func applyQuick(c *config, set map[string]bool) {
-	quick := map[string]func(){
-		"sizes":    func() { c.Sizes = []int64{1e3, 1e4} },
-		"duration": func() { c.Duration = 200 * time.Millisecond },
-		"warmup":   func() { c.Warmup = 50 * time.Millisecond },
-		"rounds":   func() { c.Rounds = 3 },
-		"ids":      func() { c.WriteIDs = 10_000 },
-		"members":  func() { c.Members = 30_000 },
-		"messages": func() { c.Messages = 20_000 },
-	}
-	for name, apply := range quick {
-		if !set[name] {
-			apply()
-		}
-	}
-}
-
-// parseFlags reads the command line into a config.
+// parseFlags reads the command line into a config. --quick starts from
+// the quick settings; a flag given explicitly overrides either.
 func parseFlags(args []string) (config, error) {
-	c := defaultConfig()
 	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
-	workloads, sizes := defineFlags(fs, &c)
+	f := defineFlags(fs)
 	if err := fs.Parse(args); err != nil {
-		return c, err
+		return config{}, err
 	}
 	if fs.NArg() > 0 {
-		return c, fmt.Errorf("unexpected arguments %q", fs.Args())
+		return config{}, fmt.Errorf("unexpected arguments %q", fs.Args())
 	}
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	c := defaultConfig(*f.quick)
+	fs.Visit(func(fl *flag.Flag) {
+		if apply, ok := f.set[fl.Name]; ok {
+			apply(&c)
+		}
+	})
+	for k, v := range f.params {
+		c.Run = c.Run.With(k, v)
+	}
 	var err error
-	if c.Workloads, err = parseWorkloads(*workloads); err != nil {
+	if c.Workloads, err = parseWorkloads(*f.workloads); err != nil {
 		return c, err
 	}
-	if c.Sizes, err = parseSizes(*sizes); err != nil {
-		return c, err
-	}
-	if c.Quick {
-		applyQuick(&c, set)
-	}
-	c.defaultPaths(set["workloads"])
+	c.defaultPaths(*f.workloads != "all")
 	return c, c.validate()
 }
 
-// defineFlags declares the flags on fs, writing into c; the workloads and
-// sizes come back as text, parsed after.
-func defineFlags(fs *flag.FlagSet, c *config) (workloads, sizes *string) {
-	workloads = fs.String("workloads", "all", "comma-separated workloads to run, by name or number: "+strings.Join(registryNames(), ","))
-	sizes = fs.String("sizes", "1e4,1e5,1e6", "board sizes of the read workload (1e7 only when asked for)")
-	fs.IntVar(&c.Concurrency, "concurrency", c.Concurrency, "goroutines issuing operations")
-	fs.DurationVar(&c.Duration, "duration", c.Duration, "measured time per variant per round")
-	fs.DurationVar(&c.Warmup, "warmup", c.Warmup, "unrecorded warm-up before each measurement")
-	fs.IntVar(&c.Rounds, "rounds", c.Rounds, "interleaved rounds per comparison (ratios are medians over rounds)")
-	fs.IntVar(&c.WriteIDs, "ids", c.WriteIDs, "ids of the uniform write case")
-	fs.IntVar(&c.HotIDs, "hot", c.HotIDs, "ids of the contended write case")
-	fs.IntVar(&c.Members, "members", c.Members, "entries per board in the memory workload")
-	fs.IntVar(&c.Messages, "messages", c.Messages, "messages of the timeline workload")
-	fs.BoolVar(&c.Quick, "quick", false, "everything small: the whole run in under a minute")
-	fs.StringVar(&c.Out, "out", "", "JSON results path, - for none (default: bench/results/results.json for a full run of every workload, else in the temporary directory)")
-	fs.StringVar(&c.SVG, "svg", "", "SVG chart path, - for none (default: beside the JSON, <name>-reads.svg)")
-	return workloads, sizes
+// flags are the command line's values: set applies a flag given
+// explicitly, params the workloads' parameters given.
+type flags struct {
+	quick     *bool
+	workloads *string
+	set       map[string]func(*config)
+	params    map[string]string
 }
 
-// parseWorkloads turns "all" or "writes,2" into registered names, in
+// defineFlags declares the flags on fs, with the full run's defaults.
+func defineFlags(fs *flag.FlagSet) *flags {
+	full := defaultConfig(false)
+	f := &flags{params: map[string]string{}}
+	f.quick = fs.Bool("quick", false, "everything small: the whole run in under a minute")
+	f.workloads = fs.String("workloads", "all", "comma-separated workloads to run, by name or number: "+strings.Join(workloadNames(), ","))
+	conc := fs.Int("concurrency", full.Run.Concurrency, "goroutines issuing operations")
+	dur := fs.Duration("duration", full.Duration, "measured time per variant per round (--quick 200ms)")
+	warm := fs.Duration("warmup", full.Warmup, "unrecorded warm-up before each measurement (--quick 50ms)")
+	rounds := fs.Int("rounds", full.Rounds, "interleaved rounds per comparison, ratios are medians over rounds (--quick 3)")
+	out := fs.String("out", "", "JSON results path, - for none (default: bench/results/results.json for a full run of every workload, else in the temporary directory)")
+	svg := fs.String("svg", "", "SVG chart path, - for none (default: beside the JSON, <name>-reads.svg)")
+	f.set = map[string]func(*config){
+		"concurrency": func(c *config) { c.Run.Concurrency = *conc }, "duration": func(c *config) { c.Duration = *dur },
+		"warmup": func(c *config) { c.Warmup = *warm }, "rounds": func(c *config) { c.Rounds = *rounds },
+		"out": func(c *config) { c.Out = *out }, "svg": func(c *config) { c.SVG = *svg },
+	}
+	for _, p := range benchload.Params() {
+		fs.Func(p.Name, fmt.Sprintf("%s (default %s, --quick %s)", p.Usage, p.Full, p.Quick), func(s string) error {
+			f.params[p.Name] = s
+			return nil
+		})
+	}
+	return f
+}
+
+// workloadNames returns the names of every workload, in order.
+func workloadNames() []string {
+	var names []string
+	for _, w := range benchload.Workloads() {
+		names = append(names, w.Name)
+	}
+	return names
+}
+
+// parseWorkloads turns "all" or "writes,2" into workload names, in
 // registry order.
 func parseWorkloads(s string) ([]string, error) {
 	if s == "all" {
-		return registryNames(), nil
+		return workloadNames(), nil
 	}
 	want := map[string]bool{}
 	for _, w := range strings.Split(s, ",") {
-		wl, ok := lookupWorkload(strings.TrimSpace(w))
+		wl, ok := benchload.Lookup(strings.TrimSpace(w))
 		if !ok {
-			return nil, fmt.Errorf("unknown workload %q (have %s)", w, strings.Join(registryNames(), ", "))
+			return nil, fmt.Errorf("unknown workload %q (have %s)", w, strings.Join(workloadNames(), ", "))
 		}
-		want[wl.name] = true
+		want[wl.Name] = true
 	}
 	var out []string
-	for _, name := range registryNames() {
+	for _, name := range workloadNames() {
 		if want[name] {
 			out = append(out, name)
 		}
 	}
 	return out, nil
-}
-
-// parseSizes reads "1e4,1e5,100000" into sorted, distinct sizes.
-func parseSizes(s string) ([]int64, error) {
-	var out []int64
-	for _, f := range strings.Split(s, ",") {
-		v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
-		if err != nil || v != math.Trunc(v) || v < minBoardSize || v > 1e9 {
-			return nil, fmt.Errorf("board size %q: want a whole number in [%d, 1e9], such as 1e6", f, minBoardSize)
-		}
-		out = append(out, int64(v))
-	}
-	slices.Sort(out)
-	return slices.Compact(out), nil
 }
 
 // defaultPaths fills Out and SVG. Only a full run of every workload writes
@@ -178,9 +141,9 @@ func parseSizes(s string) ([]int64, error) {
 func (c *config) defaultPaths(subset bool) {
 	dir := filepath.Join("bench", "results")
 	name := "results.json"
-	if c.Quick || subset {
+	if c.Run.Quick || subset {
 		dir, name = os.TempDir(), "tiebreak-bench-quick.json"
-		if !c.Quick {
+		if !c.Run.Quick {
 			name = "tiebreak-bench.json"
 		}
 	}
@@ -197,24 +160,13 @@ func (c *config) defaultPaths(subset bool) {
 
 // validate refuses settings no measurement can run with.
 func (c config) validate() error {
-	var errs []error
-	if c.Concurrency < 1 {
-		errs = append(errs, fmt.Errorf("concurrency %d: want at least 1", c.Concurrency))
+	if c.Duration <= 0 || c.Warmup < 0 || c.Rounds < 1 {
+		return fmt.Errorf("duration %v, warm-up %v, rounds %d: want a positive duration and at least one round", c.Duration, c.Warmup, c.Rounds)
 	}
-	if c.Duration <= 0 || c.Warmup < 0 {
-		errs = append(errs, fmt.Errorf("duration %v, warm-up %v: want a positive duration", c.Duration, c.Warmup))
+	var ws []benchload.Workload
+	for _, name := range c.Workloads {
+		w, _ := benchload.Lookup(name)
+		ws = append(ws, w)
 	}
-	if c.Rounds < 1 {
-		errs = append(errs, fmt.Errorf("rounds %d: want at least 1", c.Rounds))
-	}
-	if c.HotIDs < 1 || c.WriteIDs < c.HotIDs {
-		errs = append(errs, fmt.Errorf("ids %d, hot %d: want 1 <= hot <= ids", c.WriteIDs, c.HotIDs))
-	}
-	if c.Members < 1 {
-		errs = append(errs, fmt.Errorf("members %d: want at least 1", c.Members))
-	}
-	if c.Messages < minMessages {
-		errs = append(errs, fmt.Errorf("messages %d: want at least %d", c.Messages, minMessages))
-	}
-	return errors.Join(errs...)
+	return c.Run.Check(ws)
 }

@@ -9,21 +9,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-func TestParseSizes(t *testing.T) {
-	got, err := parseSizes("1e6, 1e4,100000,1e4")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff([]int64{1e4, 1e5, 1e6}, got); diff != "" {
-		t.Errorf("sizes (-want +got):\n%s", diff)
-	}
-	for _, bad := range []string{"", "1e2", "1500.5", "ten", "1e10", "-1e4"} {
-		if _, err := parseSizes(bad); err == nil {
-			t.Errorf("parseSizes(%q) accepted", bad)
-		}
-	}
-}
-
 func TestParseWorkloads(t *testing.T) {
 	got, err := parseWorkloads("memory,1")
 	if err != nil {
@@ -65,12 +50,15 @@ func TestOutputPaths(t *testing.T) {
 }
 
 func TestQuickKeepsExplicitFlags(t *testing.T) {
-	cfg, err := parseFlags([]string{"--quick", "--duration", "3s"})
+	cfg, err := parseFlags([]string{"--duration", "3s", "--ids", "500", "--quick"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cfg.Duration != 3*time.Second || cfg.Warmup != 50*time.Millisecond || cfg.Sizes[len(cfg.Sizes)-1] != 1e4 {
+	if cfg.Duration != 3*time.Second || cfg.Warmup != 50*time.Millisecond || cfg.Run.Values["sizes"] != "1e3,1e4" || cfg.Run.Int("members") != 30_000 {
 		t.Errorf("quick config %+v", cfg)
+	}
+	if cfg.Run.Int("ids") != 500 || cfg.Run.Int("hot") != 100 {
+		t.Errorf("ids %d, hot %d; want 500 (given) and 100", cfg.Run.Int("ids"), cfg.Run.Int("hot"))
 	}
 }
 
@@ -78,6 +66,7 @@ func TestValidate(t *testing.T) {
 	for _, args := range [][]string{
 		{"--concurrency", "0"}, {"--duration", "0s"}, {"--rounds", "0"},
 		{"--hot", "10", "--ids", "5"}, {"--members", "0"}, {"--messages", "99"}, {"extra"},
+		{"--sizes", "1e2"}, {"--sizes", "1e4,ten"}, {"--ids", "1,2"}, {"--warmup", "-1s"},
 	} {
 		if _, err := parseFlags(args); err == nil {
 			t.Errorf("%v accepted", args)

@@ -11,11 +11,16 @@
 // numbers would mean nothing. Every key it writes starts with a name unique
 // to the run, and is deleted when its workload ends.
 //
-// Each workload compares variants: every variant runs with the same number
-// of goroutines for the same time after a short warm-up, in interleaved
-// rounds (ABC, BCA, CAB), and a ratio is the median over the rounds of the
-// ratio within each round. See bench/README.md for the workloads, the goals
-// they are held to, and how to add one.
+// The workloads (data, variants, baselines, goals, and their settings,
+// which become this command's flags) live in internal/benchload, which the
+// packages' Go benchmarks run too. This command adds what go test -bench
+// does not: every variant of a comparison runs with the same number of
+// goroutines for the same time after a short warm-up, in interleaved
+// rounds (ABC, BCA, CAB); a ratio is the median over the rounds of the
+// ratio within each round; the goals are checked and reported, and read
+// latency is drawn against board size. See bench/README.md for the
+// workloads, the goals they are held to, both harnesses, and how to add a
+// workload.
 //
 // Results print as a table on stdout and are written as JSON (with the
 // machine and the Redis configuration) and as an SVG chart of read latency

@@ -1,13 +1,18 @@
 package main
 
 import (
+	"cmp"
 	"context"
+	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/internal/benchload"
+	"github.com/tiebreak/tiebreak/internal/redisops"
 )
 
 // harness runs measurements: one Redis client, one config, one progress
@@ -16,29 +21,6 @@ type harness struct {
 	client rueidis.Client
 	cfg    config
 	log    *progress
-	// seq numbers every operation of the run, across variants and rounds,
-	// so that values derived from it (write points) only grow.
-	seq atomic.Uint64
-}
-
-// opFunc is one operation of a variant. seq is unique in the run and
-// increasing; ops derive ids and values from it. An error stops the
-// measurement: a variant's own give-ups are counted, not returned.
-type opFunc func(ctx context.Context, seq uint64) error
-
-// variant is one contender of a comparison.
-type variant struct {
-	name string
-	op   opFunc
-	// counters are events the op counts (retries, give-ups), reported per
-	// operation in Measurement.Extra.
-	counters []counter
-}
-
-// counter is a named event count kept by a variant's op.
-type counter struct {
-	name string
-	n    *atomic.Int64
 }
 
 // Measurement is one variant measured once.
@@ -56,17 +38,69 @@ type Measurement struct {
 	Extra map[string]float64 `json:"extra,omitempty"`
 }
 
+// runWorkload builds w's fixture, measures its comparisons, makes its
+// section, and drops the fixture, error or not.
+func (h *harness) runWorkload(ctx context.Context, w benchload.Workload) (sec Section, err error) {
+	env := benchload.Env{Client: h.client, Prefix: h.cfg.Prefix, Logf: h.log.printf}
+	f, err := w.Prepare(ctx, env, h.cfg.Run)
+	if f != nil {
+		defer func() { err = errors.Join(err, f.Drop(context.WithoutCancel(ctx))) }()
+	}
+	if err != nil {
+		return sec, err
+	}
+	sec = Section{Workload: w.Name, Title: w.Title, Kind: "throughput", RatioOf: w.RatioOf, Notes: f.Notes}
+	for _, m := range f.Memory {
+		sec.Kind = "memory"
+		sec.Rows = append(sec.Rows, Row{Case: m.Case, Variant: m.Variant, Extra: m.Figures, Ratio: m.Ratio, Baseline: m.Baseline})
+		for _, g := range m.Goals {
+			sec.addGoal(len(sec.Rows)-1, newGoal(g, m.Ratio))
+		}
+	}
+	for _, c := range f.Comparisons {
+		conc := cmp.Or(c.Callers, h.cfg.Run.Concurrency)
+		ms, err := h.compare(ctx, w.Name+" "+c.Name, c.Variants, conc)
+		if err != nil {
+			return sec, err
+		}
+		sec.addComparison(c, ms)
+	}
+	return sec, nil
+}
+
+// addComparison adds a row per variant of c, measured ms, and c's goals.
+func (s *Section) addComparison(c benchload.Comparison, ms [][]Measurement) {
+	idx := func(name string) int {
+		return slices.IndexFunc(c.Variants, func(v benchload.Variant) bool { return v.Name == name })
+	}
+	first := len(s.Rows)
+	for i, v := range c.Variants {
+		row := newRow(cmp.Or(v.Case, c.Case), v.RowName(), ms[i])
+		row.Size, row.Series = v.Size, v.Series
+		row.Ratio, row.Baseline = ratio(ms[i], ms[idx(c.BaselineOf(v))], metricOf(c.Metric)), c.BaselineOf(v)
+		s.Rows = append(s.Rows, row)
+	}
+	for _, g := range c.Goals {
+		i := idx(g.Variant)
+		value := s.Rows[first+i].Ratio
+		if g.Against != "" {
+			value = ratio(ms[i], ms[idx(g.Against)], metricOf(c.Metric))
+		}
+		s.addGoal(first+i, newGoal(g, value))
+	}
+}
+
 // measure runs v on conc goroutines for the warm-up and then the measured
 // duration, and returns what the measured window saw: the operations
 // started in it, and their latencies.
-func (h *harness) measure(ctx context.Context, v variant, conc int) (Measurement, error) {
-	cpu0, err := redisCPU(ctx, h.client)
+func (h *harness) measure(ctx context.Context, v benchload.Variant, conc int) (Measurement, error) {
+	cpu0, err := redisops.CPUSeconds(ctx, h.client)
 	if err != nil {
 		return Measurement{}, err
 	}
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	before := counts(v.counters)
+	before := counts(v.Counters)
 	from := time.Now().Add(h.cfg.Warmup)
 	to := from.Add(h.cfg.Duration)
 	hists := make([]*histogram, conc)
@@ -74,14 +108,14 @@ func (h *harness) measure(ctx context.Context, v variant, conc int) (Measurement
 	var wg sync.WaitGroup
 	for w := range hists {
 		hists[w] = new(histogram)
-		wg.Go(func() { all.Add(h.work(ctx, cancel, v.op, hists[w], from, to)) })
+		wg.Go(func() { all.Add(work(ctx, cancel, v.Op, hists[w], from, to)) })
 	}
 	wg.Wait()
 	if err := context.Cause(ctx); err != nil {
-		return Measurement{}, fmt.Errorf("%s: %w", v.name, err)
+		return Measurement{}, fmt.Errorf("%s: %w", v.Name, err)
 	}
-	m := summarize(hists, h.cfg.Duration, perOp(v.counters, before, all.Load()))
-	cpu1, err := redisCPU(ctx, h.client)
+	m := summarize(hists, h.cfg.Duration, perOp(v.Counters, before, all.Load()))
+	cpu1, err := redisops.CPUSeconds(ctx, h.client)
 	if n := all.Load(); n > 0 {
 		m.RedisCPUus = (cpu1 - cpu0) * 1e6 / float64(n)
 	}
@@ -91,14 +125,14 @@ func (h *harness) measure(ctx context.Context, v variant, conc int) (Measurement
 // work is one goroutine of a measurement: it runs op until to, records
 // the latency of each op started at or after from, and returns the number
 // of ops it ran in all. An error cancels the measurement.
-func (h *harness) work(ctx context.Context, cancel context.CancelCauseFunc, op opFunc, hist *histogram, from, to time.Time) int64 {
+func work(ctx context.Context, cancel context.CancelCauseFunc, op func(context.Context) error, hist *histogram, from, to time.Time) int64 {
 	var n int64
 	for ctx.Err() == nil {
 		t0 := time.Now()
 		if !t0.Before(to) {
 			break
 		}
-		if err := op(ctx, h.seq.Add(1)); err != nil {
+		if err := op(ctx); err != nil {
 			cancel(err)
 			break
 		}
@@ -126,37 +160,31 @@ func summarize(hists []*histogram, d time.Duration, extra map[string]float64) Me
 }
 
 // counts snapshots the counters.
-func counts(cs []counter) []int64 {
+func counts(cs []benchload.Counter) []int64 {
 	out := make([]int64, len(cs))
 	for i, c := range cs {
-		out[i] = c.n.Load()
+		out[i] = c.N.Load()
 	}
 	return out
 }
 
 // perOp returns each counter's increase since before, per op.
-func perOp(cs []counter, before []int64, ops int64) map[string]float64 {
+func perOp(cs []benchload.Counter, before []int64, ops int64) map[string]float64 {
 	if len(cs) == 0 || ops == 0 {
 		return nil
 	}
 	out := make(map[string]float64, len(cs))
 	for i, c := range cs {
-		out[c.name] = float64(c.n.Load()-before[i]) / float64(ops)
+		out[c.Name] = float64(c.N.Load()-before[i]) / float64(ops)
 	}
 	return out
 }
 
-// compare measures every variant cfg.Rounds times on cfg.Concurrency
-// goroutines, interleaved and rotated (ABC, BCA, CAB, ...) so that each
-// variant takes each position in turn and no moment of noise hits one
-// variant alone. It returns each variant's measurements, [variant][round].
-func (h *harness) compare(ctx context.Context, label string, vs []variant) ([][]Measurement, error) {
-	return h.compareAt(ctx, label, vs, h.cfg.Concurrency)
-}
-
-// compareAt is compare on conc goroutines instead of cfg.Concurrency: 1
-// measures the latency one caller sees, without queueing behind others.
-func (h *harness) compareAt(ctx context.Context, label string, vs []variant, conc int) ([][]Measurement, error) {
+// compare measures every variant cfg.Rounds times on conc goroutines,
+// interleaved and rotated (ABC, BCA, CAB, ...) so that each variant takes
+// each position in turn and no moment of noise hits one variant alone. It
+// returns each variant's measurements, [variant][round].
+func (h *harness) compare(ctx context.Context, label string, vs []benchload.Variant, conc int) ([][]Measurement, error) {
 	out := make([][]Measurement, len(vs))
 	for r := range h.cfg.Rounds {
 		for k := range vs {
@@ -167,7 +195,7 @@ func (h *harness) compareAt(ctx context.Context, label string, vs []variant, con
 			}
 			out[j] = append(out[j], m)
 			h.log.printf("%s round %d/%d %-22s %9.0f ops/s  p50 %7.1fµs  p99 %7.1fµs",
-				label, r+1, h.cfg.Rounds, vs[j].name, m.OpsPerSec, m.P50us, m.P99us)
+				label, r+1, h.cfg.Rounds, vs[j].Name, m.OpsPerSec, m.P50us, m.P99us)
 		}
 	}
 	return out, nil

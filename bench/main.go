@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/internal/benchload"
 )
 
 // main parses the flags and runs; it exits 2 on bad flags, 1 on failure.
@@ -67,13 +68,13 @@ func run(ctx context.Context, client rueidis.Client, source string, cfg config, 
 	}
 	h := &harness{client: client, cfg: cfg, log: log}
 	for _, name := range cfg.Workloads {
-		w, _ := lookupWorkload(name)
-		log.printf("workload %d: %s", w.num, w.title)
-		sec, err := w.run(ctx, h)
+		w, _ := benchload.Lookup(name)
+		log.printf("workload %d: %s", w.Num, w.Title)
+		sec, err := h.runWorkload(ctx, w)
 		if err != nil {
-			return nil, fmt.Errorf("workload %s: %w", w.name, err)
+			return nil, fmt.Errorf("workload %s: %w", w.Name, err)
 		}
-		if cfg.Quick {
+		if cfg.Run.Quick {
 			sec.unjudge()
 		}
 		rep.Sections = append(rep.Sections, sec)
@@ -93,7 +94,7 @@ func output(w io.Writer, rep *Report, cfg config, log *progress) error {
 	}
 	for _, s := range rep.Sections {
 		if s.Workload == "reads" {
-			if err := writeSVG(cfg.SVG, readChart(s, cfg.Concurrency)); err != nil {
+			if err := writeSVG(cfg.SVG, readChart(s, cfg.Run.Concurrency)); err != nil {
 				return err
 			}
 			log.printf("chart written to %s", cfg.SVG)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/tiebreak/tiebreak/internal/benchload"
 	"github.com/tiebreak/tiebreak/internal/redisops"
 	"github.com/tiebreak/tiebreak/internal/redistest"
 )
@@ -20,16 +21,14 @@ func TestMain(m *testing.M) { redistest.Main(m) }
 // tinyConfig runs every workload in a second or two: small boards, short
 // measurements, two rounds so that interleaving is exercised.
 func tinyConfig(prefix string) config {
-	c := defaultConfig()
-	c.Sizes = []int64{minBoardSize, 1000}
-	c.Concurrency = 4
+	c := defaultConfig(false)
+	for k, v := range map[string]string{"sizes": "200,1000", "ids": "300", "hot": "10", "members": "2000", "messages": "1000"} {
+		c.Run = c.Run.With(k, v)
+	}
+	c.Run.Concurrency = 4
 	c.Duration = 25 * time.Millisecond
 	c.Warmup = 5 * time.Millisecond
 	c.Rounds = 2
-	c.WriteIDs = 300
-	c.HotIDs = 10
-	c.Members = 2000
-	c.Messages = 1000
 	c.Prefix = prefix
 	return c
 }
@@ -48,11 +47,11 @@ func TestEveryWorkloadTiny(t *testing.T) {
 	for _, s := range rep.Sections {
 		got = append(got, s.Workload)
 	}
-	if diff := cmp.Diff(registryNames(), got); diff != "" {
+	if diff := cmp.Diff(workloadNames(), got); diff != "" {
 		t.Errorf("sections (-want +got):\n%s", diff)
 	}
 	for _, s := range rep.Sections {
-		checkSection(t, s)
+		checkSection(t, s, cfg)
 	}
 	checkOutputs(t, rep, cfg)
 	if keys := keysLeft(t, env); len(keys) > 0 {
@@ -63,25 +62,13 @@ func TestEveryWorkloadTiny(t *testing.T) {
 	}
 }
 
-// wantRows is the number of rows each workload of the tiny config makes.
-var wantRows = map[string]int{
-	"writes":     2 * 6,                  // two cases, six variants
-	"reads":      2 * 2 * len(readKinds), // sizes x strategies x reads
-	"memory":     len(memVariants),
-	"timeline":   4,     // split, lex, xrevrange, xrevrange-raw
-	"decimalmap": 2 * 2, // concurrency 4 and 1 x two variants
-	"ratelimit":  2 * 2, // admit and refuse x two variants
-}
-
-// wantGoals is the number of goals each workload checks.
-var wantGoals = map[string]int{"writes": 3, "reads": 4, "memory": 1, "timeline": 2, "decimalmap": 1, "ratelimit": 2}
-
 // checkSection checks a section's row and goal counts and that every
 // figure is present and plausible.
-func checkSection(t *testing.T, s Section) {
+func checkSection(t *testing.T, s Section, cfg config) {
 	t.Helper()
-	if len(s.Rows) != wantRows[s.Workload] || len(s.Goals) != wantGoals[s.Workload] {
-		t.Errorf("%s: %d rows, %d goals; want %d, %d", s.Workload, len(s.Rows), len(s.Goals), wantRows[s.Workload], wantGoals[s.Workload])
+	w, _ := benchload.Lookup(s.Workload)
+	if rows, goals := w.Rows(cfg.Run), w.Goals(cfg.Run); len(s.Rows) != rows || len(s.Goals) != goals {
+		t.Errorf("%s: %d rows, %d goals; want %d, %d", s.Workload, len(s.Rows), len(s.Goals), rows, goals)
 	}
 	if s.Kind == "memory" {
 		checkMemory(t, s)
@@ -108,11 +95,11 @@ func checkSection(t *testing.T, s Section) {
 func checkMemory(t *testing.T, s Section) {
 	t.Helper()
 	for _, r := range s.Rows {
-		if !(r.Extra[memUsage] > 0) {
+		if !(r.Extra[benchload.MemUsage] > 0) {
 			t.Errorf("memory %s: %v", r.Variant, r.Extra)
 		}
 	}
-	plain, packed := s.Rows[0].Extra[memUsage], s.Rows[1].Extra[memUsage]
+	plain, packed := s.Rows[0].Extra[benchload.MemUsage], s.Rows[1].Extra[benchload.MemUsage]
 	if s.Rows[1].Variant != "packed" || packed < plain*0.98 || packed > plain*1.02 {
 		t.Errorf("%s uses %.1f B/member by MEMORY USAGE, the plain set %.1f", s.Rows[1].Variant, packed, plain)
 	}
@@ -123,7 +110,7 @@ func checkMemory(t *testing.T, s Section) {
 func checkAdmitted(t *testing.T, s Section) {
 	t.Helper()
 	for _, r := range s.Rows {
-		got, ok := r.Extra[rlAdmitted]
+		got, ok := r.Extra[benchload.RLAdmitted]
 		want := map[string]float64{"admit": 1, "refuse": 0}[r.Case]
 		if !ok || got != want {
 			t.Errorf("ratelimit %s %s: %v admitted per call, want %v", r.Case, r.Variant, r.Extra, want)
@@ -139,8 +126,8 @@ func checkOutputs(t *testing.T, rep *Report, cfg config) {
 	if err := output(&out, rep, cfg, newProgress(io.Discard)); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{writeWatchMulti, writeCASSpin, writeBaseline, "page-cursor suffix", "plain-zset",
-		tlBaseline, tlRaw, dmBaseline, "range100 c1", rlBaseline, "== Goals"} {
+	for _, want := range []string{benchload.WriteWatchMulti, benchload.WriteCASSpin, benchload.BareEvalsha, "page-cursor suffix", "plain-zset",
+		benchload.TLBaseline, benchload.TLRaw, benchload.DMBaseline, "range100 c1", benchload.RLBaseline, "== Goals"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("table lacks %q:\n%s", want, out.String())
 		}
@@ -160,8 +147,7 @@ func checkOutputs(t *testing.T, rep *Report, cfg config) {
 // keysLeft lists the keys holding env's prefix.
 func keysLeft(t *testing.T, env *redistest.Env) []string {
 	t.Helper()
-	h := &harness{client: env.Client}
-	keys, err := redisops.ScanKeys(context.Background(), h.client, "*"+env.Prefix+"*")
+	keys, err := redisops.ScanKeys(context.Background(), env.Client, "*"+env.Prefix+"*")
 	if err != nil {
 		t.Fatal(err)
 	}

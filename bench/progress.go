@@ -24,38 +24,3 @@ func (p *progress) printf(format string, args ...any) {
 	defer p.mu.Unlock()
 	fmt.Fprintf(p.w, "[%7.1fs] %s\n", time.Since(p.start).Seconds(), fmt.Sprintf(format, args...))
 }
-
-// ticker reports a count every interval until stopped: for bulk loads.
-type ticker struct {
-	p     *progress
-	label string
-	total int64
-	every time.Duration
-	last  time.Time
-	start time.Time
-	mu    sync.Mutex
-}
-
-// newTicker reports progress on label towards total, at most every 2s.
-func (p *progress) newTicker(label string, total int64) *ticker {
-	now := time.Now()
-	return &ticker{p: p, label: label, total: total, every: 2 * time.Second, last: now, start: now}
-}
-
-// at reports that done of total are done, if the last report is old enough.
-func (t *ticker) at(done int64) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if time.Since(t.last) < t.every {
-		return
-	}
-	t.last = time.Now()
-	t.p.printf("%s: %d/%d (%.0f/s)", t.label, done, t.total, float64(done)/time.Since(t.start).Seconds())
-}
-
-// finish reports the total and the overall rate, and returns the rate.
-func (t *ticker) finish() float64 {
-	rate := float64(t.total) / time.Since(t.start).Seconds()
-	t.p.printf("%s: %d done in %.1fs (%.0f/s)", t.label, t.total, time.Since(t.start).Seconds(), rate)
-	return rate
-}

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/tiebreak/tiebreak/internal/benchload"
 )
 
 // Report is everything a run wrote: settings, machine, Redis, results.
@@ -23,25 +25,19 @@ type Report struct {
 // Settings is the run's config as written in the JSON.
 type Settings struct {
 	Workloads   []string `json:"workloads"`
-	Sizes       []int64  `json:"sizes"`
 	Concurrency int      `json:"concurrency"`
 	Duration    string   `json:"duration"`
 	Warmup      string   `json:"warmup"`
 	Rounds      int      `json:"rounds"`
-	WriteIDs    int      `json:"write_ids"`
-	HotIDs      int      `json:"hot_ids"`
-	Members     int      `json:"members"`
-	Messages    int      `json:"messages"`
 	Quick       bool     `json:"quick"`
+	// Params are the workloads' parameters, by flag name.
+	Params map[string]string `json:"params"`
 }
 
 // settingsOf copies c's reported fields.
 func settingsOf(c config) Settings {
-	return Settings{
-		Workloads: c.Workloads, Sizes: c.Sizes, Concurrency: c.Concurrency,
-		Duration: c.Duration.String(), Warmup: c.Warmup.String(), Rounds: c.Rounds,
-		WriteIDs: c.WriteIDs, HotIDs: c.HotIDs, Members: c.Members, Messages: c.Messages, Quick: c.Quick,
-	}
+	return Settings{Workloads: c.Workloads, Concurrency: c.Run.Concurrency, Duration: c.Duration.String(),
+		Warmup: c.Warmup.String(), Rounds: c.Rounds, Quick: c.Run.Quick, Params: c.Run.Values}
 }
 
 // Section is one workload's results.
@@ -128,13 +124,13 @@ func (s *Section) unjudge() {
 	}
 }
 
-// newGoal checks value against target.
-func newGoal(text, short string, value, target float64, atLeast bool) Goal {
-	met := value <= target
-	if atLeast {
-		met = value >= target
+// newGoal checks value against g's target.
+func newGoal(g benchload.Goal, value float64) Goal {
+	met := value <= g.Target
+	if g.AtLeast {
+		met = value >= g.Target
 	}
-	return Goal{Text: text, Short: short, Value: value, Target: target, AtLeast: atLeast, Met: met}
+	return Goal{Text: g.Text, Short: g.Short, Value: value, Target: g.Target, AtLeast: g.AtLeast, Met: met, Note: g.Note}
 }
 
 // cell writes the goal for a table cell: "vs bare 0.93 >= 0.9 met".

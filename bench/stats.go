@@ -1,6 +1,10 @@
 package main
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/tiebreak/tiebreak/internal/benchload"
+)
 
 // metric picks one figure of a measurement.
 type metric func(Measurement) float64
@@ -9,7 +13,15 @@ type metric func(Measurement) float64
 var (
 	throughput metric = func(m Measurement) float64 { return m.OpsPerSec }
 	latencyP50 metric = func(m Measurement) float64 { return m.P50us }
+	// speedP50 is the inverse of p50 latency: its ratio to a baseline's is
+	// the baseline's p50 over this one's, how many times faster one call is.
+	speedP50 metric = func(m Measurement) float64 { return safeDiv(1, m.P50us) }
 )
+
+// metricOf is the figure of a workload's metric.
+func metricOf(m benchload.Metric) metric {
+	return map[benchload.Metric]metric{benchload.Throughput: throughput, benchload.LatencyP50: latencyP50, benchload.SpeedP50: speedP50}[m]
+}
 
 // median returns the median of xs (the mean of the middle two for an even
 // count), or 0 for none (JSON has no NaN).

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/tiebreak/tiebreak/internal/benchload"
 )
 
 // chart is a line chart with a logarithmic x axis and a linear y axis.
@@ -142,7 +144,7 @@ func (c chart) axes(b *bytes.Buffer, xs []float64, ymax float64) {
 		fmt.Fprintf(b, `<text x="%g" y="%.1f" text-anchor="end">%.4g</text>`+"\n", plotL-6, py(float64(i)*step, ymax)+4, float64(i)*step)
 	}
 	for _, x := range xs {
-		fmt.Fprintf(b, `<text x="%.1f" y="%g" text-anchor="middle">%s</text>`+"\n", px(x, xs), plotB+18, esc(sizeLabel(int64(x))))
+		fmt.Fprintf(b, `<text x="%.1f" y="%g" text-anchor="middle">%s</text>`+"\n", px(x, xs), plotB+18, esc(benchload.SizeLabel(int64(x))))
 	}
 	fmt.Fprintf(b, `<text x="%g" y="%g" text-anchor="middle">%s</text>`+"\n", (plotL+plotR)/2, plotB+42, esc(c.xLabel))
 	fmt.Fprintf(b, `<text x="18" y="%g" text-anchor="middle" transform="rotate(-90 18 %g)">%s</text>`+"\n",
@@ -161,7 +163,7 @@ func (c chart) line(b *bytes.Buffer, s chartSeries, xs []float64, ymax float64) 
 	for i, p := range s.points {
 		x, y, _ := strings.Cut(pts[i], ",")
 		fmt.Fprintf(b, `<circle cx="%s" cy="%s" r="3"><title>%s at %s: %.1f µs</title></circle>`+"\n",
-			x, y, esc(s.name), esc(sizeLabel(int64(p.x))), p.y)
+			x, y, esc(s.name), esc(benchload.SizeLabel(int64(p.x))), p.y)
 	}
 	b.WriteString("</g>\n")
 }

@@ -8,17 +8,18 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/tiebreak/tiebreak/internal/benchload"
 )
 
 // readSection is a reads section as runReads makes it, with made-up
 // latencies.
 func readSection(sizes []int64) Section {
 	var s Section
-	for _, k := range readKinds {
+	for _, k := range benchload.ReadKinds() {
 		for _, st := range []string{"packed", "suffix"} {
 			for i, n := range sizes {
-				name := k.name + " " + st
-				s.Rows = append(s.Rows, Row{Case: sizeLabel(n), Variant: name, Series: name, Size: n, P50us: 100 + float64(10*i)})
+				name := k + " " + st
+				s.Rows = append(s.Rows, Row{Case: benchload.SizeLabel(n), Variant: name, Series: name, Size: n, P50us: 100 + float64(10*i)})
 			}
 		}
 	}
@@ -74,9 +75,9 @@ func TestReadChartSeries(t *testing.T) {
 	for _, sizes := range [][]int64{{1e4, 1e5, 1e6, 1e7}, {1e4}} {
 		data := readChart(readSection(sizes), 16)
 		want := map[string]int{}
-		for _, k := range readKinds {
-			want["series-"+k.name+"-packed"] = len(sizes)
-			want["series-"+k.name+"-suffix"] = len(sizes)
+		for _, k := range benchload.ReadKinds() {
+			want["series-"+k+"-packed"] = len(sizes)
+			want["series-"+k+"-suffix"] = len(sizes)
 		}
 		if diff := cmp.Diff(want, svgSeries(t, data)); diff != "" {
 			t.Errorf("sizes %v: series (-want +got):\n%s", sizes, diff)

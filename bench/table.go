@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/tiebreak/tiebreak/internal/benchload"
 )
 
 // printReport writes every section as a table, then every goal.
@@ -30,7 +32,7 @@ func printSection(w io.Writer, s Section) error {
 		fmt.Fprintln(tw, "case\tvariant\tused_memory B/member\tdataset B/member\tMEMORY USAGE B/member\tratio\tgoal\t")
 		for _, r := range s.Rows {
 			fmt.Fprintf(tw, "%s\t%s\t%.1f\t%.1f\t%.1f\t%.2f\t%s\t\n", r.Case, r.Variant,
-				r.Extra[memUsed], r.Extra[memDataset], r.Extra[memUsage], r.Ratio, goalCells(r.Goals))
+				r.Extra[benchload.MemUsed], r.Extra[benchload.MemDataset], r.Extra[benchload.MemUsage], r.Ratio, goalCells(r.Goals))
 		}
 	} else {
 		fmt.Fprintln(tw, "case\tvariant\tops/s\tp50 µs\tp99 µs\tredis CPU µs/op\tratio\tgoal\textra\t")

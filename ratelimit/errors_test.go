@@ -43,3 +43,5 @@ func TestErrorsNameWhatFailed(t *testing.T) {
 		}
 	}
 }
+
+func errOf[T any](_ T, err error) error { return err }

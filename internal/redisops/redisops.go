@@ -6,6 +6,7 @@ package redisops
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"strconv"
 	"strings"
@@ -108,4 +109,51 @@ func ScanKeys(ctx context.Context, client rueidis.Client, pattern string) ([]str
 		}
 	}
 	return keys, nil
+}
+
+// CPUSeconds returns the CPU time (INFO cpu, user + system, in seconds)
+// the server has used: read twice around a measurement, it gives what the
+// measured operations cost Redis itself, network reads and writes
+// included.
+func CPUSeconds(ctx context.Context, client rueidis.Client) (float64, error) {
+	m, err := Info(ctx, client, "cpu")
+	if err != nil {
+		return 0, err
+	}
+	user, err1 := strconv.ParseFloat(m["used_cpu_user"], 64)
+	sys, err2 := strconv.ParseFloat(m["used_cpu_sys"], 64)
+	return user + sys, errors.Join(err1, err2)
+}
+
+// Unlink deletes keys, one UNLINK each (they may live in different cluster
+// slots), pipelined.
+func Unlink(ctx context.Context, client rueidis.Client, keys ...string) error {
+	cmds := make(rueidis.Commands, len(keys))
+	for i, k := range keys {
+		cmds[i] = client.B().Unlink().Key(k).Build()
+	}
+	var errs []error
+	for _, r := range client.DoMulti(ctx, cmds...) {
+		errs = append(errs, r.Error())
+	}
+	return errors.Join(errs...)
+}
+
+// FirstErr returns the first error among the replies of a pipeline, or
+// nil.
+func FirstErr(replies []rueidis.RedisResult) error {
+	for _, r := range replies {
+		if err := r.Error(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// NilOK turns Redis's nil reply (a missing key or field) into no error.
+func NilOK(err error) error {
+	if rueidis.IsRedisNil(err) {
+		return nil
+	}
+	return err
 }

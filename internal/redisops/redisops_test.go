@@ -84,3 +84,44 @@ func TestCommandCalls(t *testing.T) {
 		t.Errorf("CommandCalls, differences (-want +got):\n%s", diff)
 	}
 }
+
+func TestCPUSecondsGrows(t *testing.T) {
+	env := redistest.New(t)
+	ctx := context.Background()
+	s0, err := redisops.CPUSeconds(ctx, env.Client)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 2000 {
+		env.Client.Do(ctx, env.Client.B().Zadd().Key(env.Prefix+":z").ScoreMember().ScoreMember(float64(i), strconv.Itoa(i)).Build())
+	}
+	if s1, err := redisops.CPUSeconds(ctx, env.Client); err != nil || !(s1 > s0) {
+		t.Errorf("CPU seconds %v then %v (%v): want growth after 2000 commands", s0, s1, err)
+	}
+}
+
+func TestUnlinkAndFirstErr(t *testing.T) {
+	env := redistest.New(t)
+	ctx := context.Background()
+	keys := []string{env.Prefix + ":a", env.Prefix + ":b"}
+	c := env.Client
+	err := redisops.FirstErr(c.DoMulti(ctx, c.B().Set().Key(keys[0]).Value("1").Build(), c.B().Set().Key(keys[1]).Value("2").Build()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := redisops.Unlink(ctx, c, keys...); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := c.Do(ctx, c.B().Exists().Key(keys...).Build()).AsInt64(); n != 0 || err != nil {
+		t.Errorf("after Unlink, %d keys exist (%v)", n, err)
+	}
+	// LPUSH on a string key is a WRONGTYPE error: FirstErr reports it.
+	c.Do(ctx, c.B().Set().Key(keys[0]).Value("s").Build())
+	err = redisops.FirstErr(c.DoMulti(ctx, c.B().Get().Key(keys[0]).Build(), c.B().Lpush().Key(keys[0]).Element("x").Build()))
+	if err == nil {
+		t.Error("FirstErr missed a WRONGTYPE reply")
+	}
+	if err := redisops.NilOK(c.Do(ctx, c.B().Get().Key(env.Prefix+":none").Build()).Error()); err != nil {
+		t.Errorf("NilOK(nil reply) = %v", err)
+	}
+}
