@@ -244,7 +244,7 @@ func (b *Board) drop(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		keys := []string{names(b.name, 0).meta}
+		keys := []string{names(b.name, 0).meta, "tb:{" + b.name + "}:archive"}
 		keys = append(keys, b.genNames(m)...)
 		stamp := ""
 		if m.exists {

@@ -185,9 +185,15 @@ func (b *Board) copyAll(ctx context.Context, tgen int64, batch int) error {
 		if err != nil {
 			return err
 		}
+		if afterCopyStep != nil {
+			afterCopyStep()
+		}
 	}
 	return nil
 }
+
+// afterCopyStep, when set (by tests only), runs after every copy step.
+var afterCopyStep func()
 
 // copyStep runs one copy step (copy.lua) and returns the next cursor.
 func (b *Board) copyStep(ctx context.Context, tgen int64, cursor, count string) (string, error) {

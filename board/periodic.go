@@ -115,7 +115,8 @@ type Periodic struct {
 
 // NewPeriodic builds a periodic board. It refuses what New refuses, an
 // invalid period, and a negative retention (ErrOptions). A window label takes
-// up to 42 bytes, so name may be at most MaxNameLen-43 bytes.
+// up to 42 bytes and an archive's name adds ":final", so name may be at most
+// MaxNameLen-49 bytes.
 func NewPeriodic(client rueidis.Client, name string, layout *pack.Layout, period Period, retention time.Duration, opts Options) (*Periodic, error) {
 	if err := period.check(); err != nil {
 		return nil, err
@@ -123,8 +124,8 @@ func NewPeriodic(client rueidis.Client, name string, layout *pack.Layout, period
 	if retention < 0 {
 		return nil, fmt.Errorf("board: negative retention %v: %w", retention, ErrOptions)
 	}
-	if len(name) > MaxNameLen-43 {
-		return nil, fmt.Errorf("board: name of %d bytes, over %d, leaves no room for a window label: %w", len(name), MaxNameLen-43, ErrName)
+	if len(name) > MaxNameLen-49 {
+		return nil, fmt.Errorf("board: name of %d bytes, over %d, leaves no room for a window label: %w", len(name), MaxNameLen-49, ErrName)
 	}
 	// Validate everything else once, with a representative board.
 	if _, err := configure(client, name+":x", layout, opts); err != nil {

@@ -1,0 +1,297 @@
+package board
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/redis/rueidis"
+)
+
+// MaxWindows is the most windows Windows looks at: with Every(time.Minute)
+// and a day's retention, 1,440.
+const MaxWindows = 10_000
+
+// Previous returns the board of the window before the current one: last
+// week's board of a weekly Periodic.
+func (p *Periodic) Previous() *Board {
+	w, _ := p.period.Window(time.Now()) // NewPeriodic validated the period
+	return p.At(w.Start.Add(-time.Nanosecond))
+}
+
+// Windows returns the windows whose boards still exist, newest first: of
+// the windows that end no longer than Retention ago (at most MaxWindows of
+// them), those with a stored descriptor or entries, in one pipelined round
+// trip. Redis errors wrap ErrRedis.
+func (p *Periodic) Windows(ctx context.Context) ([]Window, error) {
+	now := time.Now()
+	var ws []Window
+	for w, _ := p.period.Window(now); len(ws) < MaxWindows && w.End.Add(p.retention).After(now); w, _ = p.period.Window(w.Start.Add(-time.Nanosecond)) {
+		ws = append(ws, w)
+	}
+	cmds := make(rueidis.Commands, len(ws))
+	for i, w := range ws {
+		k := names(p.name+":"+w.Label, 0)
+		cmds[i] = p.client.B().Exists().Key(k.meta, k.z).Build()
+	}
+	out := ws[:0]
+	for i, r := range p.client.DoMulti(ctx, cmds...) {
+		n, err := r.AsInt64()
+		if err != nil {
+			return nil, redisErr("windows", err)
+		}
+		if n > 0 {
+			out = append(out, ws[i])
+		}
+	}
+	return out, nil
+}
+
+// ArchiveOptions configure Archive. The zero value keeps the whole board
+// forever.
+type ArchiveOptions struct {
+	// Top keeps only the best Top entries. Default 0: every entry.
+	// Negative is refused.
+	Top int64
+	// Retention keeps the archive this long after the window's end.
+	// Default 0: forever. Negative is refused.
+	Retention time.Duration
+}
+
+// archiveLease is how long a caller making an archive holds its claim
+// without progress before another caller may take over.
+var archiveLease = 10 * time.Second
+
+// archiveBatch is how many entries each step of an archive copies.
+const archiveBatch = 1000
+
+// Archive keeps the final standings of window w, which must have ended, in
+// a board of their own, named "<name>:<label>:final" (Open reads it too),
+// with the window's layout and options, its member data, and the expiry of
+// o.Retention. It is made exactly once however many callers ask at the
+// same time: one claims it and copies the window's entries (in steps of
+// archiveBatch, best first, by keyset cursor), the others wait for it (until
+// ctx ends); when the one making it stops for longer than a lease (10 s),
+// the next caller resumes the copy where it stopped. Once made, it is
+// returned at once, even after the window's own board has expired.
+//
+// An archive holds the window's entries as the copy read them: writes to
+// the window after its end (allowed until its retention runs out) made
+// while or after it is copied may be missing from it.
+//
+// It refuses (ErrArgument) a window not of the Periodic's period, one that
+// has not ended, and bad options; a window whose board no longer exists,
+// with no archive made, is ErrNotFound. Redis errors wrap ErrRedis.
+func (p *Periodic) Archive(ctx context.Context, w Window, o ArchiveOptions) (*Board, error) {
+	a, err := p.archiveBoard(w, o)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.checkArchivable(ctx, w, a); err != nil {
+		return nil, err
+	}
+	token := newToken()
+	for attempt := 0; ; attempt++ {
+		st, err := a.claim(ctx, token)
+		if err != nil {
+			return nil, err
+		}
+		switch st.state {
+		case "done":
+			return a.done(ctx)
+		case "claimed":
+			if err := p.copyArchive(ctx, w, a, token, st, o.Top); err != nil {
+				return nil, err
+			}
+			return a.done(ctx)
+		}
+		if err := pause(ctx, min(attempt, 5)); err != nil {
+			return nil, fmt.Errorf("board: archive of %s: waiting for another caller to make it: %w: %w", w.Label, ErrRedis, err)
+		}
+	}
+}
+
+// checkArchivable refuses (ErrNotFound) to archive a window whose board no
+// longer exists, unless its archive is made or under way.
+func (p *Periodic) checkArchivable(ctx context.Context, w Window, a *archive) error {
+	st, err := a.state(ctx)
+	if err != nil || st != "" {
+		return err
+	}
+	k := names(p.name+":"+w.Label, 0)
+	n, err := p.client.Do(ctx, p.client.B().Exists().Key(k.meta, k.z).Build()).AsInt64()
+	if err != nil {
+		return redisErr("archive", err)
+	}
+	if n == 0 {
+		return fmt.Errorf("board: archive: the board of window %s no longer exists: %w", w.Label, ErrNotFound)
+	}
+	return nil
+}
+
+// Archived returns the archive of window w, made by Archive; ErrNotFound
+// when none has been made (or it expired).
+func (p *Periodic) Archived(ctx context.Context, w Window) (*Board, error) {
+	a, err := p.archiveBoard(w, ArchiveOptions{})
+	if err != nil {
+		return nil, err
+	}
+	st, err := a.state(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if st != "done" {
+		return nil, fmt.Errorf("board: no archive of window %s: %w", w.Label, ErrNotFound)
+	}
+	return a.done(ctx)
+}
+
+// archive is a window's archive board and the key of its making's state.
+type archive struct {
+	b   *Board
+	key string // the state HASH, tb:{<archive name>}:archive
+}
+
+// archiveBoard checks w and o and returns the handle of w's archive.
+func (p *Periodic) archiveBoard(w Window, o ArchiveOptions) (*archive, error) {
+	if got, err := p.period.Window(w.Start); err != nil || got != w {
+		return nil, fmt.Errorf("board: archive: %q is not a window of this period: %w", w.Label, ErrArgument)
+	}
+	if w.End.After(time.Now()) {
+		return nil, fmt.Errorf("board: archive: window %s ends at %v, not yet: %w", w.Label, w.End, ErrArgument)
+	}
+	if o.Top < 0 || o.Retention < 0 {
+		return nil, fmt.Errorf("board: ArchiveOptions{Top: %d, Retention: %v}: want 0 or more: %w", o.Top, o.Retention, ErrArgument)
+	}
+	opts := p.opts
+	if o.Retention > 0 {
+		opts.expireAt = w.End.Add(o.Retention)
+	}
+	b, err := configure(p.client, p.name+":"+w.Label+":final", p.layout, opts)
+	if err != nil {
+		return nil, err
+	}
+	return &archive{b: b, key: "tb:{" + b.name + "}:archive"}, nil
+}
+
+// claimState is the answer of a claim.
+type claimState struct {
+	state, cursor string
+	count         int64
+}
+
+// claim asks to make the archive: "done", "busy" (another caller makes it)
+// or "claimed", with the cursor and count to resume from.
+func (a *archive) claim(ctx context.Context, token string) (claimState, error) {
+	args := []string{"claim", token, strconv.FormatInt(archiveLease.Milliseconds(), 10)}
+	strs, err := a.b.arrayReply("archive", archiveScript.Exec(ctx, a.b.client, []string{a.key}, args))
+	if err != nil || len(strs) == 0 {
+		return claimState{}, errors.Join(err, fmt.Errorf("board: archive claim reply %q: %w", strs, ErrReply))
+	}
+	st := claimState{state: strs[0]}
+	if st.state == "claimed" && len(strs) == 3 {
+		st.cursor = strs[1]
+		st.count, err = strconv.ParseInt(strs[2], 10, 64)
+	}
+	return st, err
+}
+
+// state returns the archive's state: "", "copying" or "done".
+func (a *archive) state(ctx context.Context) (string, error) {
+	s, err := a.b.client.Do(ctx, a.b.client.B().Hget().Key(a.key).Field("state").Build()).ToString()
+	if err != nil && !rueidis.IsRedisNil(err) {
+		return "", redisErr("archive state", err)
+	}
+	return s, nil
+}
+
+// done returns the handle of a made archive.
+func (a *archive) done(ctx context.Context) (*Board, error) {
+	m, err := a.b.readMeta(ctx, false)
+	if err != nil {
+		return nil, err
+	}
+	if m.exists && !m.expireAt.IsZero() {
+		a.b.opts.expireAt = m.expireAt
+	}
+	return a.b, a.b.adopt(m)
+}
+
+// copyArchive copies the window's entries into the archive from where
+// st says, a step at a time, renewing the claim at every step.
+func (p *Periodic) copyArchive(ctx context.Context, w Window, a *archive, token string, st claimState, top int64) error {
+	src := p.At(w.Start)
+	src.opts.expireAt = time.Time{} // reading only; the window may be past its end
+	cursor, count := Cursor(st.cursor), st.count
+	for {
+		n := archiveBatch
+		if top > 0 {
+			n = int(min(int64(n), top-count))
+		}
+		page := ScanPage{}
+		var err error
+		if n > 0 {
+			if page, err = src.Scan(ctx, cursor, n, WithData()); err != nil {
+				return err
+			}
+		}
+		if err := a.write(ctx, page.Entries); err != nil {
+			return err
+		}
+		count += int64(len(page.Entries))
+		last := !page.HasMore || (top > 0 && count >= top)
+		if err := a.step(ctx, token, page.Next, len(page.Entries), last); err != nil || last {
+			return err
+		}
+		cursor = page.Next
+	}
+}
+
+// write stores entries in the archive board, member data included.
+func (a *archive) write(ctx context.Context, es []Entry) error {
+	if len(es) == 0 {
+		return nil
+	}
+	subs := make([]Submission, len(es))
+	for i, e := range es {
+		subs[i] = Submission{ID: e.ID, Values: e.Values, Data: e.Data}
+	}
+	for _, r := range a.b.SubmitMany(ctx, subs) {
+		if r.Err != nil {
+			return r.Err
+		}
+	}
+	return nil
+}
+
+// step records a step of the copy; it fails when the claim was lost (the
+// lease ran out and another caller took over).
+func (a *archive) step(ctx context.Context, token string, next Cursor, n int, last bool) error {
+	done, expire := "0", "0"
+	if last {
+		done = "1"
+		if !a.b.opts.expireAt.IsZero() {
+			expire = strconv.FormatInt(a.b.opts.expireAt.UnixMilli(), 10)
+		}
+	}
+	args := []string{"step", token, strconv.FormatInt(archiveLease.Milliseconds(), 10), string(next), strconv.Itoa(n), done, expire}
+	ok, err := archiveScript.Exec(ctx, a.b.client, []string{a.key}, args).AsInt64()
+	if err != nil {
+		return redisErr("archive step", err)
+	}
+	if ok != 1 {
+		return fmt.Errorf("board: archive %s: another caller took over its making: %w", a.b.name, ErrConflict)
+	}
+	return nil
+}
+
+// newToken returns a random token naming one caller of Archive.
+func newToken() string {
+	b := make([]byte, 8)
+	rand.Read(b) // never fails
+	return hex.EncodeToString(b)
+}

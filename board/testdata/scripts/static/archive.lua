@@ -1,0 +1,47 @@
+-- board: archive
+-- fragment: archive.lua
+-- archive.lua: the claim and progress of a periodic window's archive, so
+-- that it is made exactly once however many callers ask at once, and
+-- resumed by another caller when the one making it stops (its lease
+-- runs out).
+--
+-- KEYS[1]  the archive's state HASH: state ('copying' or 'done'), owner,
+--          lease (Unix ms, server time), cursor (of the window's Scan),
+--          count (entries copied), claims (how many callers made it)
+-- ARGV[1]  'claim' or 'step'
+-- ARGV[2]  the caller's token
+-- ARGV[3]  the lease, in ms
+-- 'step' only:
+-- ARGV[4]  the cursor after the entries just copied
+-- ARGV[5]  how many entries were just copied
+-- ARGV[6]  '1' when the copy is complete
+-- ARGV[7]  expire-at of the state, Unix ms ('0': never), set when complete
+--
+-- Reply: 'claim': {'done'}; {'busy'} while another caller's lease runs;
+--        {'claimed', cursor, count} when the caller now makes it.
+--        'step': 1, or 0 when the caller no longer holds the claim
+--        (nothing written).
+
+local st = redis.call('HMGET', KEYS[1], 'state', 'owner', 'lease', 'cursor', 'count')
+if st[1] == 'done' then
+  if ARGV[1] == 'claim' then return {'done'} end
+  return 0
+end
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local held = st[1] == 'copying' and tonumber(st[3]) > now
+if ARGV[1] == 'claim' then
+  if held and st[2] ~= ARGV[2] then return {'busy'} end
+  redis.call('HSET', KEYS[1], 'state', 'copying', 'owner', ARGV[2], 'lease', now + tonumber(ARGV[3]))
+  redis.call('HINCRBY', KEYS[1], 'claims', 1)
+  return {'claimed', st[4] or '', st[5] or '0'}
+end
+if st[2] ~= ARGV[2] then return 0 end
+redis.call('HINCRBY', KEYS[1], 'count', ARGV[5])
+redis.call('HSET', KEYS[1], 'cursor', ARGV[4], 'lease', now + tonumber(ARGV[3]))
+if ARGV[6] == '1' then
+  redis.call('HSET', KEYS[1], 'state', 'done')
+  redis.call('HDEL', KEYS[1], 'owner', 'lease')
+  if ARGV[7] ~= '0' then redis.call('PEXPIREAT', KEYS[1], ARGV[7]) end
+end
+return 1
