@@ -36,3 +36,22 @@ func BenchmarkRead(b *testing.B) {
 		gobench.Run(b, env, c)
 	}
 }
+
+// BenchmarkAmong is the bench command's friends workload on 10,000
+// entries: Among of 20 and of 1,000 ids against a Get per id, one caller.
+func BenchmarkAmong(b *testing.B) {
+	env := redistest.New(b)
+	f := gobench.Prepare(b, env, "friends", "friends-board=1e4")
+	for _, c := range f.Comparisons {
+		gobench.Run(b, env, c)
+	}
+}
+
+// BenchmarkSubmitMigrating is the bench command's migrate workload on
+// 10,000 entries: Submit while the board migrates against Submit while no
+// migration runs.
+func BenchmarkSubmitMigrating(b *testing.B) {
+	env := redistest.New(b)
+	f := gobench.Prepare(b, env, "migrate", "migrate-board=1e4")
+	gobench.Run(b, env, gobench.Comparison(b, f, "writes"))
+}

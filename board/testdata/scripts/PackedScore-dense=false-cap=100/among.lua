@@ -159,17 +159,20 @@ end
 local flags, withdata = ARGV[1], ARGV[2] == '1'
 local wantc, wantd = string.find(flags, 'c', 1, true), string.find(flags, 'd', 1, true)
 local R = (wantc or wantd) and ranks()
-local out = {redis.call('ZCARD', KEYS[KZ])}
+local out, n = {redis.call('ZCARD', KEYS[KZ])}, 1
 for i = 3, #ARGV do
-  local m, s = find_member(ARGV[i])
+  local id = ARGV[i]
+  local m, s = find_member(id)
   if not m then
-    for _, v in ipairs({'', '', 0, 0, 0, '', 0}) do out[#out + 1] = v end
+    out[n + 1], out[n + 2], out[n + 3], out[n + 4], out[n + 5], out[n + 6], out[n + 7] = '', '', 0, 0, 0, '', 0
   else
     local r = redis.call('ZRANK', KEYS[KZ], m)
-    local c = wantc and R.comp(s, m, r) or 0
-    local d = wantd and (R.dense(s, m) or -1) or 0
-    local data = withdata and redis.call('HGET', KEYS[KD], ARGV[i])
-    for _, v in ipairs({m, s, r + 1, c, d, data or '', data and 1 or 0}) do out[#out + 1] = v end
+    local data = withdata and redis.call('HGET', KEYS[KD], id)
+    out[n + 1], out[n + 2], out[n + 3] = m, s, r + 1
+    out[n + 4] = wantc and R.comp(s, m, r) or 0
+    out[n + 5] = wantd and (R.dense(s, m) or -1) or 0
+    out[n + 6], out[n + 7] = data or '', data and 1 or 0
   end
+  n = n + 7
 end
 return out
