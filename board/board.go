@@ -26,6 +26,7 @@ type Board struct {
 	name   string
 	layout *pack.Layout
 	opts   Options
+	prefix string     // how every key starts (prefixOf)
 	desc   Descriptor // what this handle writes and expects stored
 	width  int        // key suffix: digits of the fields prefix
 	rest   uint64     // key suffix: largest packed value of fields 2..n
@@ -69,7 +70,7 @@ func configure(client rueidis.Client, name string, layout *pack.Layout, opts Opt
 	if err != nil {
 		return nil, err
 	}
-	b := &Board{client: client, name: name, layout: layout, opts: o, desc: describe(layout, o)}
+	b := &Board{client: client, name: name, layout: layout, opts: o, desc: describe(layout, o), prefix: prefixOf(o.Group, name)}
 	if layout.Len() > 1 {
 		b.rest = layout.Field(0).Mul - 1
 		b.width = len(strconv.FormatUint(b.rest, 10))
@@ -106,6 +107,7 @@ func (b *Board) layoutConsts(prefix string) []luascript.Const {
 		{Name: prefix + "DENSE", Value: strconv.FormatBool(b.opts.DenseRanks)},
 		{Name: prefix + "CAP", Value: strconv.FormatInt(b.opts.Cap, 10)},
 		{Name: prefix + "RESTMAX", Value: strconv.FormatUint(b.rest, 10)},
+		{Name: prefix + "SHARED", Value: strconv.FormatBool(b.opts.SharedData)},
 		{Name: prefix + "FIELDS", Value: b.fieldsFunction()},
 	}
 }

@@ -39,6 +39,8 @@ type Descriptor struct {
 	Cap int64 `json:"cap"`
 	// DenseRanks is Options.DenseRanks.
 	DenseRanks bool `json:"denseRanks"`
+	// SharedData is Options.SharedData.
+	SharedData bool `json:"sharedData,omitempty"`
 }
 
 // FieldDescriptor is one field of a Descriptor.
@@ -51,7 +53,7 @@ type FieldDescriptor struct {
 
 // describe returns the descriptor of a board with layout l and options o.
 func describe(l *pack.Layout, o Options) Descriptor {
-	d := Descriptor{Version: DescriptorVersion, Radix: l.Radix(), Strategy: o.Strategy.String(), Cap: o.Cap, DenseRanks: o.DenseRanks}
+	d := Descriptor{Version: DescriptorVersion, Radix: l.Radix(), Strategy: o.Strategy.String(), Cap: o.Cap, DenseRanks: o.DenseRanks, SharedData: o.SharedData}
 	for _, f := range l.Fields() {
 		d.Fields = append(d.Fields, FieldDescriptor{Name: f.Name, Width: f.Width, Dir: f.Dir.String(), Signed: f.Signed})
 	}
@@ -103,7 +105,7 @@ func (d Descriptor) build(name string) (*pack.Layout, Options, error) {
 	if !ok {
 		return nil, Options{}, fmt.Errorf("board: %s: stored strategy %q: %w", name, d.Strategy, ErrDescriptor)
 	}
-	return l, Options{Strategy: s, Cap: d.Cap, DenseRanks: d.DenseRanks}, nil
+	return l, Options{Strategy: s, Cap: d.Cap, DenseRanks: d.DenseRanks, SharedData: d.SharedData}, nil
 }
 
 // diff names the first setting in which given differs from stored, as
@@ -121,6 +123,8 @@ func diff(stored, given Descriptor) string {
 		return fmt.Sprintf("Cap: stored %d, given %d", stored.Cap, given.Cap)
 	case stored.DenseRanks != given.DenseRanks:
 		return fmt.Sprintf("DenseRanks: stored %t, given %t", stored.DenseRanks, given.DenseRanks)
+	case stored.SharedData != given.SharedData:
+		return fmt.Sprintf("SharedData: stored %t, given %t", stored.SharedData, given.SharedData)
 	}
 	for i, s := range stored.Fields {
 		if g := given.Fields[i]; s != g {

@@ -171,7 +171,7 @@ func TestOpenRefuses(t *testing.T) {
 		`{"version":1,"radix":2,"fields":[{"name":"a","width":1,"dir":"HigherIsBetter"}],"strategy":"Other"}`,
 		`{"version":1,"radix":2,"fields":[{"name":"a","width":1,"dir":"HigherIsBetter"}],"strategy":"PackedScore","cap":-1}`} {
 		name := env.Prefix + "bad"
-		key := names(name, 0).meta
+		key := names(prefixOf("", name), 0).meta
 		if err := env.Client.Do(ctx, env.Client.B().Hset().Key(key).FieldValue().FieldValue("desc", bad).Build()).Error(); err != nil {
 			t.Fatal(err)
 		}

@@ -18,7 +18,10 @@
 //	tb:{name}:c     tuple -> number of entries (DenseRanks only)
 //
 // Those are generation 0's names; after a migration the entries live under
-// tb:{name}:g2:z, tb:{name}:g2:m and so on (see Migrate).
+// tb:{name}:g2:z, tb:{name}:g2:m and so on (see Migrate). A board of a
+// group (Options.Group) has the same keys under tb:{group}:{name}:..., so
+// the boards of a group share one slot; their shared member data, if any,
+// is tb:{group}:data.
 //
 // Two strategies store the same board:
 //

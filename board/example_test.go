@@ -414,3 +414,47 @@ func ExampleBoard_Among() {
 	// 3. eve: rank 5, competition 5, dense 4
 	// not on the board: [zed]
 }
+
+// One match result on a game's global board (best score kept) and weekly
+// board (points added), in one atomic script: both boards share the hash
+// tag of their Group, and their member data.
+func ExampleNewGroup() {
+	ctx := context.Background()
+	env, err := redistest.Shared()
+	if err != nil {
+		panic(err)
+	}
+	layout, _ := pack.NewLayout(pack.Field{Name: "points", Width: 20})
+	opts := board.Options{Group: env.Prefix + ":game", SharedData: true}
+	global, err := board.New(ctx, env.Client, "global", layout, opts)
+	if err != nil {
+		panic(err)
+	}
+	weekly, err := board.New(ctx, env.Client, "weekly", layout, opts)
+	if err != nil {
+		panic(err)
+	}
+	defer global.Drop(ctx)
+	defer weekly.Drop(ctx)
+	g, err := board.NewGroup(global, weekly)
+	if err != nil {
+		panic(err)
+	}
+	for _, points := range []float64{30, 50, 40} {
+		res, err := g.Submit(ctx, board.GroupSubmission{ID: "ann", Data: []byte("Ann"), Entries: []board.GroupEntry{
+			{Values: []float64{points}, Policy: board.Best},
+			{Values: []float64{points}, Policy: board.PerField, Ops: []board.Op{board.OpAdd}},
+		}})
+		if err != nil {
+			panic(err)
+		}
+		fmt.Println(res[0].Entry.Values, res[1].Entry.Values)
+	}
+	e, _ := weekly.Get(ctx, "ann", board.WithData())
+	fmt.Println(g.Atomic(), string(e.Data))
+	// Output:
+	// [30] [30]
+	// [50] [80]
+	// [50] [120]
+	// true Ann
+}

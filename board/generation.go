@@ -37,9 +37,9 @@ type migration struct {
 // generation builds generation n of b, migrating to mig when not nil.
 func (b *Board) generation(n int64, mig *migration) *generation {
 	periodic := !b.opts.expireAt.IsZero()
-	k := genKeys(b.name, n, b.opts, periodic)
+	k := genKeys(b.prefix, n, b.opts, periodic)
 	if mig != nil {
-		k = k.withTarget(names(b.name, mig.tgen), mig.target.opts, periodic)
+		k = k.withTarget(names(b.prefix, mig.tgen), mig.target.opts, periodic)
 	}
 	g := &generation{n: n, keys: k, mig: mig}
 	g.consts = b.scriptConsts(g)
@@ -86,13 +86,14 @@ func (b *Board) readMeta(ctx context.Context, create bool) (meta, error) {
 	if create {
 		arg = b.desc.encoded()
 	}
-	return readMeta(ctx, b.client, b.name, arg)
+	return readMeta(ctx, b.client, b.name, b.prefix, arg)
 }
 
-// readMeta reads the meta HASH of board name, first storing the
-// descriptor desc when the board has none and desc is not "".
-func readMeta(ctx context.Context, client rueidis.Client, name, desc string) (meta, error) {
-	r := metaScript.Exec(ctx, client, []string{names(name, 0).meta}, []string{desc})
+// readMeta reads the meta HASH of board name, whose keys start with prefix,
+// first storing the descriptor desc when the board has none and desc is not
+// "".
+func readMeta(ctx context.Context, client rueidis.Client, name, prefix, desc string) (meta, error) {
+	r := metaScript.Exec(ctx, client, []string{names(prefix, 0).meta}, []string{desc})
 	arr, err := r.ToArray()
 	if err != nil {
 		return meta{}, redisErr("read descriptor", err)
@@ -244,7 +245,7 @@ func (b *Board) drop(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		keys := []string{names(b.name, 0).meta, "tb:{" + b.name + "}:archive"}
+		keys := []string{names(b.prefix, 0).meta, b.prefix + "archive"}
 		keys = append(keys, b.genNames(m)...)
 		stamp := ""
 		if m.exists {
@@ -265,14 +266,16 @@ func (b *Board) drop(ctx context.Context) error {
 // current one's, the target's while migrating, and the tombstones of the
 // retired ones.
 func (b *Board) genNames(m meta) []string {
-	cur := names(b.name, m.gen)
+	cur := names(b.prefix, m.gen)
 	out := []string{cur.z, cur.d, cur.m, cur.v, cur.c, cur.x}
 	if m.migrating {
-		t := names(b.name, m.tgen)
+		t := names(b.prefix, m.tgen)
 		out = append(out, t.z, t.d, t.m, t.v, t.c)
 	}
+	// cur.d and t.d are the board's own member-data HASHes; shared data
+	// (Options.SharedData) lives at another name and stays.
 	for g := int64(0); g < m.gen; g++ {
-		old := names(b.name, g)
+		old := names(b.prefix, g)
 		out = append(out, old.z, old.m)
 	}
 	return out

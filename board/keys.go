@@ -42,11 +42,14 @@ type keys struct {
 	nlean int
 }
 
-// genKeys returns the keys of generation n of board name, for the strategy
-// and options of o; a migrating generation gets its target's keys with
-// withTarget.
-func genKeys(name string, n int64, o Options, periodic bool) keys {
-	k := names(name, n)
+// genKeys returns the keys of generation n of the board whose keys start
+// with prefix (see prefixOf), for the strategy and options of o; a
+// migrating generation gets its target's keys with withTarget.
+func genKeys(prefix string, n int64, o Options, periodic bool) keys {
+	k := names(prefix, n)
+	if o.SharedData {
+		k.d = sharedDataKey(o.Group)
+	}
 	k.script = k.data(o)
 	k.nlean = len(k.script) - 1
 	if periodic {
@@ -55,9 +58,23 @@ func genKeys(name string, n int64, o Options, periodic bool) keys {
 	return k
 }
 
-// names returns every name of generation n, without the script order.
-func names(name string, n int64) keys {
-	p := "tb:{" + name + "}:"
+// prefixOf is how every key of board name starts: "tb:{name}:", or, in a
+// group, "tb:{group}:{name}:", so that the boards of a group share the
+// hash tag {group} (Redis hashes the first braces only).
+func prefixOf(group, name string) string {
+	if group == "" {
+		return "tb:{" + name + "}:"
+	}
+	return "tb:{" + group + "}:{" + name + "}:"
+}
+
+// sharedDataKey is the member-data HASH the boards of group share
+// (Options.SharedData).
+func sharedDataKey(group string) string { return "tb:{" + group + "}:data" }
+
+// names returns every name of generation n of the board whose keys start
+// with p, without the script order.
+func names(p string, n int64) keys {
 	g := p
 	if n > 0 {
 		g = p + "g" + strconv.FormatInt(n, 10) + ":"
@@ -82,6 +99,9 @@ func (k keys) data(o Options) []string {
 // target's data keys and the misfit set follow k's in script order, and no
 // submit is lean (every write mirrors into the target).
 func (k keys) withTarget(t keys, to Options, periodic bool) keys {
+	if to.SharedData {
+		t.d = sharedDataKey(to.Group)
+	}
 	k.t = &t
 	k.script = append(k.script[:k.nlean+1:k.nlean+1], t.data(to)...)
 	k.script = append(k.script, k.x)

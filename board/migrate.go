@@ -65,13 +65,22 @@ const (
 // listing them (wrapping ErrValue and pack.ErrOverflow) without switching;
 // fix or remove them through any handle and call Migrate again.
 //
-// It refuses what New refuses for the new settings, bad MigrateOptions
+// It refuses what New refuses for the new settings, a Group or SharedData
+// other than the board's (ErrArgument; an empty Group keeps the board's),
+// bad MigrateOptions
 // (ErrArgument, ErrValue), a board whose stored descriptor is not b's
 // (ErrMismatch) and a board already migrating to other settings
 // (ErrMigrating). A migration to the settings the board already has
 // returns at once.
 func (b *Board) Migrate(ctx context.Context, layout *pack.Layout, opts Options, mo MigrateOptions) (*Board, error) {
 	opts.expireAt = b.opts.expireAt
+	if opts.Group == "" {
+		opts.Group = b.opts.Group
+	}
+	if opts.Group != b.opts.Group || opts.SharedData != b.opts.SharedData {
+		return nil, fmt.Errorf("board: Migrate: Group %q and SharedData %t, want the board's (%q, %t): a migration does not move a board between groups: %w",
+			opts.Group, opts.SharedData, b.opts.Group, b.opts.SharedData, ErrArgument)
+	}
 	t, err := configure(b.client, b.name, layout, opts)
 	if err != nil {
 		return nil, err
@@ -146,7 +155,7 @@ func (b *Board) beginMigration(ctx context.Context, t *Board, defaults string) (
 		if m.desc != b.desc.encoded() {
 			return 0, b.mismatch(m)
 		}
-		from, to := names(b.name, m.gen), names(b.name, m.gen+1)
+		from, to := names(b.prefix, m.gen), names(b.prefix, m.gen+1)
 		keys := []string{from.meta, from.z, from.d, from.m, from.v, from.c, to.z, to.d, to.m, to.v, to.c}
 		args := []string{strconv.FormatInt(m.gen, 10), t.desc.encoded(), defaults}
 		reply, err := beginScript.Exec(ctx, b.client, keys, args).ToString()
@@ -232,7 +241,7 @@ func (b *Board) finishMigration(ctx context.Context, t *Board, tgen int64) error
 	default:
 		return fmt.Errorf("board: %s: switch: %s: %w", b.name, reply, ErrMigrating)
 	}
-	m, err := readMeta(ctx, b.client, b.name, "")
+	m, err := readMeta(ctx, b.client, b.name, b.prefix, "")
 	if err != nil {
 		return err
 	}

@@ -24,7 +24,7 @@ func Open(ctx context.Context, client rueidis.Client, name string) (*Board, erro
 	if client == nil {
 		return nil, fmt.Errorf("board: Open: client is nil: %w", ErrOptions)
 	}
-	m, err := readMeta(ctx, client, name, "")
+	m, err := readMeta(ctx, client, name, prefixOf("", name), "")
 	if err != nil {
 		return nil, err
 	}

@@ -3,6 +3,7 @@ package board
 import (
 	"cmp"
 	"fmt"
+	"github.com/tiebreak/tiebreak/internal/hashtag"
 	"time"
 )
 
@@ -67,6 +68,22 @@ type Options struct {
 	// Default DefaultUpdateAttempts (64); 1 to MaxUpdateAttempts.
 	UpdateAttempts int
 
+	// Group puts the board in a group of boards that share the hash tag
+	// {Group}, so that one script writes one result to all of them (see
+	// NewGroup): its keys are tb:{Group}:{name}:... A board's group is part
+	// of where it lives: the same name in another group (or none) is
+	// another board. Default "": the board's own tag, {name}. Refused as a
+	// name is: over MaxNameLen bytes or holding a brace (ErrOptions).
+	Group string
+
+	// SharedData keeps the member data of the boards of a Group that set
+	// it in one HASH, tb:{Group}:data, instead of one per board: a group
+	// write's Data is stored once for all of them. Removing an entry from
+	// a board (Remove, a cap, Drop) leaves its shared data; remove it with
+	// (*Group).RemoveData. It needs Group and is part of the board's
+	// descriptor. Default false.
+	SharedData bool
+
 	// expireAt, set by Periodic, makes every write set the keys to expire
 	// at this instant. Zero: keys never expire.
 	expireAt time.Time
@@ -86,6 +103,14 @@ func (o Options) withDefaults() (Options, error) {
 	o.UpdateAttempts = cmp.Or(o.UpdateAttempts, DefaultUpdateAttempts)
 	if o.UpdateAttempts < 1 || o.UpdateAttempts > MaxUpdateAttempts {
 		return o, fmt.Errorf("board: Options.UpdateAttempts = %d out of range [1, %d]: %w", o.UpdateAttempts, MaxUpdateAttempts, ErrOptions)
+	}
+	if o.Group != "" {
+		if err := hashtag.Check(o.Group, MaxNameLen, "board: Options.Group", ErrOptions); err != nil {
+			return o, err
+		}
+	}
+	if o.SharedData && o.Group == "" {
+		return o, fmt.Errorf("board: Options.SharedData needs Options.Group: %w", ErrOptions)
 	}
 	return o, nil
 }

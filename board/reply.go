@@ -55,23 +55,32 @@ var errAbsent = fmt.Errorf("board: id absent: %w", ErrNotFound)
 // naming the field, anything else ErrRedis.
 func (b *Board) scriptErr(op string, err error) error {
 	if rerr, ok := rueidis.IsRedisErr(err); ok {
-		var i int
-		var v string
-		if n, _ := fmt.Sscanf(rerr.Error(), "TBRANGE %d %s", &i, &v); n == 2 && i >= 1 && i <= b.layout.Len() {
-			min, max := b.fieldRange(i - 1)
-			return fmt.Errorf("board: %s: field %q would become %s, outside [%s, %s]: %w: %w",
-				op, b.layout.Field(i-1).Name, v, fmtNum(min), fmtNum(max), ErrValue, pack.ErrOverflow)
+		if known := b.refusal(op, rerr.Error()); known != nil {
+			return known
 		}
 	}
-	if rerr, ok := rueidis.IsRedisErr(err); ok && strings.HasPrefix(rerr.Error(), "TBMISMATCH") {
+	return redisErr(op, err)
+}
+
+// refusal turns the text of an error a script raised on purpose into the
+// package's error, or returns nil for any other text.
+func (b *Board) refusal(op, text string) error {
+	var i int
+	var v string
+	if n, _ := fmt.Sscanf(text, "TBRANGE %d %s", &i, &v); n == 2 && i >= 1 && i <= b.layout.Len() {
+		min, max := b.fieldRange(i - 1)
+		return fmt.Errorf("board: %s: field %q would become %s, outside [%s, %s]: %w: %w",
+			op, b.layout.Field(i-1).Name, v, fmtNum(min), fmtNum(max), ErrValue, pack.ErrOverflow)
+	}
+	switch {
+	case strings.HasPrefix(text, "TBMISMATCH"):
 		return fmt.Errorf("board: %s: %s: the window's stored descriptor differs from this handle's (read it with Open): %w",
 			op, b.name, ErrMismatch)
-	}
-	if rerr, ok := rueidis.IsRedisErr(err); ok && strings.HasPrefix(rerr.Error(), "TBNODENSE") {
+	case strings.HasPrefix(text, "TBNODENSE"):
 		return fmt.Errorf("board: %s: the dense index lacks this entry: the board was written by a handle without DenseRanks: %w",
 			op, ErrDenseDisabled)
 	}
-	return redisErr(op, err)
+	return nil
 }
 
 // entry builds an Entry from a stored score, member and rank.

@@ -36,7 +36,7 @@ var scriptFragments = []struct {
 	readOnly, migrating bool
 	fragments           []string
 }{
-	{"submit", false, false, []string{"side", "mirror", "submit"}},
+	{"submit", false, false, []string{"side", "mirror", "nocheck", "submit"}},
 	{"remove", false, false, []string{"side", "common", "mirror", "remove"}},
 	{"setdata", false, false, []string{"common", "mirror", "setdata"}},
 	{"rank", true, false, []string{"common", "ranks", "rank"}},

@@ -3,6 +3,7 @@ package board
 import (
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"testing"
 	"time"
 
@@ -57,6 +58,18 @@ func TestScriptsGolden(t *testing.T) {
 			checkGolden(t, config, b.generation(1, &migration{target: target, tgen: 2, defaults: map[string]float64{"level": 3}}))
 		})
 	}
+	t.Run("group", func(t *testing.T) {
+		var boards []*Board
+		var gens []*generation
+		for i, o := range []Options{{Group: "game", DenseRanks: true}, {Group: "game", SharedData: true, Strategy: KeySuffix, Cap: 100}} {
+			b, err := configure(env.Client, "b"+strconv.Itoa(i), goldenLayout(t), o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			boards, gens = append(boards, b), append(gens, b.gen.Load())
+		}
+		golden.Check(t, filepath.Join("testdata", "scripts", "group", "group.lua"), groupSource(boards, gens))
+	})
 	for _, name := range staticNames {
 		golden.Check(t, filepath.Join("testdata", "scripts", "static", name+".lua"), staticSource(name))
 	}

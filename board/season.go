@@ -35,7 +35,7 @@ func (p *Periodic) Windows(ctx context.Context) ([]Window, error) {
 	}
 	cmds := make(rueidis.Commands, len(ws))
 	for i, w := range ws {
-		k := names(p.name+":"+w.Label, 0)
+		k := names(prefixOf("", p.name+":"+w.Label), 0)
 		cmds[i] = p.client.B().Exists().Key(k.meta, k.z).Build()
 	}
 	out := ws[:0]
@@ -122,7 +122,7 @@ func (p *Periodic) checkArchivable(ctx context.Context, w Window, a *archive) er
 	if err != nil || st != "" {
 		return err
 	}
-	k := names(p.name+":"+w.Label, 0)
+	k := names(prefixOf("", p.name+":"+w.Label), 0)
 	n, err := p.client.Do(ctx, p.client.B().Exists().Key(k.meta, k.z).Build()).AsInt64()
 	if err != nil {
 		return redisErr("archive", err)
@@ -175,7 +175,7 @@ func (p *Periodic) archiveBoard(w Window, o ArchiveOptions) (*archive, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &archive{b: b, key: "tb:{" + b.name + "}:archive"}, nil
+	return &archive{b: b, key: b.prefix + "archive"}, nil
 }
 
 // claimState is the answer of a claim.

@@ -225,6 +225,11 @@ func (b *Board) finish(c submitCall, r rueidis.RedisResult) (res Result, conflic
 	if err != nil {
 		return Result{}, false, b.scriptErr("submit", err)
 	}
+	return b.finishMsg(c, msg)
+}
+
+// finishMsg reads one submit.lua reply, msg, to c.
+func (b *Board) finishMsg(c submitCall, msg rueidis.RedisMessage) (res Result, conflict bool, err error) {
 	if s, err := msg.ToString(); err == nil {
 		if s == "conflict" {
 			return Result{}, true, nil

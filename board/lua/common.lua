@@ -4,7 +4,7 @@
 -- fragments before it:
 --
 --   local STRATEGY = 'p'   local WIDTH = 0   local DENSE = false
---   local CAP = 0          local RESTMAX = 0
+--   local CAP = 0          local RESTMAX = 0      local SHARED = false
 --   local function FIELDS() return {...} end
 --   local DESC = "{...}"   the board's descriptor (JSON)
 --   local KZ = 1  local KD = 2  local KM = 0  local KV = 0  local KC = 0
@@ -13,6 +13,8 @@
 -- STRATEGY 'p' (packed) or 's' (key suffix); WIDTH the digits of the
 -- key-suffix member prefix; DENSE whether the dense-rank index is kept; CAP
 -- the cap (0: none); RESTMAX the largest packed value of fields 2..n;
+-- SHARED whether member data is a group's shared HASH (never removed with
+-- an entry);
 -- FIELDS() builds the fields as a Lua table, one per field: {mul=, span=
 -- (max raw + 1), min=, max=, hi= (higher is better)}, a function so that
 -- only the calls that need the table build it.

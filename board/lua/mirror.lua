@@ -79,7 +79,7 @@ local function mirror_remove(member, s)
     redis.call('HDEL', KEYS[TKM], id)
   end
   redis.call('ZREM', KEYS[TKZ], member)
-  redis.call('HDEL', KEYS[TKD], id)
+  if not T_SHARED then redis.call('HDEL', KEYS[TKD], id) end
   mirror_dense(s, member, -1)
 end
 
@@ -104,7 +104,7 @@ local function mirror(id)
   end
   redis.call('ZADD', KEYS[TKZ], nts, ntm)
   if T_STRATEGY == 's' then redis.call('HSET', KEYS[TKM], id, ntm) end
-  local data = redis.call('HGET', KEYS[KD], id)
+  local data = not T_SHARED and redis.call('HGET', KEYS[KD], id)
   if data then redis.call('HSET', KEYS[TKD], id, data) end
   mirror_dense(nts, ntm, 1)
   if T_CAP > 0 and redis.call('ZCARD', KEYS[TKZ]) > T_CAP then

@@ -32,7 +32,7 @@ local function side()
       redis.call('HDEL', KEYS[KM], id)
     end
     redis.call('ZREM', KEYS[KZ], member)
-    redis.call('HDEL', KEYS[KD], id)
+    if not SHARED then redis.call('HDEL', KEYS[KD], id) end
     S.dense(score, member, -1)
   end
   return S

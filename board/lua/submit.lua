@@ -107,6 +107,10 @@ else
   end
 end
 
+-- A group write (group.lua) first runs every board's submit with CHECK, up
+-- to here, so that any refusal comes before the first board is written.
+if CHECK then return 'ok' end
+
 local changed = not oldm or oldm ~= nm or tonumber(olds) ~= tonumber(ns)
 local S
 if DENSE or CAP > 0 then S = side() end

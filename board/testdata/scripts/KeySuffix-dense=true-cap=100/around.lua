@@ -4,6 +4,7 @@ local WIDTH = 10
 local DENSE = true
 local CAP = 100
 local RESTMAX = 8589934591
+local SHARED = false
 local FIELDS = function() return {{mul = 8589934592, span = 1048576, min = 0, max = 1.7976931348623157e+308, hi = true}, {mul = 4294967296, span = 2, min = 0, max = 1, hi = true}, {mul = 1, span = 4294967296, min = 0, max = 4.294967295e+09, hi = false}, } end
 local DESC = [[{"version":1,"radix":2,"fields":[{"name":"points","width":20,"dir":"HigherIsBetter"},{"name":"paid","width":1,"dir":"HigherIsBetter"},{"name":"time","width":32,"dir":"LowerIsBetter"}],"strategy":"KeySuffix","cap":100,"denseRanks":true}]]
 local KZ = 1
@@ -19,7 +20,7 @@ local KMETA = 0
 -- fragments before it:
 --
 --   local STRATEGY = 'p'   local WIDTH = 0   local DENSE = false
---   local CAP = 0          local RESTMAX = 0
+--   local CAP = 0          local RESTMAX = 0      local SHARED = false
 --   local function FIELDS() return {...} end
 --   local DESC = "{...}"   the board's descriptor (JSON)
 --   local KZ = 1  local KD = 2  local KM = 0  local KV = 0  local KC = 0
@@ -28,6 +29,8 @@ local KMETA = 0
 -- STRATEGY 'p' (packed) or 's' (key suffix); WIDTH the digits of the
 -- key-suffix member prefix; DENSE whether the dense-rank index is kept; CAP
 -- the cap (0: none); RESTMAX the largest packed value of fields 2..n;
+-- SHARED whether member data is a group's shared HASH (never removed with
+-- an entry);
 -- FIELDS() builds the fields as a Lua table, one per field: {mul=, span=
 -- (max raw + 1), min=, max=, hi= (higher is better)}, a function so that
 -- only the calls that need the table build it.

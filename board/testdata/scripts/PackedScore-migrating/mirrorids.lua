@@ -4,6 +4,7 @@ local WIDTH = 10
 local DENSE = false
 local CAP = 0
 local RESTMAX = 8589934591
+local SHARED = false
 local FIELDS = function() return {{mul = 8589934592, span = 1048576, min = 0, max = 1.048575e+06, hi = true}, {mul = 4294967296, span = 2, min = 0, max = 1, hi = true}, {mul = 1, span = 4294967296, min = 0, max = 4.294967295e+09, hi = false}, } end
 local DESC = [[{"version":1,"radix":2,"fields":[{"name":"points","width":20,"dir":"HigherIsBetter"},{"name":"paid","width":1,"dir":"HigherIsBetter"},{"name":"time","width":32,"dir":"LowerIsBetter"}],"strategy":"PackedScore","cap":0,"denseRanks":false}]]
 local KZ = 1
@@ -23,6 +24,7 @@ local T_WIDTH = 9
 local T_DENSE = true
 local T_CAP = 100
 local T_RESTMAX = 536870911
+local T_SHARED = false
 local T_FIELDS = function() return {{mul = 536870912, span = 16777216, min = 0, max = 1.7976931348623157e+308, hi = true}, {mul = 268435456, span = 2, min = 0, max = 1, hi = true}, {mul = 256, span = 1048576, min = 0, max = 1.048575e+06, hi = false}, {mul = 1, span = 256, min = 0, max = 255, hi = true}, } end
 local T_FROM = {1, 2, 3, 0}
 local T_DEF = {0, 0, 0, 3}
@@ -108,7 +110,7 @@ local function mirror_remove(member, s)
     redis.call('HDEL', KEYS[TKM], id)
   end
   redis.call('ZREM', KEYS[TKZ], member)
-  redis.call('HDEL', KEYS[TKD], id)
+  if not T_SHARED then redis.call('HDEL', KEYS[TKD], id) end
   mirror_dense(s, member, -1)
 end
 
@@ -133,7 +135,7 @@ local function mirror(id)
   end
   redis.call('ZADD', KEYS[TKZ], nts, ntm)
   if T_STRATEGY == 's' then redis.call('HSET', KEYS[TKM], id, ntm) end
-  local data = redis.call('HGET', KEYS[KD], id)
+  local data = not T_SHARED and redis.call('HGET', KEYS[KD], id)
   if data then redis.call('HSET', KEYS[TKD], id, data) end
   mirror_dense(nts, ntm, 1)
   if T_CAP > 0 and redis.call('ZCARD', KEYS[TKZ]) > T_CAP then

@@ -1,0 +1,32 @@
+-- group.lua: one result written to several boards of a group, atomically.
+-- Before it, the Go side writes one function per board, board_1 ...
+-- board_n, each the board's constants and its submit fragments (side,
+-- mirror, submit) taking (KEYS, ARGV, CHECK), and the constants
+--   local BOARDS = {board_1, ..., board_n}
+--   local NKEYS = {keys of board 1, ..., keys of board n}
+--
+-- KEYS: every board's keys (see common.lua), board after board
+-- ARGV[1..n]  how many of the arguments that follow are each board's
+-- then every board's submit.lua arguments, board after board
+--
+-- Reply: {reply of board 1, ..., reply of board n}, each as submit.lua's;
+--        or, nothing written, the first refusal of any board: the error
+--        'TBBOARD <i> <its error>'. Every board's submit first runs
+--        checking only (CHECK), then every board's runs writing.
+
+local parts, k, a = {}, 1, #BOARDS + 1
+for i = 1, #BOARDS do
+  local keys, args = {}, {}
+  for j = 1, NKEYS[i] do keys[j] = KEYS[k]; k = k + 1 end
+  for j = 1, tonumber(ARGV[i]) do args[j] = ARGV[a]; a = a + 1 end
+  parts[i] = {keys, args}
+end
+for i = 1, #BOARDS do
+  local r = BOARDS[i](parts[i][1], parts[i][2], true)
+  if r ~= 'ok' then
+    return redis.error_reply('TBBOARD ' .. i .. ' ' .. (type(r) == 'table' and r.err or tostring(r)))
+  end
+end
+local out = {}
+for i = 1, #BOARDS do out[i] = BOARDS[i](parts[i][1], parts[i][2], false) end
+return out

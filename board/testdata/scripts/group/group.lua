@@ -1,0 +1,462 @@
+local function board_1(KEYS, ARGV, CHECK)
+-- board: group write of b0
+local STRATEGY = 'p'
+local WIDTH = 10
+local DENSE = true
+local CAP = 0
+local RESTMAX = 8589934591
+local SHARED = false
+local FIELDS = function() return {{mul = 8589934592, span = 1048576, min = 0, max = 1.048575e+06, hi = true}, {mul = 4294967296, span = 2, min = 0, max = 1, hi = true}, {mul = 1, span = 4294967296, min = 0, max = 4.294967295e+09, hi = false}, } end
+local DESC = [[{"version":1,"radix":2,"fields":[{"name":"points","width":20,"dir":"HigherIsBetter"},{"name":"paid","width":1,"dir":"HigherIsBetter"},{"name":"time","width":32,"dir":"LowerIsBetter"}],"strategy":"PackedScore","cap":0,"denseRanks":true}]]
+local KZ = 1
+local KD = 4
+local KM = 0
+local KV = 2
+local KC = 3
+local KMETA = 0
+-- fragment: side.lua
+-- side.lua: side(), the helpers of the side keys, for the scripts that
+-- keep them (submit with the dense option or a cap, remove, dense rank).
+-- It builds its closures only when called:
+--   S.tuple_key(score, member)    the dense-rank key of a value tuple
+--   S.dense(score, member, delta) counts a tuple in or out of the dense
+--                                 index (a no-op unless DENSE)
+--   S.remove(score, member)       removes an entry and all kept beside it
+-- Scores may be numbers or strings.
+
+local function side()
+  local S = {}
+  function S.tuple_key(score, member)
+    local s = string.format('%.17g', tonumber(score))
+    if STRATEGY == 'p' then return s end
+    return string.sub(member, 1, WIDTH) .. s
+  end
+  function S.dense(score, member, delta)
+    if not DENSE then return end
+    local tk = S.tuple_key(score, member)
+    local n = redis.call('HINCRBY', KEYS[KC], tk, delta)
+    if n <= 0 then
+      redis.call('HDEL', KEYS[KC], tk)
+      redis.call('ZREM', KEYS[KV], tk)
+    elseif n == 1 and delta > 0 then
+      redis.call('ZADD', KEYS[KV], score, tk)
+    end
+  end
+  function S.remove(score, member)
+    local id = member
+    if STRATEGY == 's' then
+      id = string.sub(member, WIDTH + 1)
+      redis.call('HDEL', KEYS[KM], id)
+    end
+    redis.call('ZREM', KEYS[KZ], member)
+    if not SHARED then redis.call('HDEL', KEYS[KD], id) end
+    S.dense(score, member, -1)
+  end
+  return S
+end
+-- fragment: nomirror.lua
+-- nomirror.lua: a board that is not migrating mirrors nothing (see
+-- mirror.lua).
+
+local mirror = false
+-- fragment: submit.lua
+-- submit.lua: write one entry under a policy, atomically.
+--
+-- KEYS: the board's keys (see common.lua)
+-- ARGV[1]  id
+-- ARGV[2]  policy: 'r' replace, 'b' best (keep the better whole tuple),
+--          'f' per-field operators
+-- ARGV[3]  'r', 'b': the new stored score, computed by the Go side;
+--          'f': one operator per field: 's' set, 'a' add, 'x' max, 'n' min,
+--          'k' keep. For a new id every operator sets.
+-- ARGV[4]  'r', 'b': the new stored member
+-- ARGV[5]  expire-at in Unix ms for every key ('0' or absent: leave expiry
+--          alone; absent only when nothing follows)
+-- The rest is sent only when needed (an expectation, data, or 'f'):
+-- ARGV[6]  expectation: '' none; '-' the id must be absent; '=' the id must
+--          still be stored as ARGV[7] (score) and ARGV[8] (member)
+-- ARGV[9]  '1' to set member data to ARGV[10], '' to leave it
+-- ARGV[11..] 'f' only: one value (or increment) per field
+--
+-- KEYS may leave out d when ARGV[9] is not '1', ARGV[5] is '0', there is
+-- no cap and the board is not migrating: nothing then touches it.
+--
+-- A periodic window keeps its meta HASH in KEYS[KMETA] (KMETA > 0): a
+-- write refuses a window whose stored descriptor is not DESC, and stores
+-- DESC in a window that has none.
+--
+-- Reply: {rank, changed, trimmed} when the stored member and score are
+--        ARGV[4] and ARGV[3] as sent, else
+--        {rank, changed, trimmed, member, score}: rank is the new ordinal
+--        rank (1 = best), 0 when trimmed by the cap; changed and trimmed
+--        are 1 or 0.
+--    or  'conflict' when the expectation does not hold (nothing written).
+-- Error: 'TBRANGE <field index from 1> <value>' when a value would leave
+--        its field's range (nothing written).
+--        'TBMISMATCH' when the window's stored descriptor is not DESC
+--        (nothing written).
+
+local id, policy = ARGV[1], ARGV[2]
+local desc = KMETA > 0 and redis.call('HGET', KEYS[KMETA], 'desc')
+if desc and desc ~= DESC then return redis.error_reply('TBMISMATCH') end
+local oldm, olds = false, false
+if STRATEGY == 'p' then
+  olds = redis.call('ZSCORE', KEYS[KZ], id)
+  if olds then oldm = id end
+else
+  oldm = redis.call('HGET', KEYS[KM], id)
+  if oldm then olds = redis.call('ZSCORE', KEYS[KZ], oldm) end
+end
+local expect = ARGV[6]
+if (expect == '-' and oldm) or (expect == '=' and
+    (oldm ~= ARGV[8] or tonumber(olds) ~= tonumber(ARGV[7]))) then
+  return 'conflict'
+end
+
+local ns, nm
+if policy == 'f' then
+  -- Per-field operators: decode the stored values, apply, range-check and
+  -- encode here, in the branch, so the other policies pay for none of it.
+  local F, ops, nv, ov = FIELDS(), ARGV[3], {}, nil
+  local first = (STRATEGY == 's') and 2 or 1
+  if oldm then
+    local score, p = tonumber(olds), -tonumber(olds)
+    ov = {}
+    if STRATEGY == 's' then
+      ov[1] = F[1].hi and -score or score
+      if #F > 1 then p = RESTMAX - tonumber(string.sub(oldm, 1, WIDTH)) end
+    end
+    for i = first, #F do
+      local f, raw = F[i], math.floor(p / F[i].mul) % F[i].span
+      ov[i] = f.hi and f.min + raw or f.max - raw
+    end
+  end
+  for i, f in ipairs(F) do
+    local x, op = tonumber(ARGV[10 + i]), string.sub(ops, i, i)
+    if ov then
+      if op == 'a' then x = ov[i] + x
+      elseif op == 'x' then x = math.max(ov[i], x)
+      elseif op == 'n' then x = math.min(ov[i], x)
+      elseif op == 'k' then x = ov[i] end
+    end
+    if not (x >= f.min and x <= f.max) or (x ~= math.floor(x) and (STRATEGY == 'p' or i > 1)) then
+      return redis.error_reply('TBRANGE ' .. i .. ' ' .. string.format('%.17g', x))
+    end
+    nv[i] = x
+  end
+  local p, s = 0, nil
+  nm = id
+  for i = first, #F do
+    local f = F[i]
+    p = p + (f.hi and nv[i] - f.min or f.max - nv[i]) * f.mul
+  end
+  if STRATEGY == 'p' then s = -p else
+    s = F[1].hi and -nv[1] or nv[1]
+    if #F > 1 then nm = string.format('%0' .. WIDTH .. '.0f', RESTMAX - p) .. id end
+  end
+  if s == 0 then s = 0 end -- one zero: never -0
+  ns = string.format('%.17g', s)
+else
+  ns, nm = ARGV[3], ARGV[4]
+  -- Best keeps the stored entry unless the new one sorts strictly before it:
+  -- a lower score, or for key suffix an equal score and a lower prefix.
+  if policy == 'b' and oldm then
+    local a, b = tonumber(ns), tonumber(olds)
+    if a > b or (a == b and (STRATEGY == 'p' or WIDTH == 0 or
+        tonumber(string.sub(nm, 1, WIDTH)) >= tonumber(string.sub(oldm, 1, WIDTH)))) then
+      ns, nm = olds, oldm
+    end
+  end
+end
+
+-- A group write (group.lua) first runs every board's submit with CHECK, up
+-- to here, so that any refusal comes before the first board is written.
+if CHECK then return 'ok' end
+
+local changed = not oldm or oldm ~= nm or tonumber(olds) ~= tonumber(ns)
+local S
+if DENSE or CAP > 0 then S = side() end
+if changed then
+  if oldm and oldm ~= nm then redis.call('ZREM', KEYS[KZ], oldm) end
+  redis.call('ZADD', KEYS[KZ], ns, nm)
+  if STRATEGY == 's' then redis.call('HSET', KEYS[KM], id, nm) end
+  if DENSE then
+    if oldm then S.dense(olds, oldm, -1) end
+    S.dense(ns, nm, 1)
+  end
+end
+if ARGV[9] == '1' then redis.call('HSET', KEYS[KD], id, ARGV[10]) end
+
+local trimmed = 0
+if CAP > 0 and redis.call('ZCARD', KEYS[KZ]) > CAP then
+  local gone = redis.call('ZRANGE', KEYS[KZ], CAP, -1, 'WITHSCORES')
+  for i = 1, #gone, 2 do
+    S.remove(gone[i + 1], gone[i])
+    if gone[i] == nm then trimmed = 1 end
+    if mirror then mirror(STRATEGY == 's' and string.sub(gone[i], WIDTH + 1) or gone[i]) end
+  end
+end
+if mirror then mirror(id) end
+if KMETA > 0 and not desc then
+  redis.call('HSET', KEYS[KMETA], 'desc', DESC, 'gen', '0', 'state', 'live', 'expire', ARGV[5])
+end
+if ARGV[5] and ARGV[5] ~= '0' then
+  for i = 1, #KEYS do redis.call('PEXPIREAT', KEYS[i], ARGV[5]) end
+end
+
+local rank = redis.call('ZRANK', KEYS[KZ], nm)
+rank = rank and rank + 1 or 0
+if policy ~= 'f' and nm == ARGV[4] and ns == ARGV[3] then
+  return {rank, changed and 1 or 0, trimmed}
+end
+return {rank, changed and 1 or 0, trimmed, nm, ns}
+end
+local function board_2(KEYS, ARGV, CHECK)
+-- board: group write of b1
+local STRATEGY = 's'
+local WIDTH = 10
+local DENSE = false
+local CAP = 100
+local RESTMAX = 8589934591
+local SHARED = true
+local FIELDS = function() return {{mul = 8589934592, span = 1048576, min = 0, max = 1.7976931348623157e+308, hi = true}, {mul = 4294967296, span = 2, min = 0, max = 1, hi = true}, {mul = 1, span = 4294967296, min = 0, max = 4.294967295e+09, hi = false}, } end
+local DESC = [[{"version":1,"radix":2,"fields":[{"name":"points","width":20,"dir":"HigherIsBetter"},{"name":"paid","width":1,"dir":"HigherIsBetter"},{"name":"time","width":32,"dir":"LowerIsBetter"}],"strategy":"KeySuffix","cap":100,"denseRanks":false,"sharedData":true}]]
+local KZ = 1
+local KD = 3
+local KM = 2
+local KV = 0
+local KC = 0
+local KMETA = 0
+-- fragment: side.lua
+-- side.lua: side(), the helpers of the side keys, for the scripts that
+-- keep them (submit with the dense option or a cap, remove, dense rank).
+-- It builds its closures only when called:
+--   S.tuple_key(score, member)    the dense-rank key of a value tuple
+--   S.dense(score, member, delta) counts a tuple in or out of the dense
+--                                 index (a no-op unless DENSE)
+--   S.remove(score, member)       removes an entry and all kept beside it
+-- Scores may be numbers or strings.
+
+local function side()
+  local S = {}
+  function S.tuple_key(score, member)
+    local s = string.format('%.17g', tonumber(score))
+    if STRATEGY == 'p' then return s end
+    return string.sub(member, 1, WIDTH) .. s
+  end
+  function S.dense(score, member, delta)
+    if not DENSE then return end
+    local tk = S.tuple_key(score, member)
+    local n = redis.call('HINCRBY', KEYS[KC], tk, delta)
+    if n <= 0 then
+      redis.call('HDEL', KEYS[KC], tk)
+      redis.call('ZREM', KEYS[KV], tk)
+    elseif n == 1 and delta > 0 then
+      redis.call('ZADD', KEYS[KV], score, tk)
+    end
+  end
+  function S.remove(score, member)
+    local id = member
+    if STRATEGY == 's' then
+      id = string.sub(member, WIDTH + 1)
+      redis.call('HDEL', KEYS[KM], id)
+    end
+    redis.call('ZREM', KEYS[KZ], member)
+    if not SHARED then redis.call('HDEL', KEYS[KD], id) end
+    S.dense(score, member, -1)
+  end
+  return S
+end
+-- fragment: nomirror.lua
+-- nomirror.lua: a board that is not migrating mirrors nothing (see
+-- mirror.lua).
+
+local mirror = false
+-- fragment: submit.lua
+-- submit.lua: write one entry under a policy, atomically.
+--
+-- KEYS: the board's keys (see common.lua)
+-- ARGV[1]  id
+-- ARGV[2]  policy: 'r' replace, 'b' best (keep the better whole tuple),
+--          'f' per-field operators
+-- ARGV[3]  'r', 'b': the new stored score, computed by the Go side;
+--          'f': one operator per field: 's' set, 'a' add, 'x' max, 'n' min,
+--          'k' keep. For a new id every operator sets.
+-- ARGV[4]  'r', 'b': the new stored member
+-- ARGV[5]  expire-at in Unix ms for every key ('0' or absent: leave expiry
+--          alone; absent only when nothing follows)
+-- The rest is sent only when needed (an expectation, data, or 'f'):
+-- ARGV[6]  expectation: '' none; '-' the id must be absent; '=' the id must
+--          still be stored as ARGV[7] (score) and ARGV[8] (member)
+-- ARGV[9]  '1' to set member data to ARGV[10], '' to leave it
+-- ARGV[11..] 'f' only: one value (or increment) per field
+--
+-- KEYS may leave out d when ARGV[9] is not '1', ARGV[5] is '0', there is
+-- no cap and the board is not migrating: nothing then touches it.
+--
+-- A periodic window keeps its meta HASH in KEYS[KMETA] (KMETA > 0): a
+-- write refuses a window whose stored descriptor is not DESC, and stores
+-- DESC in a window that has none.
+--
+-- Reply: {rank, changed, trimmed} when the stored member and score are
+--        ARGV[4] and ARGV[3] as sent, else
+--        {rank, changed, trimmed, member, score}: rank is the new ordinal
+--        rank (1 = best), 0 when trimmed by the cap; changed and trimmed
+--        are 1 or 0.
+--    or  'conflict' when the expectation does not hold (nothing written).
+-- Error: 'TBRANGE <field index from 1> <value>' when a value would leave
+--        its field's range (nothing written).
+--        'TBMISMATCH' when the window's stored descriptor is not DESC
+--        (nothing written).
+
+local id, policy = ARGV[1], ARGV[2]
+local desc = KMETA > 0 and redis.call('HGET', KEYS[KMETA], 'desc')
+if desc and desc ~= DESC then return redis.error_reply('TBMISMATCH') end
+local oldm, olds = false, false
+if STRATEGY == 'p' then
+  olds = redis.call('ZSCORE', KEYS[KZ], id)
+  if olds then oldm = id end
+else
+  oldm = redis.call('HGET', KEYS[KM], id)
+  if oldm then olds = redis.call('ZSCORE', KEYS[KZ], oldm) end
+end
+local expect = ARGV[6]
+if (expect == '-' and oldm) or (expect == '=' and
+    (oldm ~= ARGV[8] or tonumber(olds) ~= tonumber(ARGV[7]))) then
+  return 'conflict'
+end
+
+local ns, nm
+if policy == 'f' then
+  -- Per-field operators: decode the stored values, apply, range-check and
+  -- encode here, in the branch, so the other policies pay for none of it.
+  local F, ops, nv, ov = FIELDS(), ARGV[3], {}, nil
+  local first = (STRATEGY == 's') and 2 or 1
+  if oldm then
+    local score, p = tonumber(olds), -tonumber(olds)
+    ov = {}
+    if STRATEGY == 's' then
+      ov[1] = F[1].hi and -score or score
+      if #F > 1 then p = RESTMAX - tonumber(string.sub(oldm, 1, WIDTH)) end
+    end
+    for i = first, #F do
+      local f, raw = F[i], math.floor(p / F[i].mul) % F[i].span
+      ov[i] = f.hi and f.min + raw or f.max - raw
+    end
+  end
+  for i, f in ipairs(F) do
+    local x, op = tonumber(ARGV[10 + i]), string.sub(ops, i, i)
+    if ov then
+      if op == 'a' then x = ov[i] + x
+      elseif op == 'x' then x = math.max(ov[i], x)
+      elseif op == 'n' then x = math.min(ov[i], x)
+      elseif op == 'k' then x = ov[i] end
+    end
+    if not (x >= f.min and x <= f.max) or (x ~= math.floor(x) and (STRATEGY == 'p' or i > 1)) then
+      return redis.error_reply('TBRANGE ' .. i .. ' ' .. string.format('%.17g', x))
+    end
+    nv[i] = x
+  end
+  local p, s = 0, nil
+  nm = id
+  for i = first, #F do
+    local f = F[i]
+    p = p + (f.hi and nv[i] - f.min or f.max - nv[i]) * f.mul
+  end
+  if STRATEGY == 'p' then s = -p else
+    s = F[1].hi and -nv[1] or nv[1]
+    if #F > 1 then nm = string.format('%0' .. WIDTH .. '.0f', RESTMAX - p) .. id end
+  end
+  if s == 0 then s = 0 end -- one zero: never -0
+  ns = string.format('%.17g', s)
+else
+  ns, nm = ARGV[3], ARGV[4]
+  -- Best keeps the stored entry unless the new one sorts strictly before it:
+  -- a lower score, or for key suffix an equal score and a lower prefix.
+  if policy == 'b' and oldm then
+    local a, b = tonumber(ns), tonumber(olds)
+    if a > b or (a == b and (STRATEGY == 'p' or WIDTH == 0 or
+        tonumber(string.sub(nm, 1, WIDTH)) >= tonumber(string.sub(oldm, 1, WIDTH)))) then
+      ns, nm = olds, oldm
+    end
+  end
+end
+
+-- A group write (group.lua) first runs every board's submit with CHECK, up
+-- to here, so that any refusal comes before the first board is written.
+if CHECK then return 'ok' end
+
+local changed = not oldm or oldm ~= nm or tonumber(olds) ~= tonumber(ns)
+local S
+if DENSE or CAP > 0 then S = side() end
+if changed then
+  if oldm and oldm ~= nm then redis.call('ZREM', KEYS[KZ], oldm) end
+  redis.call('ZADD', KEYS[KZ], ns, nm)
+  if STRATEGY == 's' then redis.call('HSET', KEYS[KM], id, nm) end
+  if DENSE then
+    if oldm then S.dense(olds, oldm, -1) end
+    S.dense(ns, nm, 1)
+  end
+end
+if ARGV[9] == '1' then redis.call('HSET', KEYS[KD], id, ARGV[10]) end
+
+local trimmed = 0
+if CAP > 0 and redis.call('ZCARD', KEYS[KZ]) > CAP then
+  local gone = redis.call('ZRANGE', KEYS[KZ], CAP, -1, 'WITHSCORES')
+  for i = 1, #gone, 2 do
+    S.remove(gone[i + 1], gone[i])
+    if gone[i] == nm then trimmed = 1 end
+    if mirror then mirror(STRATEGY == 's' and string.sub(gone[i], WIDTH + 1) or gone[i]) end
+  end
+end
+if mirror then mirror(id) end
+if KMETA > 0 and not desc then
+  redis.call('HSET', KEYS[KMETA], 'desc', DESC, 'gen', '0', 'state', 'live', 'expire', ARGV[5])
+end
+if ARGV[5] and ARGV[5] ~= '0' then
+  for i = 1, #KEYS do redis.call('PEXPIREAT', KEYS[i], ARGV[5]) end
+end
+
+local rank = redis.call('ZRANK', KEYS[KZ], nm)
+rank = rank and rank + 1 or 0
+if policy ~= 'f' and nm == ARGV[4] and ns == ARGV[3] then
+  return {rank, changed and 1 or 0, trimmed}
+end
+return {rank, changed and 1 or 0, trimmed, nm, ns}
+end
+-- board: group
+local BOARDS = {board_1, board_2}
+local NKEYS = {4, 3}
+-- fragment: group.lua
+-- group.lua: one result written to several boards of a group, atomically.
+-- Before it, the Go side writes one function per board, board_1 ...
+-- board_n, each the board's constants and its submit fragments (side,
+-- mirror, submit) taking (KEYS, ARGV, CHECK), and the constants
+--   local BOARDS = {board_1, ..., board_n}
+--   local NKEYS = {keys of board 1, ..., keys of board n}
+--
+-- KEYS: every board's keys (see common.lua), board after board
+-- ARGV[1..n]  how many of the arguments that follow are each board's
+-- then every board's submit.lua arguments, board after board
+--
+-- Reply: {reply of board 1, ..., reply of board n}, each as submit.lua's;
+--        or, nothing written, the first refusal of any board: the error
+--        'TBBOARD <i> <its error>'. Every board's submit first runs
+--        checking only (CHECK), then every board's runs writing.
+
+local parts, k, a = {}, 1, #BOARDS + 1
+for i = 1, #BOARDS do
+  local keys, args = {}, {}
+  for j = 1, NKEYS[i] do keys[j] = KEYS[k]; k = k + 1 end
+  for j = 1, tonumber(ARGV[i]) do args[j] = ARGV[a]; a = a + 1 end
+  parts[i] = {keys, args}
+end
+for i = 1, #BOARDS do
+  local r = BOARDS[i](parts[i][1], parts[i][2], true)
+  if r ~= 'ok' then
+    return redis.error_reply('TBBOARD ' .. i .. ' ' .. (type(r) == 'table' and r.err or tostring(r)))
+  end
+end
+local out = {}
+for i = 1, #BOARDS do out[i] = BOARDS[i](parts[i][1], parts[i][2], false) end
+return out
