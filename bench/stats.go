@@ -16,11 +16,13 @@ var (
 	// speedP50 is the inverse of p50 latency: its ratio to a baseline's is
 	// the baseline's p50 over this one's, how many times faster one call is.
 	speedP50 metric = func(m Measurement) float64 { return safeDiv(1, m.P50us) }
+	redisCPU metric = func(m Measurement) float64 { return m.RedisCPUus }
 )
 
 // metricOf is the figure of a workload's metric.
 func metricOf(m benchload.Metric) metric {
-	return map[benchload.Metric]metric{benchload.Throughput: throughput, benchload.LatencyP50: latencyP50, benchload.SpeedP50: speedP50}[m]
+	return map[benchload.Metric]metric{benchload.Throughput: throughput, benchload.LatencyP50: latencyP50,
+		benchload.SpeedP50: speedP50, benchload.RedisCPU: redisCPU}[m]
 }
 
 // median returns the median of xs (the mean of the middle two for an even

@@ -40,8 +40,9 @@ func commandsOf(t *testing.T, client rueidis.Client, op func() error) map[string
 
 // The descriptor costs nothing per call: a write and a read of a board
 // that stores one make exactly the Redis commands the scripts name (one
-// EVALSHA, then the data commands), nothing to read or check it; and
-// SubmitMany is one EVALSHA per submission, never a SCRIPT LOAD.
+// EVALSHA, then the data commands; a packed board's Replace or Best
+// write, Redis's own commands in one MULTI/EXEC), nothing to read or check
+// it; and SubmitMany is one EVALSHA per submission, never a SCRIPT LOAD.
 func TestCommandsPerCall(t *testing.T) {
 	srv, err := redistest.StartServer("")
 	if err != nil {
@@ -59,7 +60,7 @@ func TestCommandsPerCall(t *testing.T) {
 		want map[string]map[string]string
 	}{
 		{Options{}, map[string]map[string]string{
-			"submit": {"evalsha": "1", "zscore": "1", "zadd": "1", "zrank": "1"},
+			"submit": {"multi": "1", "zadd": "1", "zscore": "1", "zrank": "1", "exec": "1"},
 			"many":   {"evalsha": "3", "zscore": "3", "zadd": "3", "zrank": "3"},
 			"top":    {"evalsha_ro": "1", "zcard": "1", "zrange": "1"},
 			"rank":   {"evalsha_ro": "1", "zscore": "1", "zrank": "1"},
@@ -77,6 +78,7 @@ func TestCommandsPerCall(t *testing.T) {
 				t.Fatal(err)
 			}
 			mustSubmit(t, b, Submission{ID: "a", Values: []float64{1, 1, 1}}) // scripts loaded
+			b.SubmitMany(ctx, []Submission{{ID: "a", Values: []float64{1, 1, 1}}, {ID: "a", Values: []float64{1, 1, 1}}})
 			_, _ = b.Top(ctx, 1)
 			_, _ = b.Rank(ctx, "a", Ordinal)
 			got := map[string]map[string]string{

@@ -62,6 +62,13 @@ func TestDifferential(t *testing.T) {
 	newWorkload(t, testLayout(t), Options{DenseRanks: true}).run(1500, true)
 }
 
+// The same on boards that keep nothing beside their entries, so that the
+// packed board's Replace and Best writes take Redis's own commands (ZADD
+// in MULTI/EXEC) instead of the script.
+func TestDifferentialNativeWrites(t *testing.T) {
+	newWorkload(t, testLayout(t), Options{}).run(1500, false)
+}
+
 func fmtTuple(v []float64) string { return fmt.Sprint(v) }
 
 func (w *workload) value(i int) float64 {
@@ -133,6 +140,9 @@ func (w *workload) read(step int) {
 	n, off := 1+w.rng.IntN(6), w.rng.IntN(len(ids)+2)
 	lo, hi := w.value(0), w.value(0)
 	kind := RankKind(w.rng.IntN(3))
+	if kind == Dense && !w.boards[0].opts.DenseRanks {
+		kind = Competition
+	}
 	opts := w.readOptions()
 	subset := w.subset()
 	op := w.rng.IntN(8)

@@ -109,6 +109,13 @@ func (b *Board) submit(ctx context.Context, s Submission, expect, expScore, expM
 		conflict bool
 	}
 	o, err := inGen(ctx, b, func(g *generation) (out, error) {
+		if b.native(g, s, expect) {
+			if err := b.checkSubmission(s); err != nil {
+				return out{}, err
+			}
+			res, err := b.submitNative(ctx, g, s)
+			return out{res: res}, err
+		}
 		c, err := b.prepare(g, s, expect, expScore, expMember)
 		if err != nil {
 			return out{}, err

@@ -16,16 +16,15 @@ func init() {
 	register(Workload{
 		Num: 7, Name: "friends", Title: "7. Ranks among friends",
 		RatioOf: "n-get's p50 / among's p50 (times faster for one caller), in the same round",
-		Params: []Param{{Name: "friends-board", Usage: "entries of the friends workload's board",
-			Full: "1e6", Quick: "1e4", Min: 1000, Max: 1e8}},
-		Rows:    func(Config) int { return 2 * len(friendCounts) },
+		Params: []Param{
+			{Name: "friends-board", Usage: "entries of the friends workload's board", Full: "1e6", Quick: "1e4", Min: 1000, Max: 1e8},
+			{Name: "friends", Usage: "sizes of the friends lists", Full: "20,1000", Quick: "20,1000", Min: 1, Max: board.MaxAmong, List: true},
+		},
+		Rows:    func(c Config) int { return 2 * len(c.Ints("friends")) },
 		Goals:   func(Config) int { return 0 },
 		Prepare: prepareFriends,
 	})
 }
-
-// friendCounts are the sizes of the friends lists measured.
-var friendCounts = []int{20, 1000}
 
 // The friends variants; FRBaseline is what ratios divide by.
 const (
@@ -48,7 +47,8 @@ func prepareFriends(ctx context.Context, env Env, cfg Config) (*Fixture, error) 
 	}
 	f.Notes = friendsNotes(size, rate)
 	var s seq
-	for _, n := range friendCounts {
+	for _, n64 := range cfg.Ints("friends") {
+		n := int(n64)
 		ids := func() []string {
 			base, out := s.next(), make([]string, n)
 			for j := range out {

@@ -76,13 +76,15 @@ type Comparison struct {
 // Metric is the figure a ratio divides.
 type Metric int
 
-// The metrics: throughput, p50 latency (greater is slower), and speed, the
+// The metrics: throughput, p50 latency (greater is slower), speed, the
 // inverse of p50 latency (the baseline's p50 over the variant's: how many
-// times faster one call is).
+// times faster one call is), and the Redis server's CPU time per operation
+// (INFO cpu; greater costs Redis more).
 const (
 	Throughput Metric = iota
 	LatencyP50
 	SpeedP50
+	RedisCPU
 )
 
 // Variant is one contender of a comparison.
