@@ -23,9 +23,12 @@ func BenchmarkMigrate(b *testing.B) {
 	const entries = 20_000
 	env := redistest.New(b)
 	l := testLayout(b)
-	for _, c := range []struct{ writers, batch int }{{0, DefaultMigrateBatch}, {16, DefaultMigrateBatch}, {16, 20}} {
+	for _, c := range []struct {
+		writers, batch int
+		pause          time.Duration
+	}{{0, DefaultMigrateBatch, 0}, {16, DefaultMigrateBatch, 0}, {16, 20, 0}, {16, DefaultMigrateBatch, 4 * time.Millisecond}} {
 		writers := c.writers
-		b.Run(fmt.Sprintf("writers=%d/batch=%d", writers, c.batch), func(b *testing.B) {
+		b.Run(fmt.Sprintf("writers=%d/batch=%d/pause=%v", writers, c.batch, c.pause), func(b *testing.B) {
 			bd := benchBoardOf(b, env, "migrate"+strconv.Itoa(writers), l, entries)
 			w := startBenchWriters(bd, writers)
 			time.Sleep(time.Second) // the writers alone: the baseline
@@ -33,7 +36,7 @@ func BenchmarkMigrate(b *testing.B) {
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				var err error
-				if bd, err = bd.Migrate(context.Background(), l, Options{DenseRanks: i%2 == 0}, MigrateOptions{Batch: c.batch}); err != nil {
+				if bd, err = bd.Migrate(context.Background(), l, Options{DenseRanks: i%2 == 0}, MigrateOptions{Batch: c.batch, Pause: c.pause}); err != nil {
 					b.Fatal(err)
 				}
 			}

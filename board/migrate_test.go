@@ -632,6 +632,8 @@ func TestMigrateRefuses(t *testing.T) {
 	}{
 		{MigrateOptions{Batch: -1}, ErrArgument},
 		{MigrateOptions{Batch: MaxMigrateBatch + 1}, ErrArgument},
+		{MigrateOptions{Pause: -1}, ErrArgument},
+		{MigrateOptions{Pause: 2 * time.Second}, ErrArgument},
 		{MigrateOptions{Defaults: map[string]float64{"points": 1}}, ErrArgument},
 		{MigrateOptions{Defaults: map[string]float64{"nosuch": 1}}, ErrArgument},
 		{MigrateOptions{Defaults: map[string]float64{"level": 16}}, ErrValue},
