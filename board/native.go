@@ -38,10 +38,10 @@ func (b *Board) submitNative(ctx context.Context, g *generation, s Submission) (
 	} else {
 		add = zadd.Ch().ScoreMember().ScoreMember(score, s.ID).Build()
 	}
-	res := c.DoMulti(ctx, c.B().Multi().Build(), add,
+	res := c.DoMulti(ctx, b.multiCmd, add,
 		c.B().Zscore().Key(g.keys.z).Member(s.ID).Build(),
 		c.B().Zrank().Key(g.keys.z).Member(s.ID).Build(),
-		c.B().Exec().Build())
+		b.execCmd)
 	arr, err := res[4].ToArray()
 	if err != nil {
 		return Result{}, b.nativeErr(res, err)
