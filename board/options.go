@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"fmt"
 	"time"
+
+	"github.com/tiebreak/tiebreak/internal/durable"
 )
 
 // Strategy is how a board stores its entries. Both strategies behave the
@@ -39,12 +41,19 @@ const (
 	MaxUpdateAttempts     = 1 << 20
 )
 
+// Bounds and default of Options.WaitReplicas and Options.WaitTimeout.
+const (
+	MaxWaitReplicas    = durable.MaxReplicas
+	DefaultWaitTimeout = durable.DefaultTimeout
+	MaxWaitTimeout     = durable.MaxTimeout
+)
+
 // Options configure a board. The zero value means every default.
 //
 // Strategy, Cap and DenseRanks decide how entries are stored: they are part
 // of the board's stored descriptor, with the layout, and New refuses a
 // handle that differs from it (ErrMismatch). MaxIDLen and UpdateAttempts
-// belong to the handle.
+// and the Wait fields belong to the handle.
 type Options struct {
 	// Strategy chooses the storage. Default PackedScore.
 	Strategy Strategy
@@ -67,6 +76,20 @@ type Options struct {
 	// Default DefaultUpdateAttempts (64); 1 to MaxUpdateAttempts.
 	UpdateAttempts int
 
+	// WaitReplicas is how many replicas must acknowledge each write
+	// (Submit, SubmitMany, Update, Remove, SetData) before it returns:
+	// Redis's WAIT, sent right after the write on the same connection, in
+	// the same round trip. A write that fewer replicas acknowledged within
+	// WaitTimeout returns its result with an error wrapping
+	// ErrNotReplicated: the master applied it, but a failover may lose it.
+	// Default 0: no waiting. At most MaxWaitReplicas.
+	WaitReplicas int
+
+	// WaitTimeout is how long a write waits for its replicas (rounded up
+	// to whole milliseconds). Default DefaultWaitTimeout (1s); at most
+	// MaxWaitTimeout (1 minute). Used only with WaitReplicas.
+	WaitTimeout time.Duration
+
 	// expireAt, set by Periodic, makes every write set the keys to expire
 	// at this instant. Zero: keys never expire.
 	expireAt time.Time
@@ -87,5 +110,15 @@ func (o Options) withDefaults() (Options, error) {
 	if o.UpdateAttempts < 1 || o.UpdateAttempts > MaxUpdateAttempts {
 		return o, fmt.Errorf("board: Options.UpdateAttempts = %d out of range [1, %d]: %w", o.UpdateAttempts, MaxUpdateAttempts, ErrOptions)
 	}
+	w, bad := durable.Wait{Replicas: o.WaitReplicas, Timeout: o.WaitTimeout}.WithDefaults()
+	if bad != "" {
+		return o, fmt.Errorf("board: Options.%s: %w", bad, ErrOptions)
+	}
+	o.WaitTimeout = w.Timeout
 	return o, nil
+}
+
+// wait is what every write of the handle waits for.
+func (o Options) wait() durable.Wait {
+	return durable.Wait{Replicas: o.WaitReplicas, Timeout: o.WaitTimeout}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/internal/durable"
 )
 
 // Policy says how a submission combines with the entry already stored.
@@ -93,6 +94,10 @@ type Result struct {
 // operators without PerField (ErrArgument); a write to a periodic window
 // past its retention (ErrExpired). Redis errors and a cancelled context
 // wrap ErrRedis.
+//
+// With Options.WaitReplicas, it returns once that many replicas hold the
+// write; when fewer acknowledged it within Options.WaitTimeout, it
+// returns the result with an error wrapping ErrNotReplicated.
 func (b *Board) Submit(ctx context.Context, s Submission) (Result, error) {
 	res, conflict, err := b.submit(ctx, s, "", "", "")
 	if err == nil && conflict {
@@ -108,16 +113,28 @@ func (b *Board) submit(ctx context.Context, s Submission, expect, expScore, expM
 		res      Result
 		conflict bool
 	}
-	o, err := inGen(ctx, b, func(g *generation) (out, error) {
-		c, err := b.prepare(g, s, expect, expScore, expMember)
-		if err != nil {
-			return out{}, err
-		}
-		res, conflict, err := b.finish(c, g.scripts.submit.Exec(ctx, b.client, c.keys, c.args))
-		return out{res, conflict}, err
+	o, err := durable.Write(ctx, b.client, b.opts.wait(), "board: submit", func(client rueidis.Client) (out, error) {
+		return inGen(ctx, b, func(g *generation) (out, error) {
+			c, err := b.prepare(g, s, expect, expScore, expMember)
+			if err != nil {
+				return out{}, err
+			}
+			res, conflict, err := b.finish(c, g.scripts.submit.Exec(ctx, client, c.keys, c.args))
+			if err == nil && conflict {
+				err = errConflict // nothing written: no replica to wait for
+			}
+			return out{res, conflict}, err
+		})
 	})
+	if errors.Is(err, errConflict) {
+		return Result{}, true, nil
+	}
 	return o.res, o.conflict, err
 }
+
+// errConflict reports, inside submit, a compare-and-set that did not
+// hold: the script wrote nothing.
+var errConflict = errors.New("board: the entry changed since it was read")
 
 // submitCall is one call of submit.lua, ready to send.
 type submitCall struct {
