@@ -25,8 +25,9 @@ var (
 	// pack.ErrOverflow), or a wrong number of values or operators.
 	ErrValue = errors.New("invalid value")
 
-	// ErrArgument reports a bad read argument: a count under 1, a negative
-	// offset, a malformed cursor, an unknown rank kind or policy.
+	// ErrArgument reports a bad argument: a count under 1, a negative
+	// offset, a malformed cursor, an unknown rank kind or policy, member
+	// data over MaxDataLen bytes, a SubmitMany over MaxSubmitMany.
 	ErrArgument = errors.New("invalid argument")
 
 	// ErrNotFound reports an id that is not on the board.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/internal/clip"
 	"github.com/tiebreak/tiebreak/internal/durable"
 )
 
@@ -36,12 +37,16 @@ func (b *Board) Remove(ctx context.Context, ids ...string) (int64, error) {
 
 // SetData sets the member data of id, which must be on the board
 // (ErrNotFound otherwise, and nothing is written). It refuses an invalid id
-// (ErrID) and a periodic window past its retention (ErrExpired). Data is removed with
+// (ErrID), data over MaxDataLen bytes (ErrArgument) and a periodic window
+// past its retention (ErrExpired). Data is removed with
 // the entry. To write data with the values, use Submission.Data. It waits
 // for replicas as Submit does (Options.WaitReplicas).
 func (b *Board) SetData(ctx context.Context, id string, data []byte) error {
 	if err := b.checkID(id); err != nil {
 		return err
+	}
+	if len(data) > MaxDataLen {
+		return fmt.Errorf("board: set data: id %s: %d bytes of data, over MaxDataLen = %d: %w", clip.Quote(id), len(data), MaxDataLen, ErrArgument)
 	}
 	expire, err := b.expireArg()
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/internal/clip"
 	"github.com/tiebreak/tiebreak/internal/durable"
 )
 
@@ -69,7 +70,7 @@ type Submission struct {
 	// OpSet for every field. Other policies refuse it (ErrArgument).
 	Ops []Op
 	// Data, when not nil, replaces the entry's member data in the same
-	// script. Nil leaves it as it is.
+	// script: at most MaxDataLen bytes. Nil leaves it as it is.
 	Data []byte
 }
 
@@ -91,7 +92,8 @@ type Result struct {
 // values or operators, a NaN, infinite, non-integer or out-of-range value,
 // or an add whose result leaves the field's range (ErrValue, wrapping
 // pack.ErrOverflow for ranges); an unknown policy or operator, or
-// operators without PerField (ErrArgument); a write to a periodic window
+// operators without PerField, member data over MaxDataLen bytes
+// (ErrArgument); a write to a periodic window
 // past its retention (ErrExpired). Redis errors and a cancelled context
 // wrap ErrRedis.
 //
@@ -188,6 +190,9 @@ func (b *Board) prepare(g *generation, s Submission, expect, expScore, expMember
 func (b *Board) checkSubmission(s Submission) error {
 	if err := b.checkID(s.ID); err != nil {
 		return err
+	}
+	if len(s.Data) > MaxDataLen {
+		return fmt.Errorf("board: id %s: %d bytes of data, over MaxDataLen = %d: %w", clip.Quote(s.ID), len(s.Data), MaxDataLen, ErrArgument)
 	}
 	if int(s.Policy) >= len(policyCodes) {
 		return fmt.Errorf("board: unknown policy %v, want Replace, Best or PerField: %w", s.Policy, ErrArgument)

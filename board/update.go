@@ -98,8 +98,9 @@ type ManyResult struct {
 	Err error
 }
 
-// SubmitMany writes many entries in one pipelined round trip (10,000 in one
-// call is fine), each in its own atomic script: one EVALSHA each, and an
+// SubmitMany writes many entries in one pipelined round trip (at most
+// MaxSubmitMany; more are all refused with ErrArgument, nothing sent),
+// each in its own atomic script: one EVALSHA each, and an
 // EVAL for those a server answers NOSCRIPT (never SCRIPT LOAD, so it talks
 // only to the nodes of the board's keys). It returns one result per
 // submission, in order; an invalid submission gets its error without being
@@ -110,6 +111,13 @@ type ManyResult struct {
 // written gets its result with an error wrapping ErrNotReplicated.
 func (b *Board) SubmitMany(ctx context.Context, subs []Submission) []ManyResult {
 	out := make([]ManyResult, len(subs))
+	if len(subs) > MaxSubmitMany {
+		err := fmt.Errorf("board: SubmitMany: len(subs) = %d over MaxSubmitMany = %d: %w", len(subs), MaxSubmitMany, ErrArgument)
+		for i := range out {
+			out[i].Err = err
+		}
+		return out
+	}
 	_, err := durable.Write(ctx, b.client, b.opts.wait(), "board: submit many", func(c rueidis.Client) (struct{}, error) {
 		b.submitAll(ctx, c, subs, out)
 		return struct{}{}, nil
