@@ -8,6 +8,7 @@ import (
 
 	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/board"
+	"github.com/tiebreak/tiebreak/pack"
 )
 
 // A board's every operation (New, the writes, the reads, Migrate, Open,
@@ -24,6 +25,7 @@ func TestBoardLeastPrivilege(t *testing.T) {
 	for _, n := range names {
 		patterns = append(patterns, "tb:{"+globEscape(n)+"}:*")
 	}
+	patterns = append(patterns, "tb:{daily:*}:*") // the windows of a periodic board
 	c := aclUser(t, srv, admin, "board", aclBoard+" "+aclWait, patterns)
 	cs := &calls{t: t, pkg: "board"}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -32,16 +34,17 @@ func TestBoardLeastPrivilege(t *testing.T) {
 		cs.check("New "+quoted(n), errOf(board.New(ctx, c, n, boardLayout(t), board.Options{})), board.ErrName)
 	}
 	var boards []*board.Board
-	for _, n := range names {
-		boards = append(boards, boardOps(ctx, t, cs, c, n))
+	for i, n := range names {
+		boards = append(boards, boardOps(ctx, t, cs, c, n, board.Strategy(i%2)))
 	}
+	boards = append(boards, periodicOps(ctx, t, cs, c))
 	keys := checkKeyspace(t, admin, func(k string) bool {
 		for _, n := range names {
 			if strings.HasPrefix(k, "tb:{"+n+"}:") {
 				return true
 			}
 		}
-		return false
+		return strings.HasPrefix(k, "tb:{daily:")
 	})
 	for _, b := range boards {
 		cs.check("Drop "+quoted(b.Name()), b.Drop(ctx), nil)
@@ -53,18 +56,18 @@ func TestBoardLeastPrivilege(t *testing.T) {
 	t.Logf("%d calls on %d boards, %d keys, all in their boards' namespaces", cs.n, len(names), keys)
 }
 
-// boardOps runs every operation of a board on the board name, as the
-// client c, and returns a handle to it after its migration.
-func boardOps(ctx context.Context, t *testing.T, cs *calls, c rueidis.Client, name string) *board.Board {
-	b, err := board.New(ctx, c, name, boardLayout(t), board.Options{DenseRanks: true})
+// boardOps runs every operation of a board on the board name, stored
+// with strategy s, as the client c, and returns a handle to it.
+func boardOps(ctx context.Context, t *testing.T, cs *calls, c rueidis.Client, name string, s board.Strategy) *board.Board {
+	b, err := board.New(ctx, c, name, boardLayout(t), board.Options{Strategy: s, DenseRanks: true})
 	cs.check("New "+quoted(name), err, nil)
 	if err != nil {
 		return nil
 	}
 	ids := append([]string{"p1", "{x}", "}{"}, hostile...)
-	for i, id := range ids {
-		s := board.Submission{ID: id, Values: []float64{float64(i % 3), 1, float64(i)}, Data: []byte(hostile[i%len(hostile)])}
-		cs.check("Submit "+quoted(id), errOf(b.Submit(ctx, s)), nil)
+	for i, id := range ids { // the time field holds i: the last two do not fit narrowLayout
+		sub := board.Submission{ID: id, Values: []float64{float64(i % 3), 1, float64(i)}, Data: []byte(hostile[i%len(hostile)])}
+		cs.check("Submit "+quoted(id), errOf(b.Submit(ctx, sub)), nil)
 	}
 	for _, r := range b.SubmitMany(ctx, []board.Submission{{ID: "*", Values: []float64{9, 0, 1}, Policy: board.Best}, {ID: "m\n", Values: []float64{1, 1, 1}}}) {
 		cs.check("SubmitMany", r.Err, nil)
@@ -75,11 +78,15 @@ func boardOps(ctx context.Context, t *testing.T, cs *calls, c rueidis.Client, na
 	cs.check("SetData", b.SetData(ctx, "*", []byte("redis.call('FLUSHALL')")), nil)
 	cs.check("Update", errOf(b.Update(ctx, "p1", func(old *board.Entry) ([]float64, error) { return []float64{old.Values[0] + 1, 0, 0}, nil })), nil)
 	boardReads(ctx, cs, b)
-	wait, err := board.New(ctx, c, name, boardLayout(t), board.Options{DenseRanks: true, WaitReplicas: 1, WaitTimeout: time.Millisecond})
+	wait, err := board.New(ctx, c, name, boardLayout(t), board.Options{Strategy: s, DenseRanks: true, WaitReplicas: 1, WaitTimeout: time.Millisecond})
 	cs.check("New, waiting for replicas", err, nil)
 	cs.short("Submit waiting for a replica", errOf(wait.Submit(ctx, board.Submission{ID: "w", Values: []float64{1, 1, 1}})))
 	cs.check("Remove", errOf(b.Remove(ctx, "}{", "a*b?[c]", "absent")), nil)
-	nb, err := b.Migrate(ctx, boardLayout(t), board.Options{Strategy: board.KeySuffix, DenseRanks: true}, board.MigrateOptions{Batch: 2})
+	to, mo := board.Options{Strategy: 1 - s, DenseRanks: true}, board.MigrateOptions{Batch: 2}
+	_, err = b.Migrate(ctx, narrowLayout(t), to, mo)
+	cs.check("Migrate to a layout two entries do not fit", err, board.ErrValue)
+	cs.check("Remove the misfits", errOf(b.Remove(ctx, ids[8], ids[9])), nil)
+	nb, err := b.Migrate(ctx, narrowLayout(t), to, mo)
 	cs.check("Migrate", err, nil)
 	ob, err := board.Open(ctx, c, name)
 	cs.check("Open", err, nil)
@@ -92,7 +99,7 @@ func boardOps(ctx context.Context, t *testing.T, cs *calls, c rueidis.Client, na
 
 // boardReads runs every read of a board.
 func boardReads(ctx context.Context, cs *calls, b *board.Board) {
-	cs.check("Get", errOf(b.Get(ctx, "*", board.WithData())), nil)
+	cs.check("Get", errOf(b.Get(ctx, "p1", board.WithData())), nil)
 	for _, k := range []board.RankKind{board.Ordinal, board.Competition, board.Dense} {
 		cs.check("Rank "+k.String(), errOf(b.Rank(ctx, "line\nbreak\r\n", k)), nil)
 	}
@@ -102,4 +109,33 @@ func boardReads(ctx context.Context, cs *calls, b *board.Board) {
 	cs.check("Between", errOf(b.Between(ctx, 0, 5, 0, 5)), nil)
 	cs.check("Scan", errOf(b.Scan(ctx, "", 5, board.WithData())), nil)
 	cs.check("Len", errOf(b.Len(ctx)), nil)
+}
+
+// narrowLayout is boardLayout with a time of 3 bits (0 to 7).
+func narrowLayout(t *testing.T) *pack.Layout {
+	t.Helper()
+	l, err := pack.NewLayout(
+		pack.Field{Name: "points", Width: 20},
+		pack.Field{Name: "paid", Width: 1},
+		pack.Field{Name: "time", Width: 3, Dir: pack.LowerIsBetter},
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
+// periodicOps writes and reads the current window of a daily board, whose
+// writes set its keys to expire.
+func periodicOps(ctx context.Context, t *testing.T, cs *calls, c rueidis.Client) *board.Board {
+	p, err := board.NewPeriodic(c, "daily", boardLayout(t), board.Daily(nil), time.Hour, board.Options{DenseRanks: true})
+	cs.check("NewPeriodic", err, nil)
+	b := p.Current()
+	for i, id := range []string{"*", "p1", "line\nbreak\r\n", "nul\x00byte"} {
+		sub := board.Submission{ID: id, Values: []float64{float64(i), 1, 1}, Data: []byte("\n")}
+		cs.check("periodic Submit", errOf(b.Submit(ctx, sub)), nil)
+	}
+	cs.check("periodic SetData", b.SetData(ctx, "*", []byte("{}")), nil)
+	boardReads(ctx, cs, b)
+	return b
 }

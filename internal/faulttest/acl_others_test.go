@@ -172,19 +172,26 @@ func TestRatelimitLeastPrivilege(t *testing.T) {
 	for _, k := range hostile {
 		cs.check("Allow "+quoted(k), errOf(l.Allow(ctx, k, limit)), nil)
 		cs.check("AllowN "+quoted(k), errOf(l.AllowN(ctx, k, limit, 2)), nil)
+		cs.check("Allow refused "+quoted(k), errOf(l.Allow(ctx, k, limit)), nil)
 	}
+	// A backlog of more stale entries than one call drops.
+	burst := ratelimit.Limit{N: 2 * ratelimit.MaxAllowN, Window: 100 * time.Millisecond}
+	cs.check("AllowN of MaxAllowN", errOf(l.AllowN(ctx, "burst*", burst, ratelimit.MaxAllowN)), nil)
+	cs.check("AllowN of MaxAllowN", errOf(l.AllowN(ctx, "burst*", burst, ratelimit.MaxAllowN)), nil)
+	time.Sleep(150 * time.Millisecond) // out of the window, not yet expired (2 windows)
+	cs.check("Allow after a backlog", errOf(l.Allow(ctx, "burst*", burst)), nil)
 	wait, err := ratelimit.New(c, ratelimit.Options{WaitReplicas: 1, WaitTimeout: time.Millisecond})
 	cs.check("New, waiting for replicas", err, nil)
 	cs.short("Allow waiting for a replica", errOf(wait.Allow(ctx, "w", limit)))
 	keys := checkKeyspace(t, admin, func(k string) bool {
-		for _, h := range append([]string{"w"}, hostile...) {
+		for _, h := range append([]string{"w", "burst*"}, hostile...) {
 			if k == "rl:{"+h+"}" {
 				return true
 			}
 		}
 		return false
 	})
-	for _, k := range append([]string{"w"}, hostile...) {
+	for _, k := range append([]string{"w", "burst*"}, hostile...) {
 		cs.check("Reset "+quoted(k), l.Reset(ctx, k), nil)
 	}
 	if n := checkKeyspace(t, admin, func(string) bool { return false }); n != 0 {

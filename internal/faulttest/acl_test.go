@@ -23,7 +23,7 @@ import (
 const (
 	aclConnection = "+cluster|slots +cluster|shards"
 	aclWait       = "+wait"
-	aclBoard      = "+evalsha +eval +evalsha_ro +eval_ro +multi +exec +zcard +scard +sscan +srandmember " +
+	aclBoard      = "+evalsha +eval +evalsha_ro +eval_ro +zcard +scard +sscan +srandmember " +
 		"+exists +hdel +hget +hincrby +hmget +hscan +hset +hsetnx +pexpireat +pexpiretime +rename +sadd +set +srem " +
 		"+unlink +zadd +zcount +zrange +zrank +zrem +zscan +zscore"
 	aclTimeline = "+evalsha +eval +evalsha_ro +eval_ro +multi +exec +zadd +zcard +zcount +zlexcount +zrange " +
