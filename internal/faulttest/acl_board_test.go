@@ -8,7 +8,6 @@ import (
 
 	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/board"
-	"github.com/tiebreak/tiebreak/pack"
 )
 
 // A board's every operation (New, the writes, the reads, Migrate, Open,
@@ -65,7 +64,7 @@ func boardOps(ctx context.Context, t *testing.T, cs *calls, c rueidis.Client, na
 		return nil
 	}
 	ids := append([]string{"p1", "{x}", "}{"}, hostile...)
-	for i, id := range ids { // the time field holds i: the last two do not fit narrowLayout
+	for i, id := range ids { // the time field holds i: the last two do not fit 3 bits
 		sub := board.Submission{ID: id, Values: []float64{float64(i % 3), 1, float64(i)}, Data: []byte(hostile[i%len(hostile)])}
 		cs.check("Submit "+quoted(id), errOf(b.Submit(ctx, sub)), nil)
 	}
@@ -83,10 +82,10 @@ func boardOps(ctx context.Context, t *testing.T, cs *calls, c rueidis.Client, na
 	cs.short("Submit waiting for a replica", errOf(wait.Submit(ctx, board.Submission{ID: "w", Values: []float64{1, 1, 1}})))
 	cs.check("Remove", errOf(b.Remove(ctx, "}{", "a*b?[c]", "absent")), nil)
 	to, mo := board.Options{Strategy: 1 - s, DenseRanks: true}, board.MigrateOptions{Batch: 2}
-	_, err = b.Migrate(ctx, narrowLayout(t), to, mo)
+	_, err = b.Migrate(ctx, timedLayout(t, 3), to, mo)
 	cs.check("Migrate to a layout two entries do not fit", err, board.ErrValue)
 	cs.check("Remove the misfits", errOf(b.Remove(ctx, ids[8], ids[9])), nil)
-	nb, err := b.Migrate(ctx, narrowLayout(t), to, mo)
+	nb, err := b.Migrate(ctx, timedLayout(t, 3), to, mo)
 	cs.check("Migrate", err, nil)
 	ob, err := board.Open(ctx, c, name)
 	cs.check("Open", err, nil)
@@ -109,20 +108,6 @@ func boardReads(ctx context.Context, cs *calls, b *board.Board) {
 	cs.check("Between", errOf(b.Between(ctx, 0, 5, 0, 5)), nil)
 	cs.check("Scan", errOf(b.Scan(ctx, "", 5, board.WithData())), nil)
 	cs.check("Len", errOf(b.Len(ctx)), nil)
-}
-
-// narrowLayout is boardLayout with a time of 3 bits (0 to 7).
-func narrowLayout(t *testing.T) *pack.Layout {
-	t.Helper()
-	l, err := pack.NewLayout(
-		pack.Field{Name: "points", Width: 20},
-		pack.Field{Name: "paid", Width: 1},
-		pack.Field{Name: "time", Width: 3, Dir: pack.LowerIsBetter},
-	)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return l
 }
 
 // periodicOps writes and reads the current window of a daily board, whose

@@ -29,12 +29,15 @@ type objects struct {
 // boardLayout is points (higher first), paid (1 first), then time
 // (earlier first); the workload draws points from a small range, so many
 // entries tie and dense ranks differ from ordinal ones.
-func boardLayout(t testing.TB) *pack.Layout {
+func boardLayout(t testing.TB) *pack.Layout { return timedLayout(t, 32) }
+
+// timedLayout is boardLayout with a time field of timeBits bits.
+func timedLayout(t testing.TB, timeBits int) *pack.Layout {
 	t.Helper()
 	l, err := pack.NewLayout(
 		pack.Field{Name: "points", Width: 20},
 		pack.Field{Name: "paid", Width: 1},
-		pack.Field{Name: "time", Width: 32, Dir: pack.LowerIsBetter},
+		pack.Field{Name: "time", Width: timeBits, Dir: pack.LowerIsBetter},
 	)
 	if err != nil {
 		t.Fatal(err)

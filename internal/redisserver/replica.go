@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/redis/rueidis"
 )
 
 // syncTimeout bounds the wait for a replica's first synchronization.
@@ -61,19 +63,14 @@ const syncKey = "redisserver:replicated"
 // then deletes syncKey), so that a replica's acknowledgement of the
 // master's offset is one of a write.
 func touch(addr string) error {
-	c, err := DialNode(addr)
-	if err != nil {
-		return err
-	}
-	defer c.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	for _, r := range c.DoMulti(ctx, c.B().Set().Key(syncKey).Value("1").Build(), c.B().Del().Key(syncKey).Build()) {
-		if err := r.Error(); err != nil {
-			return fmt.Errorf("redisserver: write to %s: %w", addr, err)
+	return onNode(addr, func(ctx context.Context, c rueidis.Client) error {
+		for _, r := range c.DoMulti(ctx, c.B().Set().Key(syncKey).Value("1").Build(), c.B().Del().Key(syncKey).Build()) {
+			if err := r.Error(); err != nil {
+				return fmt.Errorf("redisserver: write to %s: %w", addr, err)
+			}
 		}
-	}
-	return nil
+		return nil
+	})
 }
 
 // acked reports whether the master's INFO replication m lists the replica
@@ -99,6 +96,14 @@ func acked(m map[string]string, addr string) bool {
 // Promote makes the replica on addr a master (REPLICAOF NO ONE), as a
 // failover does, keeping the data it holds.
 func Promote(addr string) error {
+	return onNode(addr, func(ctx context.Context, c rueidis.Client) error {
+		return c.Do(ctx, c.B().Replicaof().No().One().Build()).Error()
+	})
+}
+
+// onNode runs f with a client of its own on the single node addr, within
+// 5 seconds.
+func onNode(addr string, f func(ctx context.Context, c rueidis.Client) error) error {
 	c, err := DialNode(addr)
 	if err != nil {
 		return err
@@ -106,5 +111,5 @@ func Promote(addr string) error {
 	defer c.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	return c.Do(ctx, c.B().Replicaof().No().One().Build()).Error()
+	return f(ctx, c)
 }
