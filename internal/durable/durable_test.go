@@ -213,3 +213,25 @@ func TestWaitWithDefaults(t *testing.T) {
 		}
 	}
 }
+
+// On a cluster, a write's WAIT goes to the master of the write's keys (one
+// connection pinned to their slot): the masters here have no replicas, so
+// each write, to keys of any slot, is applied and counts 0 of 1.
+func TestWriteOnCluster(t *testing.T) {
+	env := redistest.NewCluster(t, 3)
+	ctx := testCtx(t)
+	w := durable.Wait{Replicas: 1, Timeout: time.Millisecond}
+	for i := range 12 {
+		tag := "{" + env.Prefix + strconv.Itoa(i) + "}"
+		n, err := durable.Write(ctx, env.Client, w, "test: pipeline", func(c rueidis.Client) (int64, error) {
+			res := c.DoMulti(ctx, c.B().Set().Key(tag+"a").Value("1").Build(), c.B().Incr().Key(tag+"n").Build())
+			return res[1].AsInt64()
+		})
+		if !errors.Is(err, durable.ErrNotReplicated) || !strings.Contains(err.Error(), "0 of 1 replicas") || n != 1 {
+			t.Fatalf("write to %s: %d, %v; want 1 and ErrNotReplicated (0 of 1 replicas)", tag, n, err)
+		}
+		if got := get(t, env.Client, tag+"a"); got != "1" {
+			t.Errorf("%sa = %q, want 1", tag, got)
+		}
+	}
+}
