@@ -12,7 +12,7 @@ import (
 // ErrNotReplicated reports a write that the master applied but that fewer
 // replicas than asked acknowledged within the timeout (or whose WAIT
 // failed): it may be lost if the master fails before replicating it.
-var ErrNotReplicated = errors.New("write applied on the master but not acknowledged by enough replicas")
+var ErrNotReplicated = errors.New("not acknowledged by enough replicas")
 
 // Bounds and default of a Wait.
 const (
