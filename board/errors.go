@@ -1,6 +1,10 @@
 package board
 
-import "errors"
+import (
+	"errors"
+
+	"github.com/tiebreak/tiebreak/internal/durable"
+)
 
 // Sentinel errors. Every error this package returns wraps one of them (and,
 // for bad values, the pack sentinel that describes the problem), so callers
@@ -21,8 +25,9 @@ var (
 	// pack.ErrOverflow), or a wrong number of values or operators.
 	ErrValue = errors.New("invalid value")
 
-	// ErrArgument reports a bad read argument: a count under 1, a negative
-	// offset, a malformed cursor, an unknown rank kind or policy.
+	// ErrArgument reports a bad argument: a count under 1, a negative
+	// offset, a malformed cursor, an unknown rank kind or policy, member
+	// data over MaxDataLen bytes, a SubmitMany over MaxSubmitMany.
 	ErrArgument = errors.New("invalid argument")
 
 	// ErrNotFound reports an id that is not on the board.
@@ -62,6 +67,13 @@ var (
 	// ErrRedis wraps an error from Redis or the connection (including a
 	// cancelled context, which it also wraps).
 	ErrRedis = errors.New("redis error")
+
+	// ErrNotReplicated reports a write that the master applied but that
+	// fewer than Options.WaitReplicas replicas acknowledged within
+	// Options.WaitTimeout (or whose WAIT failed): a failover before it
+	// reaches a replica may lose it. The call still returns the write's
+	// result. It is the same error value in every package of tiebreak.
+	ErrNotReplicated = durable.ErrNotReplicated
 
 	// ErrReply reports a script reply of an unexpected shape.
 	ErrReply = errors.New("unexpected reply")

@@ -25,12 +25,11 @@ var nativeWrites = true
 // score is the negated packed value, so lower is better; CH counts a
 // changed score), then ZSCORE and ZRANK of the id, one round trip, one
 // atomic step, the same result as submit.lua's.
-func (b *Board) submitNative(ctx context.Context, g *generation, s Submission) (Result, error) {
+func (b *Board) submitNative(ctx context.Context, c rueidis.Client, g *generation, s Submission) (Result, error) {
 	score, _, err := b.encode(s.ID, s.Values)
 	if err != nil {
 		return Result{}, err
 	}
-	c := b.client
 	zadd := c.B().Zadd().Key(g.keys.z)
 	var add rueidis.Completed
 	if s.Policy == Best {

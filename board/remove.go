@@ -3,6 +3,10 @@ package board
 import (
 	"context"
 	"fmt"
+
+	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/internal/clip"
+	"github.com/tiebreak/tiebreak/internal/durable"
 )
 
 // MaxRemove is the most ids one Remove takes.
@@ -11,7 +15,7 @@ const MaxRemove = 1000
 // Remove removes ids, with their member data and rank-index entries, in one
 // atomic script, and returns how many were on the board. It refuses no ids
 // and more than MaxRemove (ErrArgument) and an invalid id (ErrID), removing
-// nothing.
+// nothing. It waits for replicas as Submit does (Options.WaitReplicas).
 func (b *Board) Remove(ctx context.Context, ids ...string) (int64, error) {
 	if len(ids) == 0 || len(ids) > MaxRemove {
 		return 0, fmt.Errorf("board: Remove: len(ids) = %d out of range [1, %d]: %w", len(ids), MaxRemove, ErrArgument)
@@ -23,34 +27,41 @@ func (b *Board) Remove(ctx context.Context, ids ...string) (int64, error) {
 		}
 		args = append(args, id)
 	}
-	return inGen(ctx, b, func(g *generation) (int64, error) {
-		n, err := g.scripts.remove.Exec(ctx, b.client, g.keys.script, args).AsInt64()
-		return n, b.scriptErr("remove", err)
+	return durable.Write(ctx, b.client, b.opts.wait(), "board: remove", func(c rueidis.Client) (int64, error) {
+		return inGen(ctx, b, func(g *generation) (int64, error) {
+			n, err := g.scripts.remove.Exec(ctx, c, g.keys.script, args).AsInt64()
+			return n, b.scriptErr("remove", err)
+		})
 	})
 }
 
 // SetData sets the member data of id, which must be on the board
 // (ErrNotFound otherwise, and nothing is written). It refuses an invalid id
-// (ErrID) and a periodic window past its retention (ErrExpired). Data is removed with
-// the entry. To write data with the values, use Submission.Data.
+// (ErrID), data over MaxDataLen bytes (ErrArgument) and a periodic window
+// past its retention (ErrExpired). Data is removed with
+// the entry. To write data with the values, use Submission.Data. It waits
+// for replicas as Submit does (Options.WaitReplicas).
 func (b *Board) SetData(ctx context.Context, id string, data []byte) error {
 	if err := b.checkID(id); err != nil {
 		return err
+	}
+	if len(data) > MaxDataLen {
+		return fmt.Errorf("board: set data: id %s: %d bytes of data, over MaxDataLen = %d: %w", clip.Quote(id), len(data), MaxDataLen, ErrArgument)
 	}
 	expire, err := b.expireArg()
 	if err != nil {
 		return err
 	}
 	args := []string{id, string(data), expire}
-	n, err := inGen(ctx, b, func(g *generation) (int64, error) {
-		n, err := g.scripts.setData.Exec(ctx, b.client, g.keys.script, args).AsInt64()
-		return n, b.scriptErr("set data", err)
+	_, err = durable.Write(ctx, b.client, b.opts.wait(), "board: set data", func(c rueidis.Client) (int64, error) {
+		n, err := inGen(ctx, b, func(g *generation) (int64, error) {
+			n, err := g.scripts.setData.Exec(ctx, c, g.keys.script, args).AsInt64()
+			return n, b.scriptErr("set data", err)
+		})
+		if err == nil && n == 0 {
+			err = fmt.Errorf("board: id %q: %w", id, ErrNotFound)
+		}
+		return n, err
 	})
-	if err != nil {
-		return err
-	}
-	if n == 0 {
-		return fmt.Errorf("board: id %q: %w", id, ErrNotFound)
-	}
-	return nil
+	return err
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/internal/clip"
+	"github.com/tiebreak/tiebreak/internal/durable"
 )
 
 // Policy says how a submission combines with the entry already stored.
@@ -68,7 +70,7 @@ type Submission struct {
 	// OpSet for every field. Other policies refuse it (ErrArgument).
 	Ops []Op
 	// Data, when not nil, replaces the entry's member data in the same
-	// script. Nil leaves it as it is.
+	// script: at most MaxDataLen bytes. Nil leaves it as it is.
 	Data []byte
 }
 
@@ -90,9 +92,14 @@ type Result struct {
 // values or operators, a NaN, infinite, non-integer or out-of-range value,
 // or an add whose result leaves the field's range (ErrValue, wrapping
 // pack.ErrOverflow for ranges); an unknown policy or operator, or
-// operators without PerField (ErrArgument); a write to a periodic window
+// operators without PerField, member data over MaxDataLen bytes
+// (ErrArgument); a write to a periodic window
 // past its retention (ErrExpired). Redis errors and a cancelled context
 // wrap ErrRedis.
+//
+// With Options.WaitReplicas, it returns once that many replicas hold the
+// write; when fewer acknowledged it within Options.WaitTimeout, it
+// returns the result with an error wrapping ErrNotReplicated.
 func (b *Board) Submit(ctx context.Context, s Submission) (Result, error) {
 	res, conflict, err := b.submit(ctx, s, "", "", "")
 	if err == nil && conflict {
@@ -108,23 +115,35 @@ func (b *Board) submit(ctx context.Context, s Submission, expect, expScore, expM
 		res      Result
 		conflict bool
 	}
-	o, err := inGen(ctx, b, func(g *generation) (out, error) {
-		if b.native(g, s, expect) {
-			if err := b.checkSubmission(s); err != nil {
+	o, err := durable.Write(ctx, b.client, b.opts.wait(), "board: submit", func(client rueidis.Client) (out, error) {
+		return inGen(ctx, b, func(g *generation) (out, error) {
+			if b.native(g, s, expect) {
+				if err := b.checkSubmission(s); err != nil {
+					return out{}, err
+				}
+				res, err := b.submitNative(ctx, client, g, s)
+				return out{res: res}, err
+			}
+			c, err := b.prepare(g, s, expect, expScore, expMember)
+			if err != nil {
 				return out{}, err
 			}
-			res, err := b.submitNative(ctx, g, s)
-			return out{res: res}, err
-		}
-		c, err := b.prepare(g, s, expect, expScore, expMember)
-		if err != nil {
-			return out{}, err
-		}
-		res, conflict, err := b.finish(c, g.scripts.submit.Exec(ctx, b.client, c.keys, c.args))
-		return out{res, conflict}, err
+			res, conflict, err := b.finish(c, g.scripts.submit.Exec(ctx, client, c.keys, c.args))
+			if err == nil && conflict {
+				err = errConflict // nothing written: no replica to wait for
+			}
+			return out{res, conflict}, err
+		})
 	})
+	if errors.Is(err, errConflict) {
+		return Result{}, true, nil
+	}
 	return o.res, o.conflict, err
 }
+
+// errConflict reports, inside submit, a compare-and-set that did not
+// hold: the script wrote nothing.
+var errConflict = errors.New("board: the entry changed since it was read")
 
 // submitCall is one call of submit.lua, ready to send.
 type submitCall struct {
@@ -178,6 +197,9 @@ func (b *Board) prepare(g *generation, s Submission, expect, expScore, expMember
 func (b *Board) checkSubmission(s Submission) error {
 	if err := b.checkID(s.ID); err != nil {
 		return err
+	}
+	if len(s.Data) > MaxDataLen {
+		return fmt.Errorf("board: id %s: %d bytes of data, over MaxDataLen = %d: %w", clip.Quote(s.ID), len(s.Data), MaxDataLen, ErrArgument)
 	}
 	if int(s.Policy) >= len(policyCodes) {
 		return fmt.Errorf("board: unknown policy %v, want Replace, Best or PerField: %w", s.Policy, ErrArgument)

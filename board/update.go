@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/internal/durable"
 )
 
 // UpdateFunc computes an entry's new values from its current one. old is
@@ -24,6 +25,7 @@ type UpdateFunc func(old *Entry) ([]float64, error)
 // forever) with an error wrapping ErrConflict and ErrRetriesExhausted, or
 // when ctx ends, with an error wrapping ErrConflict and the context's
 // error. Values fn returns are checked as Submit checks them (ErrValue).
+// Its write waits for replicas as Submit's does (Options.WaitReplicas).
 func (b *Board) Update(ctx context.Context, id string, fn UpdateFunc) (Result, error) {
 	if err := b.checkID(id); err != nil {
 		return Result{}, err
@@ -96,38 +98,67 @@ type ManyResult struct {
 	Err error
 }
 
-// SubmitMany writes many entries in one pipelined round trip (10,000 in one
-// call is fine), each in its own atomic script: one EVALSHA each, and an
+// SubmitMany writes many entries in one pipelined round trip (at most
+// MaxSubmitMany; more are all refused with ErrArgument, nothing sent),
+// each in its own atomic script: one EVALSHA each, and an
 // EVAL for those a server answers NOSCRIPT (never SCRIPT LOAD, so it talks
 // only to the nodes of the board's keys). It returns one result per
 // submission, in order; an invalid submission gets its error without being
 // sent, and does not stop the others.
+//
+// With Options.WaitReplicas, one WAIT follows the pipeline, in the same
+// round trip; when fewer replicas acknowledged it, every submission
+// written gets its result with an error wrapping ErrNotReplicated.
 func (b *Board) SubmitMany(ctx context.Context, subs []Submission) []ManyResult {
 	out := make([]ManyResult, len(subs))
+	if len(subs) > MaxSubmitMany {
+		err := fmt.Errorf("board: SubmitMany: len(subs) = %d over MaxSubmitMany = %d: %w", len(subs), MaxSubmitMany, ErrArgument)
+		for i := range out {
+			out[i].Err = err
+		}
+		return out
+	}
+	_, err := durable.Write(ctx, b.client, b.opts.wait(), "board: submit many", func(c rueidis.Client) (struct{}, error) {
+		b.submitAll(ctx, c, subs, out)
+		return struct{}{}, nil
+	})
+	if err != nil {
+		for i := range out {
+			if out[i].Err == nil {
+				out[i].Err = err
+			}
+		}
+	}
+	return out
+}
+
+// submitAll sends subs on c and writes their results to out, sending
+// again those that found the board moved to another generation.
+func (b *Board) submitAll(ctx context.Context, c rueidis.Client, subs []Submission, out []ManyResult) {
 	todo := make([]int, len(subs))
 	for i := range todo {
 		todo[i] = i
 	}
 	g := b.gen.Load()
 	for reloads := 0; ; reloads++ {
-		todo = b.submitMany(ctx, g, subs, todo, out)
+		todo = b.submitMany(ctx, c, g, subs, todo, out)
 		if len(todo) == 0 || reloads == maxReloads {
-			return out
+			return
 		}
 		var err error
 		if g, err = b.reload(ctx, g); err != nil {
 			for _, i := range todo {
 				out[i] = ManyResult{Err: err}
 			}
-			return out
+			return
 		}
 	}
 }
 
-// submitMany sends the submissions of subs listed in todo in generation g,
+// submitMany sends the submissions of subs listed in todo in generation g, on client,
 // writes their results to out, and returns those that found the
 // generation moved (errStale), to send again.
-func (b *Board) submitMany(ctx context.Context, g *generation, subs []Submission, todo []int, out []ManyResult) []int {
+func (b *Board) submitMany(ctx context.Context, client rueidis.Client, g *generation, subs []Submission, todo []int, out []ManyResult) []int {
 	execs := make([]rueidis.LuaExec, 0, len(todo))
 	calls := make([]submitCall, 0, len(todo))
 	sent := make([]int, 0, len(todo))
@@ -144,7 +175,7 @@ func (b *Board) submitMany(ctx context.Context, g *generation, subs []Submission
 		return nil
 	}
 	var again []int
-	for j, r := range g.scripts.submit.ExecMany(ctx, b.client, execs...) {
+	for j, r := range g.scripts.submit.ExecMany(ctx, client, execs...) {
 		res, _, err := b.finish(calls[j], r)
 		out[sent[j]] = ManyResult{Result: res, Err: err}
 		if errors.Is(err, errStale) {

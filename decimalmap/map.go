@@ -7,6 +7,7 @@ import (
 
 	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/internal/clip"
+	"github.com/tiebreak/tiebreak/internal/durable"
 )
 
 // Map is a sorted multimap in Redis: exact decimal keys, kept in numeric
@@ -61,12 +62,20 @@ func (m *Map) Add(ctx context.Context, key string, values ...string) (int64, err
 	}
 	args := make([]string, 0, len(values)+2)
 	args = append(append(args, enc, maxValuesArg), values...)
-	n, err := addScript.Exec(ctx, m.client, m.keys.all(), args).AsInt64()
-	if err == nil && n < 0 {
-		return 0, fmt.Errorf("decimalmap: add: key %s holds %d values: %d more would take it past MaxValues = %d: %w",
-			clip.Quote(key), -1-n, len(values), MaxValues, ErrArgument)
-	}
-	return n, redisErr("add", err)
+	return m.write(ctx, "add", func(c rueidis.Client) (int64, error) {
+		n, err := addScript.Exec(ctx, c, m.keys.all(), args).AsInt64()
+		if err == nil && n < 0 {
+			return 0, fmt.Errorf("decimalmap: add: key %s holds %d values: %d more would take it past MaxValues = %d: %w",
+				clip.Quote(key), -1-n, len(values), MaxValues, ErrArgument)
+		}
+		return n, redisErr("add", err)
+	})
+}
+
+// write runs one write call, op, on c: the map's client, or one that waits
+// for replicas after each command (Options.WaitReplicas).
+func (m *Map) write(ctx context.Context, op string, call func(c rueidis.Client) (int64, error)) (int64, error) {
+	return durable.Write(ctx, m.client, m.opts.wait(), "decimalmap: "+op, call)
 }
 
 // maxValuesArg and maxCallValuesArg are the bounds as script arguments.
@@ -133,12 +142,14 @@ func (m *Map) Remove(ctx context.Context, keys ...string) (int64, error) {
 		}
 		encs = append(encs, enc)
 	}
-	n, err := removeScript.Exec(ctx, m.client, m.keys.all(), append([]string{maxCallValuesArg}, encs...)).AsInt64()
-	if err == nil && n < 0 {
-		return 0, fmt.Errorf("decimalmap: remove: the %d keys hold %d values, over MaxCallValues = %d: remove fewer at once: %w",
-			len(keys), -1-n, MaxCallValues, ErrArgument)
-	}
-	return n, redisErr("remove", err)
+	return m.write(ctx, "remove", func(c rueidis.Client) (int64, error) {
+		n, err := removeScript.Exec(ctx, c, m.keys.all(), append([]string{maxCallValuesArg}, encs...)).AsInt64()
+		if err == nil && n < 0 {
+			return 0, fmt.Errorf("decimalmap: remove: the %d keys hold %d values, over MaxCallValues = %d: remove fewer at once: %w",
+				len(keys), -1-n, MaxCallValues, ErrArgument)
+		}
+		return n, redisErr("remove", err)
+	})
 }
 
 // RemoveValue removes the first occurrence of value from the list of key
@@ -155,8 +166,11 @@ func (m *Map) RemoveValue(ctx context.Context, key, value string) (bool, error) 
 		return false, fmt.Errorf("decimalmap: remove value: key %s: value of %d bytes, over MaxValueLen = %d: %w",
 			clip.Quote(key), len(value), MaxValueLen, ErrArgument)
 	}
-	n, err := removeValueScript.Exec(ctx, m.client, m.keys.all(), []string{enc, value}).AsInt64()
-	return n == 1, redisErr("remove value", err)
+	n, err := m.write(ctx, "remove value", func(c rueidis.Client) (int64, error) {
+		n, err := removeValueScript.Exec(ctx, c, m.keys.all(), []string{enc, value}).AsInt64()
+		return n, redisErr("remove value", err)
+	})
+	return n == 1, err
 }
 
 // Len returns the number of keys in the map.
@@ -170,8 +184,10 @@ func (m *Map) Len(ctx context.Context) (int64, error) {
 // background, so even a large map never blocks it. Dropping a map that
 // does not exist does nothing.
 func (m *Map) Drop(ctx context.Context) error {
-	err := m.client.Do(ctx, m.client.B().Unlink().Key(m.keys.all()...).Build()).Error()
-	return redisErr("drop", err)
+	_, err := m.write(ctx, "drop", func(c rueidis.Client) (int64, error) {
+		return 0, redisErr("drop", c.Do(ctx, c.B().Unlink().Key(m.keys.all()...).Build()).Error())
+	})
+	return err
 }
 
 func redisErr(op string, err error) error {

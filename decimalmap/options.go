@@ -1,6 +1,11 @@
 package decimalmap
 
-import "fmt"
+import (
+	"fmt"
+	"time"
+
+	"github.com/tiebreak/tiebreak/internal/durable"
+)
 
 // DefaultMaxKeyLen is the default limit on a key's text, in bytes:
 // MaxKeyLenLimit.
@@ -11,6 +16,13 @@ const DefaultMaxKeyLen = MaxKeyLenLimit
 // so the key's length counts once per value.
 const MaxKeyLenLimit = 256
 
+// Bounds and default of Options.WaitReplicas and Options.WaitTimeout.
+const (
+	MaxWaitReplicas    = durable.MaxReplicas
+	DefaultWaitTimeout = durable.DefaultTimeout
+	MaxWaitTimeout     = durable.MaxTimeout
+)
+
 // Options configure a map. The zero value means every default.
 type Options struct {
 	// MaxKeyLen is the longest key text accepted, in bytes, so that keys
@@ -18,6 +30,20 @@ type Options struct {
 	// number of digits of a key is otherwise not limited. Default
 	// DefaultMaxKeyLen (256); at most MaxKeyLenLimit; negative is refused.
 	MaxKeyLen int
+
+	// WaitReplicas is how many replicas must acknowledge each write
+	// (Add, Remove, RemoveValue, Drop) before it returns: Redis's WAIT, sent right after the write
+	// on the same connection, in the same round trip. A write that fewer
+	// replicas acknowledged within WaitTimeout returns its result with an
+	// error wrapping ErrNotReplicated: the master applied it, but a
+	// failover may lose it. Default 0: no waiting. At most
+	// MaxWaitReplicas.
+	WaitReplicas int
+
+	// WaitTimeout is how long a write waits for its replicas (rounded up
+	// to whole milliseconds). Default DefaultWaitTimeout (1s); at most
+	// MaxWaitTimeout (1 minute). Used only with WaitReplicas.
+	WaitTimeout time.Duration
 }
 
 func (o Options) withDefaults() (Options, error) {
@@ -28,5 +54,15 @@ func (o Options) withDefaults() (Options, error) {
 		return o, fmt.Errorf("decimalmap: Options.MaxKeyLen = %d out of range [1, %d] (0 for %d): %w",
 			o.MaxKeyLen, MaxKeyLenLimit, DefaultMaxKeyLen, ErrOptions)
 	}
+	w, bad := o.wait().WithDefaults()
+	if bad != "" {
+		return o, fmt.Errorf("decimalmap: Options.%s: %w", bad, ErrOptions)
+	}
+	o.WaitTimeout = w.Timeout
 	return o, nil
+}
+
+// wait is what every write of the map waits for.
+func (o Options) wait() durable.Wait {
+	return durable.Wait{Replicas: o.WaitReplicas, Timeout: o.WaitTimeout}
 }

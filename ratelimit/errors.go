@@ -1,6 +1,10 @@
 package ratelimit
 
-import "errors"
+import (
+	"errors"
+
+	"github.com/tiebreak/tiebreak/internal/durable"
+)
 
 // Sentinel errors. Every error this package returns wraps one of them, so
 // callers use errors.Is.
@@ -28,6 +32,13 @@ var (
 	// ErrRedis wraps an error from Redis or the connection (including a
 	// cancelled context, which it also wraps).
 	ErrRedis = errors.New("redis error")
+
+	// ErrNotReplicated reports a write that the master applied but that
+	// fewer than Options.WaitReplicas replicas acknowledged within
+	// Options.WaitTimeout (or whose WAIT failed): a failover before it
+	// reaches a replica may lose it. The call still returns the write's
+	// result. It is the same error value in every package of tiebreak.
+	ErrNotReplicated = durable.ErrNotReplicated
 
 	// ErrReply reports a script reply of an unexpected shape.
 	ErrReply = errors.New("unexpected reply")

@@ -5,8 +5,17 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/internal/durable"
+)
+
+// Bounds and default of Options.WaitReplicas and Options.WaitTimeout.
+const (
+	MaxWaitReplicas    = durable.MaxReplicas
+	DefaultWaitTimeout = durable.DefaultTimeout
+	MaxWaitTimeout     = durable.MaxTimeout
 )
 
 // Options configure a Limiter. The zero value means every default.
@@ -16,6 +25,20 @@ type Options struct {
 	// MaxPrefixLen bytes. A brace is refused: it would change the hash
 	// tag.
 	Prefix string
+
+	// WaitReplicas is how many replicas must acknowledge each write
+	// (AllowN, also when it refuses, and Reset) before it returns: Redis's WAIT, sent right after the write
+	// on the same connection, in the same round trip. A write that fewer
+	// replicas acknowledged within WaitTimeout returns its result with an
+	// error wrapping ErrNotReplicated: the master applied it, but a
+	// failover may lose it. Default 0: no waiting. At most
+	// MaxWaitReplicas.
+	WaitReplicas int
+
+	// WaitTimeout is how long a write waits for its replicas (rounded up
+	// to whole milliseconds). Default DefaultWaitTimeout (1s); at most
+	// MaxWaitTimeout (1 minute). Used only with WaitReplicas.
+	WaitTimeout time.Duration
 }
 
 func (o Options) withDefaults() (Options, error) {
@@ -28,6 +51,11 @@ func (o Options) withDefaults() (Options, error) {
 	case strings.ContainsAny(o.Prefix, "{}"):
 		return o, fmt.Errorf("ratelimit: Options.Prefix = %q holds a brace: %w", o.Prefix, ErrOptions)
 	}
+	w, bad := durable.Wait{Replicas: o.WaitReplicas, Timeout: o.WaitTimeout}.WithDefaults()
+	if bad != "" {
+		return o, fmt.Errorf("ratelimit: Options.%s: %w", bad, ErrOptions)
+	}
+	o.WaitTimeout = w.Timeout
 	return o, nil
 }
 
@@ -40,6 +68,7 @@ func (o Options) withDefaults() (Options, error) {
 type Limiter struct {
 	client rueidis.Client
 	prefix string
+	wait   durable.Wait
 	args   argCache
 }
 
@@ -54,7 +83,8 @@ func New(client rueidis.Client, opts Options) (*Limiter, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Limiter{client: client, prefix: o.Prefix}, nil
+	w := durable.Wait{Replicas: o.WaitReplicas, Timeout: o.WaitTimeout}
+	return &Limiter{client: client, prefix: o.Prefix, wait: w}, nil
 }
 
 // Allow is AllowN(ctx, key, limit, 1).
@@ -101,7 +131,9 @@ func (l *Limiter) AllowN(ctx context.Context, key string, limit Limit, n int) (R
 	}
 	a := l.args.get(limit)
 	kv := [...]string{k, a.n, a.window, strconv.Itoa(n), a.ttlMin, a.ttlSet}
-	return parseResult(limit, n, allowScript.Exec(ctx, l.client, kv[:1], kv[1:]))
+	return durable.Write(ctx, l.client, l.wait, "ratelimit: allow", func(c rueidis.Client) (Result, error) {
+		return parseResult(limit, n, allowScript.Exec(ctx, c, kv[:1], kv[1:]))
+	})
 }
 
 // Reset forgets every request logged for key, so its next window starts
@@ -113,8 +145,11 @@ func (l *Limiter) Reset(ctx context.Context, key string) error {
 	if err != nil {
 		return err
 	}
-	if err := l.client.Do(ctx, l.client.B().Unlink().Key(k).Build()).Error(); err != nil {
-		return fmt.Errorf("ratelimit: reset: %w: %w", ErrRedis, err)
-	}
-	return nil
+	_, err = durable.Write(ctx, l.client, l.wait, "ratelimit: reset", func(c rueidis.Client) (struct{}, error) {
+		if err := c.Do(ctx, c.B().Unlink().Key(k).Build()).Error(); err != nil {
+			return struct{}{}, fmt.Errorf("ratelimit: reset: %w: %w", ErrRedis, err)
+		}
+		return struct{}{}, nil
+	})
+	return err
 }

@@ -26,3 +26,22 @@ func Private(t testing.TB, args ...string) (*Server, rueidis.Client) {
 	t.Cleanup(client.Close)
 	return srv, client
 }
+
+// PrivateReplicated starts a redis-server of t's own and a replica of it
+// (--replicaof), both with the extra redis-server args and their data in
+// temporary directories of t, and a client on the master; all are closed
+// when t ends. It returns once the replica has synchronized. It serves
+// tests of writes that wait for replicas (WAIT) and of failovers (kill the
+// master, promote the replica with redisserver.Promote).
+func PrivateReplicated(t testing.TB, args ...string) (master, replica *Server, client rueidis.Client) {
+	t.Helper()
+	// The master sends its first snapshot at once, not after the 5 s
+	// that Redis waits by default for more replicas to share it.
+	master, client = Private(t, append([]string{"--repl-diskless-sync-delay", "0"}, args...)...)
+	replica, err := redisserver.StartReplica(t.TempDir(), master, args...)
+	if err != nil {
+		t.Fatal(failure(err))
+	}
+	t.Cleanup(func() { replica.Close() })
+	return master, replica, client
+}

@@ -1,6 +1,10 @@
 package timeline
 
-import "errors"
+import (
+	"errors"
+
+	"github.com/tiebreak/tiebreak/internal/durable"
+)
 
 // Sentinel errors. Every error a Timeline returns wraps exactly one of
 // them, so callers test with errors.Is. An ID the codec refuses is
@@ -46,6 +50,13 @@ var (
 	// ErrRedis wraps an error from Redis or the connection (including a
 	// cancelled context, which it also wraps).
 	ErrRedis = errors.New("redis error")
+
+	// ErrNotReplicated reports a write that the master applied but that
+	// fewer than Options.WaitReplicas replicas acknowledged within
+	// Options.WaitTimeout (or whose WAIT failed): a failover before it
+	// reaches a replica may lose it. It is the same error value in every
+	// package of tiebreak.
+	ErrNotReplicated = durable.ErrNotReplicated
 
 	// ErrReply reports a reply of an unexpected shape, or a stored member
 	// that is not one the timeline writes: keys changed behind its back.

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"time"
+
+	"github.com/tiebreak/tiebreak/internal/durable"
 )
 
 // Strategy is how a Timeline stores its messages in its sorted set. Both
@@ -76,6 +78,13 @@ const (
 	MaxTrim = 64
 )
 
+// Bounds and default of Options.WaitReplicas and Options.WaitTimeout.
+const (
+	MaxWaitReplicas    = durable.MaxReplicas
+	DefaultWaitTimeout = durable.DefaultTimeout
+	MaxWaitTimeout     = durable.MaxTimeout
+)
+
 // Options configure a Timeline. The zero value means every
 // default: lex storage, pages of 50 (at most 1000), payloads up to 1 MiB,
 // no retention.
@@ -112,6 +121,20 @@ type Options struct {
 	// Clock returns the current time for MaxAge. Default time.Now. It must
 	// be safe for concurrent use.
 	Clock func() time.Time
+
+	// WaitReplicas is how many replicas must acknowledge each write
+	// (Append, AppendMany, Remove, Trim, Drop) before it returns: Redis's
+	// WAIT, sent right after the write on the same connection, in the same
+	// round trip. A write that fewer replicas acknowledged within
+	// WaitTimeout returns an error wrapping ErrNotReplicated: the master
+	// applied it, but a failover may lose it. Default 0: no waiting. At
+	// most MaxWaitReplicas.
+	WaitReplicas int
+
+	// WaitTimeout is how long a write waits for its replicas (rounded up
+	// to whole milliseconds). Default DefaultWaitTimeout (1s); at most
+	// MaxWaitTimeout (1 minute). Used only with WaitReplicas.
+	WaitTimeout time.Duration
 }
 
 // withDefaults fills in the defaults and says what is out of bounds, if
@@ -143,7 +166,17 @@ func (o Options) withDefaults() (Options, string) {
 	case o.MaxAge < 0:
 		return o, fmt.Sprintf("Options.MaxAge = %v, want 0 (no limit) or more", o.MaxAge)
 	}
+	w, bad := o.wait().WithDefaults()
+	if bad != "" {
+		return o, "Options." + bad
+	}
+	o.WaitTimeout = w.Timeout
 	return o, ""
+}
+
+// wait is what every write of the timeline waits for.
+func (o Options) wait() durable.Wait {
+	return durable.Wait{Replicas: o.WaitReplicas, Timeout: o.WaitTimeout}
 }
 
 // retains reports whether the timeline applies a retention (by count or

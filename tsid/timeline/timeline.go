@@ -113,8 +113,10 @@ func (tl *Timeline[ID]) Len(ctx context.Context) (int64, error) {
 // Drop deletes the whole timeline in one command (UNLINK: Redis frees the
 // memory in the background).
 func (tl *Timeline[ID]) Drop(ctx context.Context) error {
-	err := tl.client.Do(ctx, tl.client.B().Unlink().Key(tl.keys...).Build()).Error()
-	return tl.redisErr("Drop", err)
+	_, err := tl.write(ctx, "Drop", func(c rueidis.Client) (int64, error) {
+		return 0, tl.redisErr("Drop", c.Do(ctx, c.B().Unlink().Key(tl.keys...).Build()).Error())
+	})
+	return err
 }
 
 // idLen is the length of a member's ID prefix.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/internal/clip"
+	"github.com/tiebreak/tiebreak/internal/durable"
 )
 
 // Message is one message of a timeline.
@@ -76,12 +77,21 @@ func (tl *Timeline[ID]) appendMsgs(ctx context.Context, op string, msgs []Messag
 	if len(execs) == 0 {
 		return nil
 	}
-	for _, r := range tl.scripts.appendMsgs.ExecMany(ctx, tl.client, execs...) {
-		if err := r.Error(); err != nil {
-			return tl.redisErr(op, err)
+	_, err := tl.write(ctx, op, func(c rueidis.Client) (int64, error) {
+		for _, r := range tl.scripts.appendMsgs.ExecMany(ctx, c, execs...) {
+			if err := r.Error(); err != nil {
+				return 0, tl.redisErr(op, err)
+			}
 		}
-	}
-	return nil
+		return 0, nil
+	})
+	return err
+}
+
+// write runs one write call, op, on c: the timeline's client, or one that
+// waits for replicas after each command (Options.WaitReplicas).
+func (tl *Timeline[ID]) write(ctx context.Context, op string, call func(c rueidis.Client) (int64, error)) (int64, error) {
+	return durable.Write(ctx, tl.client, tl.opts.wait(), fmt.Sprintf("timeline: room %s: %s", clip.Quote(tl.room), op), call)
 }
 
 // chunkEnd returns the end of the chunk that starts at msgs[start]: at
@@ -152,8 +162,10 @@ func (tl *Timeline[ID]) Remove(ctx context.Context, ids ...ID) (int64, error) {
 			args = append(args, c.from(), c.upTo())
 		}
 	}
-	n, err := tl.scripts.remove.Exec(ctx, tl.client, tl.keys, args).AsInt64()
-	return n, tl.redisErr("Remove", err)
+	return tl.write(ctx, "Remove", func(c rueidis.Client) (int64, error) {
+		n, err := tl.scripts.remove.Exec(ctx, c, tl.keys, args).AsInt64()
+		return n, tl.redisErr("Remove", err)
+	})
 }
 
 // Trim applies the retention now, in one script, and returns the number
@@ -166,8 +178,10 @@ func (tl *Timeline[ID]) Trim(ctx context.Context) (int64, error) {
 	if tl.opts.MaxLen == 0 && tl.opts.MaxAge == 0 {
 		return 0, nil
 	}
-	n, err := tl.scripts.trim.Exec(ctx, tl.client, tl.keys, []string{tl.ageBound()}).AsInt64()
-	return n, tl.redisErr("Trim", err)
+	return tl.write(ctx, "Trim", func(c rueidis.Client) (int64, error) {
+		n, err := tl.scripts.trim.Exec(ctx, c, tl.keys, []string{tl.ageBound()}).AsInt64()
+		return n, tl.redisErr("Trim", err)
+	})
 }
 
 // ageBound returns retain.lua's age bound: empty when MaxAge is 0 or no ID

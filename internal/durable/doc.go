@@ -1,0 +1,20 @@
+// Package durable makes a write wait for replicas: every command a write
+// sends is followed, on the same connection and in the same round trip, by
+// Redis's WAIT numreplicas timeout, and the write reports an error wrapping
+// ErrNotReplicated when fewer replicas than asked acknowledged it in time.
+//
+// Redis replicates asynchronously: a master that dies after acknowledging a
+// write but before sending it to a replica loses it when that replica is
+// promoted. WAIT bounds the loss: a write that returned without error was
+// held by at least Replicas replicas, so a failover that promotes one of
+// them keeps it. (WAIT is not consensus: a failover that promotes a replica
+// that had not acknowledged it can still lose it, and a write whose WAIT
+// fell short was still applied on the master.)
+//
+// A write runs with a client that pins one connection (rueidis's
+// Dedicate: the node of the write's keys, in a cluster) so that WAIT
+// follows the write's own commands: WAIT counts the replicas that hold
+// every write its connection sent before it. A redirection (MOVED, ASK)
+// is not followed on a pinned connection; the write gets it as its error,
+// having run nowhere.
+package durable

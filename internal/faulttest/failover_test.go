@@ -1,0 +1,61 @@
+package faulttest
+
+import (
+	"testing"
+	"time"
+
+	"github.com/tiebreak/tiebreak/internal/redisserver"
+	"github.com/tiebreak/tiebreak/internal/redistest"
+)
+
+// failoverWriters is how many goroutines write during a failover test.
+const failoverWriters = 12
+
+// failover writes through every package to a master with one replica,
+// its writes waiting for replicas replicas, kills the master (SIGKILL)
+// under load, promotes the replica (REPLICAOF NO ONE) and returns the
+// acknowledged writes the promoted replica lacks, and how many there
+// were.
+func failover(t *testing.T, replicas int) (missing []string, acked int) {
+	master, replica, client := redistest.PrivateReplicated(t)
+	l := newLedger()
+	load(openObjects(t, client, "failover", replicas), l, failoverWriters, 0, func() {
+		time.Sleep(500 * time.Millisecond)
+		if err := master.Crash(); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if err := redisserver.Promote(replica.Addr); err != nil {
+		t.Fatal(err)
+	}
+	promoted, err := redisserver.Dial(replica.Addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer promoted.Close()
+	if l.acked() == 0 {
+		t.Fatal("no write acknowledged before the kill: the test tests nothing")
+	}
+	return lost(t, openObjects(t, promoted, "failover", 0), l), l.acked()
+}
+
+// With Options.WaitReplicas 1 in every package, every write acknowledged
+// before the master was killed is on the promoted replica.
+func TestFailoverWithWaitLosesNoAcknowledgedWrite(t *testing.T) {
+	missing, acked := failover(t, 1)
+	t.Logf("waiting for 1 replica: %d writes acknowledged, %d lost", acked, len(missing))
+	for _, m := range missing[:min(len(missing), 20)] {
+		t.Errorf("lost: %s", m)
+	}
+}
+
+// Without waiting, replication is asynchronous: the writes the master
+// acknowledged but had not sent to its replica when it died are lost
+// (on loopback, usually none). The test reports how many.
+func TestFailoverWithoutWait(t *testing.T) {
+	missing, acked := failover(t, 0)
+	t.Logf("not waiting: %d writes acknowledged, %d lost", acked, len(missing))
+	for _, m := range missing[:min(len(missing), 5)] {
+		t.Logf("lost: %s", m)
+	}
+}
