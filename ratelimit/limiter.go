@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/internal/redisretry"
 )
 
 // Options configure a Limiter. The zero value means every default.
@@ -54,7 +55,7 @@ func New(client rueidis.Client, opts Options) (*Limiter, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Limiter{client: client, prefix: o.Prefix}, nil
+	return &Limiter{client: redisretry.Wrap(client), prefix: o.Prefix}, nil
 }
 
 // Allow is AllowN(ctx, key, limit, 1).
