@@ -72,7 +72,7 @@ const (
 // returns at once.
 func (b *Board) Migrate(ctx context.Context, layout *pack.Layout, opts Options, mo MigrateOptions) (*Board, error) {
 	opts.expireAt = b.opts.expireAt
-	t, err := configure(b.client, b.name, layout, opts)
+	t, err := configure(b.given, b.name, layout, opts)
 	if err != nil {
 		return nil, err
 	}
