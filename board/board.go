@@ -11,6 +11,7 @@ import (
 
 	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/internal/luascript"
+	"github.com/tiebreak/tiebreak/internal/redisretry"
 	"github.com/tiebreak/tiebreak/pack"
 )
 
@@ -22,7 +23,8 @@ import (
 // A Board holds its configuration and the board's generation (which keys
 // hold the entries now, see Migrate); it is safe for concurrent use.
 type Board struct {
-	client rueidis.Client
+	client rueidis.Client // given, wrapped by redisretry
+	given  rueidis.Client
 	name   string
 	layout *pack.Layout
 	opts   Options
@@ -73,8 +75,8 @@ func configure(client rueidis.Client, name string, layout *pack.Layout, opts Opt
 	if err != nil {
 		return nil, err
 	}
-	b := &Board{client: client, name: name, layout: layout, opts: o, desc: describe(layout, o), prefix: prefixOf(o.Group, name)}
-	b.multiCmd, b.execCmd = client.B().Multi().Build().Pin(), client.B().Exec().Build().Pin()
+	b := &Board{client: redisretry.Wrap(client), given: client, name: name, layout: layout, opts: o, desc: describe(layout, o), prefix: prefixOf(o.Group, name)}
+	b.multiCmd, b.execCmd = b.client.B().Multi().Build().Pin(), b.client.B().Exec().Build().Pin()
 	if layout.Len() > 1 {
 		b.rest = layout.Field(0).Mul - 1
 		b.width = len(strconv.FormatUint(b.rest, 10))
@@ -84,7 +86,7 @@ func configure(client rueidis.Client, name string, layout *pack.Layout, opts Opt
 }
 
 // Client returns the client the board was built with.
-func (b *Board) Client() rueidis.Client { return b.client }
+func (b *Board) Client() rueidis.Client { return b.given }
 
 // Name returns the board's name.
 func (b *Board) Name() string { return b.name }

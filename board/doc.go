@@ -70,4 +70,16 @@
 //
 // The scripts never compare strings with Lua's < (it follows the server's
 // locale), never use the 32-bit bit library, and return scores as strings.
+//
+// # A changing cluster
+//
+// On a Redis Cluster, a call that Redis refused without running it (TRYAGAIN
+// while the board's slot moves between masters, CLUSTERDOWN until a replica
+// takes over from a dead master, LOADING) is sent again, with waits from 1
+// ms to 100 ms, within ctx and for 10 s at most. A connection error is never
+// sent again; its message says whether a write may have run. Safe to call
+// again after such an error: Submit and SubmitMany with Replace, Best, or
+// PerField without OpAdd; SetData, Remove, Drop and every read. Not
+// idempotent: PerField with OpAdd (it adds again) and Update (its function
+// runs again on the entry it may have changed).
 package board

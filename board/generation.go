@@ -177,7 +177,7 @@ func (b *Board) loadMigration(m meta) (*migration, error) {
 		return nil, err
 	}
 	o.expireAt = b.opts.expireAt
-	t, err := configure(b.client, b.name, l, o)
+	t, err := configure(b.given, b.name, l, o)
 	if err != nil {
 		return nil, fmt.Errorf("board: %s: stored target: %w: %w", b.name, ErrDescriptor, err)
 	}

@@ -72,7 +72,7 @@ func NewGroup(boards ...*Board) (*Group, error) {
 		}
 		seen[b.prefix] = true
 		atomic = atomic && b.opts.Group != "" && b.opts.Group == boards[0].opts.Group &&
-			b.client == boards[0].client && b.opts.expireAt.IsZero()
+			b.given == boards[0].given && b.opts.expireAt.IsZero()
 	}
 	return &Group{boards: boards, atomic: atomic}, nil
 }

@@ -90,7 +90,7 @@ func (b *Board) Migrate(ctx context.Context, layout *pack.Layout, opts Options, 
 		return nil, fmt.Errorf("board: Migrate: Group %q and SharedData %t, want the board's (%q, %t): a migration does not move a board between groups: %w",
 			opts.Group, opts.SharedData, b.opts.Group, b.opts.SharedData, ErrArgument)
 	}
-	t, err := configure(b.client, b.name, layout, opts)
+	t, err := configure(b.given, b.name, layout, opts)
 	if err != nil {
 		return nil, err
 	}

@@ -149,6 +149,9 @@ func TestMigrateKinds(t *testing.T) {
 				t.Fatal(err)
 			}
 			checkMigrated(t, nb, src, c.from, c.defaults, data)
+			if b.Client() != env.Client || nb.Client() != env.Client {
+				t.Errorf("Client() is not the client the board was built with: before %v, after the migration %v", b.Client() == env.Client, nb.Client() == env.Client)
+			}
 			if _, err := b.Top(ctx, 1); !errors.Is(err, ErrMismatch) {
 				t.Errorf("old handle after the switch: err = %v, want ErrMismatch", err)
 			}

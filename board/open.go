@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/internal/redisretry"
 )
 
 // Open returns a handle to the board named name built from the descriptor
@@ -24,7 +25,7 @@ func Open(ctx context.Context, client rueidis.Client, name string) (*Board, erro
 	if client == nil {
 		return nil, fmt.Errorf("board: Open: client is nil: %w", ErrOptions)
 	}
-	m, err := readMeta(ctx, client, name, prefixOf("", name), "")
+	m, err := readMeta(ctx, redisretry.Wrap(client), name, prefixOf("", name), "")
 	if err != nil {
 		return nil, err
 	}

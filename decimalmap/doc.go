@@ -131,4 +131,15 @@
 //
 // A map is ordinary Redis data and persists as Redis does (AOF or RDB);
 // scripts are replicated and logged by their effects.
+//
+// # A changing cluster
+//
+// On a Redis Cluster, a call that Redis refused without running it (TRYAGAIN
+// while the map's slot moves between masters, CLUSTERDOWN until a replica
+// takes over from a dead master, LOADING) is sent again, with waits from 1
+// ms to 100 ms, within ctx and for 10 s at most. A connection error is never
+// sent again; its message says whether a write may have run. Safe to call
+// again after such an error: Remove, Drop and every read. Not idempotent:
+// Add (it appends the values again: repeats are kept) and RemoveValue (it
+// removes the next occurrence).
 package decimalmap

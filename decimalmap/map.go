@@ -8,6 +8,7 @@ import (
 	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/internal/clip"
 	"github.com/tiebreak/tiebreak/internal/durable"
+	"github.com/tiebreak/tiebreak/internal/redisretry"
 )
 
 // Map is a sorted multimap in Redis: exact decimal keys, kept in numeric
@@ -37,7 +38,7 @@ func New(client rueidis.Client, name string, opts Options) (*Map, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Map{client: client, name: name, opts: o, keys: makeKeys(name)}, nil
+	return &Map{client: redisretry.Wrap(client), name: name, opts: o, keys: makeKeys(name)}, nil
 }
 
 // Name returns the map's name.

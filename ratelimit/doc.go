@@ -82,4 +82,14 @@
 // until their own time plus the window, and the key's expiry is never
 // moved earlier: the limiter is stricter for the length of the step, never
 // looser. ResetAfter right after an admission then understates by the step.
+//
+// # A changing cluster
+//
+// On a Redis Cluster, a call that Redis refused without running it (TRYAGAIN
+// while the key's slot moves between masters, CLUSTERDOWN until a replica
+// takes over from a dead master, LOADING) is sent again, with waits from 1
+// ms to 100 ms, within ctx and for 10 s at most. A connection error is never
+// sent again; its message says whether a write may have run. Reset is safe
+// to call again after such an error; Allow and AllowN are not (they log the
+// requests again: the limiter errs on the strict side).
 package ratelimit

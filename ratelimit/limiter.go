@@ -9,6 +9,7 @@ import (
 
 	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/internal/durable"
+	"github.com/tiebreak/tiebreak/internal/redisretry"
 )
 
 // Bounds and default of Options.WaitReplicas and Options.WaitTimeout.
@@ -84,7 +85,7 @@ func New(client rueidis.Client, opts Options) (*Limiter, error) {
 		return nil, err
 	}
 	w := durable.Wait{Replicas: o.WaitReplicas, Timeout: o.WaitTimeout}
-	return &Limiter{client: client, prefix: o.Prefix, wait: w}, nil
+	return &Limiter{client: redisretry.Wrap(client), prefix: o.Prefix, wait: w}, nil
 }
 
 // Allow is AllowN(ctx, key, limit, 1).

@@ -50,7 +50,9 @@ func (s *Script) Exec(ctx context.Context, c rueidis.Client, keys, args []string
 // An exec that ran is never sent again, so the script need not be
 // idempotent; the price is that, when another client loads the script
 // between two execs of the pipeline, an exec that got NOSCRIPT runs after
-// later ones that did not.
+// later ones that did not. So does an exec that Redis refused without
+// running it (TRYAGAIN while its slot moves, CLUSTERDOWN), which the client
+// the packages wrap with redisretry sends again after the others.
 func (s *Script) ExecMany(ctx context.Context, c rueidis.Client, execs ...rueidis.LuaExec) []rueidis.RedisResult {
 	if len(execs) == 1 {
 		return []rueidis.RedisResult{s.Exec(ctx, c, execs[0].Keys, execs[0].Args)}

@@ -20,19 +20,34 @@ const (
 	clusterSlots         = 16384
 )
 
+// DefaultNodeTimeout is a cluster's cluster-node-timeout unless
+// ClusterOptions say otherwise.
+const DefaultNodeTimeout = 5 * time.Second
+
 // clusterArgs turn a node's redis-server into a cluster node; its nodes.conf
 // lives in the node's own directory.
-var clusterArgs = []string{
-	"--cluster-enabled", "yes",
-	"--cluster-config-file", "nodes.conf",
-	"--cluster-node-timeout", "5000",
+func clusterArgs(nodeTimeout time.Duration) []string {
+	return []string{
+		"--cluster-enabled", "yes",
+		"--cluster-config-file", "nodes.conf",
+		"--cluster-node-timeout", strconv.FormatInt(nodeTimeout.Milliseconds(), 10),
+	}
 }
 
-// Cluster is a local Redis Cluster of masters without replicas, one
-// redis-server process per master, started by this package.
+// ClusterOptions shape a cluster. The zero value is 3 masters without
+// replicas and a node timeout of DefaultNodeTimeout.
+type ClusterOptions struct {
+	Masters     int           // at least 3; default 3
+	Replicas    int           // replicas per master; default 0
+	NodeTimeout time.Duration // cluster-node-timeout; default DefaultNodeTimeout
+}
+
+// Cluster is a local Redis Cluster, one redis-server process per node,
+// started by this package.
 type Cluster struct {
-	Addrs []string // one "127.0.0.1:port" per master
-	Dir   string   // absolute directory holding one sub-directory per node
+	Addrs    []string // one "127.0.0.1:port" per master, as started
+	Replicas []string // one "127.0.0.1:port" per replica, as started
+	Dir      string   // absolute directory holding one sub-directory per node
 
 	nodes  []*Server
 	ownDir bool
@@ -43,8 +58,16 @@ type Cluster struct {
 // returns once every node reports cluster_state:ok. An empty dir means a new
 // temporary directory, removed by Close.
 func StartCluster(dir string, masters int) (*Cluster, error) {
-	if masters < 3 {
-		return nil, fmt.Errorf("a Redis Cluster needs at least 3 masters, got %d", masters)
+	return StartClusterWith(dir, ClusterOptions{Masters: masters})
+}
+
+// StartClusterWith is StartCluster shaped by o: with o.Replicas replicas
+// per master, it returns once every replica has synchronised with its
+// master too.
+func StartClusterWith(dir string, o ClusterOptions) (*Cluster, error) {
+	o = o.withDefaults()
+	if o.Masters < 3 || o.Replicas < 0 {
+		return nil, fmt.Errorf("a Redis Cluster needs at least 3 masters and no negative replica count, got %d and %d", o.Masters, o.Replicas)
 	}
 	if err := needBinaries("redis-server", "redis-cli"); err != nil {
 		return nil, fmt.Errorf("%w; a Redis Cluster is built from these binaries (REDIS_URL and Docker are not used for it)", err)
@@ -54,26 +77,47 @@ func StartCluster(dir string, masters int) (*Cluster, error) {
 		return nil, err
 	}
 	c := &Cluster{Dir: dir, ownDir: own}
-	if err := c.start(masters); err != nil {
+	if err := c.start(o); err != nil {
 		return nil, errors.Join(err, c.Close())
 	}
 	return c, nil
 }
 
-// start starts the nodes and forms the cluster.
-func (c *Cluster) start(masters int) error {
-	for i := range masters {
-		s, err := startServer(filepath.Join(c.Dir, "node-"+strconv.Itoa(i)), true, clusterArgs)
+func (o ClusterOptions) withDefaults() ClusterOptions {
+	if o.Masters == 0 {
+		o.Masters = 3
+	}
+	if o.NodeTimeout == 0 {
+		o.NodeTimeout = DefaultNodeTimeout
+	}
+	return o
+}
+
+// start starts the nodes and forms the cluster: redis-cli makes masters
+// of the first o.Masters nodes given, and replicas of the others.
+func (c *Cluster) start(o ClusterOptions) error {
+	var all []string
+	for i := range o.Masters * (1 + o.Replicas) {
+		s, err := startServer(filepath.Join(c.Dir, "node-"+strconv.Itoa(i)), true, clusterArgs(o.NodeTimeout))
 		if err != nil {
 			return fmt.Errorf("cluster node %d: %w", i, err)
 		}
 		c.nodes = append(c.nodes, s)
-		c.Addrs = append(c.Addrs, s.Addr)
+		all = append(all, s.Addr)
 	}
-	if err := createCluster(c.Addrs); err != nil {
+	if err := createCluster(all, o.Replicas); err != nil {
 		return err
 	}
-	return waitClusterOK(c.Addrs)
+	if err := waitClusterOK(all); err != nil {
+		return err
+	}
+	if err := c.learnRoles(all); err != nil {
+		return err
+	}
+	if err := waitReplicasSynced(c.Replicas); err != nil {
+		return err
+	}
+	return c.waitMasters(o.Masters)
 }
 
 // Close stops every node and removes the directory if StartCluster created
@@ -90,12 +134,13 @@ func (c *Cluster) Close() error {
 	return err
 }
 
-// createCluster assigns the slots evenly over addrs with redis-cli.
-func createCluster(addrs []string) error {
+// createCluster assigns the slots evenly over addrs with redis-cli, with
+// replicas replicas per master.
+func createCluster(addrs []string, replicas int) error {
 	ctx, cancel := context.WithTimeout(context.Background(), clusterCreateTimeout)
 	defer cancel()
 	args := append([]string{"--cluster", "create"}, addrs...)
-	args = append(args, "--cluster-replicas", "0", "--cluster-yes")
+	args = append(args, "--cluster-replicas", strconv.Itoa(replicas), "--cluster-yes")
 	out, err := exec.CommandContext(ctx, "redis-cli", args...).CombinedOutput()
 	if err != nil {
 		return fmt.Errorf("redis-cli --cluster create: %w; output:\n%s", err, out)

@@ -56,6 +56,9 @@ func WaitReplicated(master, replica string) error {
 	return fmt.Errorf("redisserver: replica %s of %s not synchronized after %v", replica, master, syncTimeout)
 }
 
+// nodeTimeout bounds the commands a replica's helpers send to one node.
+const nodeTimeout = 5 * time.Second
+
 // syncKey is the key touch writes and deletes.
 const syncKey = "redisserver:replicated"
 
@@ -63,7 +66,9 @@ const syncKey = "redisserver:replicated"
 // then deletes syncKey), so that a replica's acknowledgement of the
 // master's offset is one of a write.
 func touch(addr string) error {
-	return onNode(addr, func(ctx context.Context, c rueidis.Client) error {
+	ctx, cancel := context.WithTimeout(context.Background(), nodeTimeout)
+	defer cancel()
+	return onNode(addr, func(c rueidis.Client) error {
 		for _, r := range c.DoMulti(ctx, c.B().Set().Key(syncKey).Value("1").Build(), c.B().Del().Key(syncKey).Build()) {
 			if err := r.Error(); err != nil {
 				return fmt.Errorf("redisserver: write to %s: %w", addr, err)
@@ -96,20 +101,9 @@ func acked(m map[string]string, addr string) bool {
 // Promote makes the replica on addr a master (REPLICAOF NO ONE), as a
 // failover does, keeping the data it holds.
 func Promote(addr string) error {
-	return onNode(addr, func(ctx context.Context, c rueidis.Client) error {
+	ctx, cancel := context.WithTimeout(context.Background(), nodeTimeout)
+	defer cancel()
+	return onNode(addr, func(c rueidis.Client) error {
 		return c.Do(ctx, c.B().Replicaof().No().One().Build()).Error()
 	})
-}
-
-// onNode runs f with a client of its own on the single node addr, within
-// 5 seconds.
-func onNode(addr string, f func(ctx context.Context, c rueidis.Client) error) error {
-	c, err := DialNode(addr)
-	if err != nil {
-		return err
-	}
-	defer c.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	return f(ctx, c)
 }

@@ -132,6 +132,31 @@ func (s *Server) Close() error {
 	return err
 }
 
+// Kill ends the server at once with SIGKILL, as a crash would, and waits
+// for it to exit. Restart starts it again; Close does not mind.
+func (s *Server) Kill() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.closed {
+		s.proc.kill()
+	}
+}
+
+// alive reports whether the server's process is running.
+func (s *Server) alive() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return false
+	}
+	select {
+	case <-s.proc.done:
+		return false
+	default:
+		return true
+	}
+}
+
 // pid returns the process id of the running redis-server.
 func (s *Server) pid() int {
 	s.mu.Lock()

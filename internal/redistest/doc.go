@@ -27,6 +27,11 @@
 //
 // [NewCluster] gives a real local Redis Cluster built from the redis-server
 // and redis-cli binaries, shared per test binary and per number of masters.
+// This package's own tests run every Redis-backed package, under load, on
+// clusters of their own: while the slots of hot objects move between
+// masters (TestReshardingUnderLoad) and while a master dies and its replica
+// takes over (TestFailoverUnderLoad), counting the calls that fail and the
+// acknowledged writes lost.
 //
 // [StartServer], [StartServerWith] and [StartCluster] start servers (from
 // package redisserver, which the bench command and the example programs use

@@ -45,3 +45,26 @@ func PrivateReplicated(t testing.TB, args ...string) (master, replica *Server, c
 	t.Cleanup(func() { replica.Close() })
 	return master, replica, client
 }
+
+// ClusterOptions shape a cluster; see [redisserver.ClusterOptions].
+type ClusterOptions = redisserver.ClusterOptions
+
+// PrivateCluster starts a Redis Cluster of t's own, shaped by o, with its
+// data in a temporary directory of t, and a cluster client on it; both are
+// closed when t ends. It serves tests that change the cluster's shape
+// (move slots, kill a node), which would disturb the tests sharing
+// NewCluster's. Starting a cluster takes a few seconds.
+func PrivateCluster(t testing.TB, o ClusterOptions) (*Cluster, rueidis.Client) {
+	t.Helper()
+	c, err := redisserver.StartClusterWith(t.TempDir(), o)
+	if err != nil {
+		t.Fatal(failure(err))
+	}
+	t.Cleanup(func() { c.Close() })
+	client, err := redisserver.Dial(c.Addrs...)
+	if err != nil {
+		t.Fatalf("redistest: connect to %v: %v", c.Addrs, err)
+	}
+	t.Cleanup(client.Close)
+	return c, client
+}

@@ -111,4 +111,14 @@
 //	timeline: room "general": Latest: n = 5000 out of range [0, 1000] (0 means 50): invalid page size
 //
 // A refused call changes nothing.
+//
+// # A changing cluster
+//
+// On a Redis Cluster, a call that Redis refused without running it (TRYAGAIN
+// while the timeline's slot moves between masters, CLUSTERDOWN until a
+// replica takes over from a dead master, LOADING) is sent again, with waits
+// from 1 ms to 100 ms, within ctx and for 10 s at most. A connection error
+// is never sent again; its message says whether a write may have run. Every
+// call is safe to make again after such an error: Append and AppendMany (an
+// ID stored again keeps one message), Remove, Trim, Drop and every read.
 package timeline

@@ -11,6 +11,7 @@ import (
 
 	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/internal/clip"
+	"github.com/tiebreak/tiebreak/internal/redisretry"
 	"github.com/tiebreak/tiebreak/tsid"
 )
 
@@ -56,7 +57,7 @@ func New[ID any](client rueidis.Client, room string, codec Codec[ID], opts Optio
 	}
 	maxTime, sufLen := codec.MaxTime(), codec.SuffixLen()
 	tl := &Timeline[ID]{
-		client: client, room: room, codec: codec, opts: o, keys: []string{roomKey(room)},
+		client: redisretry.Wrap(client), room: room, codec: codec, opts: o, keys: []string{roomKey(room)},
 		split: o.Strategy == SplitScore, sufLen: sufLen, maxTime: maxTime,
 		timeLen: max(1, (bits.Len64(maxTime)+3)/4), crowd: crowdLimit,
 	}

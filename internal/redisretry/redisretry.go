@@ -1,0 +1,223 @@
+// Package redisretry sends again what Redis says it did not run, so that
+// the callers of tiebreak's packages do not see a Redis Cluster change
+// shape. Every Redis-backed package wraps the client it is given with
+// [Wrap], once, in its constructor: every command, script and MULTI/EXEC
+// of every package goes through this one place.
+//
+// While a slot moves between masters, rueidis follows MOVED and ASK by
+// itself, but it sends again a command that Redis refused with TRYAGAIN,
+// CLUSTERDOWN or LOADING only when it reads nothing and writes nothing
+// (not a script, not MULTI/EXEC). Redis answers these before it runs
+// anything:
+//
+//	TRYAGAIN     a command on several keys whose slot is moving, some keys
+//	             already on the new master, some not yet
+//	CLUSTERDOWN  the cluster lost a master and no replica has taken over yet
+//	             (every node refuses every command), or the slot has no master
+//	LOADING      the node is reading its data from disk after a restart
+//
+// so sending the command again is always safe, writes included. A MULTI/EXEC
+// is sent again whole, when EXEC was refused so, or aborted (EXECABORT)
+// because one of its commands was. Nothing else is sent again: after a
+// connection error the outcome of a write is unknown (it may have run), so
+// the error goes to the caller, at once, saying which it is: Redis could not
+// be reached and nothing was sent ([ErrUnreachable]), or the connection
+// broke before the reply and a write may have run ([ErrNoReply]). This is
+// what a caller sees for an object whose master died, until a replica takes
+// over and the client learns of it.
+//
+// The wait between two sends doubles from [FirstWait] up to [LongestWait],
+// with jitter; the sends stop when the caller's context ends, when the next
+// wait would pass the context's deadline, or after [MaxWait] in all; the
+// caller then gets Redis's last answer.
+package redisretry
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net"
+	"strings"
+	"time"
+
+	"github.com/redis/rueidis"
+)
+
+// The connection errors, told apart for the caller.
+var (
+	ErrUnreachable = errors.New("Redis unreachable, nothing sent")
+	ErrNoReply     = errors.New("connection lost before the reply, a write may have run")
+)
+
+// The waits between two sends of a command Redis did not run.
+const (
+	FirstWait   = time.Millisecond
+	LongestWait = 100 * time.Millisecond
+	MaxWait     = 10 * time.Second // a CLUSTERDOWN lasts until a replica takes over
+)
+
+// Wrap returns a client that sends c's commands and sends again, as the
+// package documentation says, those Redis did not run. Wrapping a wrapped
+// client returns it unchanged. Only Do and DoMulti retry; the rest is c's.
+func Wrap(c rueidis.Client) rueidis.Client {
+	if w, ok := c.(*client); ok {
+		return w
+	}
+	return &client{Client: c}
+}
+
+// client is a rueidis.Client whose Do and DoMulti retry.
+type client struct {
+	rueidis.Client
+}
+
+// Do sends cmd until Redis runs it or refuses it for another reason.
+func (c *client) Do(ctx context.Context, cmd rueidis.Completed) rueidis.RedisResult {
+	cmd = cmd.Pin() // rueidis recycles a command it got a reply to; it may be sent again
+	w := waiter{ctx: ctx, start: time.Now()}
+	for {
+		r := c.Client.Do(ctx, cmd)
+		if !NotRun(r.Error()) || !w.wait() {
+			return explain(r)
+		}
+	}
+}
+
+// DoMulti sends cmds in one pipeline, then again those Redis did not run,
+// in their order, each command alone or a MULTI/EXEC whole.
+func (c *client) DoMulti(ctx context.Context, cmds ...rueidis.Completed) []rueidis.RedisResult {
+	for i := range cmds {
+		cmds[i] = cmds[i].Pin()
+	}
+	res := c.Client.DoMulti(ctx, cmds...)
+	todo := notRun(cmds, res, nil)
+	w := waiter{ctx: ctx, start: time.Now()}
+	for len(todo) > 0 && w.wait() {
+		again := make(rueidis.Commands, len(todo))
+		for j, i := range todo {
+			again[j] = cmds[i]
+		}
+		for j, r := range c.Client.DoMulti(ctx, again...) {
+			res[todo[j]] = r
+		}
+		todo = notRun(cmds, res, todo)
+	}
+	for i, r := range res {
+		res[i] = explain(r)
+	}
+	return res
+}
+
+// explain wraps a connection error in ErrUnreachable or ErrNoReply.
+func explain(r rueidis.RedisResult) rueidis.RedisResult {
+	err := r.NonRedisError()
+	var op *net.OpError
+	switch {
+	case err == nil:
+		return r
+	case errors.As(err, &op) && op.Op == "dial":
+		return rueidis.NewErrorResult(fmt.Errorf("%w: %w", ErrUnreachable, err))
+	case errors.As(err, &op), errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		return rueidis.NewErrorResult(fmt.Errorf("%w: %w", ErrNoReply, err))
+	}
+	return r
+}
+
+// notRun returns the indexes, among (all of cmds when nil), of the
+// commands to send again: a command Redis did not run, or every command of
+// a MULTI/EXEC it did not run.
+func notRun(cmds rueidis.Commands, res []rueidis.RedisResult, among []int) []int {
+	if among == nil {
+		among = make([]int, len(cmds))
+		for i := range among {
+			among[i] = i
+		}
+	}
+	var todo []int
+	for k := 0; k < len(among); k++ {
+		i := among[k]
+		if !isMulti(cmds[i]) {
+			if NotRun(res[i].Error()) {
+				todo = append(todo, i)
+			}
+			continue
+		}
+		end := k
+		for end < len(among)-1 && !isExec(cmds[among[end]]) {
+			end++
+		}
+		if txNotRun(res, among[k:end+1]) {
+			todo = append(todo, among[k:end+1]...)
+		}
+		k = end
+	}
+	return todo
+}
+
+// txNotRun reports whether the MULTI/EXEC whose commands are at span was
+// not run: EXEC refused as NotRun says, or aborted because a command was.
+func txNotRun(res []rueidis.RedisResult, span []int) bool {
+	exec := res[span[len(span)-1]].Error()
+	if NotRun(exec) {
+		return true
+	}
+	if e, ok := rueidis.IsRedisErr(exec); !ok || !strings.HasPrefix(e.Error(), "EXECABORT") {
+		return false
+	}
+	for _, i := range span[:len(span)-1] {
+		if NotRun(res[i].Error()) {
+			return true
+		}
+	}
+	return false
+}
+
+// NotRun reports whether err is Redis's answer that it did not run the
+// command and may run it when it is sent again: TRYAGAIN, CLUSTERDOWN or
+// LOADING. A connection error is not one: the command may have run.
+func NotRun(err error) bool {
+	e, ok := rueidis.IsRedisErr(err)
+	return ok && (e.IsTryAgain() || e.IsClusterDown() || e.IsLoading())
+}
+
+func isMulti(c rueidis.Completed) bool {
+	s := c.Commands()
+	return len(s) == 1 && s[0] == "MULTI"
+}
+
+func isExec(c rueidis.Completed) bool {
+	s := c.Commands()
+	return len(s) == 1 && s[0] == "EXEC"
+}
+
+// waiter spaces out the sends of one call.
+type waiter struct {
+	ctx   context.Context
+	start time.Time
+	n     int
+}
+
+// wait sleeps before the next send and reports whether to make it: not
+// when the context has ended or would end during the wait, nor after
+// MaxWait in all.
+func (w *waiter) wait() bool {
+	d := min(LongestWait, FirstWait<<min(w.n, 16))
+	w.n++
+	d = d/2 + rand.N(d/2+1) // equal jitter: callers refused together do not come back together
+	if time.Since(w.start)+d > MaxWait {
+		return false
+	}
+	if dl, ok := w.ctx.Deadline(); ok && time.Until(dl) < d {
+		return false
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-w.ctx.Done():
+		return false
+	case <-t.C:
+		return true
+	}
+}
