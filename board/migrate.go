@@ -39,7 +39,7 @@ type MigrateOptions struct {
 // DefaultMigrateBatch and MaxMigrateBatch bound MigrateOptions.Batch.
 const (
 	DefaultMigrateBatch = 200
-	MaxMigrateBatch     = 2000
+	MaxMigrateBatch     = 500
 )
 
 // Migrate re-encodes every entry of the board for a new layout and options

@@ -375,7 +375,7 @@ func checkLoad(t *testing.T, b *Board, m *model) {
 	t.Helper()
 	ctx := t.Context()
 	want := m.sorted()
-	got, err := scanAll(ctx, b, 5000)
+	got, err := scanAll(ctx, b, MaxCount)
 	if err != nil {
 		t.Fatal(err)
 	}

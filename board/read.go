@@ -212,7 +212,7 @@ func (b *Board) kindCode(kind RankKind) (string, error) {
 // largest offset. Larger values are refused (ErrArgument): page through big
 // boards with Scan.
 const (
-	MaxCount  = 100_000
+	MaxCount  = 1000
 	MaxOffset = 1<<53 - 1
 )
 

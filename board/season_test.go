@@ -43,7 +43,7 @@ func TestArchiveExactlyOnce(t *testing.T) {
 	env := redistest.New(t)
 	ctx := t.Context()
 	p, w := seasonBoard(t, env, "season", 2500)
-	want, err := p.At(w.Start).Top(ctx, 3000, WithData(), WithRanks(Dense))
+	want, err := scanAll(ctx, p.At(w.Start), MaxCount, WithData(), WithRanks(Dense))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +54,7 @@ func TestArchiveExactlyOnce(t *testing.T) {
 		wg.Go(func() {
 			a, err := p.Archive(ctx, w, ArchiveOptions{})
 			if err == nil {
-				got[i], err = a.Top(ctx, 3000, WithData(), WithRanks(Dense))
+				got[i], err = scanAll(ctx, a, MaxCount, WithData(), WithRanks(Dense))
 			}
 			errs[i] = err
 		})
@@ -110,8 +110,9 @@ func TestArchiveTopAndTakeOver(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err1 := p.At(w.Start).Top(ctx, 1200)
-	got, err2 := b.Top(ctx, 2000)
+	all, err1 := scanAll(ctx, p.At(w.Start), MaxCount)
+	got, err2 := scanAll(ctx, b, MaxCount)
+	want := List{Entries: all.Entries[:1200]}
 	if err := errors.Join(err1, err2); err != nil {
 		t.Fatal(err)
 	}
