@@ -46,6 +46,7 @@ func init() {
 	commands = append(commands, &command{name: "help", args: []string{"[COMMAND]"}, help: "this overview, or a command's flags"})
 	commands = append(commands, listCommands()...)
 	commands = append(commands, boardCommands()...)
+	commands = append(commands, timelineCommands()...)
 }
 
 // lookup finds the command named by the first one or two words of args

@@ -46,6 +46,7 @@ func TestCommand(t *testing.T) {
 		{"list", testList},
 		{"board", testBoard},
 		{"describe", testDescribe},
+		{"timeline", testTimeline},
 	} {
 		t.Run(g.name, func(t *testing.T) { g.fn(t, bin) })
 	}
