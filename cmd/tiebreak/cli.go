@@ -47,6 +47,8 @@ func init() {
 	commands = append(commands, listCommands()...)
 	commands = append(commands, boardCommands()...)
 	commands = append(commands, timelineCommands()...)
+	commands = append(commands, mapCommands()...)
+	commands = append(commands, limiterCommands()...)
 }
 
 // lookup finds the command named by the first one or two words of args

@@ -47,6 +47,8 @@ func TestCommand(t *testing.T) {
 		{"board", testBoard},
 		{"describe", testDescribe},
 		{"timeline", testTimeline},
+		{"map", testMap},
+		{"limiter", testLimiter},
 	} {
 		t.Run(g.name, func(t *testing.T) { g.fn(t, bin) })
 	}
