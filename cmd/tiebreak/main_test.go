@@ -49,6 +49,10 @@ func TestCommand(t *testing.T) {
 		{"timeline", testTimeline},
 		{"map", testMap},
 		{"limiter", testLimiter},
+		{"errors", testErrors},
+		{"usage", testUsage},
+		{"readonly", testReadOnly},
+		{"cluster", testCluster},
 	} {
 		t.Run(g.name, func(t *testing.T) { g.fn(t, bin) })
 	}
