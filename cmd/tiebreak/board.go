@@ -252,7 +252,7 @@ func boardScan(ctx context.Context, e *env, name, cursor string, r boardRead) er
 	if p.HasMore {
 		t.note("next page: tiebreak board scan %s --cursor %s -n %d", shellQuote(name), p.Next, *r.n)
 	} else {
-		t.note("last page (%d entries on the board)", p.Total)
+		t.note("last page (%s on the board)", count(p.Total, "entries"))
 	}
 	return e.out.emit(out, t)
 }

@@ -203,7 +203,7 @@ func testDescribe(t *testing.T, bin string) {
 		for _, line := range []string{
 			"state               migrating\n",
 			"target fields       points:8, paid:1, time:32/lower (widths in bits; /lower: lower is better)\n",
-			"misfits             1 entries do not fit the target (" + p + "g1:x)",
+			"misfits             1 entry not fitting the target (ids in " + p + "g1:x)",
 		} {
 			if !strings.Contains(out, line) {
 				t.Errorf("board describe of a migrating board lacks %q:\n%s", line, out)

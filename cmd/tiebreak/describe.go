@@ -183,9 +183,9 @@ func describeTable(d *description, raw string) *table {
 			def, _ := json.Marshal(m.Defaults)
 			t.add("new fields' values", string(def))
 		}
-		t.add("copied", fmt.Sprintf("%d of %d entries so far (copy cursor %q)", m.Copied, d.Entries, m.Cursor))
+		t.add("copied", fmt.Sprintf("%d of %s so far (copy cursor %q)", m.Copied, count(d.Entries, "entries"), m.Cursor))
 		if m.Misfits > 0 {
-			t.add("misfits", fmt.Sprintf("%d entries do not fit the target (%s): fix or remove them, then call Migrate again", m.Misfits, m.MisfitsKey))
+			t.add("misfits", fmt.Sprintf("%s not fitting the target (ids in %s): fix or remove them, then call Migrate again", count(m.Misfits, "entries"), m.MisfitsKey))
 		}
 	}
 	t.add("descriptor", raw)

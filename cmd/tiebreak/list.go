@@ -77,7 +77,7 @@ func list(ctx context.Context, e *env, o listOptions) error {
 		if ob.Group != "" {
 			name = ob.Group + "/" + ob.Name
 		}
-		t.add(ob.Kind, name, fmt.Sprintf("%d %s", ob.Size, ob.Unit), ob.Key, ob.Detail)
+		t.add(ob.Kind, name, count(ob.Size, ob.Unit), ob.Key, ob.Detail)
 	}
 	if len(objs) == 0 {
 		t.header = nil
@@ -226,7 +226,7 @@ func readSize(ob *object, replies *[]rueidis.RedisResult) error {
 	switch ob.Kind {
 	case kindMap:
 		v, err := rs[1].AsInt64()
-		ob.Values, ob.Detail = &v, fmt.Sprintf("%d values", v)
+		ob.Values, ob.Detail = &v, count(v, "values")
 		return err
 	case kindLimiter:
 		ms, err := rs[1].AsInt64()

@@ -90,8 +90,8 @@ func testList(t *testing.T, bin string) {
 				name = o.Group + "/" + o.Name
 			}
 			f := strings.Fields(lines[i+1])
-			if got := strings.Join(f[:5], " "); got != strings.Join([]string{o.Kind, name, itoa(o.Size), o.Unit, o.Key}, " ") {
-				t.Errorf("list row %d: %q, want %s %s %d %s %s", i, lines[i+1], o.Kind, name, o.Size, o.Unit, o.Key)
+			if got, want := strings.Join(f[:5], " "), strings.Join([]string{o.Kind, name, count(o.Size, o.Unit), o.Key}, " "); got != want {
+				t.Errorf("list row %d: %q, want %s", i, lines[i+1], want)
 			}
 		}
 	})

@@ -142,3 +142,16 @@ func shellQuote(s string) string {
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
+
+// count writes n and its noun, "1 entry", "5 entries", from the plural,
+// whose singular is in singulars.
+func count(n int64, plural string) string {
+	if n == 1 {
+		if one, ok := singulars[plural]; ok {
+			return "1 " + one
+		}
+	}
+	return fmt.Sprintf("%d %s", n, plural)
+}
+
+var singulars = map[string]string{"entries": "entry", "messages": "message", "keys": "key", "requests": "request", "values": "value"}
