@@ -1,0 +1,258 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+
+	"github.com/tiebreak/tiebreak/board"
+)
+
+func boardCommands() []*command {
+	return []*command{
+		{name: "board describe", args: []string{"NAME"}, help: "a board's stored descriptor, generation and migration state",
+			setup: func(fs *flag.FlagSet) runFunc {
+				group := fs.String("group", "", "the board's `group` (board.Options.Group), if it has one")
+				return func(ctx context.Context, e *env, a []string) error { return boardDescribe(ctx, e, *group, a[0]) }
+			}},
+		{name: "board top", args: []string{"NAME"}, help: "the best entries of a board, fields by name, every rank kind",
+			setup: func(fs *flag.FlagSet) runFunc {
+				r := boardReadFlags(fs, 10)
+				offset := fs.Int64("offset", 0, "skip this many entries first (0: from rank 1)")
+				return func(ctx context.Context, e *env, a []string) error { return boardTop(ctx, e, a[0], *offset, r) }
+			}},
+		{name: "board get", args: []string{"NAME", "ID"}, help: "one entry of a board",
+			setup: func(fs *flag.FlagSet) runFunc {
+				r := boardReadFlags(fs, 0)
+				return func(ctx context.Context, e *env, a []string) error { return boardGet(ctx, e, a[0], a[1], r) }
+			}},
+		{name: "board rank", args: []string{"NAME", "ID"}, help: "an entry's ranks: ordinal, competition, and dense when the board keeps them",
+			setup: func(fs *flag.FlagSet) runFunc {
+				return func(ctx context.Context, e *env, a []string) error { return boardRank(ctx, e, a[0], a[1]) }
+			}},
+		{name: "board around", args: []string{"NAME", "ID"}, help: "n entries around an entry, it among them",
+			setup: func(fs *flag.FlagSet) runFunc {
+				r := boardReadFlags(fs, 11)
+				return func(ctx context.Context, e *env, a []string) error { return boardAround(ctx, e, a[0], a[1], r) }
+			}},
+		{name: "board scan", args: []string{"NAME"}, help: "a page of a board by keyset cursor, and the next page's cursor",
+			setup: func(fs *flag.FlagSet) runFunc {
+				r := boardReadFlags(fs, 100)
+				cursor := fs.String("cursor", "", "start after this `cursor` (a page's next; default the top)")
+				return func(ctx context.Context, e *env, a []string) error { return boardScan(ctx, e, a[0], *cursor, r) }
+			}},
+	}
+}
+
+// boardRead are the flags of the board reads: n (when the read takes one)
+// and whether to show member data.
+type boardRead struct {
+	n    *int
+	data *bool
+}
+
+func boardReadFlags(fs *flag.FlagSet, n int) boardRead {
+	r := boardRead{n: new(int), data: fs.Bool("data", false, "show each entry's member data")}
+	if n > 0 {
+		r.n = fs.Int("n", n, fmt.Sprintf("how many entries (1 to %d)", board.MaxCount))
+	}
+	return r
+}
+
+// options returns the read options of the board's every rank kind, and
+// member data if asked.
+func (r boardRead) options(b *board.Board) []board.ReadOption {
+	kinds := []board.RankKind{board.Competition}
+	if b.Descriptor().DenseRanks {
+		kinds = append(kinds, board.Dense)
+	}
+	opts := []board.ReadOption{board.WithRanks(kinds...)}
+	if *r.data {
+		opts = append(opts, board.WithData())
+	}
+	return opts
+}
+
+func (r boardRead) checkN() error {
+	if *r.n < 1 || *r.n > board.MaxCount {
+		return usagef("-n %d out of range [1, %d]", *r.n, board.MaxCount)
+	}
+	return nil
+}
+
+// openBoard returns a handle to board name, built from its descriptor.
+func openBoard(ctx context.Context, e *env, name string) (*board.Board, error) {
+	if err := checkObject(ctx, e, kindBoard, name, defaultLimiterPrefix); err != nil {
+		return nil, err
+	}
+	b, err := board.Open(ctx, e.client, name)
+	if errors.Is(err, board.ErrNotFound) {
+		return nil, fmt.Errorf("board %q has a meta HASH but no descriptor: %w", name, err)
+	}
+	return b, err
+}
+
+// entryOut is an entry in JSON.
+type entryOut struct {
+	ID          string             `json:"id"`
+	Rank        int64              `json:"rank"`
+	Competition int64              `json:"competition"`
+	Dense       *int64             `json:"dense,omitempty"`
+	Fields      map[string]float64 `json:"fields"`
+	Data        *blob              `json:"data,omitempty"`
+}
+
+// entriesOut is a board read in JSON.
+type entriesOut struct {
+	Board   string     `json:"board"`
+	Total   int64      `json:"total"`
+	Entries []entryOut `json:"entries"`
+	// Scan only.
+	HasMore *bool  `json:"hasMore,omitempty"`
+	Next    string `json:"next,omitempty"`
+}
+
+// entriesTable returns the entries as a table and as JSON.
+func entriesTable(b *board.Board, es []board.Entry, total int64, data bool) (*table, entriesOut) {
+	dense := b.Descriptor().DenseRanks
+	t := &table{header: []string{"RANK", "COMPETITION"}}
+	if dense {
+		t.header = append(t.header, "DENSE")
+	}
+	t.header = append(t.header, "ID")
+	l := b.Layout()
+	for i := range l.Len() {
+		t.header = append(t.header, l.Field(i).Name)
+	}
+	if data {
+		t.header = append(t.header, "DATA")
+	}
+	out := entriesOut{Board: b.Name(), Total: total, Entries: []entryOut{}}
+	for _, en := range es {
+		row := []string{fmt.Sprint(en.Rank), fmt.Sprint(en.Competition)}
+		o := entryOut{ID: en.ID, Rank: en.Rank, Competition: en.Competition, Fields: map[string]float64{}, Data: blobOf(en.Data)}
+		if dense {
+			row = append(row, fmt.Sprint(en.Dense))
+			o.Dense = &en.Dense
+		}
+		row = append(row, text([]byte(en.ID)))
+		for i, v := range en.Values {
+			row = append(row, num(v))
+			o.Fields[l.Field(i).Name] = v
+		}
+		if data {
+			row = append(row, text(en.Data))
+		}
+		t.add(row...)
+		out.Entries = append(out.Entries, o)
+	}
+	return t, out
+}
+
+// readBoard opens board name and runs read on it with r's options; id,
+// if read takes one, is named when it is not on the board.
+func readBoard[T any](ctx context.Context, e *env, name, id string, r boardRead,
+	read func(*board.Board, []board.ReadOption) (T, error)) (*board.Board, T, error) {
+	var zero T
+	b, err := openBoard(ctx, e, name)
+	if err != nil {
+		return nil, zero, err
+	}
+	v, err := read(b, r.options(b))
+	if errors.Is(err, board.ErrNotFound) {
+		return nil, zero, fmt.Errorf("id %q is not on board %q (not found)", id, name)
+	}
+	return b, v, err
+}
+
+func boardTop(ctx context.Context, e *env, name string, offset int64, r boardRead) error {
+	if offset < 0 || offset > board.MaxOffset {
+		return usagef("--offset %d out of range [0, %d]", offset, int64(board.MaxOffset))
+	}
+	return boardList(ctx, e, name, "", r, func(b *board.Board, opts []board.ReadOption) (board.List, error) {
+		return b.Page(ctx, offset, *r.n, opts...)
+	})
+}
+
+// boardList prints the list read gives, with the board's size.
+func boardList(ctx context.Context, e *env, name, id string, r boardRead,
+	read func(*board.Board, []board.ReadOption) (board.List, error)) error {
+	if err := r.checkN(); err != nil {
+		return err
+	}
+	b, l, err := readBoard(ctx, e, name, id, r, read)
+	if err != nil {
+		return err
+	}
+	t, out := entriesTable(b, l.Entries, l.Total, *r.data)
+	t.note("%d of %d entries", len(l.Entries), l.Total)
+	return e.out.emit(out, t)
+}
+
+func boardGet(ctx context.Context, e *env, name, id string, r boardRead) error {
+	b, en, err := readBoard(ctx, e, name, id, r, func(b *board.Board, opts []board.ReadOption) (board.Entry, error) {
+		return b.Get(ctx, id, opts...)
+	})
+	if err != nil {
+		return err
+	}
+	t, out := entriesTable(b, []board.Entry{en}, 0, *r.data)
+	return e.out.emit(out.Entries[0], t)
+}
+
+// rankOut is an entry's ranks in JSON.
+type rankOut struct {
+	Board       string `json:"board"`
+	ID          string `json:"id"`
+	Ordinal     int64  `json:"ordinal"`
+	Competition int64  `json:"competition"`
+	Dense       *int64 `json:"dense,omitempty"`
+}
+
+func boardRank(ctx context.Context, e *env, name, id string) error {
+	b, en, err := readBoard(ctx, e, name, id, boardRead{data: new(bool)}, func(b *board.Board, opts []board.ReadOption) (board.Entry, error) {
+		return b.Get(ctx, id, opts...)
+	})
+	if err != nil {
+		return err
+	}
+	out := rankOut{Board: name, ID: id, Ordinal: en.Rank, Competition: en.Competition}
+	t := &table{}
+	t.add("ordinal", fmt.Sprint(en.Rank))
+	t.add("competition", fmt.Sprint(en.Competition))
+	if b.Descriptor().DenseRanks {
+		out.Dense = &en.Dense
+		t.add("dense", fmt.Sprint(en.Dense))
+	}
+	return e.out.emit(out, t)
+}
+
+func boardAround(ctx context.Context, e *env, name, id string, r boardRead) error {
+	return boardList(ctx, e, name, id, r, func(b *board.Board, opts []board.ReadOption) (board.List, error) {
+		return b.Around(ctx, id, *r.n, opts...)
+	})
+}
+
+func boardScan(ctx context.Context, e *env, name, cursor string, r boardRead) error {
+	if err := r.checkN(); err != nil {
+		return err
+	}
+	b, p, err := readBoard(ctx, e, name, "", r, func(b *board.Board, opts []board.ReadOption) (board.ScanPage, error) {
+		return b.Scan(ctx, board.Cursor(cursor), *r.n, opts...)
+	})
+	if errors.Is(err, board.ErrArgument) {
+		return usagef("--cursor %q is not a cursor of a scan: %v", cursor, err)
+	}
+	if err != nil {
+		return err
+	}
+	t, out := entriesTable(b, p.Entries, p.Total, *r.data)
+	out.HasMore, out.Next = &p.HasMore, string(p.Next)
+	if p.HasMore {
+		t.note("next page: tiebreak board scan %s --cursor %s -n %d", shellQuote(name), p.Next, *r.n)
+	} else {
+		t.note("last page (%s on the board)", count(p.Total, "entries"))
+	}
+	return e.out.emit(out, t)
+}

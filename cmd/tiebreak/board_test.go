@@ -1,0 +1,245 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/tiebreak/tiebreak/board"
+	"github.com/tiebreak/tiebreak/internal/redistest"
+)
+
+// wantEntries is what the command should print for es, read through the
+// package, in JSON.
+func wantEntries(b *board.Board, es []board.Entry, dense bool) []entryOut {
+	out := []entryOut{}
+	for _, e := range es {
+		o := entryOut{ID: e.ID, Rank: e.Rank, Competition: e.Competition, Fields: map[string]float64{}}
+		if dense {
+			o.Dense = &e.Dense
+		}
+		for i, v := range e.Values {
+			o.Fields[b.Layout().Field(i).Name] = v
+		}
+		if e.Data != nil {
+			s := string(e.Data)
+			o.Data = &blob{Text: &s}
+		}
+		out = append(out, o)
+	}
+	return out
+}
+
+func testBoard(t *testing.T, bin string) {
+	env := redistest.New(t)
+	c := newCLI(t, bin, env)
+	ctx := context.Background()
+	name := env.Prefix + "_arena"
+	b := seedArena(t, ctx, env.Client, name, board.Options{DenseRanks: true})
+	all := []board.ReadOption{board.WithRanks(board.Competition, board.Dense), board.WithData()}
+
+	t.Run("top table", func(t *testing.T) {
+		want := `RANK  COMPETITION  DENSE  ID   points  paid  time
+1     1            1      ann  300     0     1795435200
+2     2            2      bob  200     1     1795435201
+3     2            2      dee  200     1     1795435201
+4     4            3      cyd  200     0     1795435200
+5     5            4      eve  100     1     1795435200
+
+5 of 5 entries
+`
+		if diff := cmp.Diff(want, c.ok("board", "top", name)); diff != "" {
+			t.Errorf("board top (-want +got):\n%s", diff)
+		}
+		want = `RANK  COMPETITION  DENSE  ID   points  paid  time        DATA
+1     1            1      ann  300     0     1795435200  {"team":"red"}
+2     2            2      bob  200     1     1795435201  
+
+2 of 5 entries
+`
+		if diff := cmp.Diff(want, c.ok("board", "top", name, "-n", "2", "--data")); diff != "" {
+			t.Errorf("board top -n 2 --data (-want +got):\n%s", diff)
+		}
+	})
+	t.Run("top json", func(t *testing.T) {
+		l, err := b.Page(ctx, 1, 3, all...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got entriesOut
+		c.json(&got, "board", "top", name, "-n", "3", "--offset", "1", "--data")
+		want := entriesOut{Board: name, Total: 5, Entries: wantEntries(b, l.Entries, true)}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("board top --json (-want +got):\n%s", diff)
+		}
+	})
+	t.Run("get and around", func(t *testing.T) {
+		e, err := b.Get(ctx, "cyd", all...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got entryOut
+		c.json(&got, "board", "get", name, "cyd", "--data")
+		if diff := cmp.Diff(wantEntries(b, []board.Entry{e}, true)[0], got); diff != "" {
+			t.Errorf("board get --json (-want +got):\n%s", diff)
+		}
+		l, err := b.Around(ctx, "cyd", 3, all...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var around entriesOut
+		c.json(&around, "board", "around", "-n", "3", name, "cyd", "--data")
+		if diff := cmp.Diff(entriesOut{Board: name, Total: 5, Entries: wantEntries(b, l.Entries, true)}, around); diff != "" {
+			t.Errorf("board around --json (-want +got):\n%s", diff)
+		}
+	})
+	t.Run("rank", func(t *testing.T) {
+		two := int64(2)
+		var got rankOut
+		c.json(&got, "board", "rank", name, "dee")
+		if diff := cmp.Diff(rankOut{Board: name, ID: "dee", Ordinal: 3, Competition: 2, Dense: &two}, got); diff != "" {
+			t.Errorf("board rank --json (-want +got):\n%s", diff)
+		}
+		if diff := cmp.Diff("ordinal      3\ncompetition  2\ndense        2\n", c.ok("board", "rank", name, "dee")); diff != "" {
+			t.Errorf("board rank (-want +got):\n%s", diff)
+		}
+	})
+	t.Run("scan pages", func(t *testing.T) {
+		var ids []string
+		var more []bool
+		cursor := ""
+		for page := 0; page < 5; page++ {
+			var p entriesOut
+			c.json(&p, "board", "scan", name, "-n", "2", "--cursor", cursor)
+			for _, e := range p.Entries {
+				ids = append(ids, e.ID)
+			}
+			more = append(more, *p.HasMore)
+			if !*p.HasMore {
+				break
+			}
+			cursor = p.Next
+		}
+		if diff := cmp.Diff([]string{"ann", "bob", "dee", "cyd", "eve"}, ids); diff != "" {
+			t.Errorf("ids over the scan's pages (-want +got):\n%s", diff)
+		}
+		if diff := cmp.Diff([]bool{true, true, false}, more); diff != "" {
+			t.Errorf("hasMore of each page (-want +got):\n%s", diff)
+		}
+		out := c.ok("board", "scan", name, "-n", "4")
+		if !strings.Contains(out, "next page: tiebreak board scan "+name+" --cursor ") {
+			t.Errorf("board scan -n 4 does not say how to read the next page:\n%s", out)
+		}
+	})
+	t.Run("key suffix without dense ranks", func(t *testing.T) {
+		ks := seedArena(t, ctx, env.Client, env.Prefix+"_suffix", board.Options{Strategy: board.KeySuffix})
+		l, err := ks.Top(ctx, 5, board.WithRanks(board.Competition))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got entriesOut
+		c.json(&got, "board", "top", ks.Name())
+		if diff := cmp.Diff(entriesOut{Board: ks.Name(), Total: 5, Entries: wantEntries(ks, l.Entries, false)}, got); diff != "" {
+			t.Errorf("board top --json of a key-suffix board (-want +got):\n%s", diff)
+		}
+		if out := c.ok("board", "top", ks.Name(), "-n", "1"); !strings.HasPrefix(out, "RANK  COMPETITION  ID   points") {
+			t.Errorf("board top of a board without dense ranks shows:\n%s", out)
+		}
+	})
+}
+
+func testDescribe(t *testing.T, bin string) {
+	env := redistest.New(t)
+	c := newCLI(t, bin, env)
+	ctx := context.Background()
+	arena := seedArena(t, ctx, env.Client, env.Prefix+"_arena", board.Options{DenseRanks: true})
+
+	t.Run("live", func(t *testing.T) {
+		d := arena.Descriptor()
+		var got description
+		c.json(&got, "board", "describe", arena.Name())
+		want := description{Name: arena.Name(), Key: "tb:{" + arena.Name() + "}:meta", Descriptor: &d,
+			State: "live", EntriesKey: "tb:{" + arena.Name() + "}:z", Entries: 5}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("board describe --json (-want +got):\n%s", diff)
+		}
+		raw, _ := json.Marshal(d)
+		wantTable := "board        " + arena.Name() + "\n" +
+			"key          tb:{" + arena.Name() + "}:meta\n" +
+			"fields       points:20, paid:1, time:32/lower (widths in bits; /lower: lower is better)\n" +
+			"strategy     PackedScore\n" +
+			"cap          none\n" +
+			"dense ranks  true\n" +
+			"generation   0 (entries in tb:{" + arena.Name() + "}:z)\n" +
+			"state        live\n" +
+			"entries      5\n" +
+			"descriptor   " + string(raw) + "\n"
+		if diff := cmp.Diff(wantTable, c.ok("board", "describe", arena.Name())); diff != "" {
+			t.Errorf("board describe (-want +got):\n%s", diff)
+		}
+	})
+	t.Run("migrating", func(t *testing.T) {
+		name := env.Prefix + "_narrowing"
+		seedMigrating(t, ctx, env.Client, name)
+		var got description
+		c.json(&got, "board", "describe", name)
+		p := "tb:{" + name + "}:"
+		target := board.Descriptor{Version: 1, Radix: 2, Strategy: "PackedScore", Fields: []board.FieldDescriptor{
+			{Name: "points", Width: 8, Dir: "HigherIsBetter"}, {Name: "paid", Width: 1, Dir: "HigherIsBetter"},
+			{Name: "time", Width: 32, Dir: "LowerIsBetter"}}}
+		d := arena.Descriptor()
+		d.DenseRanks = false
+		want := description{Name: name, Key: p + "meta", Descriptor: &d, Generation: 1, State: "migrating",
+			EntriesKey: p + "g1:z", Entries: 5, Migration: &migration{Target: &target, Generation: 2,
+				EntriesKey: p + "g2:z", Copied: 4, Misfits: 1, MisfitsKey: p + "g1:x"}}
+		if diff := cmp.Diff(want, got, cmpopts.IgnoreFields(migration{}, "Cursor")); diff != "" {
+			t.Errorf("board describe --json of a migrating board (-want +got):\n%s", diff)
+		}
+		out := c.ok("board", "describe", name)
+		for _, line := range []string{
+			"state               migrating\n",
+			"target fields       points:8, paid:1, time:32/lower (widths in bits; /lower: lower is better)\n",
+			"misfits             1 entry not fitting the target (ids in " + p + "g1:x)",
+		} {
+			if !strings.Contains(out, line) {
+				t.Errorf("board describe of a migrating board lacks %q:\n%s", line, out)
+			}
+		}
+	})
+	t.Run("group", func(t *testing.T) {
+		group := env.Prefix + "_season"
+		b := seedArena(t, ctx, env.Client, "kills", board.Options{Group: group})
+		d := b.Descriptor()
+		var got description
+		c.json(&got, "board", "describe", "kills", "--group", group)
+		p := "tb:{" + group + "}:{kills}:"
+		want := description{Name: "kills", Group: group, Key: p + "meta", Descriptor: &d, State: "live", EntriesKey: p + "z", Entries: 5}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("board describe --group --json (-want +got):\n%s", diff)
+		}
+	})
+	t.Run("periodic window", func(t *testing.T) {
+		l := arenaLayout(t)
+		p, err := board.NewPeriodic(env.Client, env.Prefix+"_daily", l, board.Daily(nil), 0, board.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := p.Current()
+		if _, err := w.Submit(ctx, board.Submission{ID: "ann", Values: []float64{1, 0, 2}}); err != nil {
+			t.Fatal(err)
+		}
+		var got description
+		c.json(&got, "board", "describe", w.Name())
+		ttl, err := env.Client.Do(ctx, env.Client.B().Pexpiretime().Key("tb:{"+w.Name()+"}:z").Build()).AsInt64()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := stamp(time.UnixMilli(ttl)); got.ExpireAt != want || got.Entries != 1 {
+			t.Errorf("window %s: expireAt %q and %d entries, want %q and 1", w.Name(), got.ExpireAt, got.Entries, want)
+		}
+	})
+}

@@ -1,0 +1,179 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// globals are the flags every command takes.
+type globals struct {
+	url     string
+	cluster bool
+	json    bool
+	timeout time.Duration
+}
+
+func (g *globals) register(fs *flag.FlagSet) {
+	fs.StringVar(&g.url, "url", "", "Redis `URL`: "+urlForm+" (default $REDIS_URL, else "+defaultURL+")")
+	fs.BoolVar(&g.cluster, "cluster", false, "require a Redis Cluster (one is recognised without it)")
+	fs.BoolVar(&g.json, "json", false, "print JSON instead of a table")
+	fs.DurationVar(&g.timeout, "timeout", 30*time.Second, "give up after this `duration`")
+}
+
+// runFunc runs a command on its positional arguments.
+type runFunc func(ctx context.Context, e *env, args []string) error
+
+// command is one command of the command line.
+type command struct {
+	name string   // "board top"
+	args []string // positional arguments, by name: "NAME", "ID"
+	help string   // one line
+	// setup defines the command's own flags on fs and returns the function
+	// that runs it with their values.
+	setup func(fs *flag.FlagSet) runFunc
+}
+
+// commands lists every command, in the order help shows them.
+var commands []*command
+
+func init() {
+	commands = append(commands, &command{name: "help", args: []string{"[COMMAND]"}, help: "this overview, or a command's flags"})
+	commands = append(commands, listCommands()...)
+	commands = append(commands, boardCommands()...)
+	commands = append(commands, timelineCommands()...)
+	commands = append(commands, mapCommands()...)
+	commands = append(commands, limiterCommands()...)
+}
+
+// lookup finds the command named by the first one or two words of args
+// that are not flags (global flags may come first: --json board top) and
+// returns it with args less those words.
+func lookup(args []string) (*command, []string) {
+	words, at := commandWords(args)
+	for n := min(2, len(words)); n > 0; n-- {
+		name := strings.Join(words[:n], " ")
+		for _, c := range commands {
+			if c.name == name {
+				rest := append([]string(nil), args[:at[0]]...)
+				for i := 0; i < n; i++ {
+					end := len(args)
+					if i+1 < n {
+						end = at[i+1]
+					}
+					rest = append(rest, args[at[i]+1:end]...)
+				}
+				return c, rest
+			}
+		}
+	}
+	return nil, nil
+}
+
+// commandWords returns the first two arguments that are neither flags nor
+// the values of the global flags that take one, and their indexes.
+func commandWords(args []string) (words []string, at []int) {
+	for i := 0; i < len(args) && len(words) < 2; i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			return words, at
+		case strings.HasPrefix(a, "-"):
+			if name := strings.TrimLeft(a, "-"); name == "url" || name == "timeout" {
+				i++ // its value
+			}
+		default:
+			words, at = append(words, a), append(at, i)
+		}
+	}
+	return words, at
+}
+
+// flagSet returns the command's flags, the global ones included.
+func (c *command) flagSet() (*flag.FlagSet, *globals, runFunc) {
+	fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	g := &globals{}
+	g.register(fs)
+	var fn runFunc
+	if c.setup != nil {
+		fn = c.setup(fs)
+	}
+	return fs, g, fn
+}
+
+// parse reads the command's flags and positional arguments, which may be
+// interleaved; after "--" every argument is positional.
+func parse(c *command, args []string) (*globals, []string, runFunc, error) {
+	fs, g, fn := c.flagSet()
+	var pos []string
+	for len(args) > 0 {
+		err := fs.Parse(args)
+		consumed := args[:len(args)-fs.NArg()]
+		args = fs.Args()
+		if err != nil {
+			// A negative number is an argument (a map key, an id), not an
+			// unknown flag; the flag package has stepped past it.
+			if bad := consumed[len(consumed)-1]; isNumber(bad) {
+				pos = append(pos, bad)
+				continue
+			}
+			return nil, nil, nil, err
+		}
+		if len(consumed) > 0 && consumed[len(consumed)-1] == "--" {
+			pos = append(pos, args...)
+			break
+		}
+		if len(args) > 0 {
+			pos, args = append(pos, args[0]), args[1:]
+		}
+	}
+	want := 0
+	for _, a := range c.args {
+		if !strings.HasPrefix(a, "[") {
+			want++
+		}
+	}
+	if len(pos) != want {
+		return nil, nil, nil, fmt.Errorf("want %d argument(s) (%s), got %d: %q", want, strings.Join(c.args, " "), len(pos), pos)
+	}
+	return g, pos, fn, nil
+}
+
+// isNumber reports whether s reads as a number, such as "-0.5" or "-1E+30".
+func isNumber(s string) bool {
+	_, err := strconv.ParseFloat(s, 64)
+	return err == nil || errors.Is(err, strconv.ErrRange)
+}
+
+// usage is the command's help text: its synopsis and flags.
+func (c *command) usage() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "usage: tiebreak %s [flags]\n\n%s\n\nflags:\n", c.synopsis(), c.help)
+	fs, _, _ := c.flagSet()
+	fs.SetOutput(&b)
+	fs.PrintDefaults()
+	return b.String()
+}
+
+func (c *command) synopsis() string {
+	return strings.TrimSpace(c.name + " " + strings.Join(c.args, " "))
+}
+
+// overview lists every command.
+func overview() string {
+	var b strings.Builder
+	b.WriteString("usage: tiebreak COMMAND [ARGS] [flags]\n\n" +
+		"Shows what the tiebreak packages store in Redis. It writes nothing.\n\ncommands:\n")
+	for _, c := range commands {
+		fmt.Fprintf(&b, "  %-30s %s\n", c.synopsis(), c.help)
+	}
+	b.WriteString("\nflags of every command: --url URL (default $REDIS_URL), --cluster, --json, --timeout;\n" +
+		"`tiebreak help COMMAND` for the flags of one. Exit status: 0 ok, 1 failure, 2 usage.\n")
+	return b.String()
+}

@@ -1,0 +1,63 @@
+package main
+
+import (
+	"context"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/tiebreak/tiebreak/decimalmap"
+	"github.com/tiebreak/tiebreak/internal/redistest"
+)
+
+func testMap(t *testing.T, bin string) {
+	env := redistest.New(t)
+	c := newCLI(t, bin, env)
+	ctx := context.Background()
+	name := env.Prefix + "_prices"
+	m := seedMap(t, ctx, env.Client, name)
+
+	for _, q := range []struct {
+		flags []string
+		query decimalmap.Query
+		more  bool
+	}{
+		{nil, decimalmap.Query{}, false},
+		{[]string{"--min", "25500.12345", "--max", "25505.2"}, decimalmap.Query{Min: decimalmap.Inclusive("25500.12345"), Max: decimalmap.Inclusive("25505.2")}, false},
+		{[]string{"--gt", "25500.12345", "--lt", "25505.2"}, decimalmap.Query{Min: decimalmap.Exclusive("25500.12345"), Max: decimalmap.Exclusive("25505.2")}, false},
+		{[]string{"--gt", "-1", "-n", "2"}, decimalmap.Query{Min: decimalmap.Exclusive("-1"), Limit: 2}, true},
+		{[]string{"--reverse", "-n", "3"}, decimalmap.Query{Reverse: true, Limit: 3}, true},
+		{[]string{"--min", "2.55001E4", "--reverse"}, decimalmap.Query{Min: decimalmap.Inclusive("25500.1"), Reverse: true}, false},
+		{[]string{"--min", "7", "--max", "6"}, decimalmap.Query{Min: decimalmap.Inclusive("7"), Max: decimalmap.Inclusive("6")}, false},
+	} {
+		es, err := m.Range(ctx, q.query)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := rangeOut{Map: name, Entries: []mapEntry{}, HasMore: q.more}
+		for _, e := range es {
+			want.Entries = append(want.Entries, mapEntry{Key: e.Key, Values: e.Values})
+		}
+		var got rangeOut
+		c.json(&got, append([]string{"map", "range", name}, q.flags...)...)
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("map range %v (-want +got):\n%s", q.flags, diff)
+		}
+	}
+	want := "KEY          VALUES\n" +
+		"25500.1      user5\n" +
+		"25500.12345  user1\n" +
+		"25500.12346  user2, user3, user2\n" +
+		"\nmore keys follow: the next range starts past 25500.12346\n"
+	if diff := cmp.Diff(want, c.ok("map", "range", name, "--min", "25500", "-n", "3")); diff != "" {
+		t.Errorf("map range table (-want +got):\n%s", diff)
+	}
+	var got mapEntry
+	c.json(&got, "map", "get", name, "25500.123460")
+	if diff := cmp.Diff(mapEntry{Key: "25500.12346", Values: []string{"user2", "user3", "user2"}}, got); diff != "" {
+		t.Errorf("map get (-want +got):\n%s", diff)
+	}
+	c.fails(exitFailure, []string{`key 42 is not in map "` + name + `" (not found)`}, "map", "get", name, "42")
+	c.fails(exitUsage, []string{"--min and --gt both given"}, "map", "range", name, "--min", "1", "--gt", "2")
+	c.fails(exitUsage, []string{"Query.Max", "invalid key"}, "map", "range", name, "--max", "abc")
+	c.fails(exitUsage, []string{"-n 0"}, "map", "range", name, "-n", "0")
+}

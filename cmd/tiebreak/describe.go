@@ -1,0 +1,213 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/board"
+)
+
+// The fields of a board's meta HASH (board/lua/meta.lua reads the same).
+const (
+	metaDesc     = "desc"     // the descriptor, JSON
+	metaGen      = "gen"      // the generation holding the entries
+	metaState    = "state"    // "live" or "migrating"
+	metaTarget   = "target"   // while migrating: the target's descriptor
+	metaTgen     = "tgen"     // while migrating: the target's generation
+	metaDefaults = "defaults" // while migrating: values of the new fields, JSON
+	metaCursor   = "cursor"   // while migrating: how far the copy has gone
+	metaExpire   = "expire"   // a periodic window: when its keys expire, Unix ms
+)
+
+// description is board describe's answer in JSON.
+type description struct {
+	Name       string            `json:"name"`
+	Group      string            `json:"group,omitempty"`
+	Key        string            `json:"key"`
+	Descriptor *board.Descriptor `json:"descriptor"`
+	Generation int64             `json:"generation"`
+	State      string            `json:"state"`
+	EntriesKey string            `json:"entriesKey"`
+	Entries    int64             `json:"entries"`
+	ExpireAt   string            `json:"expireAt,omitempty"`
+	Migration  *migration        `json:"migration,omitempty"`
+}
+
+// migration is the state of a migration under way.
+type migration struct {
+	Target     *board.Descriptor  `json:"target"`
+	Generation int64              `json:"generation"`
+	Defaults   map[string]float64 `json:"defaults,omitempty"`
+	Cursor     string             `json:"cursor,omitempty"`
+	EntriesKey string             `json:"entriesKey"`
+	Copied     int64              `json:"copied"`
+	// Misfits counts the entries that do not fit the target: the switch
+	// waits until they are fixed or removed.
+	Misfits    int64  `json:"misfits"`
+	MisfitsKey string `json:"misfitsKey"`
+}
+
+// boardDescribe prints what board name stores about itself, read from its
+// meta HASH as it is.
+func boardDescribe(ctx context.Context, e *env, group, name string) error {
+	if err := checkName(kindBoard, name); err != nil {
+		return err
+	}
+	if group != "" {
+		if err := checkName("group", group); err != nil {
+			return err
+		}
+	}
+	key := boardMetaKey(group, name)
+	if err := checkKey(ctx, e, kindBoard, name, key, "hash", defaultLimiterPrefix); err != nil {
+		return err
+	}
+	m, err := e.client.Do(ctx, e.client.B().Hgetall().Key(key).Build()).AsStrMap()
+	if err != nil {
+		return fmt.Errorf("HGETALL %s: %w", key, err)
+	}
+	d, err := describeMeta(name, group, key, m)
+	if err != nil {
+		return err
+	}
+	if err := countEntries(ctx, e.client, d); err != nil {
+		return err
+	}
+	return e.out.emit(d, describeTable(d, m[metaDesc]))
+}
+
+// describeMeta reads a meta HASH.
+func describeMeta(name, group, key string, m map[string]string) (*description, error) {
+	d := &description{Name: name, Group: group, Key: key, State: m[metaState]}
+	var err error
+	if d.Descriptor, err = parseDescriptor(key, metaDesc, m[metaDesc]); err != nil {
+		return nil, err
+	}
+	if d.Generation, err = metaInt(key, metaGen, m[metaGen]); err != nil {
+		return nil, err
+	}
+	d.EntriesKey = boardEntriesKey(group, name, d.Generation)
+	if ms, err := metaInt(key, metaExpire, m[metaExpire]); err != nil {
+		return nil, err
+	} else if ms > 0 {
+		d.ExpireAt = stamp(time.UnixMilli(ms))
+	}
+	if d.State != "migrating" {
+		return d, nil
+	}
+	mig := &migration{Cursor: m[metaCursor]}
+	if mig.Target, err = parseDescriptor(key, metaTarget, m[metaTarget]); err != nil {
+		return nil, err
+	}
+	if mig.Generation, err = metaInt(key, metaTgen, m[metaTgen]); err != nil {
+		return nil, err
+	}
+	if s := m[metaDefaults]; s != "" && json.Unmarshal([]byte(s), &mig.Defaults) != nil {
+		return nil, fmt.Errorf("%s: field %s = %q is not a JSON object of numbers", key, metaDefaults, s)
+	}
+	mig.EntriesKey = boardEntriesKey(group, name, mig.Generation)
+	mig.MisfitsKey = boardMisfitsKey(group, name, d.Generation)
+	d.Migration = mig
+	return d, nil
+}
+
+// parseDescriptor reads a descriptor stored in field of the meta HASH key.
+func parseDescriptor(key, field, s string) (*board.Descriptor, error) {
+	if s == "" {
+		return nil, fmt.Errorf("%s has no field %s: a board written before boards stored descriptors, on which board.New has not run since (not found)", key, field)
+	}
+	var d board.Descriptor
+	if err := json.Unmarshal([]byte(s), &d); err != nil {
+		return nil, fmt.Errorf("%s: field %s is not a descriptor (%v): %q", key, field, err, s)
+	}
+	return &d, nil
+}
+
+// metaInt reads a whole number of the meta HASH; absent is 0.
+func metaInt(key, field, s string) (int64, error) {
+	if s == "" {
+		return 0, nil
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("%s: field %s = %q is not a whole number", key, field, s)
+	}
+	return n, nil
+}
+
+// countEntries fills in the entries of the board and of its migration's
+// target, in one round trip.
+func countEntries(ctx context.Context, c rueidis.Client, d *description) error {
+	cmds := rueidis.Commands{c.B().Zcard().Key(d.EntriesKey).Build()}
+	if m := d.Migration; m != nil {
+		cmds = append(cmds, c.B().Zcard().Key(m.EntriesKey).Build(), c.B().Scard().Key(m.MisfitsKey).Build())
+	}
+	rs := c.DoMulti(ctx, cmds...)
+	counts := []*int64{&d.Entries}
+	if m := d.Migration; m != nil {
+		counts = append(counts, &m.Copied, &m.Misfits)
+	}
+	for i, n := range counts {
+		var err error
+		if *n, err = rs[i].AsInt64(); err != nil {
+			return fmt.Errorf("%s: %w", strings.Join(cmds[i].Commands(), " "), err)
+		}
+	}
+	return nil
+}
+
+// describeTable lays a description out for people.
+func describeTable(d *description, raw string) *table {
+	t := &table{}
+	t.add("board", d.Name)
+	if d.Group != "" {
+		t.add("group", d.Group)
+	}
+	t.add("key", d.Key)
+	addDescriptor(t, "", d.Descriptor)
+	t.add("generation", fmt.Sprintf("%d (entries in %s)", d.Generation, d.EntriesKey))
+	t.add("state", d.State)
+	t.add("entries", fmt.Sprint(d.Entries))
+	if d.ExpireAt != "" {
+		t.add("expires", d.ExpireAt+" (a periodic window)")
+	}
+	if m := d.Migration; m != nil {
+		t.add("migrating to", fmt.Sprintf("generation %d (entries in %s)", m.Generation, m.EntriesKey))
+		addDescriptor(t, "target ", m.Target)
+		if len(m.Defaults) > 0 {
+			def, _ := json.Marshal(m.Defaults)
+			t.add("new fields' values", string(def))
+		}
+		t.add("copied", fmt.Sprintf("%d of %s so far (copy cursor %q)", m.Copied, count(d.Entries, "entries"), m.Cursor))
+		if m.Misfits > 0 {
+			t.add("misfits", fmt.Sprintf("%s not fitting the target (ids in %s): fix or remove them, then call Migrate again", count(m.Misfits, "entries"), m.MisfitsKey))
+		}
+	}
+	t.add("descriptor", raw)
+	return t
+}
+
+// addDescriptor adds a descriptor's rows, each label after prefix.
+func addDescriptor(t *table, prefix string, d *board.Descriptor) {
+	fields := make([]string, len(d.Fields))
+	for i, f := range d.Fields {
+		fields[i] = f.String()
+	}
+	radix := map[int]string{2: "bits", 10: "decimal digits"}[d.Radix]
+	t.add(prefix+"fields", strings.Join(fields, ", ")+" (widths in "+radix+"; /lower: lower is better)")
+	t.add(prefix+"strategy", d.Strategy)
+	capText := "none"
+	if d.Cap > 0 {
+		capText = fmt.Sprintf("the best %d entries", d.Cap)
+	}
+	t.add(prefix+"cap", capText)
+	t.add(prefix+"dense ranks", fmt.Sprint(d.DenseRanks))
+	if d.SharedData {
+		t.add(prefix+"shared data", "true (member data in the group's HASH)")
+	}
+}

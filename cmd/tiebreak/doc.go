@@ -1,0 +1,33 @@
+// Command tiebreak shows what the tiebreak packages store in Redis: the
+// boards, timelines, decimal maps and rate-limited keys it finds, a
+// board's stored descriptor and its entries with every field decoded by
+// name, a timeline's messages with their IDs and times, a map's keys in
+// order, a limited key's count and reset time. It writes nothing.
+//
+//	go install github.com/tiebreak/tiebreak/cmd/tiebreak@latest
+//
+//	tiebreak [--url redis://host:port/0] [--cluster] [--json] COMMAND ...
+//
+//	list                                  boards, timelines, maps, limited keys (SCAN)
+//	board describe NAME                   descriptor, generation, migration state
+//	board top NAME [-n 10] [--offset 0]   the best entries
+//	board get NAME ID                     one entry, every rank kind
+//	board rank NAME ID                    its ranks only
+//	board around NAME ID [-n 11]          entries around it
+//	board scan NAME [--cursor C] [-n 100] a page, and the next page's cursor
+//	timeline latest|oldest ROOM --layout L [-n 20]
+//	timeline before|after|around ROOM ID --layout L [-n 20]
+//	timeline get ROOM ID --layout L
+//	map range NAME [--min K|--gt K] [--max K|--lt K] [--reverse] [-n 100]
+//	map get NAME KEY
+//	limiter get KEY --window 1m [--limit N]
+//
+// The server is --url, else the REDIS_URL environment variable, else
+// redis://127.0.0.1:6379; a cluster is recognised by itself (--cluster
+// refuses a server that is not one). Flags may come before or after the
+// arguments. Output is a table, or JSON with --json.
+//
+// Exit status: 0 when the command did what it was asked, 1 when it could
+// not (no such object, a key of another type, Redis unreachable), 2 for a
+// command line it does not understand.
+package main

@@ -1,0 +1,169 @@
+package main
+
+import (
+	"context"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/tiebreak/tiebreak/board"
+	"github.com/tiebreak/tiebreak/internal/redisops"
+	"github.com/tiebreak/tiebreak/internal/redistest"
+	"github.com/tiebreak/tiebreak/ratelimit"
+	"github.com/tiebreak/tiebreak/tsid"
+	"github.com/tiebreak/tiebreak/tsid/timeline"
+)
+
+func testErrors(t *testing.T, bin string) {
+	env := redistest.New(t)
+	c := newCLI(t, bin, env)
+	ctx := context.Background()
+	p := env.Prefix
+	arena := seedArena(t, ctx, env.Client, p+"_arena", board.Options{}).Name()
+	room := p + "_room"
+	seedTimeline(t, ctx, env.Client, room, tsid.TSID, timeline.LexID, 3, func(i int) uint64 { return tsidAt(t, i) })
+	for _, cmd := range [][]string{
+		{"SET", "tb:{" + p + "_string}:meta", "x"},
+		{"HSET", "tl:{" + p + "_hash}:z", "f", "v"},
+		{"ZADD", "tb:{" + p + "_legacy}:z", "-1", "ann"},
+	} {
+		if err := env.Client.Do(ctx, env.Client.B().Arbitrary(cmd...).Build()).Error(); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	t.Run("missing object", func(t *testing.T) {
+		c.fails(exitFailure, []string{`no board named "` + p + `_none" (no key tb:{` + p + `_none}:meta) (not found)`}, "board", "top", p+"_none")
+		c.fails(exitFailure, []string{`no board named "` + p + `_none"`}, "board", "describe", p+"_none")
+		c.fails(exitFailure, []string{`no timeline named "` + p + `_none"`, "an empty timeline has no key"}, "timeline", "latest", p+"_none", "--layout", "TSID")
+		c.fails(exitFailure, []string{`no map named "` + p + `_none"`}, "map", "range", p+"_none")
+		c.fails(exitFailure, []string{`no limiter named "` + p + `_none"`}, "limiter", "get", p+"_none", "--window", "1s")
+		c.fails(exitFailure, []string{`no board named "` + room + `"`, `"` + room + `" is a timeline (tl:{` + room + `}:z)`}, "board", "top", room)
+		c.fails(exitFailure, []string{"tb:{" + p + "_legacy}:z holds its entries", "board.New stores"}, "board", "top", p+"_legacy")
+		c.fails(exitFailure, []string{`id "zed" is not on board "` + arena + `" (not found)`}, "board", "get", arena, "zed")
+		c.fails(exitFailure, []string{`id "zed" is not on board`}, "board", "around", arena, "zed")
+		c.fails(exitFailure, []string{"not found"}, "timeline", "get", room, tsid.TSID.Format(tsidAt(t, 99)), "--layout", "TSID")
+	})
+	t.Run("wrong type", func(t *testing.T) {
+		c.fails(exitFailure, []string{"tb:{" + p + "_string}:meta is a Redis string, not the hash a board keeps", "(wrong type)"}, "board", "top", p+"_string")
+		c.fails(exitFailure, []string{"tb:{" + p + "_string}:meta is a Redis string", "(wrong type)"}, "board", "describe", p+"_string")
+		c.fails(exitFailure, []string{"tl:{" + p + "_hash}:z is a Redis hash, not the zset a timeline keeps"}, "timeline", "latest", p+"_hash", "--layout", "TSID")
+		c.fails(exitFailure, []string{`timeline "` + room + `" does not hold ULID IDs stored as LexID`, "check --layout"}, "timeline", "latest", room, "--layout", "ULID")
+	})
+	t.Run("unreachable", func(t *testing.T) {
+		r := c.exec(exec.Command(c.bin, "list", "--url", "redis://someone:s3cret@127.0.0.1:1/0"))
+		if r.code != exitFailure || !strings.Contains(r.stderr, "cannot reach Redis at redis://someone:xxxxx@127.0.0.1:1/0 (--url)") {
+			t.Errorf("list on a closed port: exit %d, stderr %q; want 1 and the redacted URL", r.code, r.stderr)
+		}
+		if strings.Contains(r.stderr, "s3cret") {
+			t.Errorf("the password is printed: %s", r.stderr)
+		}
+		c.fails(exitFailure, []string{"--cluster: Redis at", "is not a cluster node"}, "list", "--cluster")
+	})
+	t.Run("REDIS_URL", func(t *testing.T) {
+		env2 := *c
+		env2.env = append(withoutRedisURL(), "REDIS_URL="+c.url)
+		r := env2.exec(exec.Command(c.bin, "board", "rank", arena, "bob", "--json"))
+		if r.code != 0 || !strings.Contains(r.stdout, `"ordinal": 2`) {
+			t.Errorf("board rank with REDIS_URL and no --url: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+		}
+	})
+}
+
+func testUsage(t *testing.T, bin string) {
+	env := redistest.New(t)
+	c := newCLI(t, bin, env)
+	for _, u := range []struct {
+		args []string
+		want string
+	}{
+		{nil, "no command given"},
+		{[]string{"boards"}, `unknown command "boards"`},
+		{[]string{"board", "tops", "x"}, `unknown command "board tops"`},
+		{[]string{"board", "top"}, "want 1 argument(s) (NAME), got 0"},
+		{[]string{"board", "top", "a", "b"}, "want 1 argument(s) (NAME), got 2"},
+		{[]string{"board", "top", "a", "-n", "0"}, "-n 0 out of range [1, 100000]"},
+		{[]string{"board", "top", "a", "--nope"}, "flag provided but not defined: -nope"},
+		{[]string{"board", "top", "a{b"}, "holds a brace"},
+		{[]string{"board", "scan", "a", "--cursor", "%%"}, "no board named"}, // the board is checked first
+		{[]string{"list", "--kind", "boards"}, `--kind "boards", want one of board, timeline, map, limiter`},
+		{[]string{"timeline", "latest", "r", "--layout", "KSUID"}, `--layout "KSUID", want one of TSID`},
+		{[]string{"timeline", "before", "r", "nope", "--layout", "TSID"}, `ID "nope" is not a TSID ID`},
+		{[]string{"list", "--timeout", "0s"}, "--timeout = 0s"},
+	} {
+		code := exitUsage
+		if strings.Contains(u.want, "no board named") {
+			code = exitFailure
+		}
+		r := c.run(u.args...)
+		if r.code != code || !strings.Contains(r.stderr, u.want) || r.stdout != "" {
+			t.Errorf("tiebreak %q: exit %d, stderr %q, stdout %q; want exit %d and %q", u.args, r.code, r.stderr, r.stdout, code, u.want)
+		}
+	}
+	r := c.exec(exec.Command(c.bin, "list", "--url", "http://x"))
+	if r.code != exitUsage || !strings.Contains(r.stderr, "--url: redis URL") {
+		t.Errorf("a malformed URL: exit %d, stderr %q; want 2", r.code, r.stderr)
+	}
+	for _, args := range [][]string{{"help"}, {"help", "board", "top"}, {"board", "top", "--help"}, {"--json", "help"}} {
+		r := c.exec(exec.Command(c.bin, args...))
+		if r.code != 0 || r.stderr != "" || !strings.Contains(r.stdout, "usage: tiebreak") {
+			t.Errorf("tiebreak %q: exit %d, stderr %q, stdout %q; want the help", args, r.code, r.stderr, r.stdout)
+		}
+	}
+	if out := c.ok("help", "board", "top"); !strings.Contains(out, "-offset") || !strings.Contains(out, "-url URL") {
+		t.Errorf("help board top does not list its flags and the global ones:\n%s", out)
+	}
+	// Global flags before the command, command flags before the arguments.
+	if a, b := c.ok("--json", "list", "--prefix", env.Prefix), c.ok("list", "--prefix", env.Prefix, "--json"); a != b || a != "[]\n" {
+		t.Errorf("--json before and after the command: %q and %q, want []", a, b)
+	}
+}
+
+// testReadOnly runs every read on data of every kind and checks that no
+// key changed: same names, same DUMP.
+func testReadOnly(t *testing.T, bin string) {
+	env := redistest.New(t)
+	c := newCLI(t, bin, env)
+	ctx := context.Background()
+	p := env.Prefix
+	seedAll(t, ctx, env)
+	ids := seedTimeline(t, ctx, env.Client, p+"_split", tsid.TSID, timeline.SplitScore, 40, func(i int) uint64 { return tsidAt(t, i) })
+	seedLimiter(t, ctx, env.Client, p+":9", ratelimit.PerSecond(5), 2)
+	before := dumpKeys(t, env, "*"+p+"*")
+	id := tsid.TSID.Format(ids[20])
+	for _, args := range [][]string{
+		{"list", "--prefix", p},
+		{"board", "describe", p + "_arena"}, {"board", "describe", p + "_narrowing"},
+		{"board", "top", p + "_arena", "--data"}, {"board", "top", p + "_narrowing"},
+		{"board", "get", p + "_arena", "bob"}, {"board", "rank", p + "_narrowing", "bob"},
+		{"board", "around", p + "_arena", "cyd"}, {"board", "scan", p + "_arena", "-n", "1"},
+		{"timeline", "latest", p + "_split", "--layout", "TSID"}, {"timeline", "around", p + "_split", id, "--layout", "TSID"},
+		{"timeline", "before", p + "_split", id, "--layout", "TSID"}, {"timeline", "after", p + "_general", id, "--layout", "TSID"},
+		{"map", "range", p + "_prices"}, {"map", "get", p + "_prices", "-0.5"},
+		{"limiter", "get", p + ":42", "--window", "1m"}, {"limiter", "get", p + ":9", "--window", "1s", "--limit", "5"},
+	} {
+		c.ok(args...)
+		c.ok(append(args, "--json")...)
+	}
+	if diff := cmp.Diff(before, dumpKeys(t, env, "*"+p+"*")); diff != "" {
+		t.Errorf("keys changed by reads (-before +after):\n%s", diff)
+	}
+}
+
+// dumpKeys returns the DUMP of every key matching pattern.
+func dumpKeys(t *testing.T, env *redistest.Env, pattern string) map[string]string {
+	t.Helper()
+	ctx := context.Background()
+	keys, err := redisops.ScanKeys(ctx, env.Client, pattern)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	for _, k := range keys {
+		if out[k], err = env.Client.Do(ctx, env.Client.B().Dump().Key(k).Build()).ToString(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return out
+}

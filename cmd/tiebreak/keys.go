@@ -1,0 +1,224 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/tiebreak/tiebreak/ratelimit"
+)
+
+// The kinds of object the command knows, and how each package names its
+// Redis keys (see each package's doc.go):
+//
+//	board     tb:{name}:meta        HASH: descriptor, generation, migration
+//	          tb:{group}:{name}:meta   the same for a board of a group
+//	          ...:z, ...:gN:z       the entries of generation 0, of N
+//	          ...:x, ...:gN:x       while migrating: the ids the target cannot hold
+//	timeline  tl:{room}:z           sorted set of messages
+//	map       dm:{name}:k           sorted set of the keys (dm:{name}:e the values)
+//	limiter   rl:{key}              sorted set of admissions (rl: is the default prefix)
+const (
+	kindBoard    = "board"
+	kindTimeline = "timeline"
+	kindMap      = "map"
+	kindLimiter  = "limiter"
+)
+
+// kinds in the order list prints them.
+var kinds = []string{kindBoard, kindTimeline, kindMap, kindLimiter}
+
+// boardPrefix is how every key of a board starts: tb:{name}:, or
+// tb:{group}:{name}: in a group.
+func boardPrefix(group, name string) string {
+	if group == "" {
+		return "tb:{" + name + "}:"
+	}
+	return "tb:{" + group + "}:{" + name + "}:"
+}
+
+// boardMetaKey is the HASH holding a board's descriptor and generation.
+func boardMetaKey(group, name string) string { return boardPrefix(group, name) + "meta" }
+
+// boardEntriesKey is the sorted set of a board's entries in generation
+// gen.
+func boardEntriesKey(group, name string, gen int64) string {
+	if gen == 0 {
+		return boardPrefix(group, name) + "z"
+	}
+	return boardPrefix(group, name) + "g" + strconv.FormatInt(gen, 10) + ":z"
+}
+
+// boardMisfitsKey is the SET of the ids that do not fit a migration's
+// target, kept beside the entries of generation gen.
+func boardMisfitsKey(group, name string, gen int64) string {
+	k := boardEntriesKey(group, name, gen)
+	return k[:len(k)-len("z")] + "x"
+}
+
+func timelineKey(room string) string { return "tl:{" + room + "}:z" }
+
+func mapKeysKey(name string) string { return "dm:{" + name + "}:k" }
+
+func mapEntriesKey(name string) string { return "dm:{" + name + "}:e" }
+
+func limiterKey(prefix, key string) string { return prefix + "{" + key + "}" }
+
+// mainKey is the key an object of kind is known by, and the Redis type it
+// must hold.
+func mainKey(kind, name, limiterPrefix string) (key, typ string) {
+	switch kind {
+	case kindBoard:
+		return boardMetaKey("", name), "hash"
+	case kindTimeline:
+		return timelineKey(name), "zset"
+	case kindMap:
+		return mapKeysKey(name), "zset"
+	}
+	return limiterKey(limiterPrefix, name), "zset"
+}
+
+// parsed is what a key found by SCAN names.
+type parsed struct {
+	kind, group, name string
+	// legacy: a board's generation-0 entries, which are a board of their
+	// own only when the board has no meta HASH (written before
+	// descriptors existed).
+	legacy bool
+}
+
+// parseKey tells which object key names, if any.
+func parseKey(key, limiterPrefix string) (parsed, bool) {
+	switch {
+	case strings.HasPrefix(key, "tb:{"):
+		return parseBoardKey(key[len("tb:"):])
+	case strings.HasPrefix(key, "tl:{") && strings.HasSuffix(key, "}:z"):
+		room, ok := braced(key[len("tl:") : len(key)-len(":z")])
+		return parsed{kind: kindTimeline, name: room}, ok
+	case strings.HasPrefix(key, "dm:{") && strings.HasSuffix(key, "}:k"):
+		name, ok := braced(key[len("dm:") : len(key)-len(":k")])
+		return parsed{kind: kindMap, name: name}, ok
+	case strings.HasPrefix(key, limiterPrefix+"{"):
+		k, ok := braced(key[len(limiterPrefix):])
+		return parsed{kind: kindLimiter, name: k}, ok
+	}
+	return parsed{}, false
+}
+
+// parseBoardKey reads "{name}:meta", "{name}:z", "{group}:{name}:meta" or
+// "{group}:{name}:z".
+func parseBoardKey(rest string) (parsed, bool) {
+	tag, after, ok := cutBraced(rest)
+	if !ok || !strings.HasPrefix(after, ":") {
+		return parsed{}, false
+	}
+	p := parsed{kind: kindBoard, name: tag}
+	after = after[1:]
+	if strings.HasPrefix(after, "{") {
+		name, tail, ok := cutBraced(after)
+		if !ok || !strings.HasPrefix(tail, ":") {
+			return parsed{}, false
+		}
+		p.group, p.name, after = tag, name, tail[1:]
+	}
+	switch after {
+	case "meta":
+		return p, true
+	case "z":
+		p.legacy = true
+		return p, true
+	}
+	return parsed{}, false
+}
+
+// braced returns s's content when s is "{content}" with a content free of
+// braces.
+func braced(s string) (string, bool) {
+	in, rest, ok := cutBraced(s)
+	return in, ok && rest == ""
+}
+
+// cutBraced splits "{content}rest" into content and rest.
+func cutBraced(s string) (content, rest string, ok bool) {
+	if !strings.HasPrefix(s, "{") {
+		return "", "", false
+	}
+	end := strings.IndexAny(s[1:], "{}")
+	if end <= 0 || s[1+end] != '}' {
+		return "", "", false
+	}
+	return s[1 : 1+end], s[2+end:], true
+}
+
+// checkName refuses a name no object of kind can have: empty, or holding
+// a brace (each package refuses those too, so none exists).
+func checkName(kind, name string) error {
+	switch {
+	case name == "":
+		return usagef("the %s name is empty", kind)
+	case strings.ContainsAny(name, "{}"):
+		return usagef("the %s name %q holds a brace: no %s has one", kind, name, kind)
+	}
+	return nil
+}
+
+// checkObject reports an object that is not there (naming the other kinds
+// that have the name, if any) or whose key holds another Redis type.
+func checkObject(ctx context.Context, e *env, kind, name, limiterPrefix string) error {
+	if err := checkName(kind, name); err != nil {
+		return err
+	}
+	key, want := mainKey(kind, name, limiterPrefix)
+	return checkKey(ctx, e, kind, name, key, want, limiterPrefix)
+}
+
+// checkKey is checkObject for the object's key, which holds a Redis want.
+func checkKey(ctx context.Context, e *env, kind, name, key, want, limiterPrefix string) error {
+	typ, err := e.client.Do(ctx, e.client.B().Type().Key(key).Build()).ToString()
+	if err != nil {
+		return fmt.Errorf("TYPE %s: %w", key, err)
+	}
+	switch typ {
+	case want:
+		return nil
+	case "none":
+		return notFound(ctx, e, kind, name, key, limiterPrefix)
+	}
+	return fmt.Errorf("%s is a Redis %s, not the %s a %s keeps: it is not a tiebreak %s (wrong type)", key, typ, want, kind, kind)
+}
+
+// notFound explains that no object of kind is named name, and which other
+// kinds are.
+func notFound(ctx context.Context, e *env, kind, name, key, limiterPrefix string) error {
+	msg := fmt.Sprintf("no %s named %q (no key %s)", kind, name, key)
+	if kind == kindBoard {
+		z := boardEntriesKey("", name, 0)
+		if n, err := e.client.Do(ctx, e.client.B().Exists().Key(z).Build()).AsInt64(); err == nil && n == 1 {
+			msg += fmt.Sprintf(", but %s holds its entries: a board written before boards stored descriptors, which board.New stores", z)
+		}
+	}
+	if kind == kindTimeline || kind == kindMap {
+		msg += fmt.Sprintf("; an empty %s has no key", kind)
+	}
+	var others []string
+	for _, k := range kinds {
+		if k == kind {
+			continue
+		}
+		key, _ := mainKey(k, name, limiterPrefix)
+		n, err := e.client.Do(ctx, e.client.B().Exists().Key(key).Build()).AsInt64()
+		if err == nil && n == 1 {
+			others = append(others, fmt.Sprintf("a %s (%s)", k, key))
+		}
+	}
+	if len(others) > 0 {
+		msg += fmt.Sprintf("; %q is %s", name, strings.Join(others, " and "))
+	}
+	return fmt.Errorf("%s (not found)", msg)
+}
+
+// limiterPrefixFlag is the flag naming the limiters' key prefix.
+const limiterPrefixHelp = "the limiters' key `prefix` (ratelimit.Options.Prefix)"
+
+var defaultLimiterPrefix = ratelimit.DefaultPrefix

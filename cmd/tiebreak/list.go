@@ -1,0 +1,239 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/internal/redisops"
+)
+
+func listCommands() []*command {
+	return []*command{{
+		name: "list",
+		help: "the boards, timelines, maps and limited keys found by SCAN, with their size",
+		setup: func(fs *flag.FlagSet) runFunc {
+			var o listOptions
+			fs.StringVar(&o.prefix, "prefix", "", "only objects whose name (a grouped board's group) starts with `P`")
+			fs.StringVar(&o.kind, "kind", "", "only objects of this `kind`: board, timeline, map or limiter")
+			fs.StringVar(&o.limiterPrefix, "limiter-prefix", defaultLimiterPrefix, limiterPrefixHelp)
+			return func(ctx context.Context, e *env, _ []string) error { return list(ctx, e, o) }
+		},
+	}}
+}
+
+type listOptions struct {
+	prefix, kind, limiterPrefix string
+}
+
+// object is one object list finds.
+type object struct {
+	Kind  string `json:"kind"`
+	Name  string `json:"name"`
+	Group string `json:"group,omitempty"`
+	// Key is the Redis key that names the object.
+	Key string `json:"key"`
+	// Size is what the object holds: a board's entries, a timeline's
+	// messages, a map's keys, a limited key's logged requests.
+	Size int64  `json:"size"`
+	Unit string `json:"unit"`
+	// Values is a map's number of values.
+	Values *int64 `json:"values,omitempty"`
+	// Detail says more, for people: a board's strategy and state, a
+	// limited key's expiry.
+	Detail string `json:"detail,omitempty"`
+	gen    int64
+}
+
+// list scans every node for the keys of each kind and prints the objects
+// they name.
+func list(ctx context.Context, e *env, o listOptions) error {
+	if o.kind != "" && !slices.Contains(kinds, o.kind) {
+		return usagef("--kind %q, want one of %s", o.kind, strings.Join(kinds, ", "))
+	}
+	var objs []*object
+	for _, k := range kinds {
+		if o.kind != "" && o.kind != k {
+			continue
+		}
+		found, err := scanKind(ctx, e, k, o)
+		if err != nil {
+			return err
+		}
+		objs = append(objs, found...)
+	}
+	if err := measure(ctx, e.client, objs); err != nil {
+		return err
+	}
+	t := &table{header: []string{"KIND", "NAME", "SIZE", "KEY", "DETAIL"}}
+	for _, ob := range objs {
+		name := ob.Name
+		if ob.Group != "" {
+			name = ob.Group + "/" + ob.Name
+		}
+		t.add(ob.Kind, name, count(ob.Size, ob.Unit), ob.Key, ob.Detail)
+	}
+	if len(objs) == 0 {
+		t.header = nil
+		t.note("nothing found on %s", e.where)
+	}
+	if objs == nil {
+		objs = []*object{}
+	}
+	return e.out.emit(objs, t)
+}
+
+// scanPattern is the SCAN MATCH pattern of the keys of kind whose name
+// starts with prefix.
+func scanPattern(kind, prefix, limiterPrefix string) string {
+	p := globEscape(prefix) + "*"
+	switch kind {
+	case kindBoard:
+		return "tb:{" + p // meta and entries of every board, grouped or not
+	case kindTimeline:
+		return "tl:{" + p + "}:z"
+	case kindMap:
+		return "dm:{" + p + "}:k"
+	}
+	return globEscape(limiterPrefix) + "{" + p + "}"
+}
+
+// globEscape escapes the characters SCAN MATCH reads as a pattern.
+func globEscape(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if strings.ContainsRune(`*?[]\^`, r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// scanKind returns the objects of kind, sorted by group and name.
+func scanKind(ctx context.Context, e *env, kind string, o listOptions) ([]*object, error) {
+	keys, err := redisops.ScanKeys(ctx, e.client, scanPattern(kind, o.prefix, o.limiterPrefix))
+	if err != nil {
+		return nil, fmt.Errorf("SCAN on %s: %w", e.where, err)
+	}
+	slices.Sort(keys)
+	byName := map[[2]string]*object{}
+	var out []*object
+	for _, key := range slices.Compact(keys) { // a replica may list a key again
+		p, ok := parseKey(key, o.limiterPrefix)
+		if !ok || p.kind != kind {
+			continue
+		}
+		id := [2]string{p.group, p.name}
+		if ob := byName[id]; ob != nil {
+			if !p.legacy { // the meta HASH names the board
+				ob.Key, ob.Detail = key, ""
+			}
+			continue
+		}
+		ob := &object{Kind: kind, Name: p.name, Group: p.group, Key: key}
+		if p.legacy {
+			ob.Detail = "no descriptor (written before boards stored one): board.Open refuses it until board.New runs once"
+		}
+		byName[id] = ob
+		out = append(out, ob)
+	}
+	slices.SortFunc(out, func(a, b *object) int {
+		return strings.Compare(a.Group+"\x00"+a.Name, b.Group+"\x00"+b.Name)
+	})
+	return out, nil
+}
+
+// measure fills in the size of every object, in two pipelined round
+// trips: the boards' generations, then every size.
+func measure(ctx context.Context, c rueidis.Client, objs []*object) error {
+	var metas rueidis.Commands
+	var boards []*object
+	for _, ob := range objs {
+		if ob.Kind == kindBoard && ob.Detail == "" {
+			metas = append(metas, c.B().Hmget().Key(ob.Key).Field("gen", "state", "desc", "expire").Build())
+			boards = append(boards, ob)
+		}
+	}
+	for i, r := range c.DoMulti(ctx, metas...) {
+		if err := boardDetail(boards[i], r); err != nil {
+			return err
+		}
+	}
+	var cmds rueidis.Commands
+	for _, ob := range objs {
+		cmds = append(cmds, sizeCommands(c, ob)...)
+	}
+	replies := c.DoMulti(ctx, cmds...)
+	for _, ob := range objs {
+		if err := readSize(ob, &replies); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// boardDetail reads a board's generation and state from its meta HASH.
+func boardDetail(ob *object, r rueidis.RedisResult) error {
+	f, err := r.AsStrSlice()
+	if err != nil && !rueidis.IsRedisNil(err) {
+		return fmt.Errorf("HMGET %s: %w", ob.Key, err)
+	}
+	f = append(f, "", "", "", "")[:4] // absent fields
+	ob.gen, _ = strconv.ParseInt(f[0], 10, 64)
+	var d struct{ Strategy string }
+	_ = json.Unmarshal([]byte(f[2]), &d) // a board with no readable descriptor shows no strategy
+	ob.Detail = d.Strategy
+	if f[1] == "migrating" {
+		ob.Detail += ", migrating"
+	}
+	if ms, err := strconv.ParseInt(f[3], 10, 64); err == nil && ms > 0 {
+		ob.Detail += ", window expiring " + stamp(time.UnixMilli(ms))
+	}
+	return nil
+}
+
+// sizeCommands are the commands that measure ob.
+func sizeCommands(c rueidis.Client, ob *object) rueidis.Commands {
+	switch ob.Kind {
+	case kindBoard:
+		return rueidis.Commands{c.B().Zcard().Key(boardEntriesKey(ob.Group, ob.Name, ob.gen)).Build()}
+	case kindMap:
+		return rueidis.Commands{c.B().Zcard().Key(mapKeysKey(ob.Name)).Build(), c.B().Zcard().Key(mapEntriesKey(ob.Name)).Build()}
+	case kindLimiter:
+		return rueidis.Commands{c.B().Zcard().Key(ob.Key).Build(), c.B().Pttl().Key(ob.Key).Build()}
+	}
+	return rueidis.Commands{c.B().Zcard().Key(ob.Key).Build()}
+}
+
+// readSize takes ob's replies off the front of replies.
+func readSize(ob *object, replies *[]rueidis.RedisResult) error {
+	n := map[string]int{kindMap: 2, kindLimiter: 2}[ob.Kind]
+	n = max(n, 1)
+	rs := (*replies)[:n]
+	*replies = (*replies)[n:]
+	var err error
+	if ob.Size, err = rs[0].AsInt64(); err != nil {
+		return fmt.Errorf("size of %s %q: %w", ob.Kind, ob.Name, err)
+	}
+	ob.Unit = map[string]string{kindBoard: "entries", kindTimeline: "messages", kindMap: "keys", kindLimiter: "requests"}[ob.Kind]
+	switch ob.Kind {
+	case kindMap:
+		v, err := rs[1].AsInt64()
+		ob.Values, ob.Detail = &v, count(v, "values")
+		return err
+	case kindLimiter:
+		ms, err := rs[1].AsInt64()
+		if ms >= 0 {
+			ob.Detail = "expires in " + (time.Duration(ms) * time.Millisecond).String()
+		}
+		return err
+	}
+	return nil
+}

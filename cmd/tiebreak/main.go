@@ -1,0 +1,90 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+)
+
+func main() {
+	os.Exit(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// Exit statuses.
+const (
+	exitOK      = 0
+	exitFailure = 1
+	exitUsage   = 2
+)
+
+// run runs the command line args and returns the exit status.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	cmd, rest := lookup(args)
+	if cmd == nil {
+		return usageFailure(stderr, badCommand(args))
+	}
+	if cmd.name == "help" {
+		return help(stdout, stderr, rest)
+	}
+	g, pos, runFn, err := parse(cmd, rest)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		fmt.Fprint(stdout, cmd.usage())
+		return exitOK
+	case err != nil:
+		return usageFailure(stderr, fmt.Errorf("%s: %w\n(tiebreak help %s lists its flags)", cmd.name, err, cmd.name))
+	}
+	if err := execute(ctx, g, stdout, func(ctx context.Context, e *env) error { return runFn(ctx, e, pos) }); err != nil {
+		var u usageError
+		if errors.As(err, &u) {
+			return usageFailure(stderr, fmt.Errorf("%s: %w\n(tiebreak help %s lists its flags)", cmd.name, err, cmd.name))
+		}
+		fmt.Fprintf(stderr, "tiebreak: %v\n", err)
+		return exitFailure
+	}
+	return exitOK
+}
+
+// usageFailure reports a command line the command does not understand.
+func usageFailure(stderr io.Writer, err error) int {
+	fmt.Fprintf(stderr, "tiebreak: %v\n", strings.TrimRight(err.Error(), "\n"))
+	return exitUsage
+}
+
+// usageError is a command line the command does not understand: exit
+// status 2.
+type usageError struct{ msg string }
+
+func (u usageError) Error() string { return u.msg }
+
+// usagef returns a usageError.
+func usagef(format string, a ...any) error { return usageError{fmt.Sprintf(format, a...)} }
+
+// badCommand says which command args fails to name.
+func badCommand(args []string) error {
+	words, _ := commandWords(args)
+	if len(words) == 0 {
+		return fmt.Errorf("no command given\n\n%s", overview())
+	}
+	return fmt.Errorf("unknown command %q\n\n%s", strings.Join(words, " "), overview())
+}
+
+// help prints the overview, or one command's usage; it ignores flags.
+func help(stdout, stderr io.Writer, args []string) int {
+	args = slices.DeleteFunc(args, func(a string) bool { return strings.HasPrefix(a, "-") })
+	if len(args) == 0 {
+		fmt.Fprint(stdout, overview())
+		return exitOK
+	}
+	cmd, _ := lookup(args)
+	if cmd == nil || cmd.name == "help" {
+		return usageFailure(stderr, badCommand(args))
+	}
+	fmt.Fprint(stdout, cmd.usage())
+	return exitOK
+}
