@@ -156,6 +156,16 @@ func TestGroupSharedData(t *testing.T) {
 	if e, err := boards[1].Get(ctx, "ann", WithData()); err != nil || string(e.Data) != "dann" {
 		t.Errorf("after a Remove from another board: Get = %+v, %v", e, err)
 	}
+	o, err := OpenGroup(ctx, env.Client, boards[1].opts.Group, boards[1].Name())
+	if err != nil || !o.opts.SharedData {
+		t.Fatalf("OpenGroup = %v, %v", o, err)
+	}
+	if e, err := o.Get(ctx, "ann", WithData()); err != nil || string(e.Data) != "dann" {
+		t.Errorf("Get through OpenGroup = %+v, %v", e, err)
+	}
+	if _, err := OpenGroup(ctx, env.Client, "a{b", "x"); !errors.Is(err, ErrOptions) {
+		t.Errorf("OpenGroup of a bad group: err = %v, want ErrOptions", err)
+	}
 	if n, err := g.RemoveData(ctx, "ann", "nobody"); err != nil || n != 1 {
 		t.Errorf("RemoveData = %d, %v", n, err)
 	}

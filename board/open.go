@@ -3,6 +3,7 @@ package board
 import (
 	"context"
 	"fmt"
+	"github.com/tiebreak/tiebreak/internal/hashtag"
 
 	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/internal/redisretry"
@@ -19,13 +20,27 @@ import (
 // existed on which New has not been called since) is ErrNotFound; a
 // descriptor it cannot read is ErrDescriptor. Redis errors wrap ErrRedis.
 func Open(ctx context.Context, client rueidis.Client, name string) (*Board, error) {
+	return open(ctx, client, "", name)
+}
+
+// OpenGroup is Open for a board of a group (Options.Group): the board
+// named name among those that share the hash tag {group}. It refuses an
+// invalid group as New refuses an invalid Options.Group (ErrOptions).
+func OpenGroup(ctx context.Context, client rueidis.Client, group, name string) (*Board, error) {
+	if err := hashtag.Check(group, MaxNameLen, "board: group", ErrOptions); err != nil {
+		return nil, err
+	}
+	return open(ctx, client, group, name)
+}
+
+func open(ctx context.Context, client rueidis.Client, group, name string) (*Board, error) {
 	if err := checkName(name); err != nil {
 		return nil, err
 	}
 	if client == nil {
 		return nil, fmt.Errorf("board: Open: client is nil: %w", ErrOptions)
 	}
-	m, err := readMeta(ctx, redisretry.Wrap(client), name, prefixOf("", name), "")
+	m, err := readMeta(ctx, redisretry.Wrap(client), name, prefixOf(group, name), "")
 	if err != nil {
 		return nil, err
 	}
@@ -40,7 +55,7 @@ func Open(ctx context.Context, client rueidis.Client, name string) (*Board, erro
 	if err != nil {
 		return nil, err
 	}
-	o.expireAt = m.expireAt
+	o.expireAt, o.Group = m.expireAt, group
 	b, err := configure(client, name, l, o)
 	if err != nil {
 		return nil, fmt.Errorf("board: %s: stored descriptor: %w: %w", name, ErrDescriptor, err)

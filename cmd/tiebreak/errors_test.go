@@ -83,7 +83,7 @@ func testUsage(t *testing.T, bin string) {
 		{[]string{"board", "tops", "x"}, `unknown command "board tops"`},
 		{[]string{"board", "top"}, "want 1 argument(s) (NAME), got 0"},
 		{[]string{"board", "top", "a", "b"}, "want 1 argument(s) (NAME), got 2"},
-		{[]string{"board", "top", "a", "-n", "0"}, "-n 0 out of range [1, 100000]"},
+		{[]string{"board", "top", "a", "-n", "0"}, "-n 0 out of range [1, 1000]"},
 		{[]string{"board", "top", "a", "--nope"}, "flag provided but not defined: -nope"},
 		{[]string{"board", "top", "a{b"}, "holds a brace"},
 		{[]string{"board", "scan", "a", "--cursor", "%%"}, "no board named"}, // the board is checked first
