@@ -31,7 +31,7 @@ func TestErrorsNameWhatFailed(t *testing.T) {
 			err  error
 			want []string
 		}{
-			{errOf(b.Top(ctx, 0)), []string{"n = 0", "[1, 100000]"}},
+			{errOf(b.Top(ctx, 0)), []string{"n = 0", "[1, 1000]"}},
 			{errOf(b.Page(ctx, -1, 5)), []string{"offset = -1", "[0, 9007199254740991]"}},
 			{errOf(b.Rank(ctx, "a", 9)), []string{"RankKind(9)", "Ordinal, Competition or Dense"}},
 			{errOf(b.Submit(ctx, Submission{ID: "a", Values: []float64{1, 1, 1}, Policy: 9})), []string{"Policy(9)"}},
