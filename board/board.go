@@ -33,9 +33,6 @@ type Board struct {
 	width  int        // key suffix: digits of the fields prefix
 	rest   uint64     // key suffix: largest packed value of fields 2..n
 	gen    atomic.Pointer[generation]
-	// multiCmd and execCmd, built once and pinned (rueidis sends them
-	// again and again without recycling them), wrap native writes.
-	multiCmd, execCmd rueidis.Completed
 }
 
 // New returns a handle to the board named name on client, ranking by
@@ -76,7 +73,6 @@ func configure(client rueidis.Client, name string, layout *pack.Layout, opts Opt
 		return nil, err
 	}
 	b := &Board{client: redisretry.Wrap(client), given: client, name: name, layout: layout, opts: o, desc: describe(layout, o), prefix: prefixOf(o.Group, name)}
-	b.multiCmd, b.execCmd = b.client.B().Multi().Build().Pin(), b.client.B().Exec().Build().Pin()
 	if layout.Len() > 1 {
 		b.rest = layout.Field(0).Mul - 1
 		b.width = len(strconv.FormatUint(b.rest, 10))

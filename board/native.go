@@ -37,10 +37,10 @@ func (b *Board) submitNative(ctx context.Context, c rueidis.Client, g *generatio
 	} else {
 		add = zadd.Ch().ScoreMember().ScoreMember(score, s.ID).Build()
 	}
-	res := c.DoMulti(ctx, b.multiCmd, add,
+	res := c.DoMulti(ctx, c.B().Multi().Build(), add,
 		c.B().Zscore().Key(g.keys.z).Member(s.ID).Build(),
 		c.B().Zrank().Key(g.keys.z).Member(s.ID).Build(),
-		b.execCmd)
+		c.B().Exec().Build())
 	arr, err := res[4].ToArray()
 	if err != nil {
 		return Result{}, b.nativeErr(res, err)
