@@ -29,7 +29,8 @@ func boardCommands() []*command {
 			}},
 		{name: "board rank", args: []string{"NAME", "ID"}, help: "an entry's ranks: ordinal, competition, and dense when the board keeps them",
 			setup: func(fs *flag.FlagSet) runFunc {
-				return func(ctx context.Context, e *env, a []string) error { return boardRank(ctx, e, a[0], a[1]) }
+				r := boardReadFlags(fs, 0)
+				return func(ctx context.Context, e *env, a []string) error { return boardRank(ctx, e, a[0], a[1], r) }
 			}},
 		{name: "board around", args: []string{"NAME", "ID"}, help: "n entries around an entry, it among them",
 			setup: func(fs *flag.FlagSet) runFunc {
@@ -45,15 +46,17 @@ func boardCommands() []*command {
 	}
 }
 
-// boardRead are the flags of the board reads: n (when the read takes one)
-// and whether to show member data.
+// boardRead are the flags of the board reads: the board's group, n (when
+// the read takes one) and whether to show member data.
 type boardRead struct {
-	n    *int
-	data *bool
+	group *string
+	n     *int
+	data  *bool
 }
 
 func boardReadFlags(fs *flag.FlagSet, n int) boardRead {
-	r := boardRead{n: new(int), data: fs.Bool("data", false, "show each entry's member data")}
+	r := boardRead{n: new(int), data: fs.Bool("data", false, "show each entry's member data"),
+		group: fs.String("group", "", "the board's `group` (board.Options.Group), if it has one")}
 	if n > 0 {
 		r.n = fs.Int("n", n, fmt.Sprintf("how many entries (1 to %d)", board.MaxCount))
 	}
@@ -81,12 +84,31 @@ func (r boardRead) checkN() error {
 	return nil
 }
 
-// openBoard returns a handle to board name, built from its descriptor.
-func openBoard(ctx context.Context, e *env, name string) (*board.Board, error) {
-	if err := checkObject(ctx, e, kindBoard, name, defaultLimiterPrefix); err != nil {
+// openBoard returns a handle to board name of group (none: ""), built
+// from its descriptor.
+func openBoard(ctx context.Context, e *env, group, name string) (*board.Board, error) {
+	if group == "" {
+		if err := checkObject(ctx, e, kindBoard, name, defaultLimiterPrefix); err != nil {
+			return nil, err
+		}
+		b, err := board.Open(ctx, e.client, name)
+		return openedBoard(name, b, err)
+	}
+	if err := checkName("group", group); err != nil {
 		return nil, err
 	}
-	b, err := board.Open(ctx, e.client, name)
+	if err := checkName(kindBoard, name); err != nil {
+		return nil, err
+	}
+	if err := checkKey(ctx, e, kindBoard, name, boardMetaKey(group, name), "hash", defaultLimiterPrefix); err != nil {
+		return nil, err
+	}
+	b, err := board.OpenGroup(ctx, e.client, group, name)
+	return openedBoard(name, b, err)
+}
+
+// openedBoard explains a board with a meta HASH but no descriptor.
+func openedBoard(name string, b *board.Board, err error) (*board.Board, error) {
 	if errors.Is(err, board.ErrNotFound) {
 		return nil, fmt.Errorf("board %q has a meta HASH but no descriptor: %w", name, err)
 	}
@@ -155,7 +177,7 @@ func entriesTable(b *board.Board, es []board.Entry, total int64, data bool) (*ta
 func readBoard[T any](ctx context.Context, e *env, name, id string, r boardRead,
 	read func(*board.Board, []board.ReadOption) (T, error)) (*board.Board, T, error) {
 	var zero T
-	b, err := openBoard(ctx, e, name)
+	b, err := openBoard(ctx, e, *r.group, name)
 	if err != nil {
 		return nil, zero, err
 	}
@@ -210,8 +232,8 @@ type rankOut struct {
 	Dense       *int64 `json:"dense,omitempty"`
 }
 
-func boardRank(ctx context.Context, e *env, name, id string) error {
-	b, en, err := readBoard(ctx, e, name, id, boardRead{data: new(bool)}, func(b *board.Board, opts []board.ReadOption) (board.Entry, error) {
+func boardRank(ctx context.Context, e *env, name, id string, r boardRead) error {
+	b, en, err := readBoard(ctx, e, name, id, r, func(b *board.Board, opts []board.ReadOption) (board.Entry, error) {
 		return b.Get(ctx, id, opts...)
 	})
 	if err != nil {

@@ -221,6 +221,15 @@ func testDescribe(t *testing.T, bin string) {
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("board describe --group --json (-want +got):\n%s", diff)
 		}
+		l, err := b.Top(ctx, 10, board.WithRanks(board.Competition))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var top entriesOut
+		c.json(&top, "board", "top", "kills", "--group", group)
+		if diff := cmp.Diff(entriesOut{Board: "kills", Total: 5, Entries: wantEntries(b, l.Entries, false)}, top); diff != "" {
+			t.Errorf("board top --group --json (-want +got):\n%s", diff)
+		}
 	})
 	t.Run("periodic window", func(t *testing.T) {
 		l := arenaLayout(t)
