@@ -14,12 +14,8 @@ import (
 // with Replace or Best and no expectation.
 func (b *Board) native(g *generation, s Submission, expect string) bool {
 	return g.mig == nil && !b.suffix() && !b.opts.DenseRanks && b.opts.Cap == 0 && b.opts.expireAt.IsZero() &&
-		s.Data == nil && expect == "" && (s.Policy == Replace || s.Policy == Best) && nativeWrites
+		s.Data == nil && expect == "" && (s.Policy == Replace || s.Policy == Best)
 }
-
-// nativeWrites turns the native write path on; tests turn it off to
-// compare it with the script's.
-var nativeWrites = true
 
 // submitNative writes s with one MULTI/EXEC: ZADD (LT for Best: the stored
 // score is the negated packed value, so lower is better; CH counts a
