@@ -45,10 +45,14 @@ type Descriptor struct {
 
 // FieldDescriptor is one field of a Descriptor.
 type FieldDescriptor struct {
-	Name   string `json:"name"`
-	Width  int    `json:"width"`
-	Dir    string `json:"dir"` // "HigherIsBetter" or "LowerIsBetter"
-	Signed bool   `json:"signed,omitempty"`
+	// Name is pack.Field.Name.
+	Name string `json:"name"`
+	// Width is pack.Field.Width: bits, or digits when Radix is 10.
+	Width int `json:"width"`
+	// Dir is pack.Field.Dir, by name: "HigherIsBetter" or "LowerIsBetter".
+	Dir string `json:"dir"`
+	// Signed is pack.Field.Signed.
+	Signed bool `json:"signed,omitempty"`
 }
 
 // describe returns the descriptor of a board with layout l and options o.

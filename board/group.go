@@ -48,9 +48,14 @@ type GroupSubmission struct {
 
 // GroupEntry is one board's part of a GroupSubmission.
 type GroupEntry struct {
+	// Values holds one value per field of the board's layout, as
+	// Submission.Values.
 	Values []float64
+	// Policy combines Values with the board's stored entry, as
+	// Submission.Policy. Default Replace.
 	Policy Policy
-	Ops    []Op
+	// Ops holds the PerField operators, as Submission.Ops.
+	Ops []Op
 }
 
 // NewGroup returns a group of boards, written in the order given. It
