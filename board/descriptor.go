@@ -3,6 +3,7 @@ package board
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/tiebreak/tiebreak/pack"
@@ -41,6 +42,13 @@ type Descriptor struct {
 	DenseRanks bool `json:"denseRanks"`
 	// SharedData is Options.SharedData.
 	SharedData bool `json:"sharedData,omitempty"`
+	// Shards is the number of shards of a sharded board (NewSharded); 0
+	// for a board that is not sharded.
+	Shards int `json:"shards,omitempty"`
+	// ShardNames are the names of a sharded board's shards, in shard
+	// order: each is a board of its own, with this descriptor less the
+	// shard fields.
+	ShardNames []string `json:"shardNames,omitempty"`
 }
 
 // FieldDescriptor is one field of a Descriptor.
@@ -129,6 +137,10 @@ func diff(stored, given Descriptor) string {
 		return fmt.Sprintf("DenseRanks: stored %t, given %t", stored.DenseRanks, given.DenseRanks)
 	case stored.SharedData != given.SharedData:
 		return fmt.Sprintf("SharedData: stored %t, given %t", stored.SharedData, given.SharedData)
+	case stored.Shards != given.Shards:
+		return fmt.Sprintf("shards: stored %d, given %d", stored.Shards, given.Shards)
+	case !slices.Equal(stored.ShardNames, given.ShardNames):
+		return fmt.Sprintf("shard names: stored %q, given %q", stored.ShardNames, given.ShardNames)
 	}
 	for i, s := range stored.Fields {
 		if g := given.Fields[i]; s != g {

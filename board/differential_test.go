@@ -23,7 +23,25 @@ type workload struct {
 	rng    *rand.Rand
 	model  *model
 	boards []*Board
-	cap    int64 // the boards' cap, which the model applies too
+	all    []anyBoard // boards, then any sharded boards
+	dense  bool       // whether the boards keep dense ranks
+	cap    int64      // the boards' cap, which the model applies too
+}
+
+// anyBoard is what a Board and a Sharded both answer.
+type anyBoard interface {
+	Strategy() Strategy
+	Submit(ctx context.Context, s Submission) (Result, error)
+	Remove(ctx context.Context, ids ...string) (int64, error)
+	Get(ctx context.Context, id string, opts ...ReadOption) (Entry, error)
+	Rank(ctx context.Context, id string, kind RankKind) (int64, error)
+	Len(ctx context.Context) (int64, error)
+	Top(ctx context.Context, n int, opts ...ReadOption) (List, error)
+	Page(ctx context.Context, offset int64, n int, opts ...ReadOption) (List, error)
+	Around(ctx context.Context, id string, n int, opts ...ReadOption) (List, error)
+	Between(ctx context.Context, lo, hi float64, offset int64, n int, opts ...ReadOption) (List, error)
+	Scan(ctx context.Context, cursor Cursor, n int, opts ...ReadOption) (ScanPage, error)
+	Among(ctx context.Context, ids []string, opts ...ReadOption) (AmongList, error)
 }
 
 // newWorkload builds one board per strategy with options o, and a model.
@@ -32,10 +50,11 @@ func newWorkload(t *testing.T, l *pack.Layout, o Options) *workload {
 	env := redistest.New(t)
 	seed := rand.Uint64()
 	t.Logf("seed %d", seed)
-	w := &workload{t: t, rng: rand.New(rand.NewPCG(seed, 1)), model: newModel(l)}
+	w := &workload{t: t, rng: rand.New(rand.NewPCG(seed, 1)), model: newModel(l), dense: o.DenseRanks}
 	for _, s := range []Strategy{PackedScore, KeySuffix} {
 		o.Strategy = s
-		w.boards = append(w.boards, newBoard(t, env.Client, env.Prefix, s.String(), l, o))
+		b := newBoard(t, env.Client, env.Prefix, s.String(), l, o)
+		w.boards, w.all = append(w.boards, b), append(w.all, b)
 	}
 	return w
 }
@@ -109,13 +128,13 @@ func (w *workload) submit(step int) {
 	if ok && w.cap > 0 {
 		want = w.model.trim(s.ID, w.cap, want)
 	}
-	for _, b := range w.boards {
+	for _, b := range w.all {
 		got, err := b.Submit(context.Background(), s)
 		if (err == nil) != ok {
-			w.t.Fatalf("step %d %v: Submit(%+v) err = %v, model ok = %v", step, b.Strategy(), s, err, ok)
+			w.t.Fatalf("step %d %v: Submit(%+v) err = %v, model ok = %v", step, label(b), s, err, ok)
 		}
 		if diff := cmp.Diff(want, got); ok && diff != "" {
-			w.t.Fatalf("step %d %v: Submit(%+v) (-want +got):\n%s", step, b.Strategy(), s, diff)
+			w.t.Fatalf("step %d %v: Submit(%+v) (-want +got):\n%s", step, label(b), s, diff)
 		}
 	}
 }
@@ -124,10 +143,10 @@ func (w *workload) remove(step int) {
 	id := ids[w.rng.IntN(len(ids))]
 	_, had := w.model.vals[id]
 	delete(w.model.vals, id)
-	for _, b := range w.boards {
+	for _, b := range w.all {
 		n, err := b.Remove(context.Background(), id)
 		if err != nil || (n == 1) != had {
-			w.t.Fatalf("step %d %v: Remove(%q) = %d, %v; model had it: %v", step, b.Strategy(), id, n, err, had)
+			w.t.Fatalf("step %d %v: Remove(%q) = %d, %v; model had it: %v", step, label(b), id, n, err, had)
 		}
 	}
 }
@@ -140,14 +159,14 @@ func (w *workload) read(step int) {
 	n, off := 1+w.rng.IntN(6), w.rng.IntN(len(ids)+2)
 	lo, hi := w.value(0), w.value(0)
 	kind := RankKind(w.rng.IntN(3))
-	if kind == Dense && !w.boards[0].opts.DenseRanks {
+	if kind == Dense && !w.dense {
 		kind = Competition
 	}
 	opts := w.readOptions()
 	subset := w.subset()
 	op := w.rng.IntN(8)
 	defer func() { w.model.ranks = readConfig{} }()
-	for _, b := range w.boards {
+	for _, b := range w.all {
 		var want, got any
 		var err error
 		switch op {
@@ -173,7 +192,7 @@ func (w *workload) read(step int) {
 			want = w.model.find(id)
 			got, err = b.Get(ctx, id, opts...)
 			if !had && !errors.Is(err, ErrNotFound) {
-				w.t.Fatalf("step %d %v: Get(%q) of an absent id: err = %v, want ErrNotFound", step, b.Strategy(), id, err)
+				w.t.Fatalf("step %d %v: Get(%q) of an absent id: err = %v, want ErrNotFound", step, label(b), id, err)
 			}
 		case 6:
 			want = w.model.among(subset)
@@ -186,10 +205,10 @@ func (w *workload) read(step int) {
 			continue // an absent id: Get and Rank must say so
 		}
 		if err != nil {
-			w.t.Fatalf("step %d %v: read: %v", step, b.Strategy(), err)
+			w.t.Fatalf("step %d %v: read: %v", step, label(b), err)
 		}
 		if diff := cmp.Diff(want, got); diff != "" {
-			w.t.Fatalf("step %d %v: read %s (-want +got):\n%s", step, b.Strategy(), fmt.Sprint(id, n, off, lo, hi, kind), diff)
+			w.t.Fatalf("step %d %v: read %s (-want +got):\n%s", step, label(b), fmt.Sprint(id, n, off, lo, hi, kind), diff)
 		}
 	}
 }
@@ -202,7 +221,7 @@ func (w *workload) readOptions() []ReadOption {
 		w.model.ranks = readConfig{comp: true}
 		return []ReadOption{WithRanks(Competition)}
 	case 2:
-		if w.boards[0].opts.DenseRanks {
+		if w.dense {
 			w.model.ranks = readConfig{comp: true, dense: true}
 			return []ReadOption{WithRanks(Ordinal, Dense, Competition)}
 		}
@@ -221,7 +240,7 @@ func (w *workload) subset() []string {
 }
 
 // scanAll pages through the whole board with Scan, n entries a page.
-func scanAll(ctx context.Context, b *Board, n int, opts ...ReadOption) (List, error) {
+func scanAll(ctx context.Context, b anyBoard, n int, opts ...ReadOption) (List, error) {
 	l := List{Entries: []Entry{}}
 	var c Cursor
 	for {

@@ -51,6 +51,9 @@ func open(ctx context.Context, client rueidis.Client, group, name string) (*Boar
 	if err != nil {
 		return nil, err
 	}
+	if d.Shards > 0 {
+		return nil, fmt.Errorf("board: %s is sharded over %d shards: open it with OpenSharded: %w", name, d.Shards, ErrMismatch)
+	}
 	l, o, err := d.build(name)
 	if err != nil {
 		return nil, err

@@ -20,6 +20,7 @@ type scriptSet struct {
 	submit, remove, setData            *luascript.Script
 	rank, rang, around, after, between *luascript.Script
 	among                              *luascript.Script
+	shardRun, shardSample, shardProbe  *luascript.Script
 	copy, mirrorIDs                    *luascript.Script
 }
 
@@ -45,6 +46,9 @@ var scriptFragments = []struct {
 	{"after", true, false, []string{"common", "ranks", "after"}},
 	{"between", true, false, []string{"common", "ranks", "between"}},
 	{"among", true, false, []string{"common", "ranks", "among"}},
+	{"shardrun", true, false, []string{"common", "position", "shardrun"}},
+	{"shardsample", true, false, []string{"common", "position", "shardsample"}},
+	{"shardprobe", true, false, []string{"common", "position", "shardprobe"}},
 	{"copy", false, true, []string{"mirror", "copy"}},
 	{"mirrorids", false, true, []string{"mirror", "mirrorids"}},
 }
@@ -67,6 +71,7 @@ func scriptsFor(consts []luascript.Const, migrating bool) *scriptSet {
 		submit: lua["submit"], remove: lua["remove"], setData: lua["setdata"],
 		rank: lua["rank"], rang: lua["range"], around: lua["around"],
 		after: lua["after"], between: lua["between"], among: lua["among"],
+		shardRun: lua["shardrun"], shardSample: lua["shardsample"], shardProbe: lua["shardprobe"],
 		copy: lua["copy"], mirrorIDs: lua["mirrorids"],
 	}
 	actual, _ := scriptCache.LoadOrStore(key, s)

@@ -29,3 +29,23 @@ func Check(s string, max int, what string, sentinel error) error {
 	}
 	return nil
 }
+
+// Slots is the number of hash slots of a Redis Cluster.
+const Slots = 16384
+
+// Slot returns the Redis Cluster hash slot of a key whose hash tag is tag:
+// CRC16 (XMODEM) of tag, modulo Slots, as Redis computes it.
+func Slot(tag string) int {
+	var crc uint16
+	for i := 0; i < len(tag); i++ {
+		crc ^= uint16(tag[i]) << 8
+		for b := 0; b < 8; b++ {
+			if crc&0x8000 != 0 {
+				crc = crc<<1 ^ 0x1021
+			} else {
+				crc <<= 1
+			}
+		}
+	}
+	return int(crc) % Slots
+}

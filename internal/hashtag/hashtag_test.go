@@ -34,3 +34,17 @@ func TestCheck(t *testing.T) {
 		}
 	}
 }
+
+// The Redis Cluster specification's CRC16 check value: "123456789" hashes
+// to 0x31C3. The board's cluster tests compare Slot with CLUSTER KEYSLOT
+// on a real cluster.
+func TestSlotCheckValue(t *testing.T) {
+	if got, want := Slot("123456789"), 0x31C3; got != want {
+		t.Errorf("Slot(%q) = %#x, want %#x", "123456789", got, want)
+	}
+	for _, s := range []string{"", "a", "tb", strings.Repeat("\xff", 300)} {
+		if got := Slot(s); got < 0 || got >= Slots {
+			t.Errorf("Slot(%q) = %d, out of [0, %d)", s, got, Slots)
+		}
+	}
+}

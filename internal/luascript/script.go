@@ -54,31 +54,11 @@ func (s *Script) Exec(ctx context.Context, c rueidis.Client, keys, args []string
 // running it (TRYAGAIN while its slot moves, CLUSTERDOWN), which the client
 // the packages wrap with redisretry sends again after the others.
 func (s *Script) ExecMany(ctx context.Context, c rueidis.Client, execs ...rueidis.LuaExec) []rueidis.RedisResult {
-	if len(execs) == 1 {
-		return []rueidis.RedisResult{s.Exec(ctx, c, execs[0].Keys, execs[0].Args)}
-	}
-	cmds := make(rueidis.Commands, len(execs))
+	calls := make([]Call, len(execs))
 	for i, e := range execs {
-		cmds[i] = s.evalsha(c, e)
+		calls[i] = Call{Script: s, Keys: e.Keys, Args: e.Args}
 	}
-	res := c.DoMulti(ctx, cmds...)
-	var again []int
-	for i, r := range res {
-		if err, ok := rueidis.IsRedisErr(r.Error()); ok && err.IsNoScript() {
-			again = append(again, i)
-		}
-	}
-	if len(again) == 0 {
-		return res
-	}
-	cmds = cmds[:0]
-	for _, i := range again {
-		cmds = append(cmds, s.eval(c, execs[i]))
-	}
-	for j, r := range c.DoMulti(ctx, cmds...) {
-		res[again[j]] = r
-	}
-	return res
+	return ExecEach(ctx, c, calls)
 }
 
 func (s *Script) evalsha(c rueidis.Client, e rueidis.LuaExec) rueidis.Completed {
@@ -93,4 +73,46 @@ func (s *Script) eval(c rueidis.Client, e rueidis.LuaExec) rueidis.Completed {
 		return c.B().EvalRo().Script(s.src).Numkeys(int64(len(e.Keys))).Key(e.Keys...).Arg(e.Args...).Build()
 	}
 	return c.B().Eval().Script(s.src).Numkeys(int64(len(e.Keys))).Key(e.Keys...).Arg(e.Args...).Build()
+}
+
+// Call is one run of a script: the script, its keys and its arguments.
+type Call struct {
+	Script     *Script
+	Keys, Args []string
+}
+
+// ExecEach runs each call once, in one pipelined round trip of EVALSHA
+// commands that may go to different scripts and, on a cluster client, to
+// different nodes (rueidis sends each node its part at once), and returns
+// their results in order. The calls Redis answered NOSCRIPT did not run:
+// they are sent again, as EVAL, in a second round trip. Like ExecMany, it
+// never sends a call that ran again.
+func ExecEach(ctx context.Context, c rueidis.Client, calls []Call) []rueidis.RedisResult {
+	if len(calls) == 1 {
+		k := calls[0]
+		return []rueidis.RedisResult{k.Script.Exec(ctx, c, k.Keys, k.Args)}
+	}
+	cmds := make(rueidis.Commands, len(calls))
+	for i, k := range calls {
+		cmds[i] = k.Script.evalsha(c, rueidis.LuaExec{Keys: k.Keys, Args: k.Args})
+	}
+	res := c.DoMulti(ctx, cmds...)
+	var again []int
+	for i, r := range res {
+		if err, ok := rueidis.IsRedisErr(r.Error()); ok && err.IsNoScript() {
+			again = append(again, i)
+		}
+	}
+	if len(again) == 0 {
+		return res
+	}
+	cmds = cmds[:0]
+	for _, i := range again {
+		k := calls[i]
+		cmds = append(cmds, k.Script.eval(c, rueidis.LuaExec{Keys: k.Keys, Args: k.Args}))
+	}
+	for j, r := range c.DoMulti(ctx, cmds...) {
+		res[again[j]] = r
+	}
+	return res
 }

@@ -1,0 +1,289 @@
+package board
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"sync"
+
+	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/internal/hashtag"
+	"github.com/tiebreak/tiebreak/internal/redisretry"
+	"github.com/tiebreak/tiebreak/pack"
+)
+
+// MaxShards is the most shards one sharded board has.
+const MaxShards = 256
+
+// shardNameRoom is the most bytes a shard's name adds to its board's:
+// "~255.65535".
+const shardNameRoom = 10
+
+// ShardedOptions configure a sharded board. The zero value means every
+// default.
+type ShardedOptions struct {
+	// Options are every shard's options, as New takes them. Cap keeps the
+	// best Cap entries of each shard, and reads show the best Cap of the
+	// whole board (see Sharded). DenseRanks is refused: a dense rank needs
+	// the distinct tuples of all shards together, which no shard holds;
+	// Group and SharedData are refused: every shard has its own hash tag.
+	Options
+
+	// Shards is how many shards hold the entries, each a board of its own
+	// with its own hash tag: 1 to MaxShards. Default 1. Part of the stored
+	// descriptor.
+	Shards int
+
+	// SkipWriteRank makes Submit and Update return the entry with Rank 0,
+	// in one round trip, instead of its rank on the whole board, which
+	// takes a second round trip and a count on every other shard: a write
+	// then costs the shards nothing beyond its own, so write throughput
+	// grows with the shards. Trimmed then reports only the shard's own
+	// cap. Default false.
+	SkipWriteRank bool
+}
+
+// Sharded is one board whose entries are spread over shards: boards of
+// their own, each with its own hash tag, so that on a Redis Cluster they
+// spread over the nodes and the board outgrows one node's memory and one
+// core. An id lives in exactly one shard, chosen by a stable hash of the
+// id (jump consistent hashing of its 64-bit FNV-1a), so every write is one
+// atomic script on one shard, exactly as on a Board.
+//
+// Reads are exact: every answer, ranks included, is the one a Board
+// holding the same entries gives, ordinal ranks with ties by id. Each read
+// makes at most two round trips whatever the number of shards, asking all
+// shards at once (one pipelined batch per node): Len, Top, Scan and, near
+// the top, Page and Between make one; Get, Rank, Around, Among, a deep
+// Page or Between make two. Dense ranks are refused (ErrDenseDisabled).
+//
+// Consistency: each shard answers atomically, but a read across shards is
+// not one snapshot: it may see a write on one shard and not yet one on
+// another, so during writes ranks may count an entry twice or not at all
+// for an instant (a move between shards never happens: an id's shard is
+// fixed). A read of a board at rest, or of entries no write touches
+// meanwhile, is exact. A read that makes two round trips may also see a
+// write between them.
+//
+// Cap: each shard keeps its best Cap entries, which holds the best Cap of
+// the board whatever shard they are in, and reads show only the best Cap
+// of the whole board (Len counts at most Cap; an entry beyond is
+// ErrNotFound). Unlike a Board's cap, which forgets an entry pushed out of
+// the best Cap, a shard keeps it until its own shard holds Cap better ones,
+// so an entry can come back into view when better ones leave (Remove, a
+// worse Replace). The board holds up to Shards times Cap entries.
+//
+// A Sharded is safe for concurrent use.
+type Sharded struct {
+	name   string
+	client rueidis.Client // given, wrapped by redisretry
+	given  rueidis.Client
+	layout *pack.Layout
+	opts   ShardedOptions
+	desc   Descriptor
+	shards []*Board
+	probe  *Board // a shard, for the codec and the checks every shard shares
+}
+
+// NewSharded returns a handle to the sharded board named name on client,
+// ranking by layout over opts.Shards shards. It stores the board's
+// descriptor (the layout, the options that decide the encoding, the shard
+// count and the shards' names) at tb:{name}:meta when the board has none,
+// and each shard's own, and refuses a board stored with other settings
+// (ErrMismatch, naming the setting), a plain board of that name included.
+// It makes one round trip, then one per shard, all shards at once.
+//
+// The shards are named <name>~<i>.<k>, with k chosen so that shard i's
+// hash slot lies in the i-th of Shards equal ranges of the slots: on a
+// cluster whose nodes serve equal ranges, as Redis assigns them, the
+// shards spread evenly over the nodes.
+//
+// It refuses (ErrName) a name that is empty, holds a brace or is over
+// MaxNameLen-10 bytes, and (ErrOptions) a nil client or layout, invalid
+// options, Shards outside [0, MaxShards], DenseRanks, Group and
+// SharedData. Redis errors wrap ErrRedis.
+func NewSharded(ctx context.Context, client rueidis.Client, name string, layout *pack.Layout, opts ShardedOptions) (*Sharded, error) {
+	sb, err := configureSharded(client, name, layout, opts)
+	if err != nil {
+		return nil, err
+	}
+	m, err := readMeta(ctx, sb.client, name, prefixOf("", name), sb.desc.encoded())
+	if err != nil {
+		return nil, err
+	}
+	if m.desc != sb.desc.encoded() {
+		return nil, (&Board{name: name, desc: sb.desc}).mismatch(m)
+	}
+	return sb, sb.connect(ctx)
+}
+
+// OpenSharded returns a handle to the sharded board named name built from
+// its stored descriptor alone, as Open does for a board. It refuses an
+// invalid name (ErrName), a nil client (ErrOptions), a board that is not
+// sharded (ErrMismatch); a name with no descriptor is ErrNotFound, one it
+// cannot read ErrDescriptor.
+func OpenSharded(ctx context.Context, client rueidis.Client, name string) (*Sharded, error) {
+	if err := checkName(name); err != nil {
+		return nil, err
+	}
+	if client == nil {
+		return nil, fmt.Errorf("board: OpenSharded: client is nil: %w", ErrOptions)
+	}
+	m, err := readMeta(ctx, redisretry.Wrap(client), name, prefixOf("", name), "")
+	if err != nil {
+		return nil, err
+	}
+	if !m.exists {
+		return nil, fmt.Errorf("board: %s has no stored descriptor: %w", name, ErrNotFound)
+	}
+	d, err := parseDescriptor(name, m.desc)
+	if err != nil {
+		return nil, err
+	}
+	if d.Shards == 0 {
+		return nil, fmt.Errorf("board: %s is not sharded: open it with Open: %w", name, ErrMismatch)
+	}
+	l, o, err := d.build(name)
+	if err != nil {
+		return nil, err
+	}
+	sb, err := configureSharded(client, name, l, ShardedOptions{Options: o, Shards: d.Shards})
+	if err == nil && sb.desc.encoded() != m.desc {
+		err = (&Board{name: name, desc: sb.desc}).mismatch(m)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("board: %s: stored descriptor: %w: %w", name, ErrDescriptor, err)
+	}
+	return sb, sb.connect(ctx)
+}
+
+// configureSharded builds a handle that has not talked to Redis.
+func configureSharded(client rueidis.Client, name string, layout *pack.Layout, opts ShardedOptions) (*Sharded, error) {
+	if err := checkName(name); err != nil {
+		return nil, err
+	}
+	if len(name) > MaxNameLen-shardNameRoom {
+		return nil, fmt.Errorf("board: sharded board name of %d bytes, over %d: %w", len(name), MaxNameLen-shardNameRoom, ErrName)
+	}
+	if err := opts.check(); err != nil {
+		return nil, err
+	}
+	if opts.Shards == 0 {
+		opts.Shards = 1
+	}
+	probe, err := configure(client, name, layout, opts.Options)
+	if err != nil {
+		return nil, err
+	}
+	opts.Options = probe.opts
+	sb := &Sharded{name: name, client: probe.client, given: client, layout: layout, opts: opts, probe: probe}
+	sb.desc = probe.desc
+	sb.desc.Shards = opts.Shards
+	sb.desc.ShardNames = shardNames(name, opts.Shards)
+	return sb, nil
+}
+
+// check refuses the options no sharded board takes.
+func (o ShardedOptions) check() error {
+	switch {
+	case o.Shards < 0 || o.Shards > MaxShards:
+		return fmt.Errorf("board: ShardedOptions.Shards = %d out of range [1, %d]: %w", o.Shards, MaxShards, ErrOptions)
+	case o.DenseRanks:
+		return fmt.Errorf("board: ShardedOptions.DenseRanks: a dense rank needs the distinct tuples of all shards together: %w", ErrOptions)
+	case o.Group != "" || o.SharedData:
+		return fmt.Errorf("board: ShardedOptions.Group and SharedData: every shard has a hash tag of its own: %w", ErrOptions)
+	}
+	return nil
+}
+
+// connect builds the shards' handles, each storing or checking its own
+// descriptor, all at once.
+func (sb *Sharded) connect(ctx context.Context) error {
+	sb.shards = make([]*Board, sb.opts.Shards)
+	errs := make([]error, sb.opts.Shards)
+	var wg sync.WaitGroup
+	for i, name := range sb.desc.ShardNames {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sb.shards[i], errs[i] = New(ctx, sb.given, name, sb.layout, sb.opts.Options)
+		}()
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			return fmt.Errorf("board: %s: shard %d: %w", sb.name, i, err)
+		}
+	}
+	return nil
+}
+
+// shardNames names the shards of board name: shard i is name~i.k, the
+// first k whose hash slot lies in the i-th of n equal ranges of slots.
+func shardNames(name string, n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		lo, hi := i*hashtag.Slots/n, (i+1)*hashtag.Slots/n
+		base := name + "~" + strconv.Itoa(i) + "."
+		for k := 0; ; k++ {
+			s := base + strconv.Itoa(k)
+			if slot := hashtag.Slot(s); slot >= lo && slot < hi {
+				out[i] = s
+				break
+			}
+		}
+	}
+	return out
+}
+
+// shardOf returns the shard that holds id: jump consistent hashing
+// (Lamping and Veach) of the id's 64-bit FNV-1a, so that growing the
+// shards from n to m moves only the share 1 - n/m of the ids.
+func shardOf(id string, n int) int {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(id); i++ {
+		h ^= uint64(id[i])
+		h *= 1099511628211
+	}
+	b, j := int64(-1), int64(0)
+	for j < int64(n) {
+		b = j
+		h = h*2862933555777941757 + 1
+		j = int64(float64(b+1) * (float64(int64(1)<<31) / float64((h>>33)+1)))
+	}
+	return int(b)
+}
+
+// Name returns the board's name.
+func (sb *Sharded) Name() string { return sb.name }
+
+// Layout returns the board's layout.
+func (sb *Sharded) Layout() *pack.Layout { return sb.layout }
+
+// Shards returns the number of shards.
+func (sb *Sharded) Shards() int { return len(sb.shards) }
+
+// Client returns the client the board was built with.
+func (sb *Sharded) Client() rueidis.Client { return sb.given }
+
+// Descriptor returns what the board stores about itself at tb:{name}:meta.
+func (sb *Sharded) Descriptor() Descriptor {
+	d := sb.desc
+	d.Fields = append([]FieldDescriptor(nil), d.Fields...)
+	d.ShardNames = append([]string(nil), d.ShardNames...)
+	return d
+}
+
+// Drop removes every shard and the board's descriptor.
+func (sb *Sharded) Drop(ctx context.Context) error {
+	for _, s := range sb.shards {
+		if err := s.Drop(ctx); err != nil {
+			return err
+		}
+	}
+	err := sb.client.Do(ctx, sb.client.B().Unlink().Key(names(prefixOf("", sb.name), 0).meta).Build()).Error()
+	return redisErr("drop", err)
+}
+
+// Strategy returns the board's strategy.
+func (sb *Sharded) Strategy() Strategy { return sb.opts.Strategy }

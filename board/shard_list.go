@@ -1,0 +1,330 @@
+package board
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+
+	"github.com/tiebreak/tiebreak/internal/luascript"
+)
+
+// shallowPage is the deepest page (offset plus count) that a page read
+// takes whole from every shard in one round trip; deeper pages sample the
+// shards first.
+const shallowPage = MaxCount
+
+// Top returns the best n entries of the whole board, in one round trip:
+// each shard's best n, merged. It refuses n outside [1, MaxCount]
+// (ErrArgument) and Dense (ErrDenseDisabled).
+func (sb *Sharded) Top(ctx context.Context, n int, opts ...ReadOption) (List, error) {
+	return sb.page(ctx, "Top", pos{}, pos{}, 0, n, opts)
+}
+
+// Page returns up to n entries starting at the 0-based offset, as
+// Board.Page. Up to offset+n = MaxCount it makes one round trip (each
+// shard's first offset+n entries, merged); deeper, two: each shard's
+// entries at about a hundred sampled positions, which bound where the page
+// lies in every shard, then the entries between the bounds. A shard holds
+// a random share of the ids, so the second reads about n + 3*sqrt(offset *
+// Shards) entries in all. It refuses what Board.Page refuses.
+func (sb *Sharded) Page(ctx context.Context, offset int64, n int, opts ...ReadOption) (List, error) {
+	return sb.page(ctx, "Page", pos{}, pos{}, offset, n, opts)
+}
+
+// Between returns up to n entries, skipping offset, whose first field lies
+// in [lo, hi], best first, as Board.Between, in one round trip or, for an
+// offset+n over MaxCount, two (as Page). It refuses what Board.Between
+// refuses.
+func (sb *Sharded) Between(ctx context.Context, lo, hi float64, offset int64, n int, opts ...ReadOption) (List, error) {
+	if math.IsNaN(lo) || math.IsNaN(hi) {
+		return List{}, fmt.Errorf("board: between [%v, %v]: %w", lo, hi, ErrArgument)
+	}
+	if err := checkWindow("between", offset, n); err != nil {
+		return List{}, err
+	}
+	slo, shi, ok := sb.probe.storedBounds(lo, hi)
+	if !ok {
+		if _, _, _, err := sb.probe.readFlags(opts); err != nil {
+			return List{}, err
+		}
+		total, err := sb.Len(ctx)
+		return List{Total: total, Entries: []Entry{}}, err
+	}
+	start := pos{set: true, score: slo}
+	stop := pos{set: true, score: math.Nextafter(shi, math.Inf(1))}
+	return sb.page(ctx, "between", start, stop, offset, n, opts)
+}
+
+// page returns the entries at offsets k to k+n-1 of the range [start,
+// stop) (unset: the board's start and end).
+func (sb *Sharded) page(ctx context.Context, op string, start, stop pos, k int64, n int, opts []ReadOption) (List, error) {
+	if err := checkWindow(op, k, n); err != nil {
+		return List{}, err
+	}
+	c, _, _, err := sb.probe.readFlags(opts)
+	if err != nil {
+		return List{}, err
+	}
+	count := int64(n)
+	if k+count <= shallowPage {
+		return sb.pageFrom(ctx, op, start, stop, k+count, k, count, c)
+	}
+	at := samplePositions(k, count, len(sb.shards))
+	ss, err := sb.sample(ctx, op, start, stop, at)
+	if err != nil {
+		return List{}, err
+	}
+	lo, hi, loBelow := pageBounds(ss, k, count)
+	if !hi.set {
+		hi = stop
+	}
+	anchor, skip := start, k
+	if lo.set {
+		anchor, skip = lo, -1 // known once the shards say where lo is
+	}
+	m, err := sb.runs(ctx, op, anchor, 0, k+count-loBelow, hi, c)
+	if err != nil {
+		return List{}, err
+	}
+	if skip < 0 {
+		var base int64 // entries of the range before lo
+		for i, r := range m.runs {
+			base += r.anchor - ss[i].base
+		}
+		skip = k - base
+	}
+	return sb.listOf(m, skip, count, c)
+}
+
+// pageFrom reads after entries of every shard from anchor (none at or
+// after stop) and returns the count entries after the first skip.
+func (sb *Sharded) pageFrom(ctx context.Context, op string, anchor, stop pos, after, skip, count int64, c readConfig) (List, error) {
+	m, err := sb.runs(ctx, op, anchor, 0, after, stop, c)
+	if err != nil {
+		return List{}, err
+	}
+	return sb.listOf(m, skip, count, c)
+}
+
+// listOf is the list of count merged entries from index skip.
+func (sb *Sharded) listOf(m merged, skip, count int64, c readConfig) (List, error) {
+	es, err := sb.entries(m, skip, count, c)
+	return List{Entries: es, Total: sb.visible(m.total)}, err
+}
+
+// sample reads every shard's entries at positions at of the range [start,
+// stop).
+func (sb *Sharded) sample(ctx context.Context, op string, start, stop pos, at []int64) ([]shardSample, error) {
+	args := append(start.args(), stop.args()...)
+	for _, p := range at {
+		args = append(args, strconv.FormatInt(p, 10))
+	}
+	calls := make([]shardCall, len(sb.shards))
+	for i := range calls {
+		calls[i] = shardCall{i, func(s *scriptSet) *luascript.Script { return s.shardSample }, args}
+	}
+	replies, err := sb.scatter(ctx, op, calls)
+	if err != nil {
+		return nil, err
+	}
+	ss := make([]shardSample, len(replies))
+	for i, strs := range replies {
+		if ss[i], err = parseSample(strs, at); err != nil {
+			return nil, err
+		}
+	}
+	return ss, nil
+}
+
+// Around returns n entries around id, id among them and as central as the
+// edges allow, as Board.Around: two round trips, the shard of id, then
+// every shard's n-1 entries before id and n from it, merged. It refuses
+// what Board.Around refuses, and Dense (ErrDenseDisabled); an id not on
+// the board, or beyond the cap, is ErrNotFound.
+func (sb *Sharded) Around(ctx context.Context, id string, n int, opts ...ReadOption) (List, error) {
+	owner := sb.shards[shardOf(id, len(sb.shards))]
+	if err := owner.checkID(id); err != nil {
+		return List{}, err
+	}
+	if err := checkWindow("around", 0, n); err != nil {
+		return List{}, err
+	}
+	c, _, _, err := sb.probe.readFlags(opts)
+	if err != nil {
+		return List{}, err
+	}
+	e, err := owner.rank(ctx, id, Ordinal, nil)
+	if err != nil {
+		return List{}, err
+	}
+	score, member, err := owner.encode(e.ID, e.Values)
+	if err != nil {
+		return List{}, err
+	}
+	at := pos{set: true, score: score, member: member}
+	m, err := sb.runs(ctx, "around", at, int64(n-1), int64(n), pos{}, c)
+	if err != nil {
+		return List{}, err
+	}
+	return sb.window(m, at, id, int64(n), c)
+}
+
+// window picks Around's n entries from the merged runs around the entry
+// of id, at. Where the runs hold each shard's n-1 entries before at and n
+// from it, the merged entries hold the board's n-1 before at and n from
+// it: their positions follow from at's.
+func (sb *Sharded) window(m merged, at pos, id string, n int64, c readConfig) (List, error) {
+	var r int64 // id's position on the board
+	for _, x := range m.runs {
+		r += x.anchor
+	}
+	ahead, _ := slices.BinarySearchFunc(m.entries, at, func(e runEntry, p pos) int { return comparePos(e.pos, p) })
+	m.base = r - int64(ahead)
+	total := sb.visible(m.total)
+	if r >= total {
+		return List{}, fmt.Errorf("board: id %q: beyond the cap: %w", id, ErrNotFound)
+	}
+	start := r - (n-1)/2
+	if start+n > total {
+		start = total - n
+	}
+	start = max(start, 0)
+	es, err := sb.entries(m, start-m.base, min(n, total-start), c)
+	return List{Entries: es, Total: total}, err
+}
+
+// Scan returns up to n entries that come strictly after cursor, best
+// first, as Board.Scan, in one round trip: each shard's n+2 entries from
+// the cursor, merged. Cursors of a sharded board and of a board are alike.
+// It refuses what Board.Scan refuses, and Dense (ErrDenseDisabled).
+func (sb *Sharded) Scan(ctx context.Context, cursor Cursor, n int, opts ...ReadOption) (ScanPage, error) {
+	if err := checkWindow("scan", 0, n); err != nil {
+		return ScanPage{}, err
+	}
+	score, member, err := parseCursor(cursor)
+	if err != nil {
+		return ScanPage{}, err
+	}
+	c, _, _, err := sb.probe.readFlags(opts)
+	if err != nil {
+		return ScanPage{}, err
+	}
+	var at pos
+	if score != "" {
+		if at, err = posOf(score, member); err != nil {
+			return ScanPage{}, err
+		}
+	}
+	// n+2: the cursor's own entry, the page, and one to tell there is more.
+	m, err := sb.runs(ctx, "scan", at, 0, int64(n)+2, pos{}, c)
+	if err != nil {
+		return ScanPage{}, err
+	}
+	skip := int64(0)
+	if at.set && len(m.entries) > 0 && comparePos(m.entries[0].pos, at) == 0 {
+		skip = 1 // the cursor's own entry, still in place
+	}
+	l, err := sb.listOf(m, skip, int64(n)+1, c)
+	if err != nil {
+		return ScanPage{}, err
+	}
+	p := ScanPage{Entries: l.Entries, Total: l.Total}
+	if len(p.Entries) > n {
+		p.Entries, p.HasMore = p.Entries[:n], true
+		p.Next, err = sb.probe.cursorOf(p.Entries[n-1])
+	}
+	return p, err
+}
+
+// Among returns the entries of ids, best first, each with its rank among
+// them and its ranks on the whole board, as Board.Among: two round trips,
+// each shard's own ids, then every shard's count before each entry of the
+// others (one with one shard). Ids beyond the cap are listed in Absent. It
+// refuses what Board.Among refuses, and Dense (ErrDenseDisabled).
+func (sb *Sharded) Among(ctx context.Context, ids []string, opts ...ReadOption) (AmongList, error) {
+	if len(ids) == 0 || len(ids) > MaxAmong {
+		return AmongList{}, fmt.Errorf("board: Among: len(ids) = %d out of range [1, %d]: %w", len(ids), MaxAmong, ErrArgument)
+	}
+	c, _, _, err := sb.probe.readFlags(opts)
+	if err != nil {
+		return AmongList{}, err
+	}
+	parts := make([][]string, len(sb.shards))
+	for _, id := range ids {
+		if err := sb.probe.checkID(id); err != nil {
+			return AmongList{}, err
+		}
+		i := shardOf(id, len(sb.shards))
+		parts[i] = append(parts[i], id)
+	}
+	lists, err := sb.amongShards(ctx, parts, opts)
+	if err != nil {
+		return AmongList{}, err
+	}
+	var all []*Entry
+	var total int64
+	for _, l := range lists {
+		total += l.Total
+		for j := range l.Entries {
+			all = append(all, &l.Entries[j].Entry)
+		}
+	}
+	if err := sb.placeAll(ctx, all, nil, c.comp); err != nil {
+		return AmongList{}, err
+	}
+	return sb.amongOf(ids, lists, total), nil
+}
+
+// amongShards runs among.lua on every shard, with the ids it holds (none
+// tells its size): one round trip.
+func (sb *Sharded) amongShards(ctx context.Context, parts [][]string, opts []ReadOption) ([]AmongList, error) {
+	_, data, ranks, _ := sb.probe.readFlags(opts)
+	var calls []shardCall
+	for i, p := range parts {
+		args := append([]string{ranks, data}, slices.Compact(slices.Sorted(slices.Values(p)))...)
+		calls = append(calls, shardCall{i, func(s *scriptSet) *luascript.Script { return s.among }, args})
+	}
+	replies, err := sb.scatter(ctx, "among", calls)
+	if err != nil {
+		return nil, err
+	}
+	c, _, _, _ := sb.probe.readFlags(opts)
+	lists := make([]AmongList, len(replies))
+	for j, strs := range replies {
+		if lists[j], err = sb.shards[calls[j].shard].amongList(strs, calls[j].args[2:], c); err != nil {
+			return nil, err
+		}
+	}
+	return lists, nil
+}
+
+// amongOf merges the shards' answers, ranked on the whole board, into one
+// Among answer for ids.
+func (sb *Sharded) amongOf(ids []string, lists []AmongList, total int64) AmongList {
+	limit := sb.visible(math.MaxInt64)
+	out := AmongList{Total: sb.visible(total), Entries: []AmongEntry{}}
+	found := map[string]bool{}
+	for _, l := range lists {
+		for _, e := range l.Entries {
+			if e.Rank <= limit {
+				out.Entries = append(out.Entries, e)
+				found[e.ID] = true
+			}
+		}
+	}
+	slices.SortFunc(out.Entries, func(a, b AmongEntry) int { return cmp.Compare(a.Rank, b.Rank) })
+	for i := range out.Entries {
+		out.Entries[i].Position = int64(i + 1)
+	}
+	seen := map[string]bool{}
+	for _, id := range ids {
+		if !found[id] && !seen[id] {
+			out.Absent = append(out.Absent, id)
+		}
+		seen[id] = true
+	}
+	return out
+}

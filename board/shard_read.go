@@ -1,0 +1,235 @@
+package board
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/internal/luascript"
+)
+
+// shardCall is one shard's part of a read: which script of the shard's
+// generation to run, with what arguments.
+type shardCall struct {
+	shard int
+	pick  func(*scriptSet) *luascript.Script
+	args  []string
+}
+
+// scatter runs the calls in one round trip, every shard at once, and
+// returns their replies. A shard that a migration moved to another
+// generation is read again in its new one.
+func (sb *Sharded) scatter(ctx context.Context, op string, calls []shardCall) ([][]string, error) {
+	lc := make([]luascript.Call, len(calls))
+	for i, c := range calls {
+		g := sb.shards[c.shard].gen.Load()
+		lc[i] = luascript.Call{Script: c.pick(g.scripts), Keys: g.keys.script, Args: c.args}
+	}
+	out := make([][]string, len(calls))
+	for i, r := range luascript.ExecEach(ctx, sb.client, lc) {
+		s, c := sb.shards[calls[i].shard], calls[i]
+		strs, err := s.arrayReply(op, r)
+		if errors.Is(err, errStale) {
+			strs, err = inGen(ctx, s, func(g *generation) ([]string, error) {
+				return s.arrayReply(op, c.pick(g.scripts).Exec(ctx, sb.client, g.keys.script, c.args))
+			})
+		}
+		if err != nil {
+			return nil, err
+		}
+		out[i] = strs
+	}
+	return out, nil
+}
+
+// visible is how many of total entries the board shows: at most its cap.
+func (sb *Sharded) visible(total int64) int64 {
+	if sb.opts.Cap > 0 {
+		return min(total, sb.opts.Cap)
+	}
+	return total
+}
+
+// Len returns the number of entries: the sum of the shards' (at most Cap),
+// in one round trip.
+func (sb *Sharded) Len(ctx context.Context) (int64, error) {
+	cmds := make(rueidis.Commands, len(sb.shards))
+	for i, s := range sb.shards {
+		cmds[i] = sb.client.B().Zcard().Key(s.gen.Load().keys.z).Build()
+	}
+	var total int64
+	for i, r := range sb.client.DoMulti(ctx, cmds...) {
+		n, err := r.AsInt64()
+		if err != nil && isTombstone(err) {
+			n, err = sb.shards[i].Len(ctx)
+		} else if err != nil {
+			err = redisErr("count", err)
+		}
+		if err != nil {
+			return 0, err
+		}
+		total += n
+	}
+	return sb.visible(total), nil
+}
+
+// Get returns the entry of id with its ordinal rank on the whole board
+// (and the competition rank WithRanks asks for): two round trips, the
+// shard of id then the others, one when there is one shard. It refuses an
+// invalid id (ErrID) and Dense (ErrDenseDisabled), and reports an id not
+// on the board (or beyond the cap) as ErrNotFound.
+func (sb *Sharded) Get(ctx context.Context, id string, opts ...ReadOption) (Entry, error) {
+	return sb.rank(ctx, id, Ordinal, opts)
+}
+
+// Rank returns the rank of id of the given kind on the whole board, 1 =
+// best, as Get does. It refuses Dense (ErrDenseDisabled) and an unknown
+// kind (ErrArgument).
+func (sb *Sharded) Rank(ctx context.Context, id string, kind RankKind) (int64, error) {
+	e, err := sb.rank(ctx, id, kind, nil)
+	if kind == Competition {
+		return e.Competition, err
+	}
+	return e.Rank, err
+}
+
+func (sb *Sharded) rank(ctx context.Context, id string, kind RankKind, opts []ReadOption) (Entry, error) {
+	owner := sb.shards[shardOf(id, len(sb.shards))]
+	if kind == Competition {
+		opts = append(opts, WithRanks(Competition))
+	}
+	if _, err := owner.kindCode(kind); err != nil {
+		return Entry{}, err
+	}
+	c, _, _, err := sb.probe.readFlags(opts)
+	if err != nil {
+		return Entry{}, err
+	}
+	e, err := owner.rank(ctx, id, Ordinal, opts)
+	if err != nil {
+		return Entry{}, err
+	}
+	if err := sb.placeAll(ctx, []*Entry{&e}, owner, c.comp); err != nil {
+		return Entry{}, err
+	}
+	if e.Rank > sb.visible(math.MaxInt64) {
+		return Entry{}, fmt.Errorf("board: id %q: beyond the cap: %w", id, ErrNotFound)
+	}
+	return e, nil
+}
+
+// placeAll turns shard ranks into ranks on the whole board: each entry,
+// stored on the shard given (nil: each on its own id's shard), gains the
+// count of the entries before it on every other shard, and of the better
+// tuples when comp. One round trip; none with one shard.
+func (sb *Sharded) placeAll(ctx context.Context, es []*Entry, on *Board, comp bool) error {
+	if len(sb.shards) == 1 || len(es) == 0 {
+		return nil
+	}
+	flag := "0"
+	if comp {
+		flag = "1"
+	}
+	calls := make([]shardCall, 0, len(sb.shards))
+	asked := make([][]*Entry, 0, len(sb.shards))
+	for i, s := range sb.shards {
+		args, mine := []string{flag}, []*Entry(nil)
+		for _, e := range es {
+			if home := on; (home == nil && shardOf(e.ID, len(sb.shards)) == i) || home == s {
+				continue
+			}
+			score, member, err := s.encode(e.ID, e.Values)
+			if err != nil {
+				return err
+			}
+			args, mine = append(args, fmtFloat(score), member), append(mine, e)
+		}
+		if len(mine) > 0 {
+			calls, asked = append(calls, shardCall{i, func(s *scriptSet) *luascript.Script { return s.shardProbe }, args}), append(asked, mine)
+		}
+	}
+	replies, err := sb.scatter(ctx, "rank", calls)
+	if err != nil {
+		return err
+	}
+	for c, strs := range replies {
+		if len(strs) != 1+2*len(asked[c]) {
+			return fmt.Errorf("board: shard probe reply of %d elements: %w", len(strs), ErrReply)
+		}
+		for j, e := range asked[c] {
+			p, err1 := strconv.ParseInt(strs[1+2*j], 10, 64)
+			t, err2 := strconv.ParseInt(strs[2+2*j], 10, 64)
+			if err := errors.Join(err1, err2); err != nil {
+				return fmt.Errorf("board: shard probe reply: %w", ErrReply)
+			}
+			e.Rank += p
+			if comp {
+				e.Competition += t
+			}
+		}
+	}
+	return nil
+}
+
+// runArgs are the arguments of shardrun.lua.
+func runArgs(anchor pos, before, after int64, stop pos, data bool, tuples bool) []string {
+	args := append(anchor.args(), strconv.FormatInt(before, 10), strconv.FormatInt(after, 10))
+	args = append(args, stop.args()...)
+	return append(args, flag(data), flag(tuples))
+}
+
+func flag(b bool) string {
+	if b {
+		return "1"
+	}
+	return "0"
+}
+
+// runs reads a run of every shard around anchor (before entries before
+// it, after from it on, none at or after stop), merged.
+func (sb *Sharded) runs(ctx context.Context, op string, anchor pos, before, after int64, stop pos, c readConfig) (merged, error) {
+	calls := make([]shardCall, len(sb.shards))
+	args := runArgs(anchor, before, after, stop, c.data, c.comp)
+	for i := range calls {
+		calls[i] = shardCall{i, func(s *scriptSet) *luascript.Script { return s.shardRun }, args}
+	}
+	replies, err := sb.scatter(ctx, op, calls)
+	if err != nil {
+		return merged{}, err
+	}
+	runs := make([]run, len(replies))
+	for i, strs := range replies {
+		if runs[i], err = parseRun(strs, i, c.data, c.comp); err != nil {
+			return merged{}, err
+		}
+	}
+	return mergeRuns(anchor, runs), nil
+}
+
+// entries turns the merged entries from index from (at most n of them)
+// into a board's entries, ranked from m.base, cut at the cap, with the
+// competition ranks when c asks for them.
+func (sb *Sharded) entries(m merged, from, n int64, c readConfig) ([]Entry, error) {
+	limit := sb.visible(math.MaxInt64)
+	out := []Entry{}
+	for j := max(from, 0); j < int64(len(m.entries)) && j < from+n; j++ {
+		x := m.entries[j]
+		rank := m.base + j + 1
+		if rank > limit {
+			break
+		}
+		id, vals, err := sb.probe.decode(fmtFloat(x.score), x.member)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, Entry{ID: id, Values: vals, Rank: rank, Data: x.data})
+	}
+	if c.comp && len(out) > 0 {
+		first := m.entries[max(from, 0)]
+		fillRanks(out, 1+sb.probe.tupleBefore(m, first), 0, c)
+	}
+	return out, nil
+}

@@ -1,0 +1,162 @@
+-- board: shardsample
+local STRATEGY = 's'
+local WIDTH = 10
+local DENSE = true
+local CAP = 100
+local RESTMAX = 8589934591
+local SHARED = false
+local FIELDS = function() return {{mul = 8589934592, span = 1048576, min = 0, max = 1.7976931348623157e+308, hi = true}, {mul = 4294967296, span = 2, min = 0, max = 1, hi = true}, {mul = 1, span = 4294967296, min = 0, max = 4.294967295e+09, hi = false}, } end
+local DESC = [[{"version":1,"radix":2,"fields":[{"name":"points","width":20,"dir":"HigherIsBetter"},{"name":"paid","width":1,"dir":"HigherIsBetter"},{"name":"time","width":32,"dir":"LowerIsBetter"}],"strategy":"KeySuffix","cap":100,"denseRanks":true}]]
+local KZ = 1
+local KD = 5
+local KM = 2
+local KV = 3
+local KC = 4
+local KMETA = 0
+-- fragment: common.lua
+-- common.lua: the helpers of the scripts that read entries. Every script
+-- is the board's constants, written by the Go side, then its fragments in
+-- a declared order (scripts.go), each using only the constants and the
+-- fragments before it:
+--
+--   local STRATEGY = 'p'   local WIDTH = 0   local DENSE = false
+--   local CAP = 0          local RESTMAX = 0      local SHARED = false
+--   local function FIELDS() return {...} end
+--   local DESC = "{...}"   the board's descriptor (JSON)
+--   local KZ = 1  local KD = 2  local KM = 0  local KV = 0  local KC = 0
+--   local KMETA = 0
+--
+-- STRATEGY 'p' (packed) or 's' (key suffix); WIDTH the digits of the
+-- key-suffix member prefix; DENSE whether the dense-rank index is kept; CAP
+-- the cap (0: none); RESTMAX the largest packed value of fields 2..n;
+-- SHARED whether member data is a group's shared HASH (never removed with
+-- an entry);
+-- FIELDS() builds the fields as a Lua table, one per field: {mul=, span=
+-- (max raw + 1), min=, max=, hi= (higher is better)}, a function so that
+-- only the calls that need the table build it.
+--
+-- KEYS, the same for every script:
+--   KEYS[KZ] z  sorted set: score = stored score, member = stored member
+--   KEYS[KM] m  HASH id -> member (key-suffix strategy only)
+--   KEYS[KD] d  HASH id -> member data
+--   KEYS[KV] v  sorted set of distinct value tuples (dense ranks only)
+--   KEYS[KC] c  HASH tuple -> number of entries holding it (dense ranks only)
+--   KEYS[KMETA] the meta HASH: descriptor and generation (periodic windows'
+--               writes only, which keep it; 0 elsewhere)
+-- A board that is migrating also passes its target's keys and misfit set
+-- (mirror.lua), and its writes keep the target up to date.
+--
+-- Storage: ascending order is best first.
+--   packed: score = -(sum of raw(field) * mul), member = id
+--   suffix: score = -f1 (higher is better) or f1; member = fields 2..n
+--           packed, written as RESTMAX - packed in WIDTH zero-padded digits,
+--           then the id.
+-- Numbers never leave a script as Lua numbers: scores go out as strings (the
+-- raw reply of Redis, or %.17g, exact for every double), ranks as integers.
+-- Every 'local function' costs a closure on every call, so the write
+-- script (submit.lua) is declared without this file: it is written out
+-- there, and it builds the side-key helpers only when the board keeps
+-- side keys.
+
+-- The id stored in a member.
+local function member_id(member)
+  if STRATEGY == 'p' then return member end
+  return string.sub(member, WIDTH + 1)
+end
+
+-- The current member of id and its score (the raw string), or false.
+local function find_member(id)
+  if STRATEGY == 'p' then
+    local s = redis.call('ZSCORE', KEYS[KZ], id)
+    if s then return id, s end
+    return false
+  end
+  local m = redis.call('HGET', KEYS[KM], id)
+  if m then return m, redis.call('ZSCORE', KEYS[KZ], m) end
+  return false
+end
+
+-- Appends member, score and, if withdata, the member data (data, hasdata)
+-- of each pair of a ZRANGE ... WITHSCORES reply to out.
+local function emit(out, got, withdata)
+  for i = 1, #got, 2 do
+    out[#out + 1] = got[i]
+    out[#out + 1] = got[i + 1]
+    if withdata then
+      local d = redis.call('HGET', KEYS[KD], member_id(got[i]))
+      out[#out + 1] = d or ''
+      out[#out + 1] = d and 1 or 0
+    end
+  end
+  return out
+end
+-- fragment: position.lua
+-- position.lua: where a (score, member) pair stands in the board's order,
+-- whether or not it is stored: the counts that place one shard's entries
+-- among a sharded board's. Uses common.lua's constants.
+--
+--   position(s, m)        how many entries come strictly before (s, m): a
+--                         stored score below s, or equal with a member
+--                         below m in bytes; O(log N), and O(log N * log T)
+--                         for a pair not stored among T entries of score s
+--   tuple_position(s, m)  how many entries hold a better tuple than the
+--                         entry stored as (s, m) would: its competition
+--                         rank minus one
+
+-- a < b comparing bytes (Lua's < follows the server's locale).
+local function bytes_lt(a, b)
+  for i = 1, math.min(#a, #b) do
+    local x, y = string.byte(a, i), string.byte(b, i)
+    if x ~= y then return x < y end
+  end
+  return #a < #b
+end
+
+local function position(s, m)
+  local lo = redis.call('ZCOUNT', KEYS[KZ], '-inf', '(' .. s)
+  if m == '' then return lo end
+  local cur = redis.call('ZSCORE', KEYS[KZ], m)
+  if cur and tonumber(cur) == tonumber(s) then return redis.call('ZRANK', KEYS[KZ], m) end
+  local hi = lo + redis.call('ZCOUNT', KEYS[KZ], s, s)
+  while lo < hi do
+    local mid = math.floor((lo + hi) / 2)
+    local got = redis.call('ZRANGE', KEYS[KZ], mid, mid)
+    if bytes_lt(got[1], m) then lo = mid + 1 else hi = mid end
+  end
+  return lo
+end
+
+local function tuple_position(s, m)
+  if STRATEGY == 'p' then return position(s, '') end
+  return position(s, string.sub(m, 1, WIDTH))
+end
+-- fragment: shardsample.lua
+-- shardsample.lua: one shard's sample for a page read deep into a sharded
+-- board: its entries at given positions counted from a base, from which
+-- the caller bounds where the page lies in every shard.
+--
+-- KEYS: the board's keys (see common.lua)
+-- ARGV[1]  base score, ARGV[2] base member: a position as position.lua
+--          takes it ('' and '': the start of the shard)
+-- ARGV[3]  stop score, ARGV[4] stop member: the end of the range sampled
+--          ('' and '': the end of the shard)
+-- ARGV[5]… positions counted from the base, increasing
+--
+-- Reply: {total, base, stop, score, member, ...}: total is the number of
+--        entries of the shard, base and stop the positions of the base and
+--        stop, then one pair per position that lies before the stop.
+
+
+local base, stop = 0, redis.call('ZCARD', KEYS[KZ])
+local out = {stop}
+if ARGV[1] ~= '' then base = position(ARGV[1], ARGV[2]) end
+if ARGV[3] ~= '' then stop = position(ARGV[3], ARGV[4]) end
+out[2], out[3] = base, stop
+for i = 5, #ARGV do
+  local p = base + tonumber(ARGV[i])
+  if p >= stop then break end
+  local got = redis.call('ZRANGE', KEYS[KZ], p, p, 'WITHSCORES')
+  out[#out + 1] = got[2]
+  out[#out + 1] = got[1]
+end
+return out
