@@ -32,7 +32,9 @@ func TestFailoverUnderLoad(t *testing.T) {
 	objs := hotObjects(t, client, "failover")
 	spreadObjects(t, c, objs)
 	victim := c.Addrs[0]
-	onVictim := map[string]bool{objs[0].name: true, objs[3].name: true}
+	// Objects 0 and 3, and a shard of the sharded board (its slots come
+	// last, one on each master).
+	onVictim := map[string]bool{objs[0].name: true, objs[3].name: true, objs[6].name: true}
 	stop := make(chan struct{})
 	var kill, over time.Time
 	var err error

@@ -38,6 +38,7 @@ const failurePause = 5 * time.Millisecond
 type object struct {
 	name  string // what it is, e.g. "board KeySuffix"
 	tag   string // its hash tag: its keys live in the slot of "{" + tag + "}"
+	more  []string // its other hash tags, if it has several (a sharded board)
 	write func(ctx context.Context, w, i int) error
 	read  func(ctx context.Context, i int) error          // nil: the object has no reads
 	check func(ctx context.Context) (lost int, err error) // how many acknowledged writes are not there
@@ -141,6 +142,7 @@ func hotObjects(t *testing.T, client rueidis.Client, prefix string) []*object {
 		timelineObject(t, client, prefix+"ts", timeline.SplitScore),
 		decimalmapObject(t, client, prefix+"dm"),
 		limiterObject(t, client, prefix+"rl"),
+		shardedObject(t, client, prefix+"sb"),
 	}
 	return objs
 }
@@ -237,6 +239,90 @@ func boardObject(t *testing.T, client rueidis.Client, name string, s board.Strat
 		return lost, nil
 	}
 	return &object{name: "board " + s.String(), tag: name, write: write, read: read, check: check, acked: counter(&mu, acked)}
+}
+
+// shardedObject is a board sharded over three shards; each write submits
+// a new id with member data, ranked on the whole board (every eighth, four
+// of them in one SubmitMany), each read lists the best ten with their
+// data, ranks an entry, lists the entries around it, or counts the board.
+func shardedObject(t *testing.T, client rueidis.Client, name string) *object {
+	t.Helper()
+	layout, err := pack.NewLayout(pack.Field{Name: "points", Width: 10}, pack.Field{Name: "time", Width: 8, Dir: pack.LowerIsBetter})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := board.NewSharded(context.Background(), client, name, layout, board.ShardedOptions{Shards: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	acked := map[string]board.Submission{}
+	write := func(ctx context.Context, w, i int) error {
+		id := fmt.Sprintf("w%d-%d", w, i)
+		s := board.Submission{ID: id, Values: []float64{float64(i % 1000), float64(w)}, Data: []byte("data of " + id)}
+		subs := []board.Submission{s}
+		if i%8 == 7 {
+			for _, part := range "abcd" {
+				s.ID = id + string(part)
+				subs = append(subs, s)
+			}
+			subs = subs[1:]
+		}
+		var errs []error
+		for j, r := range b.SubmitMany(ctx, subs) {
+			if r.Err == nil && len(subs) == 1 {
+				_, r.Err = b.Submit(ctx, subs[j]) // the same again, ranked: two round trips
+			}
+			if r.Err != nil {
+				errs = append(errs, r.Err)
+				continue
+			}
+			mu.Lock()
+			acked[subs[j].ID] = subs[j]
+			mu.Unlock()
+		}
+		return errors.Join(errs...)
+	}
+	read := func(ctx context.Context, i int) error {
+		var err error
+		switch i % 4 {
+		case 0:
+			_, err = b.Top(ctx, 10, board.WithData())
+		case 1:
+			_, err = b.Rank(ctx, "w0-0", board.Competition)
+		case 2:
+			_, err = b.Around(ctx, "w0-0", 5)
+		default:
+			_, err = b.Len(ctx)
+		}
+		if errors.Is(err, board.ErrNotFound) {
+			err = nil
+		}
+		return err
+	}
+	check := func(ctx context.Context) (lost int, err error) {
+		mu.Lock()
+		defer mu.Unlock()
+		for id, s := range acked {
+			e, err := b.Get(ctx, id, board.WithData())
+			if errors.Is(err, board.ErrNotFound) {
+				lost++
+				continue
+			}
+			if err != nil {
+				return lost, fmt.Errorf("acknowledged %s: %w", id, err)
+			}
+			if !slices.Equal(e.Values, s.Values) || !bytes.Equal(e.Data, s.Data) {
+				return lost, fmt.Errorf("acknowledged %s = %v %q, stored %v %q", id, s.Values, s.Data, e.Values, e.Data)
+			}
+		}
+		if n, err := b.Len(ctx); err != nil || n != int64(len(acked)) {
+			return lost, fmt.Errorf("Len = %d, %v; %d writes acknowledged", n, err, len(acked))
+		}
+		return lost, nil
+	}
+	shards := b.Descriptor().ShardNames
+	return &object{name: "sharded board", tag: shards[0], more: shards[1:], write: write, read: read, check: check, acked: counter(&mu, acked)}
 }
 
 // timelineObject is a timeline of strategy s: each writer appends
@@ -420,13 +506,15 @@ func counter[K comparable, V any](mu *sync.Mutex, m map[K]V) func() int {
 // slotsOf returns the slot of every object's hash tag.
 func slotsOf(t *testing.T, c *redistest.Cluster, objs []*object) []int {
 	t.Helper()
-	slots := make([]int, len(objs))
-	for i, o := range objs {
-		s, err := c.SlotOf(context.Background(), "{"+o.tag+"}")
-		if err != nil {
-			t.Fatal(err)
+	var slots []int
+	for _, o := range objs {
+		for _, tag := range append([]string{o.tag}, o.more...) {
+			s, err := c.SlotOf(context.Background(), "{"+tag+"}")
+			if err != nil {
+				t.Fatal(err)
+			}
+			slots = append(slots, s)
 		}
-		slots[i] = s
 	}
 	return slots
 }
