@@ -36,8 +36,8 @@ const failurePause = 5 * time.Millisecond
 
 // object is one hot object of the load.
 type object struct {
-	name  string // what it is, e.g. "board KeySuffix"
-	tag   string // its hash tag: its keys live in the slot of "{" + tag + "}"
+	name  string   // what it is, e.g. "board KeySuffix"
+	tag   string   // its hash tag: its keys live in the slot of "{" + tag + "}"
 	more  []string // its other hash tags, if it has several (a sharded board)
 	write func(ctx context.Context, w, i int) error
 	read  func(ctx context.Context, i int) error          // nil: the object has no reads
