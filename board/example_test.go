@@ -458,3 +458,39 @@ func ExampleNewGroup() {
 	// [50] [120]
 	// true Ann
 }
+
+// One board over four shards, each with a hash tag of its own (on a
+// cluster, spread over the nodes), answering as one board: ranks are exact,
+// ties by id.
+func ExampleNewSharded() {
+	env, err := redistest.Shared()
+	if err != nil {
+		panic(err)
+	}
+	ctx := context.Background()
+	sb, err := board.NewSharded(ctx, env.Client, env.Prefix+":alltime", pointsPaidTime(), board.ShardedOptions{Shards: 4})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer sb.Drop(ctx)
+	for i, id := range []string{"ann", "bob", "cat", "dan", "eve", "fay"} {
+		if _, err := sb.Submit(ctx, board.Submission{ID: id, Values: []float64{float64(100 * (i % 3)), float64(i % 2), 1795435200}}); err != nil {
+			log.Fatal(err)
+		}
+	}
+	top, err := sb.Top(ctx, 3)
+	if err != nil {
+		log.Fatal(err)
+	}
+	printList(top)
+	e, err := sb.Get(ctx, "dan", board.WithRanks(board.Competition))
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(e.ID, "rank", e.Rank, "competition", e.Competition, "of", top.Total)
+	// Output:
+	// 1 fay [200 1 1795435200]
+	// 2 cat [200 0 1795435200]
+	// 3 bob [100 1 1795435200]
+	// dan rank 5 competition 5 of 6
+}
