@@ -49,6 +49,9 @@ type Descriptor struct {
 	// order: each is a board of its own, with this descriptor less the
 	// shard fields.
 	ShardNames []string `json:"shardNames,omitempty"`
+	// ShardGen counts the reshardings of a sharded board (Reshard): the
+	// names of its shards change at each.
+	ShardGen int `json:"shardGen,omitempty"`
 }
 
 // FieldDescriptor is one field of a Descriptor.
@@ -139,6 +142,8 @@ func diff(stored, given Descriptor) string {
 		return fmt.Sprintf("SharedData: stored %t, given %t", stored.SharedData, given.SharedData)
 	case stored.Shards != given.Shards:
 		return fmt.Sprintf("shards: stored %d, given %d", stored.Shards, given.Shards)
+	case stored.ShardGen != given.ShardGen:
+		return fmt.Sprintf("shard generation: stored %d, given %d", stored.ShardGen, given.ShardGen)
 	case !slices.Equal(stored.ShardNames, given.ShardNames):
 		return fmt.Sprintf("shard names: stored %q, given %q", stored.ShardNames, given.ShardNames)
 	}

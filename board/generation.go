@@ -23,6 +23,7 @@ type generation struct {
 	consts  []luascript.Const // what every script of the generation starts with
 	scripts *scriptSet
 	mig     *migration // nil unless the board is migrating
+	state   string     // "", or a shard's stateExporting or stateFrozen (export.go)
 }
 
 // migration is the target of a board that is migrating: a handle that has
@@ -43,7 +44,7 @@ func (b *Board) generation(n int64, mig *migration) *generation {
 	}
 	g := &generation{n: n, keys: k, mig: mig}
 	g.consts = b.scriptConsts(g)
-	g.scripts = scriptsFor(g.consts, mig != nil)
+	g.scripts = scriptsFor(g.consts, modeOf(mig != nil, ""))
 	return g
 }
 
@@ -75,6 +76,7 @@ type meta struct {
 	desc, target     string
 	gen, tgen        int64
 	migrating        bool
+	state            string // the state field: live, migrating, or a shard's export states
 	defaults, cursor string
 	expireAt         time.Time
 }
@@ -105,7 +107,7 @@ func readMeta(ctx context.Context, client rueidis.Client, name, prefix, desc str
 	for i := range arr {
 		f[i], _ = arr[i].ToString() // absent fields are nil: ""
 	}
-	m := meta{exists: f[0] != "", desc: f[0], migrating: f[2] == "migrating", target: f[3], defaults: f[5], cursor: f[7]}
+	m := meta{exists: f[0] != "", desc: f[0], migrating: f[2] == "migrating", state: f[2], target: f[3], defaults: f[5], cursor: f[7]}
 	var errs [3]error
 	m.gen, errs[0] = parseGen(f[1])
 	m.tgen, errs[1] = parseGen(f[4])
@@ -137,6 +139,9 @@ func (b *Board) adopt(m meta) error {
 	}
 	if m.desc != b.desc.encoded() {
 		return b.mismatch(m)
+	}
+	if isExportState(m.state) {
+		return b.adoptExport(m)
 	}
 	if !m.migrating {
 		b.gen.Store(b.generation(m.gen, nil))

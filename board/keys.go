@@ -31,6 +31,9 @@ type keys struct {
 	// migrating only: the target generation's keys, and the misfit set.
 	t *keys
 	x string
+	// dirty is the SET of ids written since a shard of a sharded board
+	// began exporting its entries (export.go); in script only then.
+	dirty string
 	// script holds the keys a script of this board may touch, in the order
 	// their K constants index them (luaIndexes): z, then m for key suffix,
 	// then v and c for dense ranks, then d; while migrating, the target's
@@ -79,7 +82,7 @@ func names(p string, n int64) keys {
 	if n > 0 {
 		g = p + "g" + strconv.FormatInt(n, 10) + ":"
 	}
-	return keys{meta: p + "meta", z: g + "z", d: g + "d", m: g + "m", v: g + "v", c: g + "c", x: g + "x"}
+	return keys{meta: p + "meta", z: g + "z", d: g + "d", m: g + "m", v: g + "v", c: g + "c", x: g + "x", dirty: g + "dirty"}
 }
 
 // data returns the data keys the strategy and options of o use, in script
@@ -144,6 +147,9 @@ func (k keys) luaIndexes() []luascript.Const {
 		idx[key] = i + 1
 	}
 	named := []struct{ name, key string }{{"KZ", k.z}, {"KD", k.d}, {"KM", k.m}, {"KV", k.v}, {"KC", k.c}, {"KMETA", k.meta}}
+	if idx[k.dirty] > 0 {
+		named = append(named, struct{ name, key string }{"KDIRTY", k.dirty})
+	}
 	if k.t != nil {
 		named = append(named, []struct{ name, key string }{
 			{"TKZ", k.t.z}, {"TKD", k.t.d}, {"TKM", k.t.m}, {"TKV", k.t.v}, {"TKC", k.t.c}, {"KX", k.x}}...)

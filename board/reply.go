@@ -76,6 +76,8 @@ func (b *Board) refusal(op, text string) error {
 	case strings.HasPrefix(text, "TBMISMATCH"):
 		return fmt.Errorf("board: %s: %s: the window's stored descriptor differs from this handle's (read it with Open): %w",
 			op, b.name, ErrMismatch)
+	case strings.HasPrefix(text, "TBFROZEN"):
+		return fmt.Errorf("board: %s: %s: %w", op, b.name, errFrozen)
 	case strings.HasPrefix(text, "TBNODENSE"):
 		return fmt.Errorf("board: %s: the dense index lacks this entry: the board was written by a handle without DenseRanks: %w",
 			op, ErrDenseDisabled)

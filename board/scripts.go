@@ -1,6 +1,7 @@
 package board
 
 import (
+	"cmp"
 	"embed"
 	"fmt"
 	"sync"
@@ -22,6 +23,7 @@ type scriptSet struct {
 	among                              *luascript.Script
 	shardRun, shardSample, shardProbe  *luascript.Script
 	copy, mirrorIDs                    *luascript.Script
+	drain                              *luascript.Script
 }
 
 // scriptCache shares one scriptSet between boards of equal constants (the
@@ -31,7 +33,8 @@ var scriptCache sync.Map // constants -> *scriptSet
 // scriptFragments declares each script's fragments, in order; the
 // read-only ones may run on replicas. "mirror" stands for mirror.lua in a
 // migrating board's scripts and nomirror.lua in the others; the scripts
-// marked migrating exist only in a migrating board's set.
+// marked migrating exist only in a migrating board's set, drain only in an
+// exporting or frozen shard's.
 var scriptFragments = []struct {
 	name                string
 	readOnly, migrating bool
@@ -51,14 +54,41 @@ var scriptFragments = []struct {
 	{"shardprobe", true, false, []string{"common", "position", "shardprobe"}},
 	{"copy", false, true, []string{"mirror", "copy"}},
 	{"mirrorids", false, true, []string{"mirror", "mirrorids"}},
+	{"drain", false, false, []string{"common", "drain"}},
 }
 
-func scriptsFor(consts []luascript.Const, migrating bool) *scriptSet {
-	key := fmt.Sprint(migrating, consts)
+// Modes of a generation's scripts: what the writes do beside their own
+// keys. modeMigrating mirrors each write into a migration's target
+// (mirror.lua), modeExporting records each written id in the dirty set of
+// a shard whose entries move to other shards (exportmirror.lua), and
+// modeFrozen refuses every write (frozen.lua).
+const (
+	modeLive      = ""
+	modeMigrating = "migrating"
+	modeExporting = "exporting"
+	modeFrozen    = "frozen"
+)
+
+// modeOf is the mode of a generation that is migrating or not, in a
+// shard's export state (stateExporting, stateFrozen or "").
+func modeOf(migrating bool, state string) string {
+	switch {
+	case migrating:
+		return modeMigrating
+	case state == stateExporting:
+		return modeExporting
+	case state == stateFrozen:
+		return modeFrozen
+	}
+	return modeLive
+}
+
+func scriptsFor(consts []luascript.Const, mode string) *scriptSet {
+	key := fmt.Sprint(mode, consts)
 	if s, ok := scriptCache.Load(key); ok {
 		return s.(*scriptSet)
 	}
-	src := scriptSources(consts, migrating)
+	src := scriptSources(consts, mode)
 	lua := make(map[string]*luascript.Script, len(scriptFragments))
 	for _, f := range scriptFragments {
 		if text, ok := src[f.name]; ok && f.readOnly {
@@ -72,23 +102,27 @@ func scriptsFor(consts []luascript.Const, migrating bool) *scriptSet {
 		rank: lua["rank"], rang: lua["range"], around: lua["around"],
 		after: lua["after"], between: lua["between"], among: lua["among"],
 		shardRun: lua["shardrun"], shardSample: lua["shardsample"], shardProbe: lua["shardprobe"],
-		copy: lua["copy"], mirrorIDs: lua["mirrorids"],
+		copy: lua["copy"], mirrorIDs: lua["mirrorids"], drain: lua["drain"],
+	}
+	if mode == modeFrozen {
+		s.submit, s.remove, s.setData = frozenScript, frozenScript, frozenScript
 	}
 	actual, _ := scriptCache.LoadOrStore(key, s)
 	return actual.(*scriptSet)
 }
 
 // scriptSources returns the text Redis runs for each script, by name.
-func scriptSources(consts []luascript.Const, migrating bool) map[string]string {
+func scriptSources(consts []luascript.Const, mode string) map[string]string {
 	src := make(map[string]string, len(scriptFragments))
+	mirror := map[string]string{modeMigrating: "mirror", modeExporting: "exportmirror"}[mode]
 	for _, f := range scriptFragments {
-		if f.migrating && !migrating {
+		if f.migrating && mode != modeMigrating || f.name == "drain" && mode != modeExporting && mode != modeFrozen {
 			continue
 		}
 		frags := make([]string, len(f.fragments))
 		for i, name := range f.fragments {
-			if name == "mirror" && !migrating {
-				name = "nomirror"
+			if name == "mirror" {
+				name = cmp.Or(mirror, "nomirror")
 			}
 			frags[i] = name
 		}
@@ -105,10 +139,14 @@ var (
 	beginScript   = staticScript("begin")
 	switchScript  = staticScript("switch")
 	archiveScript = staticScript("archive")
+	exportScript  = staticScript("export")
+	retireScript  = staticScript("retire")
+	reshardScript = staticScript("reshard")
+	frozenScript  = staticScript("frozen")
 )
 
 // staticNames lists the scripts without constants, for the golden test.
-var staticNames = []string{"meta", "drop", "begin", "switch", "archive"}
+var staticNames = []string{"meta", "drop", "begin", "switch", "archive", "export", "retire", "reshard", "frozen"}
 
 func staticScript(name string) *luascript.Script {
 	return luascript.New(staticSource(name))

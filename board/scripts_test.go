@@ -79,7 +79,7 @@ func TestScriptsGolden(t *testing.T) {
 // under testdata/scripts/config.
 func checkGolden(t *testing.T, config string, g *generation) {
 	t.Helper()
-	for name, src := range scriptSources(g.consts, g.mig != nil) {
+	for name, src := range scriptSources(g.consts, modeOf(g.mig != nil, g.state)) {
 		golden.Check(t, filepath.Join("testdata", "scripts", config, name+".lua"), src)
 	}
 }

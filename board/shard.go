@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"sync"
+	"sync/atomic"
 
 	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/internal/hashtag"
@@ -16,8 +17,8 @@ import (
 const MaxShards = 256
 
 // shardNameRoom is the most bytes a shard's name adds to its board's:
-// "~255.65535".
-const shardNameRoom = 10
+// "~65535.255.65535".
+const shardNameRoom = 16
 
 // ShardedOptions configure a sharded board. The zero value means every
 // default.
@@ -79,10 +80,20 @@ type Sharded struct {
 	client rueidis.Client // given, wrapped by redisretry
 	given  rueidis.Client
 	layout *pack.Layout
+	opts   ShardedOptions // Shards as built; the view has the current count
+	view   atomic.Pointer[shardView]
+	mu     sync.Mutex // held while reading the view again
+}
+
+// shardView is the shards of a sharded board as one descriptor lists them:
+// every call runs on one view.
+type shardView struct {
+	name   string
+	client rueidis.Client
 	opts   ShardedOptions
 	desc   Descriptor
 	shards []*Board
-	probe  *Board // a shard, for the codec and the checks every shard shares
+	probe  *Board // a shard's handle, not connected, for the codec and the checks every shard shares
 }
 
 // NewSharded returns a handle to the sharded board named name on client,
@@ -99,7 +110,7 @@ type Sharded struct {
 // shards spread evenly over the nodes.
 //
 // It refuses (ErrName) a name that is empty, holds a brace or is over
-// MaxNameLen-10 bytes, and (ErrOptions) a nil client or layout, invalid
+// MaxNameLen-16 bytes, and (ErrOptions) a nil client or layout, invalid
 // options, Shards outside [0, MaxShards], DenseRanks, Group and
 // SharedData. Redis errors wrap ErrRedis.
 func NewSharded(ctx context.Context, client rueidis.Client, name string, layout *pack.Layout, opts ShardedOptions) (*Sharded, error) {
@@ -107,14 +118,34 @@ func NewSharded(ctx context.Context, client rueidis.Client, name string, layout 
 	if err != nil {
 		return nil, err
 	}
-	m, err := readMeta(ctx, sb.client, name, prefixOf("", name), sb.desc.encoded())
+	v := sb.view.Load()
+	m, err := readMeta(ctx, sb.client, name, prefixOf("", name), v.desc.encoded())
 	if err != nil {
 		return nil, err
 	}
-	if m.desc != sb.desc.encoded() {
-		return nil, (&Board{name: name, desc: sb.desc}).mismatch(m)
+	if m.desc != v.desc.encoded() {
+		if v, err = sb.resharded(v, m); err != nil {
+			return nil, err
+		}
+		sb.view.Store(v)
 	}
-	return sb, sb.connect(ctx)
+	return sb, v.connect(ctx, sb.given)
+}
+
+// resharded returns the view of the board stored as m, when it agrees with
+// view v but for the shards' generation and names (a board resharded to
+// v's count); else the mismatch.
+func (sb *Sharded) resharded(v *shardView, m meta) (*shardView, error) {
+	stored, err := parseDescriptor(sb.name, m.desc)
+	if err != nil {
+		return nil, err
+	}
+	same := stored
+	same.ShardGen, same.ShardNames = v.desc.ShardGen, v.desc.ShardNames
+	if same.encoded() != v.desc.encoded() {
+		return nil, (&Board{name: sb.name, desc: v.desc}).mismatch(m)
+	}
+	return sb.viewOf(stored)
 }
 
 // OpenSharded returns a handle to the sharded board named name built from
@@ -148,13 +179,15 @@ func OpenSharded(ctx context.Context, client rueidis.Client, name string) (*Shar
 		return nil, err
 	}
 	sb, err := configureSharded(client, name, l, ShardedOptions{Options: o, Shards: d.Shards})
-	if err == nil && sb.desc.encoded() != m.desc {
-		err = (&Board{name: name, desc: sb.desc}).mismatch(m)
-	}
 	if err != nil {
 		return nil, fmt.Errorf("board: %s: stored descriptor: %w: %w", name, ErrDescriptor, err)
 	}
-	return sb, sb.connect(ctx)
+	v, err := sb.viewOf(d)
+	if err != nil {
+		return nil, err
+	}
+	sb.view.Store(v)
+	return sb, v.connect(ctx, client)
 }
 
 // configureSharded builds a handle that has not talked to Redis.
@@ -176,11 +209,23 @@ func configureSharded(client rueidis.Client, name string, layout *pack.Layout, o
 		return nil, err
 	}
 	opts.Options = probe.opts
-	sb := &Sharded{name: name, client: probe.client, given: client, layout: layout, opts: opts, probe: probe}
-	sb.desc = probe.desc
-	sb.desc.Shards = opts.Shards
-	sb.desc.ShardNames = shardNames(name, opts.Shards)
+	sb := &Sharded{name: name, client: probe.client, given: client, layout: layout, opts: opts}
+	d := probe.desc
+	d.Shards, d.ShardNames = opts.Shards, shardNames(name, 0, opts.Shards)
+	sb.view.Store(&shardView{name: name, client: probe.client, opts: opts, desc: d, probe: probe})
 	return sb, nil
+}
+
+// viewOf returns the view of the shards that the stored descriptor d
+// lists.
+func (sb *Sharded) viewOf(d Descriptor) (*shardView, error) {
+	v := *sb.view.Load()
+	if d.Shards < 1 || d.Shards > MaxShards || len(d.ShardNames) != d.Shards {
+		return nil, fmt.Errorf("board: %s: stored descriptor lists %d shard names for %d shards: %w", sb.name, len(d.ShardNames), d.Shards, ErrDescriptor)
+	}
+	v.desc, v.shards = d, nil
+	v.opts.Shards = d.Shards
+	return &v, nil
 }
 
 // check refuses the options no sharded board takes.
@@ -198,33 +243,39 @@ func (o ShardedOptions) check() error {
 
 // connect builds the shards' handles, each storing or checking its own
 // descriptor, all at once.
-func (sb *Sharded) connect(ctx context.Context) error {
-	sb.shards = make([]*Board, sb.opts.Shards)
-	errs := make([]error, sb.opts.Shards)
+func (v *shardView) connect(ctx context.Context, client rueidis.Client) error {
+	shards := make([]*Board, len(v.desc.ShardNames))
+	errs := make([]error, len(shards))
 	var wg sync.WaitGroup
-	for i, name := range sb.desc.ShardNames {
+	for i, name := range v.desc.ShardNames {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			sb.shards[i], errs[i] = New(ctx, sb.given, name, sb.layout, sb.opts.Options)
+			shards[i], errs[i] = New(ctx, client, name, v.probe.layout, v.opts.Options)
 		}()
 	}
 	wg.Wait()
 	for i, err := range errs {
 		if err != nil {
-			return fmt.Errorf("board: %s: shard %d: %w", sb.name, i, err)
+			return fmt.Errorf("board: %s: shard %d: %w", v.name, i, err)
 		}
 	}
+	v.shards = shards
 	return nil
 }
 
-// shardNames names the shards of board name: shard i is name~i.k, the
-// first k whose hash slot lies in the i-th of n equal ranges of slots.
-func shardNames(name string, n int) []string {
+// shardNames names the shards of board name in shard generation gen (0
+// for a new board, one more at each Reshard): shard i is name~i.k, or
+// name~gen.i.k after a resharding, with the first k whose hash slot lies
+// in the i-th of n equal ranges of slots.
+func shardNames(name string, gen, n int) []string {
 	out := make([]string, n)
 	for i := range out {
 		lo, hi := i*hashtag.Slots/n, (i+1)*hashtag.Slots/n
 		base := name + "~" + strconv.Itoa(i) + "."
+		if gen > 0 {
+			base = name + "~" + strconv.Itoa(gen) + "." + strconv.Itoa(i) + "."
+		}
 		for k := 0; ; k++ {
 			s := base + strconv.Itoa(k)
 			if slot := hashtag.Slot(s); slot >= lo && slot < hi {
@@ -261,14 +312,14 @@ func (sb *Sharded) Name() string { return sb.name }
 func (sb *Sharded) Layout() *pack.Layout { return sb.layout }
 
 // Shards returns the number of shards.
-func (sb *Sharded) Shards() int { return len(sb.shards) }
+func (sb *Sharded) Shards() int { return sb.view.Load().desc.Shards }
 
 // Client returns the client the board was built with.
 func (sb *Sharded) Client() rueidis.Client { return sb.given }
 
 // Descriptor returns what the board stores about itself at tb:{name}:meta.
 func (sb *Sharded) Descriptor() Descriptor {
-	d := sb.desc
+	d := sb.view.Load().desc
 	d.Fields = append([]FieldDescriptor(nil), d.Fields...)
 	d.ShardNames = append([]string(nil), d.ShardNames...)
 	return d
@@ -276,7 +327,7 @@ func (sb *Sharded) Descriptor() Descriptor {
 
 // Drop removes every shard and the board's descriptor.
 func (sb *Sharded) Drop(ctx context.Context) error {
-	for _, s := range sb.shards {
+	for _, s := range sb.view.Load().shards {
 		if err := s.Drop(ctx); err != nil {
 			return err
 		}

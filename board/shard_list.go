@@ -16,29 +16,18 @@ import (
 // shards first.
 const shallowPage = MaxCount
 
-// Top returns the best n entries of the whole board, in one round trip:
-// each shard's best n, merged. It refuses n outside [1, MaxCount]
-// (ErrArgument) and Dense (ErrDenseDisabled).
-func (sb *Sharded) Top(ctx context.Context, n int, opts ...ReadOption) (List, error) {
+// Top is Sharded.Top on this view.
+func (sb *shardView) Top(ctx context.Context, n int, opts ...ReadOption) (List, error) {
 	return sb.page(ctx, "Top", pos{}, pos{}, 0, n, opts)
 }
 
-// Page returns up to n entries starting at the 0-based offset, as
-// Board.Page. Up to offset+n = MaxCount it makes one round trip (each
-// shard's first offset+n entries, merged); deeper, two: each shard's
-// entries at about a hundred sampled positions, which bound where the page
-// lies in every shard, then the entries between the bounds. A shard holds
-// a random share of the ids, so the second reads about n + 3*sqrt(offset *
-// Shards) entries in all. It refuses what Board.Page refuses.
-func (sb *Sharded) Page(ctx context.Context, offset int64, n int, opts ...ReadOption) (List, error) {
+// Page is Sharded.Page on this view.
+func (sb *shardView) Page(ctx context.Context, offset int64, n int, opts ...ReadOption) (List, error) {
 	return sb.page(ctx, "Page", pos{}, pos{}, offset, n, opts)
 }
 
-// Between returns up to n entries, skipping offset, whose first field lies
-// in [lo, hi], best first, as Board.Between, in one round trip or, for an
-// offset+n over MaxCount, two (as Page). It refuses what Board.Between
-// refuses.
-func (sb *Sharded) Between(ctx context.Context, lo, hi float64, offset int64, n int, opts ...ReadOption) (List, error) {
+// Between is Sharded.Between on this view.
+func (sb *shardView) Between(ctx context.Context, lo, hi float64, offset int64, n int, opts ...ReadOption) (List, error) {
 	if math.IsNaN(lo) || math.IsNaN(hi) {
 		return List{}, fmt.Errorf("board: between [%v, %v]: %w", lo, hi, ErrArgument)
 	}
@@ -60,7 +49,7 @@ func (sb *Sharded) Between(ctx context.Context, lo, hi float64, offset int64, n 
 
 // page returns the entries at offsets k to k+n-1 of the range [start,
 // stop) (unset: the board's start and end).
-func (sb *Sharded) page(ctx context.Context, op string, start, stop pos, k int64, n int, opts []ReadOption) (List, error) {
+func (sb *shardView) page(ctx context.Context, op string, start, stop pos, k int64, n int, opts []ReadOption) (List, error) {
 	if err := checkWindow(op, k, n); err != nil {
 		return List{}, err
 	}
@@ -101,7 +90,7 @@ func (sb *Sharded) page(ctx context.Context, op string, start, stop pos, k int64
 
 // pageFrom reads after entries of every shard from anchor (none at or
 // after stop) and returns the count entries after the first skip.
-func (sb *Sharded) pageFrom(ctx context.Context, op string, anchor, stop pos, after, skip, count int64, c readConfig) (List, error) {
+func (sb *shardView) pageFrom(ctx context.Context, op string, anchor, stop pos, after, skip, count int64, c readConfig) (List, error) {
 	m, err := sb.runs(ctx, op, anchor, 0, after, stop, c)
 	if err != nil {
 		return List{}, err
@@ -110,14 +99,14 @@ func (sb *Sharded) pageFrom(ctx context.Context, op string, anchor, stop pos, af
 }
 
 // listOf is the list of count merged entries from index skip.
-func (sb *Sharded) listOf(m merged, skip, count int64, c readConfig) (List, error) {
+func (sb *shardView) listOf(m merged, skip, count int64, c readConfig) (List, error) {
 	es, err := sb.entries(m, skip, count, c)
 	return List{Entries: es, Total: sb.visible(m.total)}, err
 }
 
 // sample reads every shard's entries at positions at of the range [start,
 // stop).
-func (sb *Sharded) sample(ctx context.Context, op string, start, stop pos, at []int64) ([]shardSample, error) {
+func (sb *shardView) sample(ctx context.Context, op string, start, stop pos, at []int64) ([]shardSample, error) {
 	args := append(start.args(), stop.args()...)
 	for _, p := range at {
 		args = append(args, strconv.FormatInt(p, 10))
@@ -139,12 +128,8 @@ func (sb *Sharded) sample(ctx context.Context, op string, start, stop pos, at []
 	return ss, nil
 }
 
-// Around returns n entries around id, id among them and as central as the
-// edges allow, as Board.Around: two round trips, the shard of id, then
-// every shard's n-1 entries before id and n from it, merged. It refuses
-// what Board.Around refuses, and Dense (ErrDenseDisabled); an id not on
-// the board, or beyond the cap, is ErrNotFound.
-func (sb *Sharded) Around(ctx context.Context, id string, n int, opts ...ReadOption) (List, error) {
+// Around is Sharded.Around on this view.
+func (sb *shardView) Around(ctx context.Context, id string, n int, opts ...ReadOption) (List, error) {
 	owner := sb.shards[shardOf(id, len(sb.shards))]
 	if err := owner.checkID(id); err != nil {
 		return List{}, err
@@ -176,7 +161,7 @@ func (sb *Sharded) Around(ctx context.Context, id string, n int, opts ...ReadOpt
 // of id, at. Where the runs hold each shard's n-1 entries before at and n
 // from it, the merged entries hold the board's n-1 before at and n from
 // it: their positions follow from at's.
-func (sb *Sharded) window(m merged, at pos, id string, n int64, c readConfig) (List, error) {
+func (sb *shardView) window(m merged, at pos, id string, n int64, c readConfig) (List, error) {
 	var r int64 // id's position on the board
 	for _, x := range m.runs {
 		r += x.anchor
@@ -196,11 +181,8 @@ func (sb *Sharded) window(m merged, at pos, id string, n int64, c readConfig) (L
 	return List{Entries: es, Total: total}, err
 }
 
-// Scan returns up to n entries that come strictly after cursor, best
-// first, as Board.Scan, in one round trip: each shard's n+2 entries from
-// the cursor, merged. Cursors of a sharded board and of a board are alike.
-// It refuses what Board.Scan refuses, and Dense (ErrDenseDisabled).
-func (sb *Sharded) Scan(ctx context.Context, cursor Cursor, n int, opts ...ReadOption) (ScanPage, error) {
+// Scan is Sharded.Scan on this view.
+func (sb *shardView) Scan(ctx context.Context, cursor Cursor, n int, opts ...ReadOption) (ScanPage, error) {
 	if err := checkWindow("scan", 0, n); err != nil {
 		return ScanPage{}, err
 	}
@@ -239,12 +221,8 @@ func (sb *Sharded) Scan(ctx context.Context, cursor Cursor, n int, opts ...ReadO
 	return p, err
 }
 
-// Among returns the entries of ids, best first, each with its rank among
-// them and its ranks on the whole board, as Board.Among: two round trips,
-// each shard's own ids, then every shard's count before each entry of the
-// others (one with one shard). Ids beyond the cap are listed in Absent. It
-// refuses what Board.Among refuses, and Dense (ErrDenseDisabled).
-func (sb *Sharded) Among(ctx context.Context, ids []string, opts ...ReadOption) (AmongList, error) {
+// Among is Sharded.Among on this view.
+func (sb *shardView) Among(ctx context.Context, ids []string, opts ...ReadOption) (AmongList, error) {
 	if len(ids) == 0 || len(ids) > MaxAmong {
 		return AmongList{}, fmt.Errorf("board: Among: len(ids) = %d out of range [1, %d]: %w", len(ids), MaxAmong, ErrArgument)
 	}
@@ -280,7 +258,7 @@ func (sb *Sharded) Among(ctx context.Context, ids []string, opts ...ReadOption) 
 
 // amongShards runs among.lua on every shard, with the ids it holds (none
 // tells its size): one round trip.
-func (sb *Sharded) amongShards(ctx context.Context, parts [][]string, opts []ReadOption) ([]AmongList, error) {
+func (sb *shardView) amongShards(ctx context.Context, parts [][]string, opts []ReadOption) ([]AmongList, error) {
 	_, data, ranks, _ := sb.probe.readFlags(opts)
 	var calls []shardCall
 	for i, p := range parts {
@@ -303,7 +281,7 @@ func (sb *Sharded) amongShards(ctx context.Context, parts [][]string, opts []Rea
 
 // amongOf merges the shards' answers, ranked on the whole board, into one
 // Among answer for ids.
-func (sb *Sharded) amongOf(ids []string, lists []AmongList, total int64) AmongList {
+func (sb *shardView) amongOf(ids []string, lists []AmongList, total int64) AmongList {
 	limit := sb.visible(math.MaxInt64)
 	out := AmongList{Total: sb.visible(total), Entries: []AmongEntry{}}
 	found := map[string]bool{}

@@ -22,7 +22,7 @@ type shardCall struct {
 // scatter runs the calls in one round trip, every shard at once, and
 // returns their replies. A shard that a migration moved to another
 // generation is read again in its new one.
-func (sb *Sharded) scatter(ctx context.Context, op string, calls []shardCall) ([][]string, error) {
+func (sb *shardView) scatter(ctx context.Context, op string, calls []shardCall) ([][]string, error) {
 	lc := make([]luascript.Call, len(calls))
 	for i, c := range calls {
 		g := sb.shards[c.shard].gen.Load()
@@ -46,16 +46,15 @@ func (sb *Sharded) scatter(ctx context.Context, op string, calls []shardCall) ([
 }
 
 // visible is how many of total entries the board shows: at most its cap.
-func (sb *Sharded) visible(total int64) int64 {
+func (sb *shardView) visible(total int64) int64 {
 	if sb.opts.Cap > 0 {
 		return min(total, sb.opts.Cap)
 	}
 	return total
 }
 
-// Len returns the number of entries: the sum of the shards' (at most Cap),
-// in one round trip.
-func (sb *Sharded) Len(ctx context.Context) (int64, error) {
+// Len is Sharded.Len on this view.
+func (sb *shardView) Len(ctx context.Context) (int64, error) {
 	cmds := make(rueidis.Commands, len(sb.shards))
 	for i, s := range sb.shards {
 		cmds[i] = sb.client.B().Zcard().Key(s.gen.Load().keys.z).Build()
@@ -76,19 +75,13 @@ func (sb *Sharded) Len(ctx context.Context) (int64, error) {
 	return sb.visible(total), nil
 }
 
-// Get returns the entry of id with its ordinal rank on the whole board
-// (and the competition rank WithRanks asks for): two round trips, the
-// shard of id then the others, one when there is one shard. It refuses an
-// invalid id (ErrID) and Dense (ErrDenseDisabled), and reports an id not
-// on the board (or beyond the cap) as ErrNotFound.
-func (sb *Sharded) Get(ctx context.Context, id string, opts ...ReadOption) (Entry, error) {
+// Get is Sharded.Get on this view.
+func (sb *shardView) Get(ctx context.Context, id string, opts ...ReadOption) (Entry, error) {
 	return sb.rank(ctx, id, Ordinal, opts)
 }
 
-// Rank returns the rank of id of the given kind on the whole board, 1 =
-// best, as Get does. It refuses Dense (ErrDenseDisabled) and an unknown
-// kind (ErrArgument).
-func (sb *Sharded) Rank(ctx context.Context, id string, kind RankKind) (int64, error) {
+// Rank is Sharded.Rank on this view.
+func (sb *shardView) Rank(ctx context.Context, id string, kind RankKind) (int64, error) {
 	e, err := sb.rank(ctx, id, kind, nil)
 	if kind == Competition {
 		return e.Competition, err
@@ -96,7 +89,7 @@ func (sb *Sharded) Rank(ctx context.Context, id string, kind RankKind) (int64, e
 	return e.Rank, err
 }
 
-func (sb *Sharded) rank(ctx context.Context, id string, kind RankKind, opts []ReadOption) (Entry, error) {
+func (sb *shardView) rank(ctx context.Context, id string, kind RankKind, opts []ReadOption) (Entry, error) {
 	owner := sb.shards[shardOf(id, len(sb.shards))]
 	if kind == Competition {
 		opts = append(opts, WithRanks(Competition))
@@ -125,7 +118,7 @@ func (sb *Sharded) rank(ctx context.Context, id string, kind RankKind, opts []Re
 // stored on the shard given (nil: each on its own id's shard), gains the
 // count of the entries before it on every other shard, and of the better
 // tuples when comp. One round trip; none with one shard.
-func (sb *Sharded) placeAll(ctx context.Context, es []*Entry, on *Board, comp bool) error {
+func (sb *shardView) placeAll(ctx context.Context, es []*Entry, on *Board, comp bool) error {
 	if len(sb.shards) == 1 || len(es) == 0 {
 		return nil
 	}
@@ -190,7 +183,7 @@ func flag(b bool) string {
 
 // runs reads a run of every shard around anchor (before entries before
 // it, after from it on, none at or after stop), merged.
-func (sb *Sharded) runs(ctx context.Context, op string, anchor pos, before, after int64, stop pos, c readConfig) (merged, error) {
+func (sb *shardView) runs(ctx context.Context, op string, anchor pos, before, after int64, stop pos, c readConfig) (merged, error) {
 	calls := make([]shardCall, len(sb.shards))
 	args := runArgs(anchor, before, after, stop, c.data, c.comp)
 	for i := range calls {
@@ -212,7 +205,7 @@ func (sb *Sharded) runs(ctx context.Context, op string, anchor pos, before, afte
 // entries turns the merged entries from index from (at most n of them)
 // into a board's entries, ranked from m.base, cut at the cap, with the
 // competition ranks when c asks for them.
-func (sb *Sharded) entries(m merged, from, n int64, c readConfig) ([]Entry, error) {
+func (sb *shardView) entries(m merged, from, n int64, c readConfig) ([]Entry, error) {
 	limit := sb.visible(math.MaxInt64)
 	out := []Entry{}
 	for j := max(from, 0); j < int64(len(m.entries)) && j < from+n; j++ {

@@ -7,14 +7,8 @@ import (
 	"sync"
 )
 
-// Submit writes one entry on its shard in one atomic script, as
-// Board.Submit does, and returns the stored entry with its rank on the
-// whole board: a second round trip counts the entries before it on every
-// other shard (none with one shard; with ShardedOptions.SkipWriteRank the
-// rank is 0 and there is no second round trip). An entry outside the best
-// Cap of the whole board has rank 0 and Trimmed set. It refuses what
-// Board.Submit refuses, changing nothing.
-func (sb *Sharded) Submit(ctx context.Context, s Submission) (Result, error) {
+// Submit is Sharded.Submit on this view.
+func (sb *shardView) Submit(ctx context.Context, s Submission) (Result, error) {
 	owner := sb.shards[shardOf(s.ID, len(sb.shards))]
 	res, err := owner.Submit(ctx, s)
 	if err != nil {
@@ -25,7 +19,7 @@ func (sb *Sharded) Submit(ctx context.Context, s Submission) (Result, error) {
 
 // rankWrite turns the shard rank of a write's result into its rank on the
 // whole board.
-func (sb *Sharded) rankWrite(ctx context.Context, owner *Board, res *Result) error {
+func (sb *shardView) rankWrite(ctx context.Context, owner *Board, res *Result) error {
 	if res.Entry.Rank == 0 {
 		return nil
 	}
@@ -42,10 +36,8 @@ func (sb *Sharded) rankWrite(ctx context.Context, owner *Board, res *Result) err
 	return nil
 }
 
-// Update reads, computes and compare-and-sets the entry of id on its shard,
-// as Board.Update does (the entry fn sees carries its rank on its shard),
-// and returns the stored entry ranked as Submit ranks it.
-func (sb *Sharded) Update(ctx context.Context, id string, fn UpdateFunc) (Result, error) {
+// Update is Sharded.Update on this view.
+func (sb *shardView) Update(ctx context.Context, id string, fn UpdateFunc) (Result, error) {
 	owner := sb.shards[shardOf(id, len(sb.shards))]
 	res, err := owner.Update(ctx, id, fn)
 	if err != nil {
@@ -54,14 +46,8 @@ func (sb *Sharded) Update(ctx context.Context, id string, fn UpdateFunc) (Result
 	return res, sb.rankWrite(ctx, owner, &res)
 }
 
-// SubmitMany writes many entries, each in its own atomic script on its
-// shard, every shard's part pipelined and all shards at once: one round
-// trip. It returns one result per submission, in order, as
-// Board.SubmitMany; each entry's Rank is its rank on its shard, not on the
-// whole board (ranking every entry on every shard would cost the shards
-// more than the writes: use Among or Rank). It refuses more than
-// MaxSubmitMany submissions (ErrArgument), sending nothing.
-func (sb *Sharded) SubmitMany(ctx context.Context, subs []Submission) []ManyResult {
+// SubmitMany is Sharded.SubmitMany on this view.
+func (sb *shardView) SubmitMany(ctx context.Context, subs []Submission) []ManyResult {
 	if len(subs) > MaxSubmitMany {
 		return sb.probe.SubmitMany(ctx, subs) // refuses them all
 	}
@@ -84,7 +70,7 @@ func (sb *Sharded) SubmitMany(ctx context.Context, subs []Submission) []ManyResu
 }
 
 // each calls fn for every shard with a part, all at once, and waits.
-func (sb *Sharded) each(parts [][]int, fn func(shard int, idx []int)) {
+func (sb *shardView) each(parts [][]int, fn func(shard int, idx []int)) {
 	var wg sync.WaitGroup
 	for shard, idx := range parts {
 		if len(idx) == 0 {
@@ -99,12 +85,8 @@ func (sb *Sharded) each(parts [][]int, fn func(shard int, idx []int)) {
 	wg.Wait()
 }
 
-// Remove removes ids, each in one atomic script on its shard (all shards
-// at once, one round trip), and returns how many were on the board. It
-// refuses what Board.Remove refuses, removing nothing. A Remove over
-// several shards is atomic per shard, not as a whole: on an error, the
-// shards that answered have removed their ids.
-func (sb *Sharded) Remove(ctx context.Context, ids ...string) (int64, error) {
+// Remove is Sharded.Remove on this view.
+func (sb *shardView) Remove(ctx context.Context, ids ...string) (int64, error) {
 	if len(ids) == 0 || len(ids) > MaxRemove {
 		return 0, fmt.Errorf("board: Remove: len(ids) = %d out of range [1, %d]: %w", len(ids), MaxRemove, ErrArgument)
 	}
@@ -138,7 +120,7 @@ func (sb *Sharded) Remove(ctx context.Context, ids ...string) (int64, error) {
 	return total, nil
 }
 
-// SetData sets the member data of id on its shard, as Board.SetData does.
-func (sb *Sharded) SetData(ctx context.Context, id string, data []byte) error {
+// SetData is Sharded.SetData on this view.
+func (sb *shardView) SetData(ctx context.Context, id string, data []byte) error {
 	return sb.shards[shardOf(id, len(sb.shards))].SetData(ctx, id, data)
 }

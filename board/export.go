@@ -1,0 +1,187 @@
+package board
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+)
+
+// The export states of a shard whose sharded board changes its number of
+// shards (Reshard), in the state field of the shard's meta HASH, in order:
+// exporting (the resharding copies its entries; its writes record the ids
+// they touch in its dirty set), frozen (its writes are refused while the
+// last ids are copied) and retired (its keys are gone; tombstones remain).
+const (
+	stateExporting = "exporting"
+	stateFrozen    = "frozen"
+	stateRetired   = "retired"
+)
+
+func isExportState(s string) bool {
+	return s == stateExporting || s == stateFrozen || s == stateRetired
+}
+
+// errFrozen and errRetired report a shard that a resharding froze or
+// retired: the sharded board's handle reads its descriptor again and
+// retries (onView), waiting for the switch to the new shards.
+var (
+	errFrozen  = fmt.Errorf("board: the shard is frozen while its sharded board changes its shards: %w", ErrMigrating)
+	errRetired = fmt.Errorf("board: the shard is retired: its sharded board moved to other shards: %w", ErrMigrating)
+)
+
+// adoptExport makes the export state of m b's generation.
+func (b *Board) adoptExport(m meta) error {
+	if m.state == stateRetired {
+		return errRetired
+	}
+	k := genKeys(b.prefix, m.gen, b.opts, false)
+	k.script = append(k.script[:k.nlean+1:k.nlean+1], k.dirty)
+	k.nlean = len(k.script) // every write records its ids
+	g := &generation{n: m.gen, keys: k, state: m.state}
+	g.consts = b.scriptConsts(g)
+	g.scripts = scriptsFor(g.consts, modeOf(false, m.state))
+	b.gen.Store(g)
+	return nil
+}
+
+// exportTo moves the shard to the export state (stateExporting or
+// stateFrozen), unless it is there or further already, and adopts it.
+func (b *Board) exportTo(ctx context.Context, state string) error {
+	for range maxReloads {
+		m, err := b.readMeta(ctx, false)
+		if err != nil {
+			return err
+		}
+		cur, next := names(b.prefix, m.gen), names(b.prefix, m.gen+1)
+		keys := []string{cur.meta, cur.z, cur.d, cur.m, cur.v, cur.c, cur.dirty, next.z, next.d, next.m, next.v, next.c, next.dirty}
+		r, err := exportScript.Exec(ctx, b.client, keys, []string{strconv.FormatInt(m.gen, 10), state}).ToString()
+		if err != nil {
+			return redisErr("reshard", err)
+		}
+		if r == "done" {
+			return b.refresh(ctx)
+		}
+	}
+	return fmt.Errorf("board: %s: the shard's generation kept changing: %w", b.name, ErrMigrating)
+}
+
+// retire removes a frozen shard's entries, leaving tombstones.
+func (b *Board) retire(ctx context.Context) error {
+	for range maxReloads {
+		m, err := b.readMeta(ctx, false)
+		if err != nil {
+			return err
+		}
+		k := names(b.prefix, m.gen)
+		r, err := retireScript.Exec(ctx, b.client, []string{k.meta, k.z, k.d, k.m, k.v, k.c, k.dirty}, []string{strconv.FormatInt(m.gen, 10)}).ToString()
+		if err != nil {
+			return redisErr("reshard", err)
+		}
+		if r == "done" {
+			return nil
+		}
+	}
+	return fmt.Errorf("board: %s: the shard could not be retired (not frozen): %w", b.name, ErrMigrating)
+}
+
+// refresh reads the meta HASH and adopts it.
+func (b *Board) refresh(ctx context.Context) error {
+	m, err := b.readMeta(ctx, false)
+	if err != nil {
+		return err
+	}
+	return b.adopt(m)
+}
+
+// exportState returns the shard's export state: "" (live), stateExporting,
+// stateFrozen or stateRetired, and its copy cursor.
+func (b *Board) exportState(ctx context.Context) (state, cursor string, err error) {
+	m, err := b.readMeta(ctx, false)
+	if err != nil {
+		return "", "", err
+	}
+	if !isExportState(m.state) {
+		return "", "", nil
+	}
+	return m.state, m.cursor, nil
+}
+
+// drained is one id taken from a shard's dirty set: its entry now, or
+// none (gone).
+type drained struct {
+	entry Entry
+	gone  bool
+}
+
+// drain takes up to n ids from the shard's dirty set, with their entries.
+func (b *Board) drain(ctx context.Context, n int) ([]drained, error) {
+	g := b.gen.Load()
+	if g.scripts.drain == nil {
+		return nil, fmt.Errorf("board: %s: drain of a shard that is not exporting: %w", b.name, ErrMigrating)
+	}
+	strs, err := b.arrayReply("reshard", g.scripts.drain.Exec(ctx, b.client, g.keys.script, []string{strconv.Itoa(n)}))
+	if err != nil {
+		return nil, err
+	}
+	if len(strs)%5 != 0 {
+		return nil, fmt.Errorf("board: drain reply of %d elements: %w", len(strs), ErrReply)
+	}
+	out := make([]drained, 0, len(strs)/5)
+	for i := 0; i < len(strs); i += 5 {
+		if strs[i+1] == "" {
+			out = append(out, drained{entry: Entry{ID: strs[i]}, gone: true})
+			continue
+		}
+		e, err := b.entry(strs[i+2], strs[i+1], "0")
+		if err != nil {
+			return nil, err
+		}
+		if strs[i+4] == "1" {
+			e.Data = []byte(strs[i+3])
+		}
+		out = append(out, drained{entry: e})
+	}
+	return out, nil
+}
+
+// scanStep returns the entries of one ZSCAN step of the shard from cursor,
+// with their member data, and the next cursor ("0" at the end).
+func (b *Board) scanStep(ctx context.Context, cursor string, count int) ([]Entry, string, error) {
+	g := b.gen.Load()
+	e, err := b.client.Do(ctx, b.client.B().Zscan().Key(g.keys.z).Cursor(mustUint(cursor)).Count(int64(count)).Build()).AsScanEntry()
+	if err != nil {
+		return nil, "", redisErr("reshard", err)
+	}
+	var es []Entry
+	var ids []string
+	for i := 0; i+1 < len(e.Elements); i += 2 {
+		x, err := b.entry(e.Elements[i+1], e.Elements[i], "0")
+		if err != nil {
+			return nil, "", err
+		}
+		es, ids = append(es, x), append(ids, x.ID)
+	}
+	if len(ids) > 0 {
+		data, err := b.client.Do(ctx, b.client.B().Hmget().Key(g.keys.d).Field(ids...).Build()).ToArray()
+		if err != nil {
+			return nil, "", redisErr("reshard", err)
+		}
+		for i := range data {
+			if s, err := data[i].ToString(); err == nil {
+				es[i].Data = []byte(s)
+			}
+		}
+	}
+	return es, strconv.FormatUint(e.Cursor, 10), nil
+}
+
+// saveCursor keeps the shard's copy cursor in its meta HASH.
+func (b *Board) saveCursor(ctx context.Context, cursor string) error {
+	k := names(b.prefix, 0).meta
+	return redisErr("reshard", b.client.Do(ctx, b.client.B().Hset().Key(k).FieldValue().FieldValue("cursor", cursor).Build()).Error())
+}
+
+func mustUint(s string) uint64 {
+	n, _ := strconv.ParseUint(s, 10, 64)
+	return n
+}

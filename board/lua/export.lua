@@ -1,0 +1,31 @@
+-- export.lua: move a shard of a sharded board to the next export state,
+-- in the next generation of its keys: 'exporting' (its writes record the
+-- ids they touch, exportmirror.lua) or 'frozen' (its writes are refused,
+-- frozen.lua). As begin.lua does, the keys move by RENAME (O(1)) and the
+-- names they leave hold tombstones, so that every handle still using them
+-- fails on its first command, before writing anything, and reads the meta
+-- HASH again.
+--
+-- KEYS[1]      the shard's meta HASH
+-- KEYS[2..7]   the generation's z, d, m, v, c, dirty
+-- KEYS[8..13]  the same names in the next generation
+-- ARGV[1]      the generation, as read from the meta HASH
+-- ARGV[2]      'exporting' or 'frozen'
+--
+-- Reply: 'done'; also when the shard is already in that state or a later
+--        one (exporting, frozen, retired); 'stale' when the generation is
+--        no longer ARGV[1] (nothing written).
+
+local order = {live = 1, exporting = 2, frozen = 3, retired = 4}
+local m = redis.call('HMGET', KEYS[1], 'gen', 'state')
+if (order[m[2]] or 1) >= order[ARGV[2]] then return 'done' end
+if (m[1] or '0') ~= ARGV[1] then return 'stale' end
+for i = 2, 7 do
+  if redis.call('EXISTS', KEYS[i]) == 1 then redis.call('RENAME', KEYS[i], KEYS[i + 6]) end
+end
+local next = tonumber(ARGV[1]) + 1
+for _, k in ipairs({KEYS[2], KEYS[4]}) do
+  redis.call('SET', k, 'tiebreak: moved to generation ' .. next)
+end
+redis.call('HSET', KEYS[1], 'state', ARGV[2], 'gen', next, 'cursor', '0')
+return 'done'

@@ -1,0 +1,226 @@
+package board
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// The public methods of Sharded: each runs on the current view of the
+// shards, and again on the new one when a resharding moved them (onView).
+
+// Len returns the number of entries: the sum of the shards' (at most Cap),
+// in one round trip.
+func (sb *Sharded) Len(ctx context.Context) (int64, error) {
+	return onView(ctx, sb, func(v *shardView) (int64, error) { return v.Len(ctx) })
+}
+
+// Get returns the entry of id with its ordinal rank on the whole board
+// (and the competition rank WithRanks asks for): two round trips, the
+// shard of id then the others, one when there is one shard. It refuses an
+// invalid id (ErrID) and Dense (ErrDenseDisabled), and reports an id not
+// on the board (or beyond the cap) as ErrNotFound.
+func (sb *Sharded) Get(ctx context.Context, id string, opts ...ReadOption) (Entry, error) {
+	return onView(ctx, sb, func(v *shardView) (Entry, error) { return v.Get(ctx, id, opts...) })
+}
+
+// Rank returns the rank of id of the given kind on the whole board, 1 =
+// best, as Get does. It refuses Dense (ErrDenseDisabled) and an unknown
+// kind (ErrArgument).
+func (sb *Sharded) Rank(ctx context.Context, id string, kind RankKind) (int64, error) {
+	return onView(ctx, sb, func(v *shardView) (int64, error) { return v.Rank(ctx, id, kind) })
+}
+
+// Top returns the best n entries of the whole board, in one round trip:
+// each shard's best n, merged. It refuses n outside [1, MaxCount]
+// (ErrArgument) and Dense (ErrDenseDisabled).
+func (sb *Sharded) Top(ctx context.Context, n int, opts ...ReadOption) (List, error) {
+	return onView(ctx, sb, func(v *shardView) (List, error) { return v.Top(ctx, n, opts...) })
+}
+
+// Page returns up to n entries starting at the 0-based offset, as
+// Board.Page. Up to offset+n = MaxCount it makes one round trip (each
+// shard's first offset+n entries, merged); deeper, two: each shard's
+// entries at about a hundred sampled positions, which bound where the page
+// lies in every shard, then the entries between the bounds. A shard holds
+// a random share of the ids, so the second reads about n + 3*sqrt(offset *
+// Shards) entries in all. It refuses what Board.Page refuses.
+func (sb *Sharded) Page(ctx context.Context, offset int64, n int, opts ...ReadOption) (List, error) {
+	return onView(ctx, sb, func(v *shardView) (List, error) { return v.Page(ctx, offset, n, opts...) })
+}
+
+// Between returns up to n entries, skipping offset, whose first field lies
+// in [lo, hi], best first, as Board.Between, in one round trip or, for an
+// offset+n over MaxCount, two (as Page). It refuses what Board.Between
+// refuses.
+func (sb *Sharded) Between(ctx context.Context, lo, hi float64, offset int64, n int, opts ...ReadOption) (List, error) {
+	return onView(ctx, sb, func(v *shardView) (List, error) { return v.Between(ctx, lo, hi, offset, n, opts...) })
+}
+
+// Around returns n entries around id, id among them and as central as the
+// edges allow, as Board.Around: two round trips, the shard of id, then
+// every shard's n-1 entries before id and n from it, merged. It refuses
+// what Board.Around refuses, and Dense (ErrDenseDisabled); an id not on
+// the board, or beyond the cap, is ErrNotFound.
+func (sb *Sharded) Around(ctx context.Context, id string, n int, opts ...ReadOption) (List, error) {
+	return onView(ctx, sb, func(v *shardView) (List, error) { return v.Around(ctx, id, n, opts...) })
+}
+
+// Scan returns up to n entries that come strictly after cursor, best
+// first, as Board.Scan, in one round trip: each shard's n+2 entries from
+// the cursor, merged. Cursors of a sharded board and of a board are alike.
+// It refuses what Board.Scan refuses, and Dense (ErrDenseDisabled).
+func (sb *Sharded) Scan(ctx context.Context, cursor Cursor, n int, opts ...ReadOption) (ScanPage, error) {
+	return onView(ctx, sb, func(v *shardView) (ScanPage, error) { return v.Scan(ctx, cursor, n, opts...) })
+}
+
+// Among returns the entries of ids, best first, each with its rank among
+// them and its ranks on the whole board, as Board.Among: two round trips,
+// each shard's own ids, then every shard's count before each entry of the
+// others (one with one shard). Ids beyond the cap are listed in Absent. It
+// refuses what Board.Among refuses, and Dense (ErrDenseDisabled).
+func (sb *Sharded) Among(ctx context.Context, ids []string, opts ...ReadOption) (AmongList, error) {
+	return onView(ctx, sb, func(v *shardView) (AmongList, error) { return v.Among(ctx, ids, opts...) })
+}
+
+// Submit writes one entry on its shard in one atomic script, as
+// Board.Submit does, and returns the stored entry with its rank on the
+// whole board: a second round trip counts the entries before it on every
+// other shard (none with one shard; with ShardedOptions.SkipWriteRank the
+// rank is 0 and there is no second round trip). An entry outside the best
+// Cap of the whole board has rank 0 and Trimmed set. It refuses what
+// Board.Submit refuses, changing nothing.
+func (sb *Sharded) Submit(ctx context.Context, s Submission) (Result, error) {
+	return onView(ctx, sb, func(v *shardView) (Result, error) { return v.Submit(ctx, s) })
+}
+
+// Update reads, computes and compare-and-sets the entry of id on its shard,
+// as Board.Update does (the entry fn sees carries its rank on its shard),
+// and returns the stored entry ranked as Submit ranks it.
+func (sb *Sharded) Update(ctx context.Context, id string, fn UpdateFunc) (Result, error) {
+	return onView(ctx, sb, func(v *shardView) (Result, error) { return v.Update(ctx, id, fn) })
+}
+
+// Remove removes ids, each in one atomic script on its shard (all shards
+// at once, one round trip), and returns how many were on the board. It
+// refuses what Board.Remove refuses, removing nothing. A Remove over
+// several shards is atomic per shard, not as a whole: on an error, the
+// shards that answered have removed their ids.
+func (sb *Sharded) Remove(ctx context.Context, ids ...string) (int64, error) {
+	return onView(ctx, sb, func(v *shardView) (int64, error) { return v.Remove(ctx, ids...) })
+}
+
+// SetData sets the member data of id on its shard, as Board.SetData does.
+func (sb *Sharded) SetData(ctx context.Context, id string, data []byte) error {
+	_, err := onView(ctx, sb, func(v *shardView) (struct{}, error) { return struct{}{}, v.SetData(ctx, id, data) })
+	return err
+}
+
+// SubmitMany writes many entries, each in its own atomic script on its
+// shard, every shard's part pipelined and all shards at once: one round
+// trip. It returns one result per submission, in order, as
+// Board.SubmitMany; each entry's Rank is its rank on its shard, not on the
+// whole board (ranking every entry on every shard would cost the shards
+// more than the writes: use Among or Rank). It refuses more than
+// MaxSubmitMany submissions (ErrArgument), sending nothing.
+func (sb *Sharded) SubmitMany(ctx context.Context, subs []Submission) []ManyResult {
+	return sb.submitMany(ctx, subs)
+}
+
+// reshardWait bounds how long a call waits for a resharding to switch to
+// its new shards: past it, the call fails with an error wrapping
+// ErrMigrating.
+const reshardWait = 10 * time.Second
+
+// onView runs op on the current view of the shards; when a shard answers
+// that a resharding froze or retired it, it reads the board's descriptor
+// again and runs op on the new view, waiting while the resharding
+// switches (writes to frozen shards wait; nothing was written).
+func onView[T any](ctx context.Context, sb *Sharded, op func(v *shardView) (T, error)) (T, error) {
+	deadline := time.Now().Add(reshardWait)
+	for attempt := 0; ; attempt++ {
+		v := sb.view.Load()
+		res, err := op(v)
+		if !errors.Is(err, errFrozen) && !errors.Is(err, errRetired) {
+			return res, err
+		}
+		if werr := sb.awaitView(ctx, v, attempt, deadline); werr != nil {
+			return res, errors.Join(err, werr)
+		}
+	}
+}
+
+// awaitView reads the board's descriptor again after view v met a frozen
+// or retired shard, and pauses unless it found new shards.
+func (sb *Sharded) awaitView(ctx context.Context, v *shardView, attempt int, deadline time.Time) error {
+	if time.Now().After(deadline) {
+		return fmt.Errorf("board: %s: the resharding did not switch within %v", sb.name, reshardWait)
+	}
+	if err := sb.reload(ctx, v); err != nil {
+		return err
+	}
+	if sb.view.Load() != v {
+		return nil
+	}
+	return pause(ctx, min(attempt, 6))
+}
+
+// reload reads the board's descriptor and, when it lists other shards
+// than view old, makes them the current view.
+func (sb *Sharded) reload(ctx context.Context, old *shardView) error {
+	sb.mu.Lock()
+	defer sb.mu.Unlock()
+	if sb.view.Load() != old {
+		return nil
+	}
+	m, err := readMeta(ctx, sb.client, sb.name, prefixOf("", sb.name), "")
+	if err != nil || m.desc == old.desc.encoded() {
+		return err
+	}
+	d, err := parseDescriptor(sb.name, m.desc)
+	if err != nil {
+		return err
+	}
+	v, err := sb.viewOf(d)
+	if err == nil {
+		err = v.connect(ctx, sb.given)
+	}
+	if err != nil {
+		return err
+	}
+	sb.view.Store(v)
+	return nil
+}
+
+// submitMany is SubmitMany, sending again the submissions that met a
+// frozen or retired shard, on the new view.
+func (sb *Sharded) submitMany(ctx context.Context, subs []Submission) []ManyResult {
+	out := make([]ManyResult, len(subs))
+	todo := make([]int, len(subs))
+	for i := range todo {
+		todo[i] = i
+	}
+	deadline := time.Now().Add(reshardWait)
+	for attempt := 0; len(todo) > 0; attempt++ {
+		v := sb.view.Load()
+		mine := make([]Submission, len(todo))
+		for j, i := range todo {
+			mine[j] = subs[i]
+		}
+		var again []int
+		for j, r := range v.SubmitMany(ctx, mine) {
+			out[todo[j]] = r
+			if errors.Is(r.Err, errFrozen) || errors.Is(r.Err, errRetired) {
+				again = append(again, todo[j])
+			}
+		}
+		if len(again) > 0 {
+			if err := sb.awaitView(ctx, v, attempt, deadline); err != nil {
+				return out
+			}
+		}
+		todo = again
+	}
+	return out
+}

@@ -1,0 +1,248 @@
+package board
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/tiebreak/tiebreak/internal/redistest"
+)
+
+// fillSharded writes n entries with member data to b and a plain board
+// alike, and returns the plain one.
+func fillSharded(t *testing.T, env *redistest.Env, b *Sharded, n int, seed uint64) *Board {
+	t.Helper()
+	plain := newBoard(t, env.Client, env.Prefix, fmt.Sprint("plain", seed), b.Layout(), Options{Strategy: b.Strategy()})
+	rng := rand.New(rand.NewPCG(seed, 5))
+	subs := make([]Submission, n)
+	for i := range subs {
+		subs[i] = Submission{ID: fmt.Sprint("p", i), Values: []float64{float64(rng.IntN(40)), float64(rng.IntN(2)), float64(rng.IntN(4))}}
+		if i%3 == 0 {
+			subs[i].Data = []byte(fmt.Sprint("data of p", i))
+		}
+	}
+	loadAll(t, b, subs)
+	loadAll(t, plain, subs)
+	return plain
+}
+
+// sameBoard fails unless b holds what want holds, data included.
+func sameBoard(t *testing.T, want anyBoard, b *Sharded) {
+	t.Helper()
+	w, err := scanAll(t.Context(), want, MaxCount, WithData(), WithRanks(Competition))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := scanAll(t.Context(), b, MaxCount, WithData(), WithRanks(Competition))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(w, got); diff != "" {
+		t.Fatalf("%s (-want +got):\n%s", label(b), diff)
+	}
+}
+
+// Resharding at rest, growing and shrinking, in both strategies: the board
+// answers as before, the old shards are retired and a handle built before
+// follows.
+func TestReshardAtRest(t *testing.T) {
+	for _, g := range [][2]int{{1, 3}, {4, 16}, {8, 3}, {3, 1}} {
+		for _, s := range []Strategy{PackedScore, KeySuffix} {
+			t.Run(fmt.Sprintf("%v/%d-%d", s, g[0], g[1]), func(t *testing.T) {
+				env := redistest.New(t)
+				ctx := t.Context()
+				b := newSharded(t, env.Client, env.Prefix, "r", testLayout(t), ShardedOptions{Options: Options{Strategy: s}, Shards: g[0]})
+				old := newSharded(t, env.Client, env.Prefix, "r", testLayout(t), ShardedOptions{Options: Options{Strategy: s}, Shards: g[0]})
+				plain := fillSharded(t, env, b, 3000, uint64(g[0]*100+g[1]))
+				oldShards := b.Descriptor().ShardNames
+				if _, err := b.Reshard(ctx, g[1], ReshardOptions{Batch: 50}); err != nil {
+					t.Fatal(err)
+				}
+				if b.Shards() != g[1] || old.Shards() != g[0] {
+					t.Fatalf("shards: %d and %d, want %d and, not yet called, %d", b.Shards(), old.Shards(), g[1], g[0])
+				}
+				sameBoard(t, plain, b)
+				sameBoard(t, plain, old) // follows on its first call
+				if old.Shards() != g[1] {
+					t.Fatalf("old handle: %d shards after a call, want %d", old.Shards(), g[1])
+				}
+				for _, name := range oldShards {
+					if state, _, err := (&Sharded{}).shardState(t, env, name); err != nil || state != stateRetired {
+						t.Fatalf("old shard %s: state %q, %v; want retired", name, state, err)
+					}
+				}
+				if _, err := NewSharded(ctx, env.Client, b.Name(), testLayout(t), ShardedOptions{Options: Options{Strategy: s}, Shards: g[1]}); err != nil {
+					t.Fatalf("NewSharded with the new count after a resharding: %v", err)
+				}
+				if _, err := NewSharded(ctx, env.Client, b.Name(), testLayout(t), ShardedOptions{Options: Options{Strategy: s}, Shards: g[0]}); !errors.Is(err, ErrMismatch) {
+					t.Fatalf("NewSharded with the old count after a resharding: err = %v, want ErrMismatch", err)
+				}
+			})
+		}
+	}
+}
+
+// shardState reads the export state of the shard board named name.
+func (*Sharded) shardState(t *testing.T, env *redistest.Env, name string) (string, string, error) {
+	t.Helper()
+	s, err := configure(env.Client, name, testLayout(t), Options{})
+	if err != nil {
+		return "", "", err
+	}
+	m, err := s.readMeta(t.Context(), false)
+	return m.state, m.cursor, err
+}
+
+// Resharding from 3 to 8 shards while 8 writers write and remove through
+// two handles (one built before) and readers read: no call fails, and every
+// id ends as its last acknowledged write left it.
+func TestReshardUnderWriters(t *testing.T) {
+	for _, s := range []Strategy{PackedScore, KeySuffix} {
+		t.Run(s.String(), func(t *testing.T) {
+			env := redistest.New(t)
+			ctx := t.Context()
+			o := ShardedOptions{Options: Options{Strategy: s}, Shards: 3}
+			b := newSharded(t, env.Client, env.Prefix, "w", testLayout(t), o)
+			other := newSharded(t, env.Client, env.Prefix, "w", testLayout(t), o)
+			fillSharded(t, env, b, 5000, 7)
+			want := writeWhile(t, []*Sharded{b, other}, func() error {
+				_, err := b.Reshard(ctx, 8, ReshardOptions{Batch: 100})
+				return err
+			})
+			for _, h := range []*Sharded{b, other} {
+				checkLastWrites(t, h, want)
+			}
+		})
+	}
+}
+
+// lastWrite is what an id's last acknowledged write left: its values and
+// data, or nothing.
+type lastWrite struct {
+	vals []float64
+	data []byte
+	gone bool
+}
+
+// writeWhile runs 8 writers (each on ids of its own, through the handles
+// in turn) and 2 readers until do returns, and returns each id's last
+// acknowledged write. Any failed call fails the test.
+func writeWhile(t *testing.T, hs []*Sharded, do func() error) map[string]lastWrite {
+	t.Helper()
+	ctx := t.Context()
+	var mu sync.Mutex
+	last := map[string]lastWrite{}
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	errs := make(chan error, 100)
+	for w := range 10 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			rng := rand.New(rand.NewPCG(uint64(w), 6))
+			for i := 0; ; i++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				h := hs[i%len(hs)]
+				if w >= 8 {
+					if _, err := h.Top(ctx, 20, WithData()); err != nil {
+						errs <- fmt.Errorf("reader: Top: %w", err)
+					}
+					continue
+				}
+				id := fmt.Sprintf("w%d-%d", w, rng.IntN(300))
+				lw, err := writeOne(ctx, h, id, rng)
+				if err != nil {
+					errs <- fmt.Errorf("writer %d: %w", w, err)
+					continue
+				}
+				mu.Lock()
+				last[id] = lw
+				mu.Unlock()
+			}
+		}()
+	}
+	time.Sleep(50 * time.Millisecond)
+	err := do()
+	time.Sleep(50 * time.Millisecond)
+	close(stop)
+	wg.Wait()
+	close(errs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for err := range errs {
+		t.Error(err)
+	}
+	return last
+}
+
+// writeOne submits (with data, sometimes) or removes id through h.
+func writeOne(ctx context.Context, h *Sharded, id string, rng *rand.Rand) (lastWrite, error) {
+	if rng.IntN(6) == 0 {
+		_, err := h.Remove(ctx, id)
+		return lastWrite{gone: true}, err
+	}
+	s := Submission{ID: id, Values: []float64{float64(rng.IntN(1000)), float64(rng.IntN(2)), float64(rng.IntN(200))}}
+	if rng.IntN(2) == 0 {
+		s.Data = []byte(fmt.Sprint(id, rng.IntN(1000)))
+	}
+	res, err := h.Submit(ctx, s)
+	return lastWrite{vals: res.Entry.Values, data: s.Data}, err
+}
+
+// checkLastWrites checks through h that every id holds its last write.
+func checkLastWrites(t *testing.T, h *Sharded, want map[string]lastWrite) {
+	t.Helper()
+	for id, w := range want {
+		e, err := h.Get(t.Context(), id, WithData())
+		switch {
+		case w.gone && errors.Is(err, ErrNotFound):
+		case w.gone || err != nil:
+			t.Fatalf("%s: Get(%q) = %v, %v; want gone: %v", label(h), id, e, err, w.gone)
+		case !cmp.Equal(e.Values, w.vals) || (w.data != nil && string(e.Data) != string(w.data)):
+			t.Fatalf("%s: Get(%q) = %v %q, want %v %q", label(h), id, e.Values, e.Data, w.vals, w.data)
+		}
+	}
+}
+
+// A resharding cut short resumes where it stopped; meanwhile another count
+// is refused.
+func TestReshardResumes(t *testing.T) {
+	env := redistest.New(t)
+	b := newSharded(t, env.Client, env.Prefix, "c", testLayout(t), ShardedOptions{Shards: 2})
+	plain := fillSharded(t, env, b, 4000, 9)
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Millisecond)
+	defer cancel()
+	if _, err := b.Reshard(ctx, 5, ReshardOptions{Batch: 10, Pause: time.Millisecond}); err == nil {
+		t.Fatal("Reshard finished within 30 ms; the test wants it cut short")
+	}
+	if _, err := b.Reshard(t.Context(), 4, ReshardOptions{}); !errors.Is(err, ErrMigrating) {
+		t.Fatalf("Reshard to another count while one is under way: err = %v, want ErrMigrating", err)
+	}
+	sameBoard(t, plain, b) // the old shards still serve
+	if _, err := b.Reshard(t.Context(), 5, ReshardOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if b.Shards() != 5 {
+		t.Fatalf("%d shards, want 5", b.Shards())
+	}
+	sameBoard(t, plain, b)
+	for what, err := range map[string]error{
+		"0 shards":  second(b.Reshard(t.Context(), 0, ReshardOptions{})),
+		"too many":  second(b.Reshard(t.Context(), MaxShards+1, ReshardOptions{})),
+		"bad batch": second(b.Reshard(t.Context(), 3, ReshardOptions{Batch: MaxMigrateBatch + 1})),
+	} {
+		if !errors.Is(err, ErrArgument) {
+			t.Errorf("%s: err = %v, want ErrArgument", what, err)
+		}
+	}
+}

@@ -1,0 +1,24 @@
+-- board: retire
+-- fragment: retire.lua
+-- retire.lua: retire a frozen shard whose entries are all on the sharded
+-- board's new shards: its keys are removed (UNLINK: Redis frees them in
+-- the background) and the names of its entries hold tombstones, so that
+-- every handle still reading or writing it fails on its first command and
+-- reads the sharded board's descriptor again.
+--
+-- KEYS[1]      the shard's meta HASH
+-- KEYS[2..7]   the generation's z, d, m, v, c, dirty
+-- ARGV[1]      the generation, as read from the meta HASH
+--
+-- Reply: 'done' (also when already retired); 'stale' when the generation is
+--        no longer ARGV[1] or the shard is not frozen (nothing written).
+
+local m = redis.call('HMGET', KEYS[1], 'gen', 'state')
+if m[2] == 'retired' then return 'done' end
+if (m[1] or '0') ~= ARGV[1] or m[2] ~= 'frozen' then return 'stale' end
+redis.call('UNLINK', KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7])
+for _, k in ipairs({KEYS[2], KEYS[4]}) do
+  redis.call('SET', k, 'tiebreak: retired')
+end
+redis.call('HSET', KEYS[1], 'state', 'retired')
+return 'done'
