@@ -137,8 +137,10 @@ type rlLimiter struct {
 }
 
 // rlLimiters are the contenders on env, in rlNames order. Their Redis
-// keys have the same length (prefix, 7 bytes, then the braced key), so
-// that the memory rows compare what each stores, not its names.
+// keys have the same length (env.Prefix, 7 bytes, then the braced key:
+// "_w6_rl:", "rate:" (redis_rate's own) before the prefix and "_6" after
+// it, "_w6_nv:"), so that the memory rows compare what each stores, not
+// its names.
 func rlLimiters(env Env) ([]rlLimiter, error) {
 	pre := env.Prefix + "_w6_rl:"
 	l, err := ratelimit.New(env.Client, ratelimit.Options{Prefix: pre})
