@@ -87,7 +87,7 @@ func defineFlags(fs *flag.FlagSet) *flags {
 	dur := fs.Duration("duration", full.Duration, "measured time per variant per round (--quick 200ms)")
 	warm := fs.Duration("warmup", full.Warmup, "unrecorded warm-up before each measurement (--quick 50ms)")
 	rounds := fs.Int("rounds", full.Rounds, "interleaved rounds per comparison, ratios are medians over rounds (--quick 3)")
-	out := fs.String("out", "", "JSON results path, - for none (default: bench/results/results.json for a full run of every workload, else in the temporary directory)")
+	out := fs.String("out", "", "JSON results path, - for none (default: results/results.json, in the directory it runs in, bench/ under go run -C bench ., for a full run of every workload, else in the temporary directory)")
 	svg := fs.String("svg", "", "SVG chart path, - for none (default: beside the JSON, <name>-reads.svg)")
 	f.set = map[string]func(*config){
 		"concurrency": func(c *config) { c.Run.Concurrency = *conc }, "duration": func(c *config) { c.Duration = *dur },
@@ -136,10 +136,11 @@ func parseWorkloads(s string) ([]string, error) {
 }
 
 // defaultPaths fills Out and SVG. Only a full run of every workload writes
-// into bench/results/, so a --quick or partial run never overwrites the
-// committed results.
+// into results/ (bench/results/: the command runs in its module's
+// directory, go run -C bench .), so a --quick or partial run never
+// overwrites the committed results.
 func (c *config) defaultPaths(subset bool) {
-	dir := filepath.Join("bench", "results")
+	dir := "results"
 	name := "results.json"
 	if c.Run.Quick || subset {
 		dir, name = os.TempDir(), "tiebreak-bench-quick.json"

@@ -15,7 +15,10 @@ type connection struct {
 	// source says where it came from, for the report (never the URL, which
 	// may hold a password).
 	source string
-	close  func()
+	// addr is the temporary server's host:port ("" with REDIS_URL), for
+	// the clients of other modules (the ratelimit workload's peer).
+	addr  string
+	close func()
 }
 
 // connect uses REDIS_URL when set, else starts a temporary redis-server
@@ -44,5 +47,5 @@ func connect() (*connection, error) {
 		return nil, err
 	}
 	closeAll := func() { c.Close(); srv.Close() }
-	return &connection{client: c, source: "temporary redis-server " + srv.Addr, close: closeAll}, nil
+	return &connection{client: c, source: "temporary redis-server " + srv.Addr, addr: srv.Addr, close: closeAll}, nil
 }

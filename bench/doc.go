@@ -2,9 +2,9 @@
 // hand-written approaches they replace (the baselines) and with Redis's own
 // limits, in one run, on one Redis, at one concurrency.
 //
-//	go run ./bench --quick            # everything small, under a minute
-//	go run ./bench                    # the full run (writes bench/results/)
-//	go run ./bench --sizes 1e4,1e5,1e6,1e7 --workloads reads
+//	go run -C bench . --quick            # everything small, under a minute
+//	go run -C bench .                    # the full run (writes bench/results/)
+//	go run -C bench . --sizes 1e4,1e5,1e6,1e7 --workloads reads
 //
 // It uses REDIS_URL when set, else starts a temporary redis-server of its
 // own (internal/redisserver.StartServer); never an in-process fake, whose

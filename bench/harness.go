@@ -51,8 +51,10 @@ func (h *harness) runWorkload(ctx context.Context, w benchload.Workload) (sec Se
 	}
 	sec = Section{Workload: w.Name, Title: w.Title, Kind: "throughput", RatioOf: w.RatioOf, Notes: f.Notes}
 	for _, m := range f.Memory {
-		sec.Kind = "memory"
-		sec.Rows = append(sec.Rows, Row{Case: m.Case, Variant: m.Variant, Extra: m.Figures, Ratio: m.Ratio, Baseline: m.Baseline})
+		if len(f.Comparisons) == 0 {
+			sec.Kind = "memory"
+		}
+		sec.Rows = append(sec.Rows, Row{Case: m.Case, Variant: m.Variant, Extra: m.Figures, Ratio: m.Ratio, Baseline: m.Baseline, Per: m.Per})
 		for _, g := range m.Goals {
 			sec.addGoal(len(sec.Rows)-1, newGoal(g, m.Ratio))
 		}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/bench/internal/redisrate"
 	"github.com/tiebreak/tiebreak/internal/benchload"
 )
 
@@ -41,6 +42,12 @@ func runMain(ctx context.Context, cfg config) error {
 		return err
 	}
 	defer conn.close()
+	rdb, err := redisrate.Connect(conn.addr)
+	if err != nil {
+		return err
+	}
+	defer rdb.Close()
+	benchload.SetRLPeer(redisrate.Peer(rdb))
 	cfg.Prefix = runPrefix()
 	log := newProgress(os.Stderr)
 	log.printf("bench: Redis from %s; workloads %v; results to %s", conn.source, cfg.Workloads, cfg.Out)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/tiebreak/tiebreak/bench/internal/redisrate"
 	"github.com/tiebreak/tiebreak/internal/benchload"
 	"github.com/tiebreak/tiebreak/internal/redisops"
 	"github.com/tiebreak/tiebreak/internal/redistest"
@@ -23,7 +24,7 @@ func TestMain(m *testing.M) { redistest.Main(m) }
 func tinyConfig(prefix string) config {
 	c := defaultConfig(false)
 	for k, v := range map[string]string{"sizes": "200,1000", "ids": "300", "hot": "10", "members": "2000", "messages": "1000",
-		"friends-board": "1000", "friends": "5,50", "migrate-board": "1000"} {
+		"friends-board": "1000", "friends": "5,50", "migrate-board": "1000", "rl-keys": "200"} {
 		c.Run = c.Run.With(k, v)
 	}
 	c.Run.Concurrency = 4
@@ -39,6 +40,7 @@ func tinyConfig(prefix string) config {
 // outputs and that no key is left behind.
 func TestEveryWorkloadTiny(t *testing.T) {
 	env := redistest.New(t)
+	usePeer(t, env)
 	cfg := tinyConfig(env.Prefix)
 	rep, err := run(context.Background(), env.Client, env.Source, cfg, newProgress(io.Discard))
 	if err != nil {
@@ -63,6 +65,21 @@ func TestEveryWorkloadTiny(t *testing.T) {
 	}
 }
 
+// usePeer gives the ratelimit workload redis_rate on env's server, as the
+// command does, until t ends.
+func usePeer(t *testing.T, env *redistest.Env) {
+	t.Helper()
+	rdb, err := redisrate.Connect(env.Addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	benchload.SetRLPeer(redisrate.Peer(rdb))
+	t.Cleanup(func() {
+		benchload.SetRLPeer(nil)
+		rdb.Close()
+	})
+}
+
 // checkSection checks a section's row and goal counts and that every
 // figure is present and plausible.
 func checkSection(t *testing.T, s Section, cfg config) {
@@ -79,6 +96,10 @@ func checkSection(t *testing.T, s Section, cfg config) {
 		checkAdmitted(t, s)
 	}
 	for _, r := range s.Rows {
+		if r.Per != "" {
+			checkMemoryRow(t, s, r)
+			continue
+		}
 		if !(r.Ratio > 0) || r.Baseline == "" {
 			t.Errorf("%s %s %s: ratio %v against %q", s.Workload, r.Case, r.Variant, r.Ratio, r.Baseline)
 		}
@@ -106,11 +127,23 @@ func checkMemory(t *testing.T, s Section) {
 	}
 }
 
+// checkMemoryRow checks a memory row of a throughput section: every
+// figure present and a ratio against its baseline.
+func checkMemoryRow(t *testing.T, s Section, r Row) {
+	t.Helper()
+	if !(r.Extra[benchload.MemUsage] > 0) || !(r.Ratio > 0) || r.Baseline == "" || len(r.Rounds) > 0 {
+		t.Errorf("%s %s %s: memory row %v, ratio %v against %q, %d rounds", s.Workload, r.Case, r.Variant, r.Extra, r.Ratio, r.Baseline, len(r.Rounds))
+	}
+}
+
 // checkAdmitted checks that the ratelimit cases are what they say: every
 // call of the admit case admitted, none of the refuse case.
 func checkAdmitted(t *testing.T, s Section) {
 	t.Helper()
 	for _, r := range s.Rows {
+		if r.Per != "" {
+			continue
+		}
 		got, ok := r.Extra[benchload.RLAdmitted]
 		want := map[string]float64{"admit": 1, "refuse": 0}[r.Case]
 		if !ok || got != want {
@@ -128,7 +161,7 @@ func checkOutputs(t *testing.T, rep *Report, cfg config) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{benchload.WriteWatchMulti, benchload.WriteCASSpin, benchload.BareEvalsha, "page-cursor suffix", "plain-zset",
-		benchload.TLBaseline, benchload.TLRaw, benchload.DMBaseline, "range100 c1", benchload.RLBaseline, "== Goals"} {
+		benchload.TLBaseline, benchload.TLRaw, benchload.DMBaseline, "range100 c1", benchload.RLBaseline, redisrate.Name, "MEMORY USAGE B/key", "== Goals"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("table lacks %q:\n%s", want, out.String())
 		}

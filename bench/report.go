@@ -45,7 +45,8 @@ type Section struct {
 	Workload string `json:"workload"`
 	Title    string `json:"title"`
 	// Kind chooses the table's columns: "throughput" (ops/s, p50, p99) or
-	// "memory" (bytes per member).
+	// "memory" (bytes per member). A throughput section may hold memory
+	// rows too (Row.Per set), printed in a table of their own.
 	Kind string `json:"kind"`
 	// RatioOf says what the Ratio column divides by, e.g. "throughput /
 	// bare EVALSHA in the same round".
@@ -78,6 +79,9 @@ type Row struct {
 	Baseline string  `json:"baseline"`
 	// Extra holds further figures: retries per op, bytes per member, ...
 	Extra map[string]float64 `json:"extra,omitempty"`
+	// Per is set on a memory row: what its bytes are counted per,
+	// "member" or "key".
+	Per string `json:"per,omitempty"`
 	// Rounds holds each round's measurement.
 	Rounds []Measurement `json:"rounds,omitempty"`
 	// Goals are the goals this row is held to, if any.

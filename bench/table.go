@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"maps"
@@ -27,27 +28,56 @@ func printReport(w io.Writer, r *Report) error {
 // printSection writes one workload's table and notes.
 func printSection(w io.Writer, s Section) error {
 	fmt.Fprintf(w, "\n== %s\nratio = %s\n", s.Title, s.RatioOf)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	if s.Kind == "memory" {
-		fmt.Fprintln(tw, "case\tvariant\tused_memory B/member\tdataset B/member\tMEMORY USAGE B/member\tratio\tgoal\t")
-		for _, r := range s.Rows {
-			fmt.Fprintf(tw, "%s\t%s\t%.1f\t%.1f\t%.1f\t%.2f\t%s\t\n", r.Case, r.Variant,
-				r.Extra[benchload.MemUsed], r.Extra[benchload.MemDataset], r.Extra[benchload.MemUsage], r.Ratio, goalCells(r.Goals))
-		}
-	} else {
-		fmt.Fprintln(tw, "case\tvariant\tops/s\tp50 µs\tp99 µs\tredis CPU µs/op\tratio\tgoal\textra\t")
-		for _, r := range s.Rows {
-			fmt.Fprintf(tw, "%s\t%s\t%.0f\t%.1f\t%.1f\t%.1f\t%.2f\t%s\t%s\t\n", r.Case, r.Variant,
-				r.OpsPerSec, r.P50us, r.P99us, r.RedisCPUus, r.Ratio, goalCells(r.Goals), extraCell(r.Extra))
+	var mem, thr []Row
+	for _, r := range s.Rows {
+		if r.Per != "" || s.Kind == "memory" {
+			mem = append(mem, r)
+		} else {
+			thr = append(thr, r)
 		}
 	}
-	if err := tw.Flush(); err != nil {
+	if err := printMemory(w, mem); err != nil {
+		return err
+	}
+	if len(mem) > 0 && len(thr) > 0 {
+		fmt.Fprintln(w)
+	}
+	if err := printThroughput(w, thr); err != nil {
 		return err
 	}
 	for _, n := range s.Notes {
 		fmt.Fprintln(w, "  -", n)
 	}
 	return nil
+}
+
+// printMemory writes the memory rows' table, if there are any.
+func printMemory(w io.Writer, rows []Row) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	per := cmp.Or(rows[0].Per, "member")
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "case\tvariant\tused_memory B/%[1]s\tdataset B/%[1]s\tMEMORY USAGE B/%[1]s\tratio\tgoal\t\n", per)
+	for _, r := range rows {
+		fmt.Fprintf(tw, "%s\t%s\t%.1f\t%.1f\t%.1f\t%.2f\t%s\t\n", r.Case, r.Variant,
+			r.Extra[benchload.MemUsed], r.Extra[benchload.MemDataset], r.Extra[benchload.MemUsage], r.Ratio, goalCells(r.Goals))
+	}
+	return tw.Flush()
+}
+
+// printThroughput writes the throughput rows' table, if there are any.
+func printThroughput(w io.Writer, rows []Row) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "case\tvariant\tops/s\tp50 µs\tp99 µs\tredis CPU µs/op\tratio\tgoal\textra\t")
+	for _, r := range rows {
+		fmt.Fprintf(tw, "%s\t%s\t%.0f\t%.1f\t%.1f\t%.1f\t%.2f\t%s\t%s\t\n", r.Case, r.Variant,
+			r.OpsPerSec, r.P50us, r.P99us, r.RedisCPUus, r.Ratio, goalCells(r.Goals), extraCell(r.Extra))
+	}
+	return tw.Flush()
 }
 
 // printGoals lists every goal with its verdict.

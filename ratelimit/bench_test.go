@@ -7,8 +7,10 @@ import (
 	"github.com/tiebreak/tiebreak/internal/redistest"
 )
 
-// BenchmarkAllow is the bench command's ratelimit workload: Allow against
-// the naive log limiter, same window and limit, same client, in two cases:
+// BenchmarkAllow is the bench command's ratelimit workload without its
+// peer (go-redis/redis_rate, which this module does not carry; the bench
+// module's internal/redisrate runs it with the peer): Allow against the
+// naive log limiter, same window and limit, same client, in two cases:
 //
 //	admit:  10000 keys, a limit never reached: every call logs
 //	refuse: one key, full for the whole run: every call is refused

@@ -6,7 +6,7 @@
 //   - the packages' Go benchmarks (go test -bench, one variant per
 //     sub-benchmark, through internal/benchload/gobench), for before/after
 //     figures compared with benchstat;
-//   - the bench command (go run ./bench), which measures the variants of a
+//   - the bench command (go run -C bench .), which measures the variants of a
 //     comparison in interleaved rounds, divides within each round, checks
 //     the goals and draws the chart.
 //

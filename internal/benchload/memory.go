@@ -68,7 +68,7 @@ func prepareMemory(ctx context.Context, env Env, cfg Config) (*Fixture, error) {
 		if i == 0 {
 			plain = figs[MemUsed]
 		}
-		f.Memory = append(f.Memory, MemoryRow{Case: SizeLabel(n), Variant: v.name, Baseline: memVariants[0].name,
+		f.Memory = append(f.Memory, MemoryRow{Case: SizeLabel(n), Variant: v.name, Baseline: memVariants[0].name, Per: "member",
 			Figures: figs, Ratio: safeDiv(figs[MemUsed], plain)})
 	}
 	f.Memory[1].Goals = []Goal{{Variant: "packed", Text: "packed memory per member <= 1.1x the plain sorted set", Short: "vs plain", Target: 1.1}}

@@ -149,13 +149,16 @@ type Goal struct {
 	Note string
 }
 
-// MemoryRow is one variant of the memory workload, measured: bytes per
-// member by each figure, and its ratio to the baseline's.
+// MemoryRow is one variant measured for memory (the memory workload, the
+// ratelimit workload's memory rows): bytes per member or per key by each
+// figure, and its ratio to the baseline's.
 type MemoryRow struct {
 	Case, Variant, Baseline string
-	Figures                 map[string]float64
-	Ratio                   float64
-	Goals                   []Goal
+	// Per is what the bytes are counted per: "member" or "key".
+	Per     string
+	Figures map[string]float64
+	Ratio   float64
+	Goals   []Goal
 }
 
 // registry holds every workload, ordered by Num.

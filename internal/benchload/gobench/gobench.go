@@ -1,7 +1,7 @@
 // Package gobench runs the shared workloads of internal/benchload as Go
 // benchmarks: a workload's fixture built once per benchmark, each variant
 // of a comparison a sub-benchmark, at the bench command's concurrency, so
-// that go test -bench and go run ./bench measure the same operations on
+// that go test -bench and go run -C bench . measure the same operations on
 // the same data. Compare runs with benchstat.
 //
 // Beside ns/op and allocations, a sub-benchmark reports what Redis itself
