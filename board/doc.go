@@ -60,6 +60,27 @@
 // the new generation, or reports ErrMismatch when the board no longer has
 // its settings. Reads come from the source until the switch.
 //
+// # One board over many nodes
+//
+// A Sharded board (NewSharded) spreads one board over S shards, each a
+// board of its own with its own hash tag, so that on a cluster they live
+// on different nodes:
+//
+//	tb:{name}:meta        the descriptor: layout, options, S, the shards' names
+//	tb:{name~0.k0}:z ...  shard 0, a board: its entries, its own meta HASH
+//	tb:{name~1.k1}:z ...  shard 1 ...
+//
+//	id --FNV-1a 64--> jump hash --> shard i   (fixed: an id never moves)
+//
+// A write is one script on the id's shard. A read asks every shard at once
+// and merges: a rank is, summed over the shards, how many entries come
+// strictly before the entry's (score, member) position; a list merges each
+// shard's run of entries from an anchor (the start, a cursor, an entry, or
+// a bound found by sampling for a deep page). Reshard changes S: each old
+// shard becomes exporting (its writes record their ids), is copied, frozen
+// (its writes wait), drained of the last ids, retired; then the
+// descriptor switches to the new shards.
+//
 // # Atomicity
 //
 // Every write is one Lua script, one round trip: Submit (Replace, Best or
