@@ -137,6 +137,8 @@ func writeWhile(t *testing.T, hs []*Sharded, do func() error) map[string]lastWri
 	ctx := t.Context()
 	var mu sync.Mutex
 	last := map[string]lastWrite{}
+	var writes int
+	var slowest time.Duration
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
 	errs := make(chan error, 100)
@@ -159,19 +161,24 @@ func writeWhile(t *testing.T, hs []*Sharded, do func() error) map[string]lastWri
 					continue
 				}
 				id := fmt.Sprintf("w%d-%d", w, rng.IntN(300))
+				start := time.Now()
 				lw, err := writeOne(ctx, h, id, rng)
+				took := time.Since(start)
 				if err != nil {
 					errs <- fmt.Errorf("writer %d: %w", w, err)
 					continue
 				}
 				mu.Lock()
 				last[id] = lw
+				writes, slowest = writes+1, max(slowest, took)
 				mu.Unlock()
 			}
 		}()
 	}
 	time.Sleep(50 * time.Millisecond)
+	began := time.Now()
 	err := do()
+	took := time.Since(began)
 	time.Sleep(50 * time.Millisecond)
 	close(stop)
 	wg.Wait()
@@ -182,6 +189,7 @@ func writeWhile(t *testing.T, hs []*Sharded, do func() error) map[string]lastWri
 	for err := range errs {
 		t.Error(err)
 	}
+	t.Logf("the change took %v; %d writes acknowledged, the slowest in %v", took, writes, slowest)
 	return last
 }
 
