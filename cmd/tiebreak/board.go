@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/tiebreak/tiebreak/board"
+	"github.com/tiebreak/tiebreak/pack"
 )
 
 func boardCommands() []*command {
@@ -65,7 +66,7 @@ func boardReadFlags(fs *flag.FlagSet, n int) boardRead {
 
 // options returns the read options of the board's every rank kind, and
 // member data if asked.
-func (r boardRead) options(b *board.Board) []board.ReadOption {
+func (r boardRead) options(b reader) []board.ReadOption {
 	kinds := []board.RankKind{board.Competition}
 	if b.Descriptor().DenseRanks {
 		kinds = append(kinds, board.Dense)
@@ -84,14 +85,29 @@ func (r boardRead) checkN() error {
 	return nil
 }
 
+// reader is what the command reads of a board: a board.Board or a
+// board.Sharded.
+type reader interface {
+	Name() string
+	Layout() *pack.Layout
+	Descriptor() board.Descriptor
+	Get(ctx context.Context, id string, opts ...board.ReadOption) (board.Entry, error)
+	Page(ctx context.Context, offset int64, n int, opts ...board.ReadOption) (board.List, error)
+	Around(ctx context.Context, id string, n int, opts ...board.ReadOption) (board.List, error)
+	Scan(ctx context.Context, cursor board.Cursor, n int, opts ...board.ReadOption) (board.ScanPage, error)
+}
+
 // openBoard returns a handle to board name of group (none: ""), built
-// from its descriptor.
-func openBoard(ctx context.Context, e *env, group, name string) (*board.Board, error) {
+// from its descriptor: a sharded board's when it is one.
+func openBoard(ctx context.Context, e *env, group, name string) (reader, error) {
 	if group == "" {
 		if err := checkObject(ctx, e, kindBoard, name, defaultLimiterPrefix); err != nil {
 			return nil, err
 		}
 		b, err := board.Open(ctx, e.client, name)
+		if errors.Is(err, board.ErrMismatch) {
+			return board.OpenSharded(ctx, e.client, name)
+		}
 		return openedBoard(name, b, err)
 	}
 	if err := checkName("group", group); err != nil {
@@ -108,7 +124,7 @@ func openBoard(ctx context.Context, e *env, group, name string) (*board.Board, e
 }
 
 // openedBoard explains a board with a meta HASH but no descriptor.
-func openedBoard(name string, b *board.Board, err error) (*board.Board, error) {
+func openedBoard(name string, b *board.Board, err error) (reader, error) {
 	if errors.Is(err, board.ErrNotFound) {
 		return nil, fmt.Errorf("board %q has a meta HASH but no descriptor: %w", name, err)
 	}
@@ -136,7 +152,7 @@ type entriesOut struct {
 }
 
 // entriesTable returns the entries as a table and as JSON.
-func entriesTable(b *board.Board, es []board.Entry, total int64, data bool) (*table, entriesOut) {
+func entriesTable(b reader, es []board.Entry, total int64, data bool) (*table, entriesOut) {
 	dense := b.Descriptor().DenseRanks
 	t := &table{header: []string{"RANK", "COMPETITION"}}
 	if dense {
@@ -175,7 +191,7 @@ func entriesTable(b *board.Board, es []board.Entry, total int64, data bool) (*ta
 // readBoard opens board name and runs read on it with r's options; id,
 // if read takes one, is named when it is not on the board.
 func readBoard[T any](ctx context.Context, e *env, name, id string, r boardRead,
-	read func(*board.Board, []board.ReadOption) (T, error)) (*board.Board, T, error) {
+	read func(reader, []board.ReadOption) (T, error)) (reader, T, error) {
 	var zero T
 	b, err := openBoard(ctx, e, *r.group, name)
 	if err != nil {
@@ -192,14 +208,14 @@ func boardTop(ctx context.Context, e *env, name string, offset int64, r boardRea
 	if offset < 0 || offset > board.MaxOffset {
 		return usagef("--offset %d out of range [0, %d]", offset, int64(board.MaxOffset))
 	}
-	return boardList(ctx, e, name, "", r, func(b *board.Board, opts []board.ReadOption) (board.List, error) {
+	return boardList(ctx, e, name, "", r, func(b reader, opts []board.ReadOption) (board.List, error) {
 		return b.Page(ctx, offset, *r.n, opts...)
 	})
 }
 
 // boardList prints the list read gives, with the board's size.
 func boardList(ctx context.Context, e *env, name, id string, r boardRead,
-	read func(*board.Board, []board.ReadOption) (board.List, error)) error {
+	read func(reader, []board.ReadOption) (board.List, error)) error {
 	if err := r.checkN(); err != nil {
 		return err
 	}
@@ -213,7 +229,7 @@ func boardList(ctx context.Context, e *env, name, id string, r boardRead,
 }
 
 func boardGet(ctx context.Context, e *env, name, id string, r boardRead) error {
-	b, en, err := readBoard(ctx, e, name, id, r, func(b *board.Board, opts []board.ReadOption) (board.Entry, error) {
+	b, en, err := readBoard(ctx, e, name, id, r, func(b reader, opts []board.ReadOption) (board.Entry, error) {
 		return b.Get(ctx, id, opts...)
 	})
 	if err != nil {
@@ -233,7 +249,7 @@ type rankOut struct {
 }
 
 func boardRank(ctx context.Context, e *env, name, id string, r boardRead) error {
-	b, en, err := readBoard(ctx, e, name, id, r, func(b *board.Board, opts []board.ReadOption) (board.Entry, error) {
+	b, en, err := readBoard(ctx, e, name, id, r, func(b reader, opts []board.ReadOption) (board.Entry, error) {
 		return b.Get(ctx, id, opts...)
 	})
 	if err != nil {
@@ -251,7 +267,7 @@ func boardRank(ctx context.Context, e *env, name, id string, r boardRead) error 
 }
 
 func boardAround(ctx context.Context, e *env, name, id string, r boardRead) error {
-	return boardList(ctx, e, name, id, r, func(b *board.Board, opts []board.ReadOption) (board.List, error) {
+	return boardList(ctx, e, name, id, r, func(b reader, opts []board.ReadOption) (board.List, error) {
 		return b.Around(ctx, id, *r.n, opts...)
 	})
 }
@@ -260,7 +276,7 @@ func boardScan(ctx context.Context, e *env, name, cursor string, r boardRead) er
 	if err := r.checkN(); err != nil {
 		return err
 	}
-	b, p, err := readBoard(ctx, e, name, "", r, func(b *board.Board, opts []board.ReadOption) (board.ScanPage, error) {
+	b, p, err := readBoard(ctx, e, name, "", r, func(b reader, opts []board.ReadOption) (board.ScanPage, error) {
 		return b.Scan(ctx, board.Cursor(cursor), *r.n, opts...)
 	})
 	if errors.Is(err, board.ErrArgument) {

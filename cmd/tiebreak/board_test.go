@@ -15,7 +15,7 @@ import (
 
 // wantEntries is what the command should print for es, read through the
 // package, in JSON.
-func wantEntries(b *board.Board, es []board.Entry, dense bool) []entryOut {
+func wantEntries(b reader, es []board.Entry, dense bool) []entryOut {
 	out := []entryOut{}
 	for _, e := range es {
 		o := entryOut{ID: e.ID, Rank: e.Rank, Competition: e.Competition, Fields: map[string]float64{}}
@@ -249,6 +249,45 @@ func testDescribe(t *testing.T, bin string) {
 		}
 		if want := stamp(time.UnixMilli(ttl)); got.ExpireAt != want || got.Entries != 1 {
 			t.Errorf("window %s: expireAt %q and %d entries, want %q and 1", w.Name(), got.ExpireAt, got.Entries, want)
+		}
+	})
+	t.Run("sharded", func(t *testing.T) {
+		sname := env.Prefix + "_sharded"
+		sb, err := board.NewSharded(ctx, env.Client, sname, arenaLayout(t), board.ShardedOptions{Shards: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := seedArena(t, ctx, env.Client, env.Prefix+"_unsharded", board.Options{})
+		l, err := b.Page(ctx, 0, 10, board.WithData())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range l.Entries {
+			if _, err := sb.Submit(ctx, board.Submission{ID: e.ID, Values: e.Values, Data: e.Data}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		want, err := sb.Page(ctx, 1, 3, board.WithRanks(board.Competition), board.WithData())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var top entriesOut
+		c.json(&top, "board", "top", sname, "-n", "3", "--offset", "1", "--data")
+		if diff := cmp.Diff(entriesOut{Board: sname, Total: 5, Entries: wantEntries(sb, want.Entries, false)}, top); diff != "" {
+			t.Errorf("board top of a sharded board (-want +got):\n%s", diff)
+		}
+		var rank rankOut
+		c.json(&rank, "board", "rank", sname, "dee")
+		if diff := cmp.Diff(rankOut{Board: sname, ID: "dee", Ordinal: 3, Competition: 2}, rank); diff != "" {
+			t.Errorf("board rank of a sharded board (-want +got):\n%s", diff)
+		}
+		var d description
+		c.json(&d, "board", "describe", sname)
+		if d.Entries != 5 || d.Descriptor.Shards != 3 || len(d.Descriptor.ShardNames) != 3 {
+			t.Errorf("board describe of a sharded board: %d entries, %d shards %q; want 5 entries over 3 shards", d.Entries, d.Descriptor.Shards, d.Descriptor.ShardNames)
+		}
+		if out := c.ok("board", "describe", sname); !strings.Contains(out, "shards") {
+			t.Errorf("board describe of a sharded board does not name its shards:\n%s", out)
 		}
 	})
 }

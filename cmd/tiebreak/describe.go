@@ -143,6 +143,13 @@ func metaInt(key, field, s string) (int64, error) {
 // countEntries fills in the entries of the board and of its migration's
 // target, in one round trip.
 func countEntries(ctx context.Context, c rueidis.Client, d *description) error {
+	if d.Descriptor.Shards > 0 {
+		sb, err := board.OpenSharded(ctx, c, d.Name)
+		if err == nil {
+			d.Entries, err = sb.Len(ctx)
+		}
+		return err
+	}
 	cmds := rueidis.Commands{c.B().Zcard().Key(d.EntriesKey).Build()}
 	if m := d.Migration; m != nil {
 		cmds = append(cmds, c.B().Zcard().Key(m.EntriesKey).Build(), c.B().Scard().Key(m.MisfitsKey).Build())
@@ -170,7 +177,11 @@ func describeTable(d *description, raw string) *table {
 	}
 	t.add("key", d.Key)
 	addDescriptor(t, "", d.Descriptor)
-	t.add("generation", fmt.Sprintf("%d (entries in %s)", d.Generation, d.EntriesKey))
+	if d.Descriptor.Shards > 0 {
+		t.add("shards", fmt.Sprintf("%d, each a board of its own: %s", d.Descriptor.Shards, strings.Join(d.Descriptor.ShardNames, ", ")))
+	} else {
+		t.add("generation", fmt.Sprintf("%d (entries in %s)", d.Generation, d.EntriesKey))
+	}
 	t.add("state", d.State)
 	t.add("entries", fmt.Sprint(d.Entries))
 	if d.ExpireAt != "" {
