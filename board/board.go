@@ -3,6 +3,7 @@ package board
 import (
 	"context"
 	"fmt"
+	"github.com/tiebreak/tiebreak/internal/observed"
 	"math"
 	"strconv"
 	"strings"
@@ -170,6 +171,9 @@ func (b *Board) expireArg() (string, error) {
 // one command (UNLINK: Redis frees the memory in the background, so deleting
 // a board of millions of entries does not block the server).
 func (b *Board) Drop(ctx context.Context) error {
+	if b.opts.Observer != nil {
+		return observed.Do(ctx, b.opts.Observer, b.op("Drop", 0), sentinels, b.drop)
+	}
 	return b.drop(ctx)
 }
 

@@ -5,6 +5,8 @@ import (
 	"encoding/base64"
 	"fmt"
 	"github.com/tiebreak/tiebreak/internal/luascript"
+	"github.com/tiebreak/tiebreak/internal/observed"
+	"github.com/tiebreak/tiebreak/observe"
 	"math"
 	"strconv"
 	"strings"
@@ -34,6 +36,15 @@ type ScanPage struct {
 // has moved or gone. It refuses n outside [1, MaxCount] and a malformed
 // cursor (ErrArgument).
 func (b *Board) Scan(ctx context.Context, cursor Cursor, n int, opts ...ReadOption) (ScanPage, error) {
+	if b.opts.Observer != nil {
+		return observed.Call(ctx, b.opts.Observer, b.op("Scan", n), sentinels, func(ctx context.Context) (ScanPage, error) { return b.scan(ctx, cursor, n, opts) },
+			func(p ScanPage, o *observe.Outcome) { observed.Count(len(p.Entries), o) })
+	}
+	return b.scan(ctx, cursor, n, opts)
+}
+
+// scan is Scan.
+func (b *Board) scan(ctx context.Context, cursor Cursor, n int, opts []ReadOption) (ScanPage, error) {
 	if err := checkWindow("scan", 0, n); err != nil {
 		return ScanPage{}, err
 	}

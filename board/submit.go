@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/tiebreak/tiebreak/internal/observed"
 	"strings"
 
 	"github.com/redis/rueidis"
@@ -101,6 +102,16 @@ type Result struct {
 // write; when fewer acknowledged it within Options.WaitTimeout, it
 // returns the result with an error wrapping ErrNotReplicated.
 func (b *Board) Submit(ctx context.Context, s Submission) (Result, error) {
+	if b.opts.Observer != nil {
+		op := b.op("Submit", 0)
+		op.Policy = s.Policy.String()
+		return observed.Call(ctx, b.opts.Observer, op, sentinels, func(ctx context.Context) (Result, error) { return b.submitOne(ctx, s) }, resultOutcome)
+	}
+	return b.submitOne(ctx, s)
+}
+
+// submitOne is Submit.
+func (b *Board) submitOne(ctx context.Context, s Submission) (Result, error) {
 	res, conflict, err := b.submit(ctx, s, "", "", "")
 	if err == nil && conflict {
 		err = fmt.Errorf("board: submit: unexpected conflict: %w", ErrReply)
