@@ -172,7 +172,7 @@ func (b *Board) expireArg() (string, error) {
 // a board of millions of entries does not block the server).
 func (b *Board) Drop(ctx context.Context) error {
 	if b.opts.Observer != nil {
-		return observed.Do(ctx, b.opts.Observer, b.op("Drop", 0), sentinels, b.drop)
+		return observed.Do(ctx, b.opts.Observer, b.op("Drop", 0), errKinds, b.drop)
 	}
 	return b.drop(ctx)
 }

@@ -96,7 +96,7 @@ func (g *Group) Atomic() bool { return g.atomic }
 // board's error is in its ManyResult, the others written.
 func (g *Group) Submit(ctx context.Context, s GroupSubmission) ([]ManyResult, error) {
 	if o := g.boards[0].opts.Observer; o != nil {
-		return observed.Call(ctx, o, g.op("Group.Submit"), sentinels, func(ctx context.Context) ([]ManyResult, error) { return g.submit(ctx, s) },
+		return observed.Call(ctx, o, g.op("Group.Submit"), errKinds, func(ctx context.Context) ([]ManyResult, error) { return g.submit(ctx, s) },
 			func(rs []ManyResult, o *observe.Outcome) {
 				if o.Err == nil {
 					manyOutcome(rs, o)
@@ -275,7 +275,7 @@ func (g *Group) RemoveData(ctx context.Context, ids ...string) (int64, error) {
 	if o := g.boards[0].opts.Observer; o != nil {
 		op := g.op("Group.RemoveData")
 		op.N = int64(len(ids))
-		return observed.Call(ctx, o, op, sentinels, func(ctx context.Context) (int64, error) { return g.removeData(ctx, ids) }, observed.Count[int64])
+		return observed.Call(ctx, o, op, errKinds, func(ctx context.Context) (int64, error) { return g.removeData(ctx, ids) }, observed.Count[int64])
 	}
 	return g.removeData(ctx, ids)
 }

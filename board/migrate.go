@@ -87,7 +87,7 @@ func (b *Board) Migrate(ctx context.Context, layout *pack.Layout, opts Options, 
 		opts.Observer = b.opts.Observer
 	}
 	if b.opts.Observer != nil {
-		return observed.Call(ctx, b.opts.Observer, b.op("Migrate", 0), sentinels, func(ctx context.Context) (*Board, error) { return b.migrate(ctx, layout, opts, mo) }, nil)
+		return observed.Call(ctx, b.opts.Observer, b.op("Migrate", 0), errKinds, func(ctx context.Context) (*Board, error) { return b.migrate(ctx, layout, opts, mo) }, nil)
 	}
 	return b.migrate(ctx, layout, opts, mo)
 }

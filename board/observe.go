@@ -5,9 +5,9 @@ import (
 	"github.com/tiebreak/tiebreak/observe"
 )
 
-// sentinels are the package's sentinel errors as an observer names them,
+// errKinds are the package's sentinel errors as an observer names them,
 // those that wrap another first.
-var sentinels = []observed.Sentinel{
+var errKinds = []observed.Sentinel{
 	{Err: ErrRetriesExhausted, Name: "board.ErrRetriesExhausted"},
 	{Err: ErrConflict, Name: "board.ErrConflict"},
 	{Err: ErrNotReplicated, Name: "board.ErrNotReplicated"},
@@ -63,7 +63,7 @@ func manyOutcome(rs []ManyResult, o *observe.Outcome) {
 		case r.Err == nil:
 			written++
 		case o.Err == nil:
-			o.Err, o.ErrKind = r.Err, observed.Kind(r.Err, sentinels)
+			o.Err, o.ErrKind = r.Err, observed.Kind(r.Err, errKinds)
 		}
 	}
 	observed.Count(written, o)

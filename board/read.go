@@ -122,7 +122,7 @@ func (b *Board) readFlags(opts []ReadOption) (c readConfig, data, ranks string, 
 // not on the board as ErrNotFound.
 func (b *Board) Get(ctx context.Context, id string, opts ...ReadOption) (Entry, error) {
 	if b.opts.Observer != nil {
-		return observed.Call(ctx, b.opts.Observer, b.op("Get", 0), sentinels, func(ctx context.Context) (Entry, error) { return b.rank(ctx, id, Ordinal, opts) }, entryOutcome)
+		return observed.Call(ctx, b.opts.Observer, b.op("Get", 0), errKinds, func(ctx context.Context) (Entry, error) { return b.rank(ctx, id, Ordinal, opts) }, entryOutcome)
 	}
 	return b.rank(ctx, id, Ordinal, opts)
 }
@@ -136,7 +136,7 @@ func (b *Board) Rank(ctx context.Context, id string, kind RankKind) (int64, erro
 	if b.opts.Observer != nil {
 		op := b.op("Rank", 0)
 		op.Policy = kind.String()
-		return observed.Call(ctx, b.opts.Observer, op, sentinels, func(ctx context.Context) (int64, error) { return b.rankOf(ctx, id, kind) }, rankOutcome)
+		return observed.Call(ctx, b.opts.Observer, op, errKinds, func(ctx context.Context) (int64, error) { return b.rankOf(ctx, id, kind) }, rankOutcome)
 	}
 	return b.rankOf(ctx, id, kind)
 }
@@ -245,7 +245,7 @@ func checkWindow(op string, offset int64, n int) error {
 // Len returns the number of entries.
 func (b *Board) Len(ctx context.Context) (int64, error) {
 	if b.opts.Observer != nil {
-		return observed.Call(ctx, b.opts.Observer, b.op("Len", 0), sentinels, b.length, observed.Count[int64])
+		return observed.Call(ctx, b.opts.Observer, b.op("Len", 0), errKinds, b.length, observed.Count[int64])
 	}
 	return b.length(ctx)
 }
@@ -262,7 +262,7 @@ func (b *Board) length(ctx context.Context) (int64, error) {
 // refuses n outside [1, MaxCount] (ErrArgument).
 func (b *Board) Top(ctx context.Context, n int, opts ...ReadOption) (List, error) {
 	if b.opts.Observer != nil {
-		return observed.Call(ctx, b.opts.Observer, b.op("Top", n), sentinels, func(ctx context.Context) (List, error) { return b.page(ctx, "Top", 0, n, opts) }, listOutcome)
+		return observed.Call(ctx, b.opts.Observer, b.op("Top", n), errKinds, func(ctx context.Context) (List, error) { return b.page(ctx, "Top", 0, n, opts) }, listOutcome)
 	}
 	return b.page(ctx, "Top", 0, n, opts)
 }
@@ -272,7 +272,7 @@ func (b *Board) Top(ctx context.Context, n int, opts ...ReadOption) (List, error
 // MaxOffset] (ErrArgument). For paging while the board changes, use Scan.
 func (b *Board) Page(ctx context.Context, offset int64, n int, opts ...ReadOption) (List, error) {
 	if b.opts.Observer != nil {
-		return observed.Call(ctx, b.opts.Observer, b.op("Page", n), sentinels, func(ctx context.Context) (List, error) { return b.page(ctx, "Page", offset, n, opts) }, listOutcome)
+		return observed.Call(ctx, b.opts.Observer, b.op("Page", n), errKinds, func(ctx context.Context) (List, error) { return b.page(ctx, "Page", offset, n, opts) }, listOutcome)
 	}
 	return b.page(ctx, "Page", offset, n, opts)
 }
@@ -297,7 +297,7 @@ func (b *Board) page(ctx context.Context, op string, offset int64, n int, opts [
 // as ErrNotFound.
 func (b *Board) Around(ctx context.Context, id string, n int, opts ...ReadOption) (List, error) {
 	if b.opts.Observer != nil {
-		return observed.Call(ctx, b.opts.Observer, b.op("Around", n), sentinels, func(ctx context.Context) (List, error) { return b.around(ctx, id, n, opts) }, listOutcome)
+		return observed.Call(ctx, b.opts.Observer, b.op("Around", n), errKinds, func(ctx context.Context) (List, error) { return b.around(ctx, id, n, opts) }, listOutcome)
 	}
 	return b.around(ctx, id, n, opts)
 }
@@ -328,7 +328,7 @@ func (b *Board) around(ctx context.Context, id string, n int, opts []ReadOption)
 // range gives an empty list.
 func (b *Board) Between(ctx context.Context, lo, hi float64, offset int64, n int, opts ...ReadOption) (List, error) {
 	if b.opts.Observer != nil {
-		return observed.Call(ctx, b.opts.Observer, b.op("Between", n), sentinels, func(ctx context.Context) (List, error) { return b.between(ctx, lo, hi, offset, n, opts) }, listOutcome)
+		return observed.Call(ctx, b.opts.Observer, b.op("Between", n), errKinds, func(ctx context.Context) (List, error) { return b.between(ctx, lo, hi, offset, n, opts) }, listOutcome)
 	}
 	return b.between(ctx, lo, hi, offset, n, opts)
 }

@@ -19,7 +19,7 @@ const MaxRemove = 1000
 // nothing. It waits for replicas as Submit does (Options.WaitReplicas).
 func (b *Board) Remove(ctx context.Context, ids ...string) (int64, error) {
 	if b.opts.Observer != nil {
-		return observed.Call(ctx, b.opts.Observer, b.op("Remove", len(ids)), sentinels, func(ctx context.Context) (int64, error) { return b.remove(ctx, ids) }, observed.Count[int64])
+		return observed.Call(ctx, b.opts.Observer, b.op("Remove", len(ids)), errKinds, func(ctx context.Context) (int64, error) { return b.remove(ctx, ids) }, observed.Count[int64])
 	}
 	return b.remove(ctx, ids)
 }
@@ -52,7 +52,7 @@ func (b *Board) remove(ctx context.Context, ids []string) (int64, error) {
 // for replicas as Submit does (Options.WaitReplicas).
 func (b *Board) SetData(ctx context.Context, id string, data []byte) error {
 	if b.opts.Observer != nil {
-		return observed.Do(ctx, b.opts.Observer, b.op("SetData", 0), sentinels, func(ctx context.Context) error { return b.setData(ctx, id, data) })
+		return observed.Do(ctx, b.opts.Observer, b.op("SetData", 0), errKinds, func(ctx context.Context) error { return b.setData(ctx, id, data) })
 	}
 	return b.setData(ctx, id, data)
 }

@@ -31,7 +31,7 @@ func (p *Periodic) Previous() *Board {
 // trip. Redis errors wrap ErrRedis.
 func (p *Periodic) Windows(ctx context.Context) ([]Window, error) {
 	if p.opts.Observer != nil {
-		return observed.Call(ctx, p.opts.Observer, p.op("Periodic.Windows"), sentinels, p.windows,
+		return observed.Call(ctx, p.opts.Observer, p.op("Periodic.Windows"), errKinds, p.windows,
 			func(ws []Window, o *observe.Outcome) { observed.Count(len(ws), o) })
 	}
 	return p.windows(ctx)
@@ -104,7 +104,7 @@ const archiveBatch = 1000
 // with no archive made, is ErrNotFound. Redis errors wrap ErrRedis.
 func (p *Periodic) Archive(ctx context.Context, w Window, o ArchiveOptions) (*Board, error) {
 	if p.opts.Observer != nil {
-		return observed.Call(ctx, p.opts.Observer, p.op("Periodic.Archive"), sentinels, func(ctx context.Context) (*Board, error) { return p.archive(ctx, w, o) }, nil)
+		return observed.Call(ctx, p.opts.Observer, p.op("Periodic.Archive"), errKinds, func(ctx context.Context) (*Board, error) { return p.archive(ctx, w, o) }, nil)
 	}
 	return p.archive(ctx, w, o)
 }
@@ -161,7 +161,7 @@ func (p *Periodic) checkArchivable(ctx context.Context, w Window, a *archive) er
 // when none has been made (or it expired).
 func (p *Periodic) Archived(ctx context.Context, w Window) (*Board, error) {
 	if p.opts.Observer != nil {
-		return observed.Call(ctx, p.opts.Observer, p.op("Periodic.Archived"), sentinels, func(ctx context.Context) (*Board, error) { return p.archived(ctx, w) }, nil)
+		return observed.Call(ctx, p.opts.Observer, p.op("Periodic.Archived"), errKinds, func(ctx context.Context) (*Board, error) { return p.archived(ctx, w) }, nil)
 	}
 	return p.archived(ctx, w)
 }

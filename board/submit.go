@@ -105,7 +105,7 @@ func (b *Board) Submit(ctx context.Context, s Submission) (Result, error) {
 	if b.opts.Observer != nil {
 		op := b.op("Submit", 0)
 		op.Policy = s.Policy.String()
-		return observed.Call(ctx, b.opts.Observer, op, sentinels, func(ctx context.Context) (Result, error) { return b.submitOne(ctx, s) }, resultOutcome)
+		return observed.Call(ctx, b.opts.Observer, op, errKinds, func(ctx context.Context) (Result, error) { return b.submitOne(ctx, s) }, resultOutcome)
 	}
 	return b.submitOne(ctx, s)
 }

@@ -31,7 +31,7 @@ type UpdateFunc func(old *Entry) ([]float64, error)
 func (b *Board) Update(ctx context.Context, id string, fn UpdateFunc) (Result, error) {
 	if b.opts.Observer != nil {
 		var tries updateTries
-		return observed.Call(ctx, b.opts.Observer, b.op("Update", 0), sentinels, func(ctx context.Context) (Result, error) { return b.update(ctx, id, fn, &tries) },
+		return observed.Call(ctx, b.opts.Observer, b.op("Update", 0), errKinds, func(ctx context.Context) (Result, error) { return b.update(ctx, id, fn, &tries) },
 			func(r Result, o *observe.Outcome) { resultOutcome(r, o); tries.outcome(o) })
 	}
 	return b.update(ctx, id, fn, nil)
@@ -137,7 +137,7 @@ type ManyResult struct {
 // written gets its result with an error wrapping ErrNotReplicated.
 func (b *Board) SubmitMany(ctx context.Context, subs []Submission) []ManyResult {
 	if b.opts.Observer != nil {
-		rs, _ := observed.Call(ctx, b.opts.Observer, b.op("SubmitMany", len(subs)), sentinels, func(ctx context.Context) ([]ManyResult, error) { return b.submitManyOf(ctx, subs), nil }, manyOutcome)
+		rs, _ := observed.Call(ctx, b.opts.Observer, b.op("SubmitMany", len(subs)), errKinds, func(ctx context.Context) ([]ManyResult, error) { return b.submitManyOf(ctx, subs), nil }, manyOutcome)
 		return rs
 	}
 	return b.submitManyOf(ctx, subs)

@@ -2,6 +2,7 @@ package decimalmap
 
 import (
 	"fmt"
+	"github.com/tiebreak/tiebreak/observe"
 	"time"
 
 	"github.com/tiebreak/tiebreak/internal/durable"
@@ -44,6 +45,13 @@ type Options struct {
 	// to whole milliseconds). Default DefaultWaitTimeout (1s); at most
 	// MaxWaitTimeout (1 minute). Used only with WaitReplicas.
 	WaitTimeout time.Duration
+
+	// Observer, when not nil, is told of every operation of the handle:
+	// it may trace it and measure it (see package observe; the module
+	// github.com/tiebreak/tiebreak/otel implements it with OpenTelemetry).
+	// Default nil: nothing is observed, and an operation costs one nil
+	// check more.
+	Observer observe.Observer
 }
 
 func (o Options) withDefaults() (Options, error) {
