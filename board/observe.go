@@ -1,6 +1,8 @@
 package board
 
 import (
+	"errors"
+
 	"github.com/tiebreak/tiebreak/internal/observed"
 	"github.com/tiebreak/tiebreak/observe"
 )
@@ -31,8 +33,12 @@ func (b *Board) op(name string, n int) observe.Op {
 	return observe.Op{Package: "board", Name: name, Object: b.name, Group: b.opts.Group, Strategy: b.opts.Strategy.String(), N: int64(n)}
 }
 
-// resultOutcome reports a write's stored rank, change and trim.
+// resultOutcome reports a write's stored rank, change and trim: when it
+// succeeded, or was applied but not replicated.
 func resultOutcome(r Result, o *observe.Outcome) {
+	if o.Err != nil && !errors.Is(o.Err, ErrNotReplicated) {
+		return
+	}
 	o.Rank, o.Changed, o.Trimmed = r.Entry.Rank, r.Changed, r.Trimmed
 	o.Has |= observe.HasRank | observe.HasChanged | observe.HasTrimmed
 }
