@@ -2,7 +2,9 @@ package tiebreakotel
 
 import (
 	"context"
+	"maps"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/tiebreak/tiebreak/observe"
@@ -80,7 +82,8 @@ type Observer struct {
 	conflicts metric.Int64Counter
 	admits    metric.Int64Counter
 	refusals  metric.Int64Counter
-	ops       sync.Map // opKey -> *opInfo
+	mu        sync.Mutex                        // serializes the writers of ops
+	ops       atomic.Pointer[map[opKey]*opInfo] // copied on write: read without a lock
 }
 
 var _ observe.Observer = (*Observer)(nil)
@@ -131,28 +134,57 @@ type opKey struct{ pkg, name string }
 // opInfo is what every call of one operation shares: its name and its
 // metric attributes, built once.
 type opInfo struct {
-	name    string
-	metrics metric.MeasurementOption // db.system.name, db.operation.name
-	attrs   []attribute.KeyValue     // the same, for failures and limiters
+	name   string
+	attrs  []attribute.KeyValue    // db.system.name, db.operation.name
+	start  []trace.SpanStartOption // kind internal, attrs
+	record []metric.RecordOption   // metrics, as Record takes it (no slice per call)
+	add    []metric.AddOption      // metrics, as Add takes it
 }
 
 func (o *Observer) info(op observe.Op) *opInfo {
 	k := opKey{op.Package, op.Name}
-	if v, ok := o.ops.Load(k); ok {
-		return v.(*opInfo)
+	if m := o.ops.Load(); m != nil {
+		if info, ok := (*m)[k]; ok {
+			return info
+		}
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	old := o.ops.Load()
+	if old != nil {
+		if info, ok := (*old)[k]; ok {
+			return info
+		}
 	}
 	name := op.FullName()
 	attrs := []attribute.KeyValue{semconv.DBSystemNameRedis, semconv.DBOperationName(name)}
-	v, _ := o.ops.LoadOrStore(k, &opInfo{name: name, attrs: attrs, metrics: metric.WithAttributeSet(attribute.NewSet(attrs...))})
-	return v.(*opInfo)
+	set := metric.WithAttributeSet(attribute.NewSet(attrs...))
+	info := &opInfo{name: name, attrs: attrs, record: []metric.RecordOption{set}, add: []metric.AddOption{set},
+		start: []trace.SpanStartOption{trace.WithSpanKind(trace.SpanKindInternal), trace.WithAttributes(attrs...)}}
+	m := make(map[opKey]*opInfo)
+	if old != nil {
+		maps.Copy(m, *old)
+	}
+	m[k] = info
+	o.ops.Store(&m)
+	return info
 }
 
 // Start starts the operation's span, a child of ctx's, and returns its
-// context.
+// context. The span starts with db.system.name and db.operation.name, for
+// samplers; the other attributes are set only on a span that records.
 func (o *Observer) Start(ctx context.Context, op observe.Op) (context.Context, observe.Span) {
 	info := o.info(op)
-	attrs := make([]attribute.KeyValue, 0, 8)
-	attrs = append(attrs, info.attrs...)
+	ctx, sp := o.tracer.Start(ctx, info.name, info.start...)
+	if sp.IsRecording() {
+		sp.SetAttributes(opAttrs(op)...)
+	}
+	return ctx, &span{o: o, ctx: ctx, span: sp, info: info, object: op.Object, start: time.Now()}
+}
+
+// opAttrs are the attributes of op beside its name.
+func opAttrs(op observe.Op) []attribute.KeyValue {
+	attrs := make([]attribute.KeyValue, 0, 6)
 	if op.Object != "" {
 		attrs = append(attrs, semconv.DBCollectionName(op.Object))
 	}
@@ -171,8 +203,7 @@ func (o *Observer) Start(ctx context.Context, op observe.Op) (context.Context, o
 	if op.N != 0 {
 		attrs = append(attrs, NKey.Int64(op.N))
 	}
-	ctx, sp := o.tracer.Start(ctx, info.name, trace.WithSpanKind(trace.SpanKindInternal), trace.WithAttributes(attrs...))
-	return ctx, &span{o: o, ctx: ctx, span: sp, info: info, object: op.Object, start: time.Now()}
+	return attrs
 }
 
 // span is one operation under way.
@@ -205,7 +236,7 @@ func (s *span) End(out observe.Outcome) {
 func (s *span) record(out observe.Outcome, elapsed float64) {
 	o, ctx := s.o, s.ctx
 	if out.Err == nil {
-		o.duration.Record(ctx, elapsed, s.info.metrics)
+		o.duration.Record(ctx, elapsed, s.info.record...)
 	} else {
 		failed := metric.WithAttributes(append(s.info.attrs[:len(s.info.attrs):len(s.info.attrs)], semconv.ErrorTypeKey.String(errType(out)))...)
 		o.duration.Record(ctx, elapsed, failed)
@@ -213,10 +244,10 @@ func (s *span) record(out observe.Outcome, elapsed float64) {
 	}
 	if out.Has&observe.HasAttempts != 0 {
 		if out.Attempts > 1 {
-			o.retries.Add(ctx, int64(out.Attempts-1), s.info.metrics)
+			o.retries.Add(ctx, int64(out.Attempts-1), s.info.add...)
 		}
 		if out.Conflicts > 0 {
-			o.conflicts.Add(ctx, int64(out.Conflicts), s.info.metrics)
+			o.conflicts.Add(ctx, int64(out.Conflicts), s.info.add...)
 		}
 	}
 	if out.Has&observe.HasAllowed != 0 {
