@@ -62,4 +62,3 @@ func Example() {
 	//     board.Submit (internal) db.operation.name=board.Submit db.system.name=redis db.collection.name=arena tiebreak.strategy=PackedScore tiebreak.policy=PerField tiebreak.rank=2 tiebreak.changed=true tiebreak.trimmed=false
 	//         EVALSHA (client) db.system=redis db.operation=EVALSHA db.stmt_size=89
 }
-
