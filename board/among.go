@@ -43,7 +43,7 @@ type AmongEntry struct {
 func (b *Board) Among(ctx context.Context, ids []string, opts ...ReadOption) (AmongList, error) {
 	if b.opts.Observer != nil {
 		return observed.Call(ctx, b.opts.Observer, b.op("Among", len(ids)), errKinds, func(ctx context.Context) (AmongList, error) { return b.among(ctx, ids, opts) },
-			func(l AmongList, o *observe.Outcome) { observed.Count(len(l.Entries), o) })
+			func(l AmongList, o observe.Outcome) observe.Outcome { return observed.Count(len(l.Entries), o) })
 	}
 	return b.among(ctx, ids, opts)
 }

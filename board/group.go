@@ -97,10 +97,11 @@ func (g *Group) Atomic() bool { return g.atomic }
 func (g *Group) Submit(ctx context.Context, s GroupSubmission) ([]ManyResult, error) {
 	if o := g.boards[0].opts.Observer; o != nil {
 		return observed.Call(ctx, o, g.op("Group.Submit"), errKinds, func(ctx context.Context) ([]ManyResult, error) { return g.submit(ctx, s) },
-			func(rs []ManyResult, o *observe.Outcome) {
-				if o.Err == nil {
-					manyOutcome(rs, o)
+			func(rs []ManyResult, o observe.Outcome) observe.Outcome {
+				if o.Err != nil {
+					return o
 				}
+				return manyOutcome(rs, o)
 			})
 	}
 	return g.submit(ctx, s)

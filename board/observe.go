@@ -35,34 +35,39 @@ func (b *Board) op(name string, n int) observe.Op {
 
 // resultOutcome reports a write's stored rank, change and trim: when it
 // succeeded, or was applied but not replicated.
-func resultOutcome(r Result, o *observe.Outcome) {
+func resultOutcome(r Result, o observe.Outcome) observe.Outcome {
 	if o.Err != nil && !errors.Is(o.Err, ErrNotReplicated) {
-		return
+		return o
 	}
 	o.Rank, o.Changed, o.Trimmed = r.Entry.Rank, r.Changed, r.Trimmed
 	o.Has |= observe.HasRank | observe.HasChanged | observe.HasTrimmed
+	return o
 }
 
 // entryOutcome reports the rank of the entry read.
-func entryOutcome(e Entry, o *observe.Outcome) {
+func entryOutcome(e Entry, o observe.Outcome) observe.Outcome {
 	if o.Err == nil {
 		o.Rank, o.Has = e.Rank, o.Has|observe.HasRank
 	}
+	return o
 }
 
 // rankOutcome reports the rank read.
-func rankOutcome(rank int64, o *observe.Outcome) {
+func rankOutcome(rank int64, o observe.Outcome) observe.Outcome {
 	if o.Err == nil {
 		o.Rank, o.Has = rank, o.Has|observe.HasRank
 	}
+	return o
 }
 
 // listOutcome reports how many entries a read returned.
-func listOutcome(l List, o *observe.Outcome) { observed.Count(len(l.Entries), o) }
+func listOutcome(l List, o observe.Outcome) observe.Outcome {
+	return observed.Count(len(l.Entries), o)
+}
 
 // manyOutcome reports how many submissions were written and, as the
 // call's error, the first submission's error.
-func manyOutcome(rs []ManyResult, o *observe.Outcome) {
+func manyOutcome(rs []ManyResult, o observe.Outcome) observe.Outcome {
 	written := 0
 	for _, r := range rs {
 		switch {
@@ -72,5 +77,5 @@ func manyOutcome(rs []ManyResult, o *observe.Outcome) {
 			o.Err, o.ErrKind = r.Err, observed.Kind(r.Err, errKinds)
 		}
 	}
-	observed.Count(written, o)
+	return observed.Count(written, o)
 }

@@ -38,7 +38,7 @@ type ScanPage struct {
 func (b *Board) Scan(ctx context.Context, cursor Cursor, n int, opts ...ReadOption) (ScanPage, error) {
 	if b.opts.Observer != nil {
 		return observed.Call(ctx, b.opts.Observer, b.op("Scan", n), errKinds, func(ctx context.Context) (ScanPage, error) { return b.scan(ctx, cursor, n, opts) },
-			func(p ScanPage, o *observe.Outcome) { observed.Count(len(p.Entries), o) })
+			func(p ScanPage, o observe.Outcome) observe.Outcome { return observed.Count(len(p.Entries), o) })
 	}
 	return b.scan(ctx, cursor, n, opts)
 }

@@ -32,7 +32,7 @@ func (p *Periodic) Previous() *Board {
 func (p *Periodic) Windows(ctx context.Context) ([]Window, error) {
 	if p.opts.Observer != nil {
 		return observed.Call(ctx, p.opts.Observer, p.op("Periodic.Windows"), errKinds, p.windows,
-			func(ws []Window, o *observe.Outcome) { observed.Count(len(ws), o) })
+			func(ws []Window, o observe.Outcome) observe.Outcome { return observed.Count(len(ws), o) })
 	}
 	return p.windows(ctx)
 }

@@ -32,7 +32,7 @@ func (b *Board) Update(ctx context.Context, id string, fn UpdateFunc) (Result, e
 	if b.opts.Observer != nil {
 		var tries updateTries
 		return observed.Call(ctx, b.opts.Observer, b.op("Update", 0), errKinds, func(ctx context.Context) (Result, error) { return b.update(ctx, id, fn, &tries) },
-			func(r Result, o *observe.Outcome) { resultOutcome(r, o); tries.outcome(o) })
+			func(r Result, o observe.Outcome) observe.Outcome { return tries.outcome(resultOutcome(r, o)) })
 	}
 	return b.update(ctx, id, fn, nil)
 }
@@ -41,8 +41,9 @@ func (b *Board) Update(ctx context.Context, id string, fn UpdateFunc) (Result, e
 // lost, for its observer.
 type updateTries struct{ attempts, conflicts int }
 
-func (t *updateTries) outcome(o *observe.Outcome) {
+func (t *updateTries) outcome(o observe.Outcome) observe.Outcome {
 	o.Attempts, o.Conflicts, o.Has = t.attempts, t.conflicts, o.Has|observe.HasAttempts
+	return o
 }
 
 // update is Update; it counts its attempts in tries when not nil.

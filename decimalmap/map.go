@@ -116,7 +116,7 @@ func checkValues(key string, values []string) error {
 // malformed key (ErrKey).
 func (m *Map) Get(ctx context.Context, key string) ([]string, error) {
 	if m.opts.Observer != nil {
-		return observed.Call(ctx, m.opts.Observer, m.op("Get", 0), errKinds, func(ctx context.Context) ([]string, error) { return m.get(ctx, key) }, func(vs []string, o *observe.Outcome) { observed.Count(len(vs), o) })
+		return observed.Call(ctx, m.opts.Observer, m.op("Get", 0), errKinds, func(ctx context.Context) ([]string, error) { return m.get(ctx, key) }, func(vs []string, o observe.Outcome) observe.Outcome { return observed.Count(len(vs), o) })
 	}
 	return m.get(ctx, key)
 }
@@ -186,7 +186,10 @@ func (m *Map) remove(ctx context.Context, keys []string) (int64, error) {
 // key holds.
 func (m *Map) RemoveValue(ctx context.Context, key, value string) (bool, error) {
 	if m.opts.Observer != nil {
-		return observed.Call(ctx, m.opts.Observer, m.op("RemoveValue", 0), errKinds, func(ctx context.Context) (bool, error) { return m.removeValue(ctx, key, value) }, func(found bool, o *observe.Outcome) { o.Changed, o.Has = found, o.Has|observe.HasChanged })
+		return observed.Call(ctx, m.opts.Observer, m.op("RemoveValue", 0), errKinds, func(ctx context.Context) (bool, error) { return m.removeValue(ctx, key, value) }, func(found bool, o observe.Outcome) observe.Outcome {
+			o.Changed, o.Has = found, o.Has|observe.HasChanged
+			return o
+		})
 	}
 	return m.removeValue(ctx, key, value)
 }

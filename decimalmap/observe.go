@@ -22,4 +22,6 @@ func (m *Map) op(name string, n int) observe.Op {
 }
 
 // entriesOutcome reports how many keys a read returned.
-func entriesOutcome(es []Entry, o *observe.Outcome) { observed.Count(len(es), o) }
+func entriesOutcome(es []Entry, o observe.Outcome) observe.Outcome {
+	return observed.Count(len(es), o)
+}

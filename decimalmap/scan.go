@@ -34,7 +34,7 @@ type Page struct {
 // is not a key (ErrArgument).
 func (m *Map) Scan(ctx context.Context, cursor Cursor, n int) (Page, error) {
 	if m.opts.Observer != nil {
-		return observed.Call(ctx, m.opts.Observer, m.op("Scan", n), errKinds, func(ctx context.Context) (Page, error) { return m.scan(ctx, cursor, n) }, func(p Page, o *observe.Outcome) { observed.Count(len(p.Entries), o) })
+		return observed.Call(ctx, m.opts.Observer, m.op("Scan", n), errKinds, func(ctx context.Context) (Page, error) { return m.scan(ctx, cursor, n) }, func(p Page, o observe.Outcome) observe.Outcome { return observed.Count(len(p.Entries), o) })
 	}
 	return m.scan(ctx, cursor, n)
 }

@@ -28,9 +28,10 @@ func (l *Limiter) op(name, key string, limit Limit, n int) observe.Op {
 
 // resultOutcome reports whether the requests were admitted and how many
 // more the window admits.
-func resultOutcome(r Result, o *observe.Outcome) {
+func resultOutcome(r Result, o observe.Outcome) observe.Outcome {
 	if !r.At.IsZero() { // Redis answered
 		o.Allowed, o.Count = r.Allowed > 0, int64(r.Remaining)
 		o.Has |= observe.HasAllowed | observe.HasCount
 	}
+	return o
 }

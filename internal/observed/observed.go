@@ -41,16 +41,18 @@ func Kind(err error, sentinels []Sentinel) string {
 }
 
 // Call runs call with the context o starts for op, and ends the span with
-// call's error, the sentinel it wraps and what out (when not nil) reads
-// from its result. out sees the result also when call failed (a write that
-// was not replicated returns both).
+// call's error, the sentinel it wraps and what out (when not nil) adds
+// from its result to the outcome it is given. out sees the result also
+// when call failed (a write that was not replicated returns both). It
+// takes and returns the outcome by value: a pointer given to a function
+// value would move it to the heap, one allocation per call.
 func Call[T any](ctx context.Context, o observe.Observer, op observe.Op, sentinels []Sentinel,
-	call func(context.Context) (T, error), out func(T, *observe.Outcome)) (T, error) {
+	call func(context.Context) (T, error), out func(T, observe.Outcome) observe.Outcome) (T, error) {
 	ctx, span := o.Start(ctx, op)
 	v, err := call(ctx)
 	oc := observe.Outcome{Err: err, ErrKind: Kind(err, sentinels)}
 	if out != nil {
-		out(v, &oc)
+		oc = out(v, oc)
 	}
 	span.End(oc)
 	return v, err
@@ -65,6 +67,7 @@ func Do(ctx context.Context, o observe.Observer, op observe.Op, sentinels []Sent
 }
 
 // Count is an out for Call that reports n as the outcome's Count.
-func Count[N int | int64](n N, o *observe.Outcome) {
+func Count[N int | int64](n N, o observe.Outcome) observe.Outcome {
 	o.Count, o.Has = int64(n), o.Has|observe.HasCount
+	return o
 }

@@ -25,4 +25,6 @@ func (tl *Timeline[ID]) op(name string, n int) observe.Op {
 }
 
 // pageOutcome reports how many messages a page holds.
-func pageOutcome[ID any](p Page[ID], o *observe.Outcome) { observed.Count(len(p.Messages), o) }
+func pageOutcome[ID any](p Page[ID], o observe.Outcome) observe.Outcome {
+	return observed.Count(len(p.Messages), o)
+}

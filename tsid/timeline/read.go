@@ -191,7 +191,7 @@ func (tl *Timeline[ID]) after(ctx context.Context, cursor ID, n int) (Page[ID], 
 // refuses what Before refuses.
 func (tl *Timeline[ID]) Around(ctx context.Context, anchor ID, n int) (Window[ID], error) {
 	if tl.opts.Observer != nil {
-		return observed.Call(ctx, tl.opts.Observer, tl.op("Around", n), errKinds, func(ctx context.Context) (Window[ID], error) { return tl.around(ctx, anchor, n) }, func(w Window[ID], o *observe.Outcome) { observed.Count(len(w.Messages), o) })
+		return observed.Call(ctx, tl.opts.Observer, tl.op("Around", n), errKinds, func(ctx context.Context) (Window[ID], error) { return tl.around(ctx, anchor, n) }, func(w Window[ID], o observe.Outcome) observe.Outcome { return observed.Count(len(w.Messages), o) })
 	}
 	return tl.around(ctx, anchor, n)
 }
