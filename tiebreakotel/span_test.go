@@ -69,6 +69,7 @@ func TestSubmitNestsUnderCallerAndOverCommands(t *testing.T) {
 				t.Fatal("no command span under board.Submit")
 			}
 			for _, cmd := range cmds {
+				t.Logf("command span %q", cmd.Name())
 				if cmd.SpanKind() != trace.SpanKindClient || cmd.InstrumentationScope().Name == tiebreakotel.ScopeName {
 					t.Errorf("child %q of kind %v from %q, want the client's command spans", cmd.Name(), cmd.SpanKind(), cmd.InstrumentationScope().Name)
 				}
