@@ -1,6 +1,10 @@
 package observe
 
-import "context"
+import (
+	"context"
+	"fmt"
+	"strings"
+)
 
 // Observer observes the operations of the handles whose Options name it.
 // It must be safe for concurrent use: one handle serves many goroutines.
@@ -110,3 +114,23 @@ const (
 	HasAllowed
 	HasAttempts // Attempts and Conflicts
 )
+
+var fieldNames = [...]string{"HasRank", "HasCount", "HasChanged", "HasTrimmed", "HasAllowed", "HasAttempts"}
+
+// String returns the names of the fields in f joined by "|", such as
+// "HasRank|HasChanged"; "0" for none.
+func (f Fields) String() string {
+	if f == 0 {
+		return "0"
+	}
+	var s []string
+	for i, name := range fieldNames {
+		if f&(1<<i) != 0 {
+			s = append(s, name)
+		}
+	}
+	if rest := f &^ (1<<len(fieldNames) - 1); rest != 0 {
+		s = append(s, fmt.Sprintf("Fields(%#x)", uint8(rest)))
+	}
+	return strings.Join(s, "|")
+}

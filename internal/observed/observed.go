@@ -5,10 +5,13 @@
 // A method checks its observer first and calls this package only when it
 // has one, so that a handle without one pays a nil check and nothing else:
 //
-//	if b.obs != nil {
-//		return observed.Call(ctx, b.obs, b.op("Top", n), sentinels, b.top, listOutcome)
+//	if b.opts.Observer != nil {
+//		return observed.Call(ctx, b.opts.Observer, b.op("Len", 0), errKinds, b.length, observed.Count[int64])
 //	}
-//	return b.top(ctx)
+//	return b.length(ctx)
+//
+// where op describes the operation, errKinds names the package's
+// sentinels, and the last argument reads the outcome from the result.
 package observed
 
 import (
