@@ -55,8 +55,9 @@ type expect struct {
 
 var errFromFunc = errors.New("the update function refused")
 
-// TestBoardSpansAndMetricsMatchResults runs random board calls, valid and
-// not, and checks each call's span against what the call returned (name,
+// TestBoardSpansAndMetricsMatchResults runs random board calls (Submit,
+// Get, Rank, Top, Around, Remove, Len, Update, SubmitMany, Page, Between,
+// Scan, Among, SetData), valid and not, and checks each call's span against what the call returned (name,
 // n, rank, count, changed, attempts, error.type and status), then the
 // metrics against the calls made: one duration per call, one error per
 // failed call, by operation and error.type.
@@ -88,9 +89,9 @@ func TestBoardSpansAndMetricsMatchResults(t *testing.T) {
 
 	calls := make(map[string]uint64)
 	failures := make(map[[2]string]int64)
-	for i := range 300 {
+	for i := range 400 {
 		var e expect
-		switch rng.IntN(10) {
+		switch rng.IntN(15) {
 		case 0, 1:
 			s := board.Submission{ID: id(), Values: []float64{value(), value()}, Policy: board.Policy(rng.IntN(3))}
 			res, err := b.Submit(ctx, s)
@@ -172,6 +173,38 @@ func TestBoardSpansAndMetricsMatchResults(t *testing.T) {
 				}
 			}
 			e.attrs["tiebreak.count"] = attribute.Int64Value(int64(written))
+		case 10:
+			k := n()
+			l, err := b.Page(ctx, int64(rng.IntN(4)), k)
+			e = expect{op: "Page", err: err, attrs: nAttr(k)}
+			if err == nil {
+				e.attrs["tiebreak.count"] = attribute.Int64Value(int64(len(l.Entries)))
+			}
+		case 11:
+			k := n()
+			lo := value()
+			l, err := b.Between(ctx, lo, lo+float64(rng.IntN(1<<19)), 0, k)
+			e = expect{op: "Between", err: err, attrs: nAttr(k)}
+			if err == nil {
+				e.attrs["tiebreak.count"] = attribute.Int64Value(int64(len(l.Entries)))
+			}
+		case 12:
+			k := n()
+			p, err := b.Scan(ctx, "", k)
+			e = expect{op: "Scan", err: err, attrs: nAttr(k)}
+			if err == nil {
+				e.attrs["tiebreak.count"] = attribute.Int64Value(int64(len(p.Entries)))
+			}
+		case 13:
+			among := []string{id(), id(), id()}
+			l, err := b.Among(ctx, among)
+			e = expect{op: "Among", err: err, attrs: nAttr(len(among))}
+			if err == nil {
+				e.attrs["tiebreak.count"] = attribute.Int64Value(int64(len(l.Entries)))
+			}
+		case 14:
+			err := b.SetData(ctx, id(), []byte("level 3"))
+			e = expect{op: "SetData", err: err}
 		}
 		checkSpan(t, r, i, e)
 		calls[e.op]++
@@ -197,7 +230,7 @@ func TestBoardSpansAndMetricsMatchResults(t *testing.T) {
 	if got := counter(t, rm, tiebreakotel.ErrorsMetric); got != total || total == 0 {
 		t.Errorf("errors in all = %d, want %d, more than 0", got, total)
 	}
-	t.Logf("%d calls, %d failed, by kind: %v", 300, total, failures)
+	t.Logf("%d calls, %d failed, by kind: %v", 400, total, failures)
 }
 
 // nAttr is the attribute tiebreak.n of a call for n, none for 0.

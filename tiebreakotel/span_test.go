@@ -3,6 +3,7 @@ package tiebreakotel_test
 import (
 	"errors"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/tiebreak/tiebreak/board"
@@ -166,4 +167,48 @@ func hasException(s sdktrace.ReadOnlySpan, msg string) bool {
 		}
 	}
 	return false
+}
+
+// TestMigrateKeepsTheObserver: a Migrate is one span, over its steps'
+// commands, and the handle it returns keeps the board's observer when its
+// options name none; a Periodic's boards and reads have it too.
+func TestMigrateKeepsTheObserver(t *testing.T) {
+	env := redistest.New(t)
+	r := newRig(t, env.Client)
+	ctx := t.Context()
+	b, err := board.New(ctx, r.client, env.Prefix+"_migrating", testLayout(t), board.Options{Observer: r.obs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Submit(ctx, board.Submission{ID: "ada", Values: []float64{1, 2}}); err != nil {
+		t.Fatal(err)
+	}
+	from := len(r.spans.Ended())
+	moved, err := b.Migrate(ctx, testLayout(t), board.Options{DenseRanks: true}, board.MigrateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := moved.Rank(ctx, "ada", board.Dense); err != nil {
+		t.Fatal(err)
+	}
+	p, err := board.NewPeriodic(r.client, env.Prefix+"_weekly", testLayout(t), board.Weekly(nil), time.Hour, board.Options{Observer: r.obs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Current().Submit(ctx, board.Submission{ID: "ada", Values: []float64{1, 2}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Windows(ctx); err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, s := range r.ours(from) {
+		names = append(names, s.Name())
+		if s.Name() == "board.Migrate" && len(r.children(s.SpanContext())) < 3 {
+			t.Errorf("board.Migrate has %d command spans under it, want its steps' (begin, copy, switch)", len(r.children(s.SpanContext())))
+		}
+	}
+	if diff := cmp.Diff([]string{"board.Migrate", "board.Rank", "board.Submit", "board.Periodic.Windows"}, names); diff != "" {
+		t.Errorf("spans (-want +got):\n%s", diff)
+	}
 }
