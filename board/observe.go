@@ -79,3 +79,18 @@ func manyOutcome(rs []ManyResult, o observe.Outcome) observe.Outcome {
 	}
 	return observed.Count(written, o)
 }
+
+// WithObserver returns a handle to the same board, with the same settings,
+// that tells o of its operations (nil: none), as Options.Observer does:
+// for a handle built by Open or OpenGroup, which take no Options. It does
+// not talk to Redis; b is unchanged.
+func (b *Board) WithObserver(o observe.Observer) *Board {
+	opts := b.opts
+	opts.Observer = o
+	c, err := configure(b.given, b.name, b.layout, opts)
+	if err != nil {
+		panic(err) // unreachable: b's name, layout and options were checked
+	}
+	c.gen.Store(b.gen.Load())
+	return c
+}

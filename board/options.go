@@ -125,8 +125,9 @@ type Options struct {
 	// it may trace it and measure it (see package observe; the module
 	// github.com/tiebreak/tiebreak/otel implements it with OpenTelemetry).
 	// It belongs to the handle, not to the stored descriptor; a Migrate
-	// with none keeps the board's. Default nil: nothing is observed, and
-	// an operation costs one nil check more.
+	// with none keeps the board's, and WithObserver gives one to a handle
+	// from Open. Default nil: nothing is observed, and an operation costs
+	// one nil check more.
 	Observer observe.Observer
 
 	// expireAt, set by Periodic, makes every write set the keys to expire

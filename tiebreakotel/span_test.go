@@ -212,3 +212,41 @@ func TestMigrateKeepsTheObserver(t *testing.T) {
 		t.Errorf("spans (-want +got):\n%s", diff)
 	}
 }
+
+// TestOpenWithObserver: a handle built by Open takes an observer with
+// WithObserver, and the handle it came from stays unobserved.
+func TestOpenWithObserver(t *testing.T) {
+	env := redistest.New(t)
+	r := newRig(t, env.Client)
+	ctx := t.Context()
+	name := env.Prefix + "_opened"
+	if _, err := board.New(ctx, env.Client, name, testLayout(t), board.Options{Strategy: board.KeySuffix, DenseRanks: true}); err != nil {
+		t.Fatal(err)
+	}
+	opened, err := board.Open(ctx, r.client, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	observed := opened.WithObserver(r.obs)
+	if diff := cmp.Diff(opened.Descriptor(), observed.Descriptor()); diff != "" {
+		t.Errorf("descriptor (-opened +observed):\n%s", diff)
+	}
+	if _, err := opened.Submit(ctx, board.Submission{ID: "ada", Values: []float64{3, 4}}); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(r.ours(0)); n != 0 {
+		t.Fatalf("the opened handle made %d spans, want none", n)
+	}
+	rank, err := observed.Rank(ctx, "ada", board.Dense)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ours := r.ours(0)
+	if len(ours) != 1 || ours[0].Name() != "board.Rank" {
+		t.Fatalf("%d spans, want one board.Rank", len(ours))
+	}
+	got := attrs(ours[0])
+	if got["tiebreak.rank"] != attribute.Int64Value(rank) || got["tiebreak.strategy"] != attribute.StringValue("KeySuffix") || got["tiebreak.policy"] != attribute.StringValue("Dense") {
+		t.Errorf("attributes %v, want rank %d, strategy KeySuffix, policy Dense", got, rank)
+	}
+}
