@@ -6,14 +6,15 @@ import (
 	"slices"
 	"strings"
 
+	"go.opentelemetry.io/otel/attribute"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/trace"
 )
 
 // printTree writes the spans as a tree, each under its parent, in the
-// order they started: name, kind, then its attributes (all of ours; the
-// command's db.* of the client's) and its status when it failed.
-func printTree(w io.Writer, spans []sdktrace.ReadOnlySpan) {
+// order they started: name, kind, then its attributes and its status when
+// it failed. It leaves out the attributes of skip.
+func printTree(w io.Writer, spans []sdktrace.ReadOnlySpan, skip ...attribute.Key) {
 	spans = slices.Clone(spans)
 	slices.SortStableFunc(spans, func(a, b sdktrace.ReadOnlySpan) int { return a.StartTime().Compare(b.StartTime()) })
 	ids := make(map[trace.SpanID]bool)
@@ -32,6 +33,9 @@ func printTree(w io.Writer, spans []sdktrace.ReadOnlySpan) {
 			}
 			fmt.Fprintf(w, "%s%s (%s)", strings.Repeat("    ", depth), s.Name(), s.SpanKind())
 			for _, kv := range s.Attributes() {
+				if slices.Contains(skip, kv.Key) {
+					continue
+				}
 				fmt.Fprintf(w, " %s=%s", kv.Key, kv.Value.Emit())
 			}
 			if s.Status().Code.String() == "Error" {
