@@ -10,7 +10,9 @@
 // "timeline.Before", "ratelimit.AllowN"), of kind internal, a child of the
 // span in the caller's context. The operation's Redis calls run with the
 // span's context, so a client wrapped with rueidisotel puts its command
-// spans (EVALSHA, ZRANGE...) under it.
+// spans (EVALSHA, ZRANGE...) under it. The kind is internal, not client:
+// the command spans are the client ones, and a client span over client
+// spans would count each call to Redis twice in a service map.
 //
 // Span attributes follow OpenTelemetry's database conventions where they
 // fit and the tiebreak namespace otherwise:

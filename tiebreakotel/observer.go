@@ -22,28 +22,48 @@ const ScopeName = "github.com/tiebreak/tiebreak/tiebreakotel"
 // Attribute keys of the tiebreak namespace (see the package
 // documentation).
 const (
-	GroupKey          = attribute.Key("tiebreak.group")
-	KeyKey            = attribute.Key("tiebreak.key")
-	StrategyKey       = attribute.Key("tiebreak.strategy")
-	PolicyKey         = attribute.Key("tiebreak.policy")
-	NKey              = attribute.Key("tiebreak.n")
-	RankKey           = attribute.Key("tiebreak.rank")
-	CountKey          = attribute.Key("tiebreak.count")
-	ChangedKey        = attribute.Key("tiebreak.changed")
-	TrimmedKey        = attribute.Key("tiebreak.trimmed")
-	AllowedKey        = attribute.Key("tiebreak.allowed")
+	// GroupKey is a board's group (Options.Group).
+	GroupKey = attribute.Key("tiebreak.group")
+	// KeyKey is a limiter's limited key.
+	KeyKey = attribute.Key("tiebreak.key")
+	// StrategyKey is the handle's storage strategy.
+	StrategyKey = attribute.Key("tiebreak.strategy")
+	// PolicyKey is a submission's policy, a Rank's kind or a limiter's
+	// limit.
+	PolicyKey = attribute.Key("tiebreak.policy")
+	// NKey is the count the call asks for or gives.
+	NKey = attribute.Key("tiebreak.n")
+	// RankKey is the rank read or stored.
+	RankKey = attribute.Key("tiebreak.rank")
+	// CountKey is how many the call returned or affected.
+	CountKey = attribute.Key("tiebreak.count")
+	// ChangedKey says that a write changed the stored entry.
+	ChangedKey = attribute.Key("tiebreak.changed")
+	// TrimmedKey says that a board's cap removed the entry at once.
+	TrimmedKey = attribute.Key("tiebreak.trimmed")
+	// AllowedKey says that a limiter admitted the requests.
+	AllowedKey = attribute.Key("tiebreak.allowed")
+	// UpdateAttemptsKey is how many rounds an Update made.
 	UpdateAttemptsKey = attribute.Key("tiebreak.update.attempts")
-	ConflictsKey      = attribute.Key("tiebreak.update.conflicts")
+	// ConflictsKey is how many compare-and-sets an Update lost.
+	ConflictsKey = attribute.Key("tiebreak.update.conflicts")
 )
 
 // Metric names (see the package documentation).
 const (
-	DurationMetric  = "tiebreak.operation.duration"
-	ErrorsMetric    = "tiebreak.operation.errors"
-	RetriesMetric   = "tiebreak.update.retries"
+	// DurationMetric is the histogram of every operation's duration, in
+	// seconds.
+	DurationMetric = "tiebreak.operation.duration"
+	// ErrorsMetric counts failed operations by error.type.
+	ErrorsMetric = "tiebreak.operation.errors"
+	// RetriesMetric counts Update rounds after the first.
+	RetriesMetric = "tiebreak.update.retries"
+	// ConflictsMetric counts Update compare-and-sets lost.
 	ConflictsMetric = "tiebreak.update.conflicts"
-	AdmitsMetric    = "tiebreak.ratelimit.admits"
-	RefusalsMetric  = "tiebreak.ratelimit.refusals"
+	// AdmitsMetric counts limiter calls that admitted.
+	AdmitsMetric = "tiebreak.ratelimit.admits"
+	// RefusalsMetric counts limiter calls that refused.
+	RefusalsMetric = "tiebreak.ratelimit.refusals"
 )
 
 // durationBuckets are the histogram's bounds, in seconds: the database
