@@ -3,10 +3,11 @@ package board
 import (
 	"context"
 	"fmt"
-	"github.com/tiebreak/tiebreak/internal/observed"
-	"github.com/tiebreak/tiebreak/observe"
 	"slices"
 	"strconv"
+
+	"github.com/tiebreak/tiebreak/internal/observed"
+	"github.com/tiebreak/tiebreak/observe"
 )
 
 // MaxAmong is the most ids one Among call takes.

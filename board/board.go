@@ -3,7 +3,6 @@ package board
 import (
 	"context"
 	"fmt"
-	"github.com/tiebreak/tiebreak/internal/observed"
 	"math"
 	"strconv"
 	"strings"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/internal/luascript"
+	"github.com/tiebreak/tiebreak/internal/observed"
 	"github.com/tiebreak/tiebreak/internal/redisretry"
 	"github.com/tiebreak/tiebreak/pack"
 )

@@ -4,14 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/tiebreak/tiebreak/internal/observed"
-	"github.com/tiebreak/tiebreak/observe"
 	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/internal/luascript"
+	"github.com/tiebreak/tiebreak/internal/observed"
+	"github.com/tiebreak/tiebreak/observe"
 )
 
 // MaxGroup is the most boards one Group holds.

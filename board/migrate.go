@@ -5,12 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/tiebreak/tiebreak/internal/observed"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/tiebreak/tiebreak/internal/observed"
 	"github.com/tiebreak/tiebreak/pack"
 )
 

@@ -5,10 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"github.com/tiebreak/tiebreak/internal/luascript"
-	"github.com/tiebreak/tiebreak/internal/observed"
 	"math"
 	"strconv"
 
+	"github.com/tiebreak/tiebreak/internal/observed"
 	"github.com/tiebreak/tiebreak/pack"
 )
 

@@ -5,11 +5,12 @@ import (
 	"encoding/base64"
 	"fmt"
 	"github.com/tiebreak/tiebreak/internal/luascript"
-	"github.com/tiebreak/tiebreak/internal/observed"
-	"github.com/tiebreak/tiebreak/observe"
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/tiebreak/tiebreak/internal/observed"
+	"github.com/tiebreak/tiebreak/observe"
 )
 
 // Cursor is an opaque position in a board for Scan: the stored score and

@@ -6,12 +6,12 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"github.com/tiebreak/tiebreak/internal/observed"
-	"github.com/tiebreak/tiebreak/observe"
 	"strconv"
 	"time"
 
 	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/internal/observed"
+	"github.com/tiebreak/tiebreak/observe"
 )
 
 // MaxWindows is the most windows Windows looks at: with Every(time.Minute)

@@ -3,14 +3,14 @@ package decimalmap
 import (
 	"context"
 	"fmt"
-	"github.com/tiebreak/tiebreak/internal/observed"
-	"github.com/tiebreak/tiebreak/observe"
 	"strconv"
 
 	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/internal/clip"
 	"github.com/tiebreak/tiebreak/internal/durable"
+	"github.com/tiebreak/tiebreak/internal/observed"
 	"github.com/tiebreak/tiebreak/internal/redisretry"
+	"github.com/tiebreak/tiebreak/observe"
 )
 
 // Map is a sorted multimap in Redis: exact decimal keys, kept in numeric

@@ -2,10 +2,10 @@ package decimalmap
 
 import (
 	"fmt"
-	"github.com/tiebreak/tiebreak/observe"
 	"time"
 
 	"github.com/tiebreak/tiebreak/internal/durable"
+	"github.com/tiebreak/tiebreak/observe"
 )
 
 // DefaultMaxKeyLen is the default limit on a key's text, in bytes:

@@ -3,9 +3,10 @@ package decimalmap
 import (
 	"context"
 	"fmt"
-	"github.com/tiebreak/tiebreak/internal/observed"
 	"math"
 	"slices"
+
+	"github.com/tiebreak/tiebreak/internal/observed"
 )
 
 // Entry is one key of the map with its values.

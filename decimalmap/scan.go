@@ -3,9 +3,10 @@ package decimalmap
 import (
 	"context"
 	"fmt"
+	"math"
+
 	"github.com/tiebreak/tiebreak/internal/observed"
 	"github.com/tiebreak/tiebreak/observe"
-	"math"
 )
 
 // Cursor is a position for Scan: the canonical text of the last key a page

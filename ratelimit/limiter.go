@@ -3,15 +3,15 @@ package ratelimit
 import (
 	"context"
 	"fmt"
-	"github.com/tiebreak/tiebreak/internal/observed"
-	"github.com/tiebreak/tiebreak/observe"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/internal/durable"
+	"github.com/tiebreak/tiebreak/internal/observed"
 	"github.com/tiebreak/tiebreak/internal/redisretry"
+	"github.com/tiebreak/tiebreak/observe"
 )
 
 // Bounds and default of Options.WaitReplicas and Options.WaitTimeout.

@@ -2,11 +2,11 @@ package timeline
 
 import (
 	"fmt"
-	"github.com/tiebreak/tiebreak/observe"
 	"math"
 	"time"
 
 	"github.com/tiebreak/tiebreak/internal/durable"
+	"github.com/tiebreak/tiebreak/observe"
 )
 
 // Strategy is how a Timeline stores its messages in its sorted set. Both

@@ -3,13 +3,13 @@ package timeline
 import (
 	"context"
 	"fmt"
-	"github.com/tiebreak/tiebreak/internal/observed"
-	"github.com/tiebreak/tiebreak/observe"
 	"slices"
 	"strconv"
 
 	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/internal/clip"
+	"github.com/tiebreak/tiebreak/internal/observed"
+	"github.com/tiebreak/tiebreak/observe"
 )
 
 // Page is one page of a timeline, read by Latest, Oldest, Before or After.

@@ -3,12 +3,12 @@ package timeline
 import (
 	"context"
 	"fmt"
-	"github.com/tiebreak/tiebreak/internal/observed"
 	"strconv"
 
 	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/internal/clip"
 	"github.com/tiebreak/tiebreak/internal/durable"
+	"github.com/tiebreak/tiebreak/internal/observed"
 )
 
 // Message is one message of a timeline.
