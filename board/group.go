@@ -28,6 +28,9 @@ const MaxGroup = 16
 // sent at once (one pipelined round trip), and is not atomic across them:
 // each board's result or error is its own. Atomic says which.
 //
+// The group's calls are observed by its first board's Options.Observer,
+// as one operation each (Group.Submit, Group.RemoveData).
+//
 // A Group is safe for concurrent use.
 type Group struct {
 	boards  []*Board
