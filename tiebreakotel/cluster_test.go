@@ -13,7 +13,7 @@ import (
 
 // TestClusterNesting: on a three-master cluster, through a
 // rueidisotel-wrapped cluster client, a board's Submit, a group's Submit,
-// a Top and a limiter's Allow each make one span under the caller's, over
+// a Top, a limiter's Allow, a group's RemoveData and a Drop each make one span under the caller's, over
 // the command spans of the node its keys live on.
 func TestClusterNesting(t *testing.T) {
 	env := redistest.NewCluster(t, 3)
@@ -21,7 +21,7 @@ func TestClusterNesting(t *testing.T) {
 	ctx := t.Context()
 	l := testLayout(t)
 	group := env.Prefix + "_g"
-	daily, err := board.New(ctx, r.client, env.Prefix+"_daily", l, board.Options{Observer: r.obs, Group: group})
+	daily, err := board.New(ctx, r.client, env.Prefix+"_daily", l, board.Options{Observer: r.obs, Group: group, SharedData: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,6 +54,8 @@ func TestClusterNesting(t *testing.T) {
 			_, err := lim.Allow(c, "ada", ratelimit.Limit{N: 3, Window: time.Minute})
 			return err
 		}},
+		{"board.Group.RemoveData", func(c context.Context) error { _, err := g.RemoveData(c, "bob"); return err }},
+		{"board.Drop", func(c context.Context) error { return weekly.Drop(c) }},
 	}
 	for _, c := range calls {
 		cctx, parent := r.tp.Tracer("test").Start(ctx, "request")

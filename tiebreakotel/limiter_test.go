@@ -89,6 +89,13 @@ func TestLimiterAdmitsAndRefusals(t *testing.T) {
 	if admits == 0 || refusals == 0 || exceeded == 0 {
 		t.Errorf("%d admitted, %d refused, %d over the limit: the run missed a case", admits, refusals, exceeded)
 	}
+	from := len(r.spans.Ended())
+	if err := l.Reset(ctx, "alice"); err != nil {
+		t.Fatal(err)
+	}
+	if ours := r.ours(from); len(ours) != 1 || ours[0].Name() != "ratelimit.Reset" || attrs(ours[0])["tiebreak.key"] != attribute.StringValue("alice") {
+		t.Errorf("Reset made %d spans, want one ratelimit.Reset with its key", len(ours))
+	}
 	rm := r.metrics(t)
 	if got := counter(t, rm, tiebreakotel.ErrorsMetric, attribute.String("error.type", "ratelimit.ErrExceedsLimit")); got != exceeded {
 		t.Errorf("errors{ratelimit.ErrExceedsLimit} = %d, want %d", got, exceeded)
