@@ -13,8 +13,9 @@ import (
 
 // TestClusterNesting: on a three-master cluster, through a
 // rueidisotel-wrapped cluster client, a board's Submit, a group's Submit,
-// a Top, a limiter's Allow, a group's RemoveData and a Drop each make one span under the caller's, over
-// the command spans of the node its keys live on.
+// a Top, a limiter's Allow, a group's RemoveData and a Drop each make one
+// span under the caller's, over the command spans of the node its keys
+// live on.
 func TestClusterNesting(t *testing.T) {
 	env := redistest.NewCluster(t, 3)
 	r := newRig(t, env.Client)
