@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+
+	"github.com/tiebreak/tiebreak/internal/observed"
+	"github.com/tiebreak/tiebreak/observe"
 )
 
 // MaxAmong is the most ids one Among call takes.
@@ -39,6 +42,15 @@ type AmongEntry struct {
 // It refuses no ids and more than MaxAmong (ErrArgument), an invalid id
 // (ErrID), and what WithRanks refuses.
 func (b *Board) Among(ctx context.Context, ids []string, opts ...ReadOption) (AmongList, error) {
+	if b.opts.Observer != nil {
+		return observed.Call(ctx, b.opts.Observer, b.op("Among", len(ids)), errKinds, func(ctx context.Context) (AmongList, error) { return b.among(ctx, ids, opts) },
+			func(l AmongList, o observe.Outcome) observe.Outcome { return observed.Count(len(l.Entries), o) })
+	}
+	return b.among(ctx, ids, opts)
+}
+
+// among is Among.
+func (b *Board) among(ctx context.Context, ids []string, opts []ReadOption) (AmongList, error) {
 	if len(ids) == 0 || len(ids) > MaxAmong {
 		return AmongList{}, fmt.Errorf("board: Among: len(ids) = %d out of range [1, %d]: %w", len(ids), MaxAmong, ErrArgument)
 	}

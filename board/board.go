@@ -11,6 +11,7 @@ import (
 
 	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/internal/luascript"
+	"github.com/tiebreak/tiebreak/internal/observed"
 	"github.com/tiebreak/tiebreak/internal/redisretry"
 	"github.com/tiebreak/tiebreak/pack"
 )
@@ -170,6 +171,9 @@ func (b *Board) expireArg() (string, error) {
 // one command (UNLINK: Redis frees the memory in the background, so deleting
 // a board of millions of entries does not block the server).
 func (b *Board) Drop(ctx context.Context) error {
+	if b.opts.Observer != nil {
+		return observed.Do(ctx, b.opts.Observer, b.op("Drop", 0), errKinds, b.drop)
+	}
 	return b.drop(ctx)
 }
 

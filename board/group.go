@@ -10,6 +10,8 @@ import (
 
 	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/internal/luascript"
+	"github.com/tiebreak/tiebreak/internal/observed"
+	"github.com/tiebreak/tiebreak/observe"
 )
 
 // MaxGroup is the most boards one Group holds.
@@ -25,6 +27,9 @@ const MaxGroup = 16
 // of boards of different tags writes each board in its own script, all
 // sent at once (one pipelined round trip), and is not atomic across them:
 // each board's result or error is its own. Atomic says which.
+//
+// The group's calls are observed by its first board's Options.Observer,
+// as one operation each (Group.Submit, Group.RemoveData).
 //
 // A Group is safe for concurrent use.
 type Group struct {
@@ -93,6 +98,28 @@ func (g *Group) Atomic() bool { return g.atomic }
 // range), is the call's error and nothing is written; otherwise each
 // board's error is in its ManyResult, the others written.
 func (g *Group) Submit(ctx context.Context, s GroupSubmission) ([]ManyResult, error) {
+	if o := g.boards[0].opts.Observer; o != nil {
+		return observed.Call(ctx, o, g.op("Group.Submit"), errKinds, func(ctx context.Context) ([]ManyResult, error) { return g.submit(ctx, s) },
+			func(rs []ManyResult, o observe.Outcome) observe.Outcome {
+				if o.Err != nil {
+					return o
+				}
+				return manyOutcome(rs, o)
+			})
+	}
+	return g.submit(ctx, s)
+}
+
+// op describes the group's operation name: the first board's name and
+// group, and the number of boards.
+func (g *Group) op(name string) observe.Op {
+	op := g.boards[0].op(name, len(g.boards))
+	op.Strategy = ""
+	return op
+}
+
+// submit is Submit.
+func (g *Group) submit(ctx context.Context, s GroupSubmission) ([]ManyResult, error) {
 	if len(s.Entries) != len(g.boards) {
 		return nil, fmt.Errorf("board: group submit: %d entries for %d boards: %w", len(s.Entries), len(g.boards), ErrArgument)
 	}
@@ -249,6 +276,16 @@ func groupSource(boards []*Board, gens []*generation) string {
 // It refuses no ids, more than MaxRemove and an invalid id (ErrArgument,
 // ErrID), and a group whose boards share no data (ErrOptions).
 func (g *Group) RemoveData(ctx context.Context, ids ...string) (int64, error) {
+	if o := g.boards[0].opts.Observer; o != nil {
+		op := g.op("Group.RemoveData")
+		op.N = int64(len(ids))
+		return observed.Call(ctx, o, op, errKinds, func(ctx context.Context) (int64, error) { return g.removeData(ctx, ids) }, observed.Count[int64])
+	}
+	return g.removeData(ctx, ids)
+}
+
+// removeData is RemoveData.
+func (g *Group) removeData(ctx context.Context, ids []string) (int64, error) {
 	var b *Board
 	for _, x := range g.boards {
 		if x.opts.SharedData {

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tiebreak/tiebreak/internal/observed"
 	"github.com/tiebreak/tiebreak/pack"
 )
 
@@ -82,6 +83,17 @@ const (
 // (ErrMigrating). A migration to the settings the board already has
 // returns at once.
 func (b *Board) Migrate(ctx context.Context, layout *pack.Layout, opts Options, mo MigrateOptions) (*Board, error) {
+	if opts.Observer == nil {
+		opts.Observer = b.opts.Observer
+	}
+	if b.opts.Observer != nil {
+		return observed.Call(ctx, b.opts.Observer, b.op("Migrate", 0), errKinds, func(ctx context.Context) (*Board, error) { return b.migrate(ctx, layout, opts, mo) }, nil)
+	}
+	return b.migrate(ctx, layout, opts, mo)
+}
+
+// migrate is Migrate.
+func (b *Board) migrate(ctx context.Context, layout *pack.Layout, opts Options, mo MigrateOptions) (*Board, error) {
 	opts.expireAt = b.opts.expireAt
 	if opts.Group == "" {
 		opts.Group = b.opts.Group

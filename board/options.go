@@ -7,6 +7,7 @@ import (
 
 	"github.com/tiebreak/tiebreak/internal/durable"
 	"github.com/tiebreak/tiebreak/internal/hashtag"
+	"github.com/tiebreak/tiebreak/observe"
 )
 
 // Strategy is how a board stores its entries. Both strategies behave the
@@ -119,6 +120,15 @@ type Options struct {
 	// to whole milliseconds). Default DefaultWaitTimeout (1s); at most
 	// MaxWaitTimeout (1 minute). Used only with WaitReplicas.
 	WaitTimeout time.Duration
+
+	// Observer, when not nil, is told of every operation of the handle:
+	// it may trace it and measure it (see package observe; the module
+	// github.com/tiebreak/tiebreak/otel implements it with OpenTelemetry).
+	// It belongs to the handle, not to the stored descriptor; a Migrate
+	// with none keeps the board's, and WithObserver gives one to a handle
+	// from Open. Default nil: nothing is observed, and an operation costs
+	// one nil check more.
+	Observer observe.Observer
 
 	// expireAt, set by Periodic, makes every write set the keys to expire
 	// at this instant. Zero: keys never expire.

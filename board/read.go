@@ -8,6 +8,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/tiebreak/tiebreak/internal/observed"
 	"github.com/tiebreak/tiebreak/pack"
 )
 
@@ -120,6 +121,9 @@ func (b *Board) readFlags(opts []ReadOption) (c readConfig, data, ranks string, 
 // WithRanks asks for). It refuses an invalid id (ErrID) and reports an id
 // not on the board as ErrNotFound.
 func (b *Board) Get(ctx context.Context, id string, opts ...ReadOption) (Entry, error) {
+	if b.opts.Observer != nil {
+		return observed.Call(ctx, b.opts.Observer, b.op("Get", 0), errKinds, func(ctx context.Context) (Entry, error) { return b.rank(ctx, id, Ordinal, opts) }, entryOutcome)
+	}
 	return b.rank(ctx, id, Ordinal, opts)
 }
 
@@ -129,6 +133,16 @@ func (b *Board) Get(ctx context.Context, id string, opts ...ReadOption) (Entry, 
 // Besides Get's errors it refuses an unknown kind (ErrArgument) and Dense
 // on a board without Options.DenseRanks (ErrDenseDisabled).
 func (b *Board) Rank(ctx context.Context, id string, kind RankKind) (int64, error) {
+	if b.opts.Observer != nil {
+		op := b.op("Rank", 0)
+		op.Policy = kind.String()
+		return observed.Call(ctx, b.opts.Observer, op, errKinds, func(ctx context.Context) (int64, error) { return b.rankOf(ctx, id, kind) }, rankOutcome)
+	}
+	return b.rankOf(ctx, id, kind)
+}
+
+// rankOf is Rank.
+func (b *Board) rankOf(ctx context.Context, id string, kind RankKind) (int64, error) {
 	e, err := b.rank(ctx, id, kind, nil)
 	switch kind {
 	case Competition:
@@ -230,6 +244,14 @@ func checkWindow(op string, offset int64, n int) error {
 
 // Len returns the number of entries.
 func (b *Board) Len(ctx context.Context) (int64, error) {
+	if b.opts.Observer != nil {
+		return observed.Call(ctx, b.opts.Observer, b.op("Len", 0), errKinds, b.length, observed.Count[int64])
+	}
+	return b.length(ctx)
+}
+
+// length is Len.
+func (b *Board) length(ctx context.Context) (int64, error) {
 	return inGen(ctx, b, func(g *generation) (int64, error) {
 		n, err := b.client.Do(ctx, b.client.B().Zcard().Key(g.keys.z).Build()).AsInt64()
 		return n, redisErr("count", err)
@@ -239,6 +261,9 @@ func (b *Board) Len(ctx context.Context) (int64, error) {
 // Top returns the best n entries (fewer when the board is smaller). It
 // refuses n outside [1, MaxCount] (ErrArgument).
 func (b *Board) Top(ctx context.Context, n int, opts ...ReadOption) (List, error) {
+	if b.opts.Observer != nil {
+		return observed.Call(ctx, b.opts.Observer, b.op("Top", n), errKinds, func(ctx context.Context) (List, error) { return b.page(ctx, "Top", 0, n, opts) }, listOutcome)
+	}
 	return b.page(ctx, "Top", 0, n, opts)
 }
 
@@ -246,6 +271,9 @@ func (b *Board) Top(ctx context.Context, n int, opts ...ReadOption) (List, error
 // rank 1). It refuses n outside [1, MaxCount] and an offset outside [0,
 // MaxOffset] (ErrArgument). For paging while the board changes, use Scan.
 func (b *Board) Page(ctx context.Context, offset int64, n int, opts ...ReadOption) (List, error) {
+	if b.opts.Observer != nil {
+		return observed.Call(ctx, b.opts.Observer, b.op("Page", n), errKinds, func(ctx context.Context) (List, error) { return b.page(ctx, "Page", offset, n, opts) }, listOutcome)
+	}
 	return b.page(ctx, "Page", offset, n, opts)
 }
 
@@ -268,6 +296,14 @@ func (b *Board) page(ctx context.Context, op string, offset int64, n int, opts [
 // outside [1, MaxCount] (ErrArgument), and reports an id not on the board
 // as ErrNotFound.
 func (b *Board) Around(ctx context.Context, id string, n int, opts ...ReadOption) (List, error) {
+	if b.opts.Observer != nil {
+		return observed.Call(ctx, b.opts.Observer, b.op("Around", n), errKinds, func(ctx context.Context) (List, error) { return b.around(ctx, id, n, opts) }, listOutcome)
+	}
+	return b.around(ctx, id, n, opts)
+}
+
+// around is Around.
+func (b *Board) around(ctx context.Context, id string, n int, opts []ReadOption) (List, error) {
 	if err := b.checkID(id); err != nil {
 		return List{}, err
 	}
@@ -291,6 +327,14 @@ func (b *Board) Around(ctx context.Context, id string, n int, opts ...ReadOption
 // and an offset outside [0, MaxOffset] (ErrArgument); an empty or inverted
 // range gives an empty list.
 func (b *Board) Between(ctx context.Context, lo, hi float64, offset int64, n int, opts ...ReadOption) (List, error) {
+	if b.opts.Observer != nil {
+		return observed.Call(ctx, b.opts.Observer, b.op("Between", n), errKinds, func(ctx context.Context) (List, error) { return b.between(ctx, lo, hi, offset, n, opts) }, listOutcome)
+	}
+	return b.between(ctx, lo, hi, offset, n, opts)
+}
+
+// between is Between.
+func (b *Board) between(ctx context.Context, lo, hi float64, offset int64, n int, opts []ReadOption) (List, error) {
 	if math.IsNaN(lo) || math.IsNaN(hi) {
 		return List{}, fmt.Errorf("board: between [%v, %v]: %w", lo, hi, ErrArgument)
 	}
@@ -303,7 +347,7 @@ func (b *Board) Between(ctx context.Context, lo, hi float64, offset int64, n int
 	}
 	slo, shi, ok := b.storedBounds(lo, hi)
 	if !ok {
-		total, err := b.Len(ctx)
+		total, err := b.length(ctx)
 		return List{Total: total, Entries: []Entry{}}, err
 	}
 	args := []string{fmtFloat(slo), fmtFloat(shi), strconv.FormatInt(offset, 10), strconv.Itoa(n), data, ranks}

@@ -7,6 +7,7 @@ import (
 	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/internal/clip"
 	"github.com/tiebreak/tiebreak/internal/durable"
+	"github.com/tiebreak/tiebreak/internal/observed"
 )
 
 // MaxRemove is the most ids one Remove takes.
@@ -17,6 +18,14 @@ const MaxRemove = 1000
 // and more than MaxRemove (ErrArgument) and an invalid id (ErrID), removing
 // nothing. It waits for replicas as Submit does (Options.WaitReplicas).
 func (b *Board) Remove(ctx context.Context, ids ...string) (int64, error) {
+	if b.opts.Observer != nil {
+		return observed.Call(ctx, b.opts.Observer, b.op("Remove", len(ids)), errKinds, func(ctx context.Context) (int64, error) { return b.remove(ctx, ids) }, observed.Count[int64])
+	}
+	return b.remove(ctx, ids)
+}
+
+// remove is Remove.
+func (b *Board) remove(ctx context.Context, ids []string) (int64, error) {
 	if len(ids) == 0 || len(ids) > MaxRemove {
 		return 0, fmt.Errorf("board: Remove: len(ids) = %d out of range [1, %d]: %w", len(ids), MaxRemove, ErrArgument)
 	}
@@ -42,6 +51,14 @@ func (b *Board) Remove(ctx context.Context, ids ...string) (int64, error) {
 // the entry. To write data with the values, use Submission.Data. It waits
 // for replicas as Submit does (Options.WaitReplicas).
 func (b *Board) SetData(ctx context.Context, id string, data []byte) error {
+	if b.opts.Observer != nil {
+		return observed.Do(ctx, b.opts.Observer, b.op("SetData", 0), errKinds, func(ctx context.Context) error { return b.setData(ctx, id, data) })
+	}
+	return b.setData(ctx, id, data)
+}
+
+// setData is SetData.
+func (b *Board) setData(ctx context.Context, id string, data []byte) error {
 	if err := b.checkID(id); err != nil {
 		return err
 	}

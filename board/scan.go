@@ -8,6 +8,9 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/tiebreak/tiebreak/internal/observed"
+	"github.com/tiebreak/tiebreak/observe"
 )
 
 // Cursor is an opaque position in a board for Scan: the stored score and
@@ -34,6 +37,15 @@ type ScanPage struct {
 // has moved or gone. It refuses n outside [1, MaxCount] and a malformed
 // cursor (ErrArgument).
 func (b *Board) Scan(ctx context.Context, cursor Cursor, n int, opts ...ReadOption) (ScanPage, error) {
+	if b.opts.Observer != nil {
+		return observed.Call(ctx, b.opts.Observer, b.op("Scan", n), errKinds, func(ctx context.Context) (ScanPage, error) { return b.scan(ctx, cursor, n, opts) },
+			func(p ScanPage, o observe.Outcome) observe.Outcome { return observed.Count(len(p.Entries), o) })
+	}
+	return b.scan(ctx, cursor, n, opts)
+}
+
+// scan is Scan.
+func (b *Board) scan(ctx context.Context, cursor Cursor, n int, opts []ReadOption) (ScanPage, error) {
 	if err := checkWindow("scan", 0, n); err != nil {
 		return ScanPage{}, err
 	}

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/internal/observed"
+	"github.com/tiebreak/tiebreak/observe"
 )
 
 // MaxWindows is the most windows Windows looks at: with Every(time.Minute)
@@ -28,6 +30,20 @@ func (p *Periodic) Previous() *Board {
 // them), those with a stored descriptor or entries, in one pipelined round
 // trip. Redis errors wrap ErrRedis.
 func (p *Periodic) Windows(ctx context.Context) ([]Window, error) {
+	if p.opts.Observer != nil {
+		return observed.Call(ctx, p.opts.Observer, p.op("Periodic.Windows"), errKinds, p.windows,
+			func(ws []Window, o observe.Outcome) observe.Outcome { return observed.Count(len(ws), o) })
+	}
+	return p.windows(ctx)
+}
+
+// op describes the Periodic's operation name.
+func (p *Periodic) op(name string) observe.Op {
+	return observe.Op{Package: "board", Name: name, Object: p.name, Strategy: p.opts.Strategy.String()}
+}
+
+// windows is Windows.
+func (p *Periodic) windows(ctx context.Context) ([]Window, error) {
 	now := time.Now()
 	var ws []Window
 	for w, _ := p.period.Window(now); len(ws) < MaxWindows && w.End.Add(p.retention).After(now); w, _ = p.period.Window(w.Start.Add(-time.Nanosecond)) {
@@ -87,6 +103,14 @@ const archiveBatch = 1000
 // has not ended, and bad options; a window whose board no longer exists,
 // with no archive made, is ErrNotFound. Redis errors wrap ErrRedis.
 func (p *Periodic) Archive(ctx context.Context, w Window, o ArchiveOptions) (*Board, error) {
+	if p.opts.Observer != nil {
+		return observed.Call(ctx, p.opts.Observer, p.op("Periodic.Archive"), errKinds, func(ctx context.Context) (*Board, error) { return p.archive(ctx, w, o) }, nil)
+	}
+	return p.archive(ctx, w, o)
+}
+
+// archive is Archive.
+func (p *Periodic) archive(ctx context.Context, w Window, o ArchiveOptions) (*Board, error) {
 	a, err := p.archiveBoard(w, o)
 	if err != nil {
 		return nil, err
@@ -136,6 +160,14 @@ func (p *Periodic) checkArchivable(ctx context.Context, w Window, a *archive) er
 // Archived returns the archive of window w, made by Archive; ErrNotFound
 // when none has been made (or it expired).
 func (p *Periodic) Archived(ctx context.Context, w Window) (*Board, error) {
+	if p.opts.Observer != nil {
+		return observed.Call(ctx, p.opts.Observer, p.op("Periodic.Archived"), errKinds, func(ctx context.Context) (*Board, error) { return p.archived(ctx, w) }, nil)
+	}
+	return p.archived(ctx, w)
+}
+
+// archived is Archived.
+func (p *Periodic) archived(ctx context.Context, w Window) (*Board, error) {
 	a, err := p.archiveBoard(w, ArchiveOptions{})
 	if err != nil {
 		return nil, err

@@ -9,6 +9,7 @@ import (
 	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/internal/clip"
 	"github.com/tiebreak/tiebreak/internal/durable"
+	"github.com/tiebreak/tiebreak/internal/observed"
 )
 
 // Policy says how a submission combines with the entry already stored.
@@ -101,6 +102,16 @@ type Result struct {
 // write; when fewer acknowledged it within Options.WaitTimeout, it
 // returns the result with an error wrapping ErrNotReplicated.
 func (b *Board) Submit(ctx context.Context, s Submission) (Result, error) {
+	if b.opts.Observer != nil {
+		op := b.op("Submit", 0)
+		op.Policy = s.Policy.String()
+		return observed.Call(ctx, b.opts.Observer, op, errKinds, func(ctx context.Context) (Result, error) { return b.submitOne(ctx, s) }, resultOutcome)
+	}
+	return b.submitOne(ctx, s)
+}
+
+// submitOne is Submit.
+func (b *Board) submitOne(ctx context.Context, s Submission) (Result, error) {
 	res, conflict, err := b.submit(ctx, s, "", "", "")
 	if err == nil && conflict {
 		err = fmt.Errorf("board: submit: unexpected conflict: %w", ErrReply)

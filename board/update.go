@@ -9,6 +9,8 @@ import (
 
 	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/internal/durable"
+	"github.com/tiebreak/tiebreak/internal/observed"
+	"github.com/tiebreak/tiebreak/observe"
 )
 
 // UpdateFunc computes an entry's new values from its current one. old is
@@ -27,11 +29,36 @@ type UpdateFunc func(old *Entry) ([]float64, error)
 // error. Values fn returns are checked as Submit checks them (ErrValue).
 // Its write waits for replicas as Submit's does (Options.WaitReplicas).
 func (b *Board) Update(ctx context.Context, id string, fn UpdateFunc) (Result, error) {
+	if b.opts.Observer != nil {
+		var tries updateTries
+		return observed.Call(ctx, b.opts.Observer, b.op("Update", 0), errKinds, func(ctx context.Context) (Result, error) { return b.update(ctx, id, fn, &tries) },
+			func(r Result, o observe.Outcome) observe.Outcome { return tries.outcome(resultOutcome(r, o)) })
+	}
+	return b.update(ctx, id, fn, nil)
+}
+
+// updateTries counts an Update's attempts and the compare-and-sets it
+// lost, for its observer.
+type updateTries struct{ attempts, conflicts int }
+
+func (t *updateTries) outcome(o observe.Outcome) observe.Outcome {
+	o.Attempts, o.Conflicts, o.Has = t.attempts, t.conflicts, o.Has|observe.HasAttempts
+	return o
+}
+
+// update is Update; it counts its attempts in tries when not nil.
+func (b *Board) update(ctx context.Context, id string, fn UpdateFunc, tries *updateTries) (Result, error) {
 	if err := b.checkID(id); err != nil {
 		return Result{}, err
 	}
 	for attempt := 1; ; attempt++ {
 		res, done, err := b.tryUpdate(ctx, id, fn)
+		if tries != nil {
+			tries.attempts = attempt
+			if err == nil && !done {
+				tries.conflicts++
+			}
+		}
 		if err != nil && attempt > 1 && ctx.Err() != nil {
 			// The context ended while retrying after conflicts.
 			return Result{}, fmt.Errorf("board: update %q after %d attempts: %w: %w", id, attempt, ErrConflict, err)
@@ -54,7 +81,7 @@ func (b *Board) Update(ctx context.Context, id string, fn UpdateFunc) (Result, e
 func (b *Board) tryUpdate(ctx context.Context, id string, fn UpdateFunc) (Result, bool, error) {
 	var old *Entry
 	expect, score, member := "-", "", ""
-	e, err := b.Get(ctx, id)
+	e, err := b.rank(ctx, id, Ordinal, nil)
 	switch {
 	case err == nil:
 		old = &e
@@ -110,6 +137,15 @@ type ManyResult struct {
 // round trip; when fewer replicas acknowledged it, every submission
 // written gets its result with an error wrapping ErrNotReplicated.
 func (b *Board) SubmitMany(ctx context.Context, subs []Submission) []ManyResult {
+	if b.opts.Observer != nil {
+		rs, _ := observed.Call(ctx, b.opts.Observer, b.op("SubmitMany", len(subs)), errKinds, func(ctx context.Context) ([]ManyResult, error) { return b.submitManyOf(ctx, subs), nil }, manyOutcome)
+		return rs
+	}
+	return b.submitManyOf(ctx, subs)
+}
+
+// submitManyOf is SubmitMany.
+func (b *Board) submitManyOf(ctx context.Context, subs []Submission) []ManyResult {
 	out := make([]ManyResult, len(subs))
 	if len(subs) > MaxSubmitMany {
 		err := fmt.Errorf("board: SubmitMany: len(subs) = %d over MaxSubmitMany = %d: %w", len(subs), MaxSubmitMany, ErrArgument)

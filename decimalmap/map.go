@@ -8,7 +8,9 @@ import (
 	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/internal/clip"
 	"github.com/tiebreak/tiebreak/internal/durable"
+	"github.com/tiebreak/tiebreak/internal/observed"
 	"github.com/tiebreak/tiebreak/internal/redisretry"
+	"github.com/tiebreak/tiebreak/observe"
 )
 
 // Map is a sorted multimap in Redis: exact decimal keys, kept in numeric
@@ -54,6 +56,14 @@ func (m *Map) Name() string { return m.name }
 // MaxValueLen bytes, and values that would take key past MaxValues
 // (ErrArgument).
 func (m *Map) Add(ctx context.Context, key string, values ...string) (int64, error) {
+	if m.opts.Observer != nil {
+		return observed.Call(ctx, m.opts.Observer, m.op("Add", len(values)), errKinds, func(ctx context.Context) (int64, error) { return m.add(ctx, key, values) }, observed.Count[int64])
+	}
+	return m.add(ctx, key, values)
+}
+
+// add is Add.
+func (m *Map) add(ctx context.Context, key string, values []string) (int64, error) {
 	enc, err := m.encode("add: key", key)
 	if err != nil {
 		return 0, err
@@ -105,6 +115,14 @@ func checkValues(key string, values []string) error {
 // key is not in the map, in one command (ZRANGE BYLEX). It refuses a
 // malformed key (ErrKey).
 func (m *Map) Get(ctx context.Context, key string) ([]string, error) {
+	if m.opts.Observer != nil {
+		return observed.Call(ctx, m.opts.Observer, m.op("Get", 0), errKinds, func(ctx context.Context) ([]string, error) { return m.get(ctx, key) }, func(vs []string, o observe.Outcome) observe.Outcome { return observed.Count(len(vs), o) })
+	}
+	return m.get(ctx, key)
+}
+
+// get is Get.
+func (m *Map) get(ctx context.Context, key string) ([]string, error) {
 	enc, err := m.encode("get: key", key)
 	if err != nil {
 		return nil, err
@@ -132,6 +150,14 @@ const MaxRemove = 1000
 // holding more than MaxCallValues values in all (ErrArgument), and a
 // malformed key (ErrKey), removing nothing.
 func (m *Map) Remove(ctx context.Context, keys ...string) (int64, error) {
+	if m.opts.Observer != nil {
+		return observed.Call(ctx, m.opts.Observer, m.op("Remove", len(keys)), errKinds, func(ctx context.Context) (int64, error) { return m.remove(ctx, keys) }, observed.Count[int64])
+	}
+	return m.remove(ctx, keys)
+}
+
+// remove is Remove.
+func (m *Map) remove(ctx context.Context, keys []string) (int64, error) {
 	if len(keys) == 0 || len(keys) > MaxRemove {
 		return 0, fmt.Errorf("decimalmap: remove: len(keys) = %d out of range [1, %d]: %w", len(keys), MaxRemove, ErrArgument)
 	}
@@ -159,6 +185,17 @@ func (m *Map) Remove(ctx context.Context, keys ...string) (int64, error) {
 // key (ErrKey) and a value over MaxValueLen bytes (ErrArgument), which no
 // key holds.
 func (m *Map) RemoveValue(ctx context.Context, key, value string) (bool, error) {
+	if m.opts.Observer != nil {
+		return observed.Call(ctx, m.opts.Observer, m.op("RemoveValue", 0), errKinds, func(ctx context.Context) (bool, error) { return m.removeValue(ctx, key, value) }, func(found bool, o observe.Outcome) observe.Outcome {
+			o.Changed, o.Has = found, o.Has|observe.HasChanged
+			return o
+		})
+	}
+	return m.removeValue(ctx, key, value)
+}
+
+// removeValue is RemoveValue.
+func (m *Map) removeValue(ctx context.Context, key, value string) (bool, error) {
 	enc, err := m.encode("remove value: key", key)
 	if err != nil {
 		return false, err
@@ -176,6 +213,14 @@ func (m *Map) RemoveValue(ctx context.Context, key, value string) (bool, error) 
 
 // Len returns the number of keys in the map.
 func (m *Map) Len(ctx context.Context) (int64, error) {
+	if m.opts.Observer != nil {
+		return observed.Call(ctx, m.opts.Observer, m.op("Len", 0), errKinds, func(ctx context.Context) (int64, error) { return m.length(ctx) }, observed.Count[int64])
+	}
+	return m.length(ctx)
+}
+
+// length is Len.
+func (m *Map) length(ctx context.Context) (int64, error) {
 	n, err := m.client.Do(ctx, m.client.B().Zcard().Key(m.keys.index).Build()).AsInt64()
 	return n, redisErr("len", err)
 }
@@ -185,6 +230,14 @@ func (m *Map) Len(ctx context.Context) (int64, error) {
 // background, so even a large map never blocks it. Dropping a map that
 // does not exist does nothing.
 func (m *Map) Drop(ctx context.Context) error {
+	if m.opts.Observer != nil {
+		return observed.Do(ctx, m.opts.Observer, m.op("Drop", 0), errKinds, func(ctx context.Context) error { return m.drop(ctx) })
+	}
+	return m.drop(ctx)
+}
+
+// drop is Drop.
+func (m *Map) drop(ctx context.Context) error {
 	_, err := m.write(ctx, "drop", func(c rueidis.Client) (int64, error) {
 		return 0, redisErr("drop", c.Do(ctx, c.B().Unlink().Key(m.keys.all()...).Build()).Error())
 	})

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/tiebreak/tiebreak/internal/durable"
+	"github.com/tiebreak/tiebreak/observe"
 )
 
 // DefaultMaxKeyLen is the default limit on a key's text, in bytes:
@@ -44,6 +45,13 @@ type Options struct {
 	// to whole milliseconds). Default DefaultWaitTimeout (1s); at most
 	// MaxWaitTimeout (1 minute). Used only with WaitReplicas.
 	WaitTimeout time.Duration
+
+	// Observer, when not nil, is told of every operation of the handle:
+	// it may trace it and measure it (see package observe; the module
+	// github.com/tiebreak/tiebreak/otel implements it with OpenTelemetry).
+	// Default nil: nothing is observed, and an operation costs one nil
+	// check more.
+	Observer observe.Observer
 }
 
 func (o Options) withDefaults() (Options, error) {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/tiebreak/tiebreak/internal/observed"
 )
 
 // Entry is one key of the map with its values.
@@ -94,6 +96,14 @@ type Query struct {
 // whose keys (up to Limit) hold more than MaxCallValues values
 // (ErrArgument): set a Limit, or use Scan, whose pages fit that bound.
 func (m *Map) Range(ctx context.Context, q Query) ([]Entry, error) {
+	if m.opts.Observer != nil {
+		return observed.Call(ctx, m.opts.Observer, m.op("Range", q.Limit), errKinds, func(ctx context.Context) ([]Entry, error) { return m.rangeOf(ctx, q) }, entriesOutcome)
+	}
+	return m.rangeOf(ctx, q)
+}
+
+// rangeOf is Range.
+func (m *Map) rangeOf(ctx context.Context, q Query) ([]Entry, error) {
 	if q.Limit < 0 {
 		return nil, fmt.Errorf("decimalmap: range: Query.Limit = %d out of range [0, %d] (0 for no limit): %w", q.Limit, math.MaxInt, ErrArgument)
 	}

@@ -4,6 +4,9 @@ import (
 	"context"
 	"fmt"
 	"math"
+
+	"github.com/tiebreak/tiebreak/internal/observed"
+	"github.com/tiebreak/tiebreak/observe"
 )
 
 // Cursor is a position for Scan: the canonical text of the last key a page
@@ -31,6 +34,14 @@ type Page struct {
 // valid when its own key is gone. It refuses n under 1 and a cursor that
 // is not a key (ErrArgument).
 func (m *Map) Scan(ctx context.Context, cursor Cursor, n int) (Page, error) {
+	if m.opts.Observer != nil {
+		return observed.Call(ctx, m.opts.Observer, m.op("Scan", n), errKinds, func(ctx context.Context) (Page, error) { return m.scan(ctx, cursor, n) }, func(p Page, o observe.Outcome) observe.Outcome { return observed.Count(len(p.Entries), o) })
+	}
+	return m.scan(ctx, cursor, n)
+}
+
+// scan is Scan.
+func (m *Map) scan(ctx context.Context, cursor Cursor, n int) (Page, error) {
 	if n < 1 {
 		return Page{}, fmt.Errorf("decimalmap: scan: n = %d out of range [1, %d]: %w", n, math.MaxInt, ErrArgument)
 	}

@@ -9,7 +9,9 @@ import (
 
 	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/internal/durable"
+	"github.com/tiebreak/tiebreak/internal/observed"
 	"github.com/tiebreak/tiebreak/internal/redisretry"
+	"github.com/tiebreak/tiebreak/observe"
 )
 
 // Bounds and default of Options.WaitReplicas and Options.WaitTimeout.
@@ -40,6 +42,13 @@ type Options struct {
 	// to whole milliseconds). Default DefaultWaitTimeout (1s); at most
 	// MaxWaitTimeout (1 minute). Used only with WaitReplicas.
 	WaitTimeout time.Duration
+
+	// Observer, when not nil, is told of every operation of the limiter:
+	// it may trace it and measure it (see package observe; the module
+	// github.com/tiebreak/tiebreak/otel implements it with OpenTelemetry).
+	// Default nil: nothing is observed, and an operation costs one nil
+	// check more.
+	Observer observe.Observer
 }
 
 func (o Options) withDefaults() (Options, error) {
@@ -71,6 +80,7 @@ type Limiter struct {
 	prefix string
 	wait   durable.Wait
 	args   argCache
+	obs    observe.Observer
 }
 
 // New returns a limiter on client, standalone or cluster. It refuses
@@ -85,12 +95,15 @@ func New(client rueidis.Client, opts Options) (*Limiter, error) {
 		return nil, err
 	}
 	w := durable.Wait{Replicas: o.WaitReplicas, Timeout: o.WaitTimeout}
-	return &Limiter{client: redisretry.Wrap(client), prefix: o.Prefix, wait: w}, nil
+	return &Limiter{client: redisretry.Wrap(client), prefix: o.Prefix, wait: w, obs: o.Observer}, nil
 }
 
 // Allow is AllowN(ctx, key, limit, 1).
 func (l *Limiter) Allow(ctx context.Context, key string, limit Limit) (Result, error) {
-	return l.AllowN(ctx, key, limit, 1)
+	if l.obs != nil {
+		return observed.Call(ctx, l.obs, l.op("Allow", key, limit, 1), errKinds, func(ctx context.Context) (Result, error) { return l.allowN(ctx, key, limit, 1) }, resultOutcome)
+	}
+	return l.allowN(ctx, key, limit, 1)
 }
 
 // AllowN admits n requests for key under limit, all or none: they are
@@ -114,6 +127,14 @@ func (l *Limiter) Allow(ctx context.Context, key string, limit Limit) (Result, e
 // later call with a longer window may not see requests the log has
 // already forgotten.
 func (l *Limiter) AllowN(ctx context.Context, key string, limit Limit, n int) (Result, error) {
+	if l.obs != nil {
+		return observed.Call(ctx, l.obs, l.op("AllowN", key, limit, n), errKinds, func(ctx context.Context) (Result, error) { return l.allowN(ctx, key, limit, n) }, resultOutcome)
+	}
+	return l.allowN(ctx, key, limit, n)
+}
+
+// allowN is AllowN.
+func (l *Limiter) allowN(ctx context.Context, key string, limit Limit, n int) (Result, error) {
 	if err := limit.Validate(); err != nil {
 		return Result{}, err
 	}
@@ -142,6 +163,14 @@ func (l *Limiter) AllowN(ctx context.Context, key string, limit Limit, n int) (R
 // Resetting a key with nothing logged is not an error. It refuses a bad
 // key (ErrKey, as AllowN); Redis errors wrap ErrRedis.
 func (l *Limiter) Reset(ctx context.Context, key string) error {
+	if l.obs != nil {
+		return observed.Do(ctx, l.obs, l.op("Reset", key, Limit{}, 0), errKinds, func(ctx context.Context) error { return l.reset(ctx, key) })
+	}
+	return l.reset(ctx, key)
+}
+
+// reset is Reset.
+func (l *Limiter) reset(ctx context.Context, key string) error {
 	k, err := redisKey(l.prefix, key)
 	if err != nil {
 		return err

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/tiebreak/tiebreak/internal/durable"
+	"github.com/tiebreak/tiebreak/observe"
 )
 
 // Strategy is how a Timeline stores its messages in its sorted set. Both
@@ -135,6 +136,13 @@ type Options struct {
 	// to whole milliseconds). Default DefaultWaitTimeout (1s); at most
 	// MaxWaitTimeout (1 minute). Used only with WaitReplicas.
 	WaitTimeout time.Duration
+
+	// Observer, when not nil, is told of every operation of the handle:
+	// it may trace it and measure it (see package observe; the module
+	// github.com/tiebreak/tiebreak/otel implements it with OpenTelemetry).
+	// Default nil: nothing is observed, and an operation costs one nil
+	// check more.
+	Observer observe.Observer
 }
 
 // withDefaults fills in the defaults and says what is out of bounds, if

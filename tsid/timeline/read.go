@@ -8,6 +8,8 @@ import (
 
 	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/internal/clip"
+	"github.com/tiebreak/tiebreak/internal/observed"
+	"github.com/tiebreak/tiebreak/observe"
 )
 
 // Page is one page of a timeline, read by Latest, Oldest, Before or After.
@@ -47,6 +49,14 @@ type Window[ID any] struct {
 // reports an ID not in the timeline as ErrNotFound. Redis errors wrap
 // ErrRedis.
 func (tl *Timeline[ID]) Get(ctx context.Context, id ID) (Message[ID], error) {
+	if tl.opts.Observer != nil {
+		return observed.Call(ctx, tl.opts.Observer, tl.op("Get", 0), errKinds, func(ctx context.Context) (Message[ID], error) { return tl.get(ctx, id) }, nil)
+	}
+	return tl.get(ctx, id)
+}
+
+// get is Get.
+func (tl *Timeline[ID]) get(ctx context.Context, id ID) (Message[ID], error) {
 	c, err := tl.cursorOf("Get", "id", id, false)
 	if err != nil {
 		return Message[ID]{}, err
@@ -74,6 +84,14 @@ func (tl *Timeline[ID]) Get(ctx context.Context, id ID) (Message[ID], error) {
 // older. It refuses n below 0 or above MaxPage (ErrPageSize). Redis errors
 // wrap ErrRedis.
 func (tl *Timeline[ID]) Latest(ctx context.Context, n int) (Page[ID], error) {
+	if tl.opts.Observer != nil {
+		return observed.Call(ctx, tl.opts.Observer, tl.op("Latest", n), errKinds, func(ctx context.Context) (Page[ID], error) { return tl.latest(ctx, n) }, pageOutcome[ID])
+	}
+	return tl.latest(ctx, n)
+}
+
+// latest is Latest.
+func (tl *Timeline[ID]) latest(ctx context.Context, n int) (Page[ID], error) {
 	n, err := tl.pageSize("Latest", n)
 	if err != nil {
 		return Page[ID]{}, err
@@ -87,6 +105,14 @@ func (tl *Timeline[ID]) Latest(ctx context.Context, n int) (Page[ID], error) {
 // newer. It refuses n below 0 or above MaxPage (ErrPageSize). Redis errors
 // wrap ErrRedis.
 func (tl *Timeline[ID]) Oldest(ctx context.Context, n int) (Page[ID], error) {
+	if tl.opts.Observer != nil {
+		return observed.Call(ctx, tl.opts.Observer, tl.op("Oldest", n), errKinds, func(ctx context.Context) (Page[ID], error) { return tl.oldest(ctx, n) }, pageOutcome[ID])
+	}
+	return tl.oldest(ctx, n)
+}
+
+// oldest is Oldest.
+func (tl *Timeline[ID]) oldest(ctx context.Context, n int) (Page[ID], error) {
 	n, err := tl.pageSize("Oldest", n)
 	if err != nil {
 		return Page[ID]{}, err
@@ -107,6 +133,14 @@ func (tl *Timeline[ID]) Oldest(ctx context.Context, n int) (Page[ID], error) {
 // error) and n below 0 or above MaxPage (ErrPageSize). Redis errors wrap
 // ErrRedis.
 func (tl *Timeline[ID]) Before(ctx context.Context, cursor ID, n int) (Page[ID], error) {
+	if tl.opts.Observer != nil {
+		return observed.Call(ctx, tl.opts.Observer, tl.op("Before", n), errKinds, func(ctx context.Context) (Page[ID], error) { return tl.before(ctx, cursor, n) }, pageOutcome[ID])
+	}
+	return tl.before(ctx, cursor, n)
+}
+
+// before is Before.
+func (tl *Timeline[ID]) before(ctx context.Context, cursor ID, n int) (Page[ID], error) {
 	c, n, err := tl.pageArgs("Before", "cursor", cursor, n)
 	if err != nil {
 		return Page[ID]{}, err
@@ -124,6 +158,14 @@ func (tl *Timeline[ID]) Before(ctx context.Context, cursor ID, n int) (Page[ID],
 // Before: After(zero ID, n) reads what Oldest(n) reads. After refuses what
 // Before refuses.
 func (tl *Timeline[ID]) After(ctx context.Context, cursor ID, n int) (Page[ID], error) {
+	if tl.opts.Observer != nil {
+		return observed.Call(ctx, tl.opts.Observer, tl.op("After", n), errKinds, func(ctx context.Context) (Page[ID], error) { return tl.after(ctx, cursor, n) }, pageOutcome[ID])
+	}
+	return tl.after(ctx, cursor, n)
+}
+
+// after is After.
+func (tl *Timeline[ID]) after(ctx context.Context, cursor ID, n int) (Page[ID], error) {
 	c, n, err := tl.pageArgs("After", "cursor", cursor, n)
 	if err != nil {
 		return Page[ID]{}, err
@@ -148,6 +190,14 @@ func (tl *Timeline[ID]) After(ctx context.Context, cursor ID, n int) (Page[ID], 
 // stored, and the zero ID always works. n = 0 means DefaultPage. Around
 // refuses what Before refuses.
 func (tl *Timeline[ID]) Around(ctx context.Context, anchor ID, n int) (Window[ID], error) {
+	if tl.opts.Observer != nil {
+		return observed.Call(ctx, tl.opts.Observer, tl.op("Around", n), errKinds, func(ctx context.Context) (Window[ID], error) { return tl.around(ctx, anchor, n) }, func(w Window[ID], o observe.Outcome) observe.Outcome { return observed.Count(len(w.Messages), o) })
+	}
+	return tl.around(ctx, anchor, n)
+}
+
+// around is Around.
+func (tl *Timeline[ID]) around(ctx context.Context, anchor ID, n int) (Window[ID], error) {
 	c, n, err := tl.pageArgs("Around", "anchor", anchor, n)
 	if err != nil {
 		return Window[ID]{}, err

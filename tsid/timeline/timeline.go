@@ -11,6 +11,7 @@ import (
 
 	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/internal/clip"
+	"github.com/tiebreak/tiebreak/internal/observed"
 	"github.com/tiebreak/tiebreak/internal/redisretry"
 	"github.com/tiebreak/tiebreak/tsid"
 )
@@ -107,6 +108,14 @@ func (tl *Timeline[ID]) Key() string { return tl.keys[0] }
 
 // Len returns the number of messages.
 func (tl *Timeline[ID]) Len(ctx context.Context) (int64, error) {
+	if tl.opts.Observer != nil {
+		return observed.Call(ctx, tl.opts.Observer, tl.op("Len", 0), errKinds, func(ctx context.Context) (int64, error) { return tl.length(ctx) }, observed.Count[int64])
+	}
+	return tl.length(ctx)
+}
+
+// length is Len.
+func (tl *Timeline[ID]) length(ctx context.Context) (int64, error) {
 	n, err := tl.client.Do(ctx, tl.client.B().Zcard().Key(tl.keys[0]).Build()).AsInt64()
 	return n, tl.redisErr("Len", err)
 }
@@ -114,6 +123,14 @@ func (tl *Timeline[ID]) Len(ctx context.Context) (int64, error) {
 // Drop deletes the whole timeline in one command (UNLINK: Redis frees the
 // memory in the background).
 func (tl *Timeline[ID]) Drop(ctx context.Context) error {
+	if tl.opts.Observer != nil {
+		return observed.Do(ctx, tl.opts.Observer, tl.op("Drop", 0), errKinds, func(ctx context.Context) error { return tl.drop(ctx) })
+	}
+	return tl.drop(ctx)
+}
+
+// drop is Drop.
+func (tl *Timeline[ID]) drop(ctx context.Context) error {
 	_, err := tl.write(ctx, "Drop", func(c rueidis.Client) (int64, error) {
 		return 0, tl.redisErr("Drop", c.Do(ctx, c.B().Unlink().Key(tl.keys...).Build()).Error())
 	})

@@ -8,6 +8,7 @@ import (
 	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/internal/clip"
 	"github.com/tiebreak/tiebreak/internal/durable"
+	"github.com/tiebreak/tiebreak/internal/observed"
 )
 
 // Message is one message of a timeline.
@@ -40,6 +41,11 @@ const (
 // tsid.ErrVersion for a UUID that is not version 7) and an empty payload
 // or one over MaxPayload (ErrPayload). Redis errors wrap ErrRedis.
 func (tl *Timeline[ID]) Append(ctx context.Context, id ID, payload []byte) error {
+	if tl.opts.Observer != nil {
+		return observed.Do(ctx, tl.opts.Observer, tl.op("Append", 1), errKinds, func(ctx context.Context) error {
+			return tl.appendMsgs(ctx, "Append", []Message[ID]{{ID: id, Payload: payload}})
+		})
+	}
 	return tl.appendMsgs(ctx, "Append", []Message[ID]{{ID: id, Payload: payload}})
 }
 
@@ -54,6 +60,9 @@ func (tl *Timeline[ID]) Append(ctx context.Context, id ID, payload []byte) error
 // Redis error some chunks may be stored and others not; appending again is
 // safe.
 func (tl *Timeline[ID]) AppendMany(ctx context.Context, msgs []Message[ID]) error {
+	if tl.opts.Observer != nil {
+		return observed.Do(ctx, tl.opts.Observer, tl.op("AppendMany", len(msgs)), errKinds, func(ctx context.Context) error { return tl.appendMsgs(ctx, "AppendMany", msgs) })
+	}
 	return tl.appendMsgs(ctx, "AppendMany", msgs)
 }
 
@@ -146,6 +155,14 @@ func element(op string, i int) string {
 // refuses (ErrID, wrapping the codec's error, naming its index: ids[i]).
 // Redis errors wrap ErrRedis.
 func (tl *Timeline[ID]) Remove(ctx context.Context, ids ...ID) (int64, error) {
+	if tl.opts.Observer != nil {
+		return observed.Call(ctx, tl.opts.Observer, tl.op("Remove", len(ids)), errKinds, func(ctx context.Context) (int64, error) { return tl.remove(ctx, ids) }, observed.Count[int64])
+	}
+	return tl.remove(ctx, ids)
+}
+
+// remove is Remove.
+func (tl *Timeline[ID]) remove(ctx context.Context, ids []ID) (int64, error) {
 	if len(ids) < 1 || len(ids) > MaxRemove {
 		return 0, fmt.Errorf("timeline: room %s: Remove: len(ids) = %d out of range [1, %d]: %w",
 			clip.Quote(tl.room), len(ids), MaxRemove, ErrArgument)
@@ -175,6 +192,14 @@ func (tl *Timeline[ID]) Remove(ctx context.Context, ids ...ID) (int64, error) {
 // have gone quiet. Without retention options it does nothing and returns
 // 0.
 func (tl *Timeline[ID]) Trim(ctx context.Context) (int64, error) {
+	if tl.opts.Observer != nil {
+		return observed.Call(ctx, tl.opts.Observer, tl.op("Trim", 0), errKinds, func(ctx context.Context) (int64, error) { return tl.trim(ctx) }, observed.Count[int64])
+	}
+	return tl.trim(ctx)
+}
+
+// trim is Trim.
+func (tl *Timeline[ID]) trim(ctx context.Context) (int64, error) {
 	if tl.opts.MaxLen == 0 && tl.opts.MaxAge == 0 {
 		return 0, nil
 	}

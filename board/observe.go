@@ -1,0 +1,96 @@
+package board
+
+import (
+	"errors"
+
+	"github.com/tiebreak/tiebreak/internal/observed"
+	"github.com/tiebreak/tiebreak/observe"
+)
+
+// errKinds are the package's sentinel errors as an observer names them,
+// those that wrap another first.
+var errKinds = []observed.Sentinel{
+	{Err: ErrRetriesExhausted, Name: "board.ErrRetriesExhausted"},
+	{Err: ErrConflict, Name: "board.ErrConflict"},
+	{Err: ErrNotReplicated, Name: "board.ErrNotReplicated"},
+	{Err: ErrName, Name: "board.ErrName"},
+	{Err: ErrOptions, Name: "board.ErrOptions"},
+	{Err: ErrID, Name: "board.ErrID"},
+	{Err: ErrValue, Name: "board.ErrValue"},
+	{Err: ErrArgument, Name: "board.ErrArgument"},
+	{Err: ErrNotFound, Name: "board.ErrNotFound"},
+	{Err: ErrDenseDisabled, Name: "board.ErrDenseDisabled"},
+	{Err: ErrExpired, Name: "board.ErrExpired"},
+	{Err: ErrMismatch, Name: "board.ErrMismatch"},
+	{Err: ErrDescriptor, Name: "board.ErrDescriptor"},
+	{Err: ErrMigrating, Name: "board.ErrMigrating"},
+	{Err: ErrRedis, Name: "board.ErrRedis"},
+	{Err: ErrReply, Name: "board.ErrReply"},
+}
+
+// op describes the operation name of b asking for n entries.
+func (b *Board) op(name string, n int) observe.Op {
+	return observe.Op{Package: "board", Name: name, Object: b.name, Group: b.opts.Group, Strategy: b.opts.Strategy.String(), N: int64(n)}
+}
+
+// resultOutcome reports a write's stored rank, change and trim: when it
+// succeeded, or was applied but not replicated.
+func resultOutcome(r Result, o observe.Outcome) observe.Outcome {
+	if o.Err != nil && !errors.Is(o.Err, ErrNotReplicated) {
+		return o
+	}
+	o.Rank, o.Changed, o.Trimmed = r.Entry.Rank, r.Changed, r.Trimmed
+	o.Has |= observe.HasRank | observe.HasChanged | observe.HasTrimmed
+	return o
+}
+
+// entryOutcome reports the rank of the entry read.
+func entryOutcome(e Entry, o observe.Outcome) observe.Outcome {
+	if o.Err == nil {
+		o.Rank, o.Has = e.Rank, o.Has|observe.HasRank
+	}
+	return o
+}
+
+// rankOutcome reports the rank read.
+func rankOutcome(rank int64, o observe.Outcome) observe.Outcome {
+	if o.Err == nil {
+		o.Rank, o.Has = rank, o.Has|observe.HasRank
+	}
+	return o
+}
+
+// listOutcome reports how many entries a read returned.
+func listOutcome(l List, o observe.Outcome) observe.Outcome {
+	return observed.Count(len(l.Entries), o)
+}
+
+// manyOutcome reports how many submissions were written and, as the
+// call's error, the first submission's error.
+func manyOutcome(rs []ManyResult, o observe.Outcome) observe.Outcome {
+	written := 0
+	for _, r := range rs {
+		switch {
+		case r.Err == nil:
+			written++
+		case o.Err == nil:
+			o.Err, o.ErrKind = r.Err, observed.Kind(r.Err, errKinds)
+		}
+	}
+	return observed.Count(written, o)
+}
+
+// WithObserver returns a handle to the same board, with the same settings,
+// that tells o of its operations (nil: none), as Options.Observer does:
+// for a handle built by Open or OpenGroup, which take no Options. It does
+// not talk to Redis; b is unchanged.
+func (b *Board) WithObserver(o observe.Observer) *Board {
+	opts := b.opts
+	opts.Observer = o
+	c, err := configure(b.given, b.name, b.layout, opts)
+	if err != nil {
+		panic(err) // unreachable: b's name, layout and options were checked
+	}
+	c.gen.Store(b.gen.Load())
+	return c
+}

@@ -1,0 +1,88 @@
+package observed
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/tiebreak/tiebreak/observe"
+)
+
+var (
+	errOuter = errors.New("outer")
+	errInner = errors.New("inner")
+)
+
+// TestKind: the first sentinel err wraps names it; none, "".
+func TestKind(t *testing.T) {
+	sentinels := []Sentinel{{errOuter, "p.ErrOuter"}, {errInner, "p.ErrInner"}}
+	both := fmt.Errorf("x: %w: %w", errInner, errOuter)
+	for _, c := range []struct {
+		err  error
+		want string
+	}{
+		{nil, ""},
+		{errors.New("other"), ""},
+		{fmt.Errorf("wrapped: %w", errInner), "p.ErrInner"},
+		{both, "p.ErrOuter"},
+	} {
+		if got := Kind(c.err, sentinels); got != c.want {
+			t.Errorf("Kind(%v) = %q, want %q", c.err, got, c.want)
+		}
+	}
+}
+
+type ctxKey struct{}
+
+// recorder is an Observer that records what it was told.
+type recorder struct {
+	ops  []observe.Op
+	outs []observe.Outcome
+}
+
+func (r *recorder) Start(ctx context.Context, op observe.Op) (context.Context, observe.Span) {
+	r.ops = append(r.ops, op)
+	return context.WithValue(ctx, ctxKey{}, len(r.ops)), r
+}
+
+func (r *recorder) End(o observe.Outcome) { r.outs = append(r.outs, o) }
+
+// TestCallAndDo: the call runs with the context Start returned, End is
+// called once with the error, its kind and what out adds, and the call's
+// results come back unchanged.
+func TestCallAndDo(t *testing.T) {
+	r := &recorder{}
+	sentinels := []Sentinel{{errInner, "p.ErrInner"}}
+	op := observe.Op{Package: "p", Name: "Read", N: 3}
+	failure := fmt.Errorf("read: %w", errInner)
+	v, err := Call(context.Background(), r, op, sentinels, func(ctx context.Context) (int64, error) {
+		if ctx.Value(ctxKey{}) != 1 {
+			t.Error("the call did not get the context Start returned")
+		}
+		return 42, failure
+	}, Count[int64])
+	if v != 42 || err != failure {
+		t.Errorf("Call returned %d, %v; want 42, %v", v, err, failure)
+	}
+	err = Do(context.Background(), r, op, sentinels, func(ctx context.Context) error {
+		if ctx.Value(ctxKey{}) != 2 {
+			t.Error("the call did not get the context Start returned")
+		}
+		return nil
+	})
+	if err != nil {
+		t.Errorf("Do: %v", err)
+	}
+	want := []observe.Outcome{
+		{Err: failure, ErrKind: "p.ErrInner", Has: observe.HasCount, Count: 42},
+		{},
+	}
+	if diff := cmp.Diff(want, r.outs, cmp.Comparer(func(a, b error) bool { return a == b })); diff != "" {
+		t.Errorf("outcomes (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]observe.Op{op, op}, r.ops); diff != "" {
+		t.Errorf("ops (-want +got):\n%s", diff)
+	}
+}
