@@ -251,7 +251,9 @@ func (v *shardView) connect(ctx context.Context, client rueidis.Client) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			shards[i], errs[i] = New(ctx, client, name, v.probe.layout, v.opts.Options)
+			o := v.opts.Options
+			o.Observer = nil // the sharded board's calls make the spans
+			shards[i], errs[i] = New(ctx, client, name, v.probe.layout, o)
 		}()
 	}
 	wg.Wait()

@@ -5,6 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/tiebreak/tiebreak/internal/observed"
+	"github.com/tiebreak/tiebreak/observe"
 )
 
 // The public methods of Sharded: each runs on the current view of the
@@ -13,7 +16,7 @@ import (
 // Len returns the number of entries: the sum of the shards' (at most Cap),
 // in one round trip.
 func (sb *Sharded) Len(ctx context.Context) (int64, error) {
-	return onView(ctx, sb, func(v *shardView) (int64, error) { return v.Len(ctx) })
+	return observeView(ctx, sb, sb.op("Len", 0), observed.Count[int64], func(ctx context.Context, v *shardView) (int64, error) { return v.Len(ctx) })
 }
 
 // Get returns the entry of id with its ordinal rank on the whole board
@@ -22,21 +25,21 @@ func (sb *Sharded) Len(ctx context.Context) (int64, error) {
 // invalid id (ErrID) and Dense (ErrDenseDisabled), and reports an id not
 // on the board (or beyond the cap) as ErrNotFound.
 func (sb *Sharded) Get(ctx context.Context, id string, opts ...ReadOption) (Entry, error) {
-	return onView(ctx, sb, func(v *shardView) (Entry, error) { return v.Get(ctx, id, opts...) })
+	return observeView(ctx, sb, sb.op("Get", 0), entryOutcome, func(ctx context.Context, v *shardView) (Entry, error) { return v.Get(ctx, id, opts...) })
 }
 
 // Rank returns the rank of id of the given kind on the whole board, 1 =
 // best, as Get does. It refuses Dense (ErrDenseDisabled) and an unknown
 // kind (ErrArgument).
 func (sb *Sharded) Rank(ctx context.Context, id string, kind RankKind) (int64, error) {
-	return onView(ctx, sb, func(v *shardView) (int64, error) { return v.Rank(ctx, id, kind) })
+	return observeView(ctx, sb, sb.op("Rank", 0), rankOutcome, func(ctx context.Context, v *shardView) (int64, error) { return v.Rank(ctx, id, kind) })
 }
 
 // Top returns the best n entries of the whole board, in one round trip:
 // each shard's best n, merged. It refuses n outside [1, MaxCount]
 // (ErrArgument) and Dense (ErrDenseDisabled).
 func (sb *Sharded) Top(ctx context.Context, n int, opts ...ReadOption) (List, error) {
-	return onView(ctx, sb, func(v *shardView) (List, error) { return v.Top(ctx, n, opts...) })
+	return observeView(ctx, sb, sb.op("Top", n), listOutcome, func(ctx context.Context, v *shardView) (List, error) { return v.Top(ctx, n, opts...) })
 }
 
 // Page returns up to n entries starting at the 0-based offset, as
@@ -47,7 +50,7 @@ func (sb *Sharded) Top(ctx context.Context, n int, opts ...ReadOption) (List, er
 // a random share of the ids, so the second reads about n + 3*sqrt(offset *
 // Shards) entries in all. It refuses what Board.Page refuses.
 func (sb *Sharded) Page(ctx context.Context, offset int64, n int, opts ...ReadOption) (List, error) {
-	return onView(ctx, sb, func(v *shardView) (List, error) { return v.Page(ctx, offset, n, opts...) })
+	return observeView(ctx, sb, sb.op("Page", n), listOutcome, func(ctx context.Context, v *shardView) (List, error) { return v.Page(ctx, offset, n, opts...) })
 }
 
 // Between returns up to n entries, skipping offset, whose first field lies
@@ -55,7 +58,9 @@ func (sb *Sharded) Page(ctx context.Context, offset int64, n int, opts ...ReadOp
 // offset+n over MaxCount, two (as Page). It refuses what Board.Between
 // refuses.
 func (sb *Sharded) Between(ctx context.Context, lo, hi float64, offset int64, n int, opts ...ReadOption) (List, error) {
-	return onView(ctx, sb, func(v *shardView) (List, error) { return v.Between(ctx, lo, hi, offset, n, opts...) })
+	return observeView(ctx, sb, sb.op("Between", n), listOutcome, func(ctx context.Context, v *shardView) (List, error) {
+		return v.Between(ctx, lo, hi, offset, n, opts...)
+	})
 }
 
 // Around returns n entries around id, id among them and as central as the
@@ -64,7 +69,7 @@ func (sb *Sharded) Between(ctx context.Context, lo, hi float64, offset int64, n 
 // what Board.Around refuses, and Dense (ErrDenseDisabled); an id not on
 // the board, or beyond the cap, is ErrNotFound.
 func (sb *Sharded) Around(ctx context.Context, id string, n int, opts ...ReadOption) (List, error) {
-	return onView(ctx, sb, func(v *shardView) (List, error) { return v.Around(ctx, id, n, opts...) })
+	return observeView(ctx, sb, sb.op("Around", n), listOutcome, func(ctx context.Context, v *shardView) (List, error) { return v.Around(ctx, id, n, opts...) })
 }
 
 // Scan returns up to n entries that come strictly after cursor, best
@@ -72,7 +77,7 @@ func (sb *Sharded) Around(ctx context.Context, id string, n int, opts ...ReadOpt
 // the cursor, merged. Cursors of a sharded board and of a board are alike.
 // It refuses what Board.Scan refuses, and Dense (ErrDenseDisabled).
 func (sb *Sharded) Scan(ctx context.Context, cursor Cursor, n int, opts ...ReadOption) (ScanPage, error) {
-	return onView(ctx, sb, func(v *shardView) (ScanPage, error) { return v.Scan(ctx, cursor, n, opts...) })
+	return observeView(ctx, sb, sb.op("Scan", n), func(p ScanPage, o observe.Outcome) observe.Outcome { return observed.Count(len(p.Entries), o) }, func(ctx context.Context, v *shardView) (ScanPage, error) { return v.Scan(ctx, cursor, n, opts...) })
 }
 
 // Among returns the entries of ids, best first, each with its rank among
@@ -81,7 +86,7 @@ func (sb *Sharded) Scan(ctx context.Context, cursor Cursor, n int, opts ...ReadO
 // others (one with one shard). Ids beyond the cap are listed in Absent. It
 // refuses what Board.Among refuses, and Dense (ErrDenseDisabled).
 func (sb *Sharded) Among(ctx context.Context, ids []string, opts ...ReadOption) (AmongList, error) {
-	return onView(ctx, sb, func(v *shardView) (AmongList, error) { return v.Among(ctx, ids, opts...) })
+	return observeView(ctx, sb, sb.op("Among", len(ids)), func(l AmongList, o observe.Outcome) observe.Outcome { return observed.Count(len(l.Entries), o) }, func(ctx context.Context, v *shardView) (AmongList, error) { return v.Among(ctx, ids, opts...) })
 }
 
 // Submit writes one entry on its shard in one atomic script, as
@@ -92,14 +97,14 @@ func (sb *Sharded) Among(ctx context.Context, ids []string, opts ...ReadOption) 
 // Cap of the whole board has rank 0 and Trimmed set. It refuses what
 // Board.Submit refuses, changing nothing.
 func (sb *Sharded) Submit(ctx context.Context, s Submission) (Result, error) {
-	return onView(ctx, sb, func(v *shardView) (Result, error) { return v.Submit(ctx, s) })
+	return observeView(ctx, sb, sb.submitOp(s), resultOutcome, func(ctx context.Context, v *shardView) (Result, error) { return v.Submit(ctx, s) })
 }
 
 // Update reads, computes and compare-and-sets the entry of id on its shard,
 // as Board.Update does (the entry fn sees carries its rank on its shard),
 // and returns the stored entry ranked as Submit ranks it.
 func (sb *Sharded) Update(ctx context.Context, id string, fn UpdateFunc) (Result, error) {
-	return onView(ctx, sb, func(v *shardView) (Result, error) { return v.Update(ctx, id, fn) })
+	return observeView(ctx, sb, sb.op("Update", 0), resultOutcome, func(ctx context.Context, v *shardView) (Result, error) { return v.Update(ctx, id, fn) })
 }
 
 // Remove removes ids, each in one atomic script on its shard (all shards
@@ -108,12 +113,12 @@ func (sb *Sharded) Update(ctx context.Context, id string, fn UpdateFunc) (Result
 // several shards is atomic per shard, not as a whole: on an error, the
 // shards that answered have removed their ids.
 func (sb *Sharded) Remove(ctx context.Context, ids ...string) (int64, error) {
-	return onView(ctx, sb, func(v *shardView) (int64, error) { return v.Remove(ctx, ids...) })
+	return observeView(ctx, sb, sb.op("Remove", len(ids)), observed.Count[int64], func(ctx context.Context, v *shardView) (int64, error) { return v.Remove(ctx, ids...) })
 }
 
 // SetData sets the member data of id on its shard, as Board.SetData does.
 func (sb *Sharded) SetData(ctx context.Context, id string, data []byte) error {
-	_, err := onView(ctx, sb, func(v *shardView) (struct{}, error) { return struct{}{}, v.SetData(ctx, id, data) })
+	_, err := observeView(ctx, sb, sb.op("SetData", 0), nil, func(ctx context.Context, v *shardView) (struct{}, error) { return struct{}{}, v.SetData(ctx, id, data) })
 	return err
 }
 
@@ -125,6 +130,11 @@ func (sb *Sharded) SetData(ctx context.Context, id string, data []byte) error {
 // more than the writes: use Among or Rank). It refuses more than
 // MaxSubmitMany submissions (ErrArgument), sending nothing.
 func (sb *Sharded) SubmitMany(ctx context.Context, subs []Submission) []ManyResult {
+	if sb.opts.Observer != nil {
+		rs, _ := observed.Call(ctx, sb.opts.Observer, sb.op("SubmitMany", len(subs)), errKinds,
+			func(ctx context.Context) ([]ManyResult, error) { return sb.submitMany(ctx, subs), nil }, manyOutcome)
+		return rs
+	}
 	return sb.submitMany(ctx, subs)
 }
 
@@ -132,6 +142,33 @@ func (sb *Sharded) SubmitMany(ctx context.Context, subs []Submission) []ManyResu
 // its new shards: past it, the call fails with an error wrapping
 // ErrMigrating.
 const reshardWait = 10 * time.Second
+
+// op describes the operation name of sb asking for n entries.
+func (sb *Sharded) op(name string, n int) observe.Op {
+	return observe.Op{Package: "board", Name: "Sharded." + name, Object: sb.name, Strategy: sb.opts.Strategy.String(), N: int64(n)}
+}
+
+// submitOp describes a Submit of s.
+func (sb *Sharded) submitOp(s Submission) observe.Op {
+	o := sb.op("Submit", 0)
+	o.Policy = s.Policy.String()
+	return o
+}
+
+// observeView runs op on the current view (onView), under a span of
+// Options.Observer when the board has one; out adds what the result tells
+// to the span's outcome. The shards' own handles observe nothing, so that
+// one call makes one span.
+func observeView[T any](ctx context.Context, sb *Sharded, o observe.Op, out func(T, observe.Outcome) observe.Outcome,
+	op func(context.Context, *shardView) (T, error)) (T, error) {
+	call := func(ctx context.Context) (T, error) {
+		return onView(ctx, sb, func(v *shardView) (T, error) { return op(ctx, v) })
+	}
+	if sb.opts.Observer != nil {
+		return observed.Call(ctx, sb.opts.Observer, o, errKinds, call, out)
+	}
+	return call(ctx)
+}
 
 // onView runs op on the current view of the shards; when a shard answers
 // that a resharding froze or retired it, it reads the board's descriptor
