@@ -24,7 +24,8 @@ import (
 // every node, from which the notes model the writes a cluster with a core
 // per node could take. The workload starts its own cluster (in a temporary
 // directory, removed by Drop), whatever Redis the run measures otherwise.
-// board's BenchmarkShardedReads and BenchmarkShardedWrites run it.
+// board's BenchmarkShardedReads and BenchmarkShardedWrites run it (the
+// quick run's reads).
 func init() {
 	register(Workload{
 		Num: 9, Name: "sharded", Title: "9. Sharded boards on a 3-master cluster",
