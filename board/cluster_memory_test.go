@@ -213,8 +213,8 @@ func checkSpread(t *testing.T, cluster *redistest.Cluster, nodes map[string]ruei
 	}
 	used, limit := nodeMemory(t, nodes)
 	for addr := range nodes {
-		t.Logf("node %s: %d shards, %d entries, used_memory %d (%d over the start) of maxmemory %d",
-			addr, shards[addr], entries[addr], used[addr], used[addr]-base[addr], limit[addr])
+		t.Logf("node %s: %d shards, %d entries, used_memory %d (%d over the start: %.0f bytes per entry) of maxmemory %d",
+			addr, shards[addr], entries[addr], used[addr], used[addr]-base[addr], float64(used[addr]-base[addr])/float64(max(entries[addr], 1)), limit[addr])
 		if shards[addr] < 1 {
 			t.Errorf("node %s holds no shard", addr)
 		}
