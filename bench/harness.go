@@ -61,7 +61,7 @@ func (h *harness) runWorkload(ctx context.Context, w benchload.Workload) (sec Se
 	}
 	for _, c := range f.Comparisons {
 		conc := cmp.Or(c.Callers, h.cfg.Run.Concurrency)
-		ms, err := h.compare(ctx, w.Name+" "+c.Name, c.Variants, conc)
+		ms, err := h.compare(ctx, w.Name+" "+c.Name, c.Variants, conc, c.RedisCPU)
 		if err != nil {
 			return sec, err
 		}
@@ -94,9 +94,13 @@ func (s *Section) addComparison(c benchload.Comparison, ms [][]Measurement) {
 
 // measure runs v on conc goroutines for the warm-up and then the measured
 // duration, and returns what the measured window saw: the operations
-// started in it, and their latencies.
-func (h *harness) measure(ctx context.Context, v benchload.Variant, conc int) (Measurement, error) {
-	cpu0, err := redisops.CPUSeconds(ctx, h.client)
+// started in it, and their latencies. cpu reads the Redis CPU time (nil:
+// the run's server's).
+func (h *harness) measure(ctx context.Context, v benchload.Variant, conc int, cpu func(context.Context) (float64, error)) (Measurement, error) {
+	if cpu == nil {
+		cpu = func(ctx context.Context) (float64, error) { return redisops.CPUSeconds(ctx, h.client) }
+	}
+	cpu0, err := cpu(ctx)
 	if err != nil {
 		return Measurement{}, err
 	}
@@ -117,7 +121,7 @@ func (h *harness) measure(ctx context.Context, v benchload.Variant, conc int) (M
 		return Measurement{}, fmt.Errorf("%s: %w", v.Name, err)
 	}
 	m := summarize(hists, h.cfg.Duration, perOp(v.Counters, before, all.Load()))
-	cpu1, err := redisops.CPUSeconds(ctx, h.client)
+	cpu1, err := cpu(ctx)
 	if n := all.Load(); n > 0 {
 		m.RedisCPUus = (cpu1 - cpu0) * 1e6 / float64(n)
 	}
@@ -186,12 +190,12 @@ func perOp(cs []benchload.Counter, before []int64, ops int64) map[string]float64
 // interleaved and rotated (ABC, BCA, CAB, ...) so that each variant takes
 // each position in turn and no moment of noise hits one variant alone. It
 // returns each variant's measurements, [variant][round].
-func (h *harness) compare(ctx context.Context, label string, vs []benchload.Variant, conc int) ([][]Measurement, error) {
+func (h *harness) compare(ctx context.Context, label string, vs []benchload.Variant, conc int, cpu func(context.Context) (float64, error)) ([][]Measurement, error) {
 	out := make([][]Measurement, len(vs))
 	for r := range h.cfg.Rounds {
 		for k := range vs {
 			j := (k + r) % len(vs)
-			m, err := h.measure(ctx, vs[j], conc)
+			m, err := h.measure(ctx, vs[j], conc, cpu)
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", label, err)
 			}

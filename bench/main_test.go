@@ -24,7 +24,8 @@ func TestMain(m *testing.M) { redistest.Main(m) }
 func tinyConfig(prefix string) config {
 	c := defaultConfig(false)
 	for k, v := range map[string]string{"sizes": "200,1000", "ids": "300", "hot": "10", "members": "2000", "messages": "1000",
-		"friends-board": "1000", "friends": "5,50", "migrate-board": "1000", "rl-keys": "200"} {
+		"friends-board": "1000", "friends": "5,50", "migrate-board": "1000", "rl-keys": "200",
+		"sharded-board": "2000", "sharded-shards": "1,4", "sharded-cpu-writes": "200"} {
 		c.Run = c.Run.With(k, v)
 	}
 	c.Run.Concurrency = 4

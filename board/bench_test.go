@@ -65,3 +65,27 @@ func BenchmarkSubmitNative(b *testing.B) {
 	gobench.Run(b, env, gobench.Comparison(b, f, "uniform-c64"))
 	gobench.Run(b, env, gobench.Comparison(b, f, "uniform-cpu"))
 }
+
+// BenchmarkShardedReads is the bench command's sharded workload on 10,000
+// entries, on a local 3-master cluster of its own: Get, Top(10),
+// Around(10) and a deep Page on boards sharded over 4 and 16 shards
+// against an unsharded board, one caller, each reporting its round-trips
+// per op and the cluster's Redis CPU.
+func BenchmarkShardedReads(b *testing.B) {
+	env := redistest.New(b)
+	f := gobench.Prepare(b, env, "sharded", "sharded-shards=4,16")
+	for _, c := range f.Comparisons {
+		if c.Name != "writes" {
+			b.Run(c.Name, func(b *testing.B) { gobench.Run(b, env, c) })
+		}
+	}
+}
+
+// BenchmarkShardedWrites is the same workload's writes: Submit (Replace)
+// without the board-wide rank on the sharded boards against Submit on the
+// unsharded board.
+func BenchmarkShardedWrites(b *testing.B) {
+	env := redistest.New(b)
+	f := gobench.Prepare(b, env, "sharded", "sharded-shards=4,16")
+	gobench.Run(b, env, gobench.Comparison(b, f, "writes"))
+}

@@ -71,6 +71,11 @@ type Comparison struct {
 	Callers  int
 	Variants []Variant
 	Goals    []Goal
+	// RedisCPU, when not nil, reads the CPU time, in seconds, of the Redis
+	// the variants talk to, where that is not the run's client (a cluster
+	// of the fixture's own: the sum over its masters). The harnesses read
+	// it around each measurement instead of the run's server's INFO cpu.
+	RedisCPU func(ctx context.Context) (float64, error)
 }
 
 // Metric is the figure a ratio divides.

@@ -12,7 +12,8 @@ import (
 // tiny is every workload at its smallest: a second or two for all.
 func tiny() Config {
 	c := Defaults(true)
-	for k, v := range map[string]string{"sizes": "200,1000", "ids": "300", "hot": "10", "members": "2000", "messages": "1000"} {
+	for k, v := range map[string]string{"sizes": "200,1000", "ids": "300", "hot": "10", "members": "2000", "messages": "1000",
+		"sharded-board": "2000", "sharded-shards": "1,4", "sharded-cpu-writes": "200"} {
 		c = c.With(k, v)
 	}
 	c.Concurrency = 4

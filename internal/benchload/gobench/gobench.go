@@ -84,7 +84,7 @@ func Run(b *testing.B, env *redistest.Env, c benchload.Comparison) {
 	})
 	for _, v := range vs {
 		b.Run(v.BenchName(), func(b *testing.B) {
-			ns[v.Name] = measure(b, env, v, c.Callers)
+			ns[v.Name] = measure(b, env, v, c.Callers, c.RedisCPU)
 			if base, ok := ns[c.BaselineOf(v)]; ok && c.Metric != benchload.LatencyP50 && c.BaselineOf(v) != v.Name {
 				b.ReportMetric(base/ns[v.Name], "x-"+c.BaselineOf(v))
 			}
@@ -93,11 +93,15 @@ func Run(b *testing.B, env *redistest.Env, c benchload.Comparison) {
 }
 
 // measure runs v's Op b.N times (see loop) and reports what Redis spent
-// and v's counters, per op; it returns ns/op.
-func measure(b *testing.B, env *redistest.Env, v benchload.Variant, callers int) float64 {
+// and v's counters, per op; it returns ns/op. cpu reads the Redis CPU time
+// (nil: env's server's).
+func measure(b *testing.B, env *redistest.Env, v benchload.Variant, callers int, cpu func(context.Context) (float64, error)) float64 {
 	b.ReportAllocs()
 	ctx := context.Background()
-	cpu0, err := redisops.CPUSeconds(ctx, env.Client)
+	if cpu == nil {
+		cpu = func(ctx context.Context) (float64, error) { return redisops.CPUSeconds(ctx, env.Client) }
+	}
+	cpu0, err := cpu(ctx)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -113,7 +117,7 @@ func measure(b *testing.B, env *redistest.Env, v benchload.Variant, callers int)
 	loop(b, v.Op, callers)
 	b.StopTimer()
 	perOp := func(x float64) float64 { return x / float64(b.N) }
-	if cpu1, err := redisops.CPUSeconds(ctx, env.Client); err == nil {
+	if cpu1, err := cpu(ctx); err == nil {
 		b.ReportMetric(perOp((cpu1-cpu0)*1e6), "redis-cpu-µs/op")
 	}
 	if us1, _, err := redisops.CommandStats(ctx, env.Client, v.Commands...); err == nil && len(v.Commands) > 0 {

@@ -30,7 +30,7 @@ func TestMeasureReports(t *testing.T) {
 		var ns float64
 		r := testing.Benchmark(func(b *testing.B) {
 			calls.Store(0) // testing.Benchmark calls this again with a greater b.N
-			ns = measure(b, env, v, callers)
+			ns = measure(b, env, v, callers, nil)
 		})
 		if r.N < 1 || int64(r.N) != calls.Load() || !(ns > 0) {
 			t.Fatalf("callers %d: %d ops, %d calls, %v ns/op", callers, r.N, calls.Load(), ns)
