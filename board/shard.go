@@ -105,9 +105,9 @@ type shardView struct {
 // It makes one round trip, then one per shard, all shards at once.
 //
 // The shards are named <name>~<i>.<k>, with k chosen so that shard i's
-// hash slot lies in the i-th of Shards equal ranges of the slots: on a
-// cluster whose nodes serve equal ranges, as Redis assigns them, the
-// shards spread evenly over the nodes.
+// hash slot lies in the middle of the i-th of Shards equal ranges of the
+// slots: on a cluster whose masters serve equal ranges, as redis-cli
+// assigns them, the shards spread evenly over the masters.
 //
 // It refuses (ErrName) a name that is empty, holds a brace or is over
 // MaxNameLen-16 bytes, and (ErrOptions) a nil client or layout, invalid
@@ -269,11 +269,13 @@ func (v *shardView) connect(ctx context.Context, client rueidis.Client) error {
 // shardNames names the shards of board name in shard generation gen (0
 // for a new board, one more at each Reshard): shard i is name~i.k, or
 // name~gen.i.k after a resharding, with the first k whose hash slot lies
-// in the i-th of n equal ranges of slots.
+// in the middle half of the i-th of n equal ranges of slots, so that where
+// a cluster's masters serve equal ranges, however their bounds are
+// rounded, each shard is on the master of its range.
 func shardNames(name string, gen, n int) []string {
 	out := make([]string, n)
 	for i := range out {
-		lo, hi := i*hashtag.Slots/n, (i+1)*hashtag.Slots/n
+		lo, hi := shardSlots(i, n)
 		base := name + "~" + strconv.Itoa(i) + "."
 		if gen > 0 {
 			base = name + "~" + strconv.Itoa(gen) + "." + strconv.Itoa(i) + "."
@@ -287,6 +289,17 @@ func shardNames(name string, gen, n int) []string {
 		}
 	}
 	return out
+}
+
+// shardSlots returns the slots [lo, hi) where shard i of n lies: the
+// middle half of the i-th of n equal ranges (the whole range when it is
+// under 4 slots).
+func shardSlots(i, n int) (lo, hi int) {
+	lo, hi = i*hashtag.Slots/n, (i+1)*hashtag.Slots/n
+	if q := (hi - lo) / 4; q > 0 {
+		lo, hi = lo+q, hi-q
+	}
+	return lo, hi
 }
 
 // shardOf returns the shard that holds id: jump consistent hashing

@@ -43,19 +43,20 @@ func (sb *Sharded) Top(ctx context.Context, n int, opts ...ReadOption) (List, er
 }
 
 // Page returns up to n entries starting at the 0-based offset, as
-// Board.Page. Up to offset+n = MaxCount it makes one round trip (each
-// shard's first offset+n entries, merged); deeper, two: each shard's
-// entries at about a hundred sampled positions, which bound where the page
-// lies in every shard, then the entries between the bounds. A shard holds
-// a random share of the ids, so the second reads about n + 3*sqrt(offset *
-// Shards) entries in all. It refuses what Board.Page refuses.
+// Board.Page. At offset 0, or while Shards*(offset+n) is at most 2,000, it
+// makes one round trip (each shard's first offset+n entries, merged);
+// deeper, two: each shard's entries at about 80 sampled positions, which
+// bound where the page lies in every shard, then the entries between the
+// bounds. A shard holds a random share of the ids, so the second reads
+// about n + 3*sqrt(offset*Shards) entries in all. With one shard it is
+// that shard's Page. It refuses what Board.Page refuses.
 func (sb *Sharded) Page(ctx context.Context, offset int64, n int, opts ...ReadOption) (List, error) {
 	return observeView(ctx, sb, sb.op("Page", n), listOutcome, func(ctx context.Context, v *shardView) (List, error) { return v.Page(ctx, offset, n, opts...) })
 }
 
 // Between returns up to n entries, skipping offset, whose first field lies
-// in [lo, hi], best first, as Board.Between, in one round trip or, for an
-// offset+n over MaxCount, two (as Page). It refuses what Board.Between
+// in [lo, hi], best first, as Board.Between, in one round trip or, deeper,
+// two (as Page). It refuses what Board.Between
 // refuses.
 func (sb *Sharded) Between(ctx context.Context, lo, hi float64, offset int64, n int, opts ...ReadOption) (List, error) {
 	return observeView(ctx, sb, sb.op("Between", n), listOutcome, func(ctx context.Context, v *shardView) (List, error) {

@@ -11,10 +11,10 @@ import (
 	"github.com/tiebreak/tiebreak/internal/luascript"
 )
 
-// shallowPage is the deepest page (offset plus count) that a page read
-// takes whole from every shard in one round trip; deeper pages sample the
-// shards first.
-const shallowPage = MaxCount
+// shallowPage bounds the entries a page read takes from the shards in one
+// round trip, each shard's first offset+n: past it (and for any offset
+// over 0), sampling first costs less.
+const shallowPage = 2000
 
 // Top is Sharded.Top on this view.
 func (sb *shardView) Top(ctx context.Context, n int, opts ...ReadOption) (List, error) {
@@ -23,11 +23,17 @@ func (sb *shardView) Top(ctx context.Context, n int, opts ...ReadOption) (List, 
 
 // Page is Sharded.Page on this view.
 func (sb *shardView) Page(ctx context.Context, offset int64, n int, opts ...ReadOption) (List, error) {
+	if len(sb.shards) == 1 {
+		return sb.shards[0].Page(ctx, offset, n, opts...)
+	}
 	return sb.page(ctx, "Page", pos{}, pos{}, offset, n, opts)
 }
 
 // Between is Sharded.Between on this view.
 func (sb *shardView) Between(ctx context.Context, lo, hi float64, offset int64, n int, opts ...ReadOption) (List, error) {
+	if len(sb.shards) == 1 {
+		return sb.shards[0].Between(ctx, lo, hi, offset, n, opts...)
+	}
 	if math.IsNaN(lo) || math.IsNaN(hi) {
 		return List{}, fmt.Errorf("board: between [%v, %v]: %w", lo, hi, ErrArgument)
 	}
@@ -58,7 +64,7 @@ func (sb *shardView) page(ctx context.Context, op string, start, stop pos, k int
 		return List{}, err
 	}
 	count := int64(n)
-	if k+count <= shallowPage {
+	if k == 0 || int64(len(sb.shards))*(k+count) <= shallowPage {
 		return sb.pageFrom(ctx, op, start, stop, k+count, k, count, c)
 	}
 	at := samplePositions(k, count, len(sb.shards))
@@ -130,6 +136,9 @@ func (sb *shardView) sample(ctx context.Context, op string, start, stop pos, at 
 
 // Around is Sharded.Around on this view.
 func (sb *shardView) Around(ctx context.Context, id string, n int, opts ...ReadOption) (List, error) {
+	if len(sb.shards) == 1 {
+		return sb.shards[0].Around(ctx, id, n, opts...)
+	}
 	owner := sb.shards[shardOf(id, len(sb.shards))]
 	if err := owner.checkID(id); err != nil {
 		return List{}, err

@@ -68,8 +68,8 @@ func TestShardedDifferentialCluster(t *testing.T) {
 	newWorkload(t, testLayout(t), Options{}).withShardedOn(cl.Client, cl.Prefix, ShardedOptions{}, 3, 8).run(800, false)
 }
 
-// Shard i's hash slot lies in the i-th of n equal ranges, as the cluster
-// itself computes it (CLUSTER KEYSLOT), for every n.
+// Shard i's hash slot lies in the middle of the i-th of n equal ranges, as
+// the cluster itself computes it (CLUSTER KEYSLOT), for every n.
 func TestShardNamesSpreadSlots(t *testing.T) {
 	cl := redistest.NewCluster(t, 3)
 	for _, n := range []int{1, 3, 7, 16, MaxShards} {
@@ -79,11 +79,59 @@ func TestShardNamesSpreadSlots(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if lo, hi := int64(i*hashtag.Slots/n), int64((i+1)*hashtag.Slots/n); slot < lo || slot >= hi {
+			if lo, hi := shardSlots(i, n); slot < int64(lo) || slot >= int64(hi) || lo < i*hashtag.Slots/n || hi > (i+1)*hashtag.Slots/n {
 				t.Fatalf("%d shards: shard %d (%s) in slot %d, want [%d, %d)", n, i, key, slot, lo, hi)
 			}
 		}
 	}
+}
+
+// On a cluster of three masters as redis-cli builds it (whose ranges'
+// bounds are rounded otherwise than n equal ranges), three shards are on
+// three masters, whatever the board's name; among them names whose shards
+// once met on one master.
+func TestShardsOnEveryMaster(t *testing.T) {
+	cl := redistest.NewCluster(t, 3)
+	ctx := t.Context()
+	for j, name := range []string{"board9579", "board21959", "board30918", cl.Prefix + "a", cl.Prefix + "b", cl.Prefix + "c"} {
+		owners := map[string]bool{}
+		for _, s := range shardNames(name, j%2, 3) {
+			key := names(prefixOf("", s), 0).z
+			r := cl.Client.Do(ctx, cl.Client.B().ClusterKeyslot().Key(key).Build())
+			slot, err := r.AsInt64()
+			if err != nil {
+				t.Fatal(err)
+			}
+			owners[ownerOf(t, cl, slot)] = true
+		}
+		if len(owners) != 3 {
+			t.Errorf("%s: 3 shards on %d masters, want 3", name, len(owners))
+		}
+	}
+}
+
+// ownerOf returns the address of the master serving slot, from CLUSTER
+// NODES.
+func ownerOf(t *testing.T, cl *redistest.ClusterEnv, slot int64) string {
+	t.Helper()
+	text, err := cl.Client.Do(t.Context(), cl.Client.B().ClusterNodes().Build()).ToString()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(text, "\n") {
+		f := strings.Fields(line)
+		if len(f) < 9 || !strings.Contains(f[2], "master") {
+			continue
+		}
+		for _, r := range f[8:] {
+			var lo, hi int64
+			if n, _ := fmt.Sscanf(r, "%d-%d", &lo, &hi); n == 2 && slot >= lo && slot <= hi {
+				return strings.Split(f[1], "@")[0]
+			}
+		}
+	}
+	t.Fatalf("no master serves slot %d:\n%s", slot, text)
+	return ""
 }
 
 // An id's shard is stable and, when the shards grow from n to m, it
