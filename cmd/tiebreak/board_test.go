@@ -286,6 +286,9 @@ func testDescribe(t *testing.T, bin string) {
 		if d.Entries != 5 || d.Descriptor.Shards != 3 || len(d.Descriptor.ShardNames) != 3 {
 			t.Errorf("board describe of a sharded board: %d entries, %d shards %q; want 5 entries over 3 shards", d.Entries, d.Descriptor.Shards, d.Descriptor.ShardNames)
 		}
+		if out := c.ok("list"); !strings.Contains(out, "sharded over 3 boards") {
+			t.Errorf("list does not say the board is sharded:\n%s", out)
+		}
 		if out := c.ok("board", "describe", sname); !strings.Contains(out, "shards") {
 			t.Errorf("board describe of a sharded board does not name its shards:\n%s", out)
 		}

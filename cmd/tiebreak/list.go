@@ -187,11 +187,17 @@ func boardDetail(ob *object, r rueidis.RedisResult) error {
 	}
 	f = append(f, "", "", "", "")[:4] // absent fields
 	ob.gen, _ = strconv.ParseInt(f[0], 10, 64)
-	var d struct{ Strategy string }
+	var d struct {
+		Strategy string
+		Shards   int
+	}
 	_ = json.Unmarshal([]byte(f[2]), &d) // a board with no readable descriptor shows no strategy
 	ob.Detail = d.Strategy
-	if f[1] == "migrating" {
-		ob.Detail += ", migrating"
+	if d.Shards > 0 {
+		ob.Detail += fmt.Sprintf(", sharded over %d boards (its entries are theirs)", d.Shards)
+	}
+	if f[1] != "" && f[1] != "live" { // migrating, resharding, or a shard's exporting, frozen, retired
+		ob.Detail += ", " + f[1]
 	}
 	if ms, err := strconv.ParseInt(f[3], 10, 64); err == nil && ms > 0 {
 		ob.Detail += ", window expiring " + stamp(time.UnixMilli(ms))
