@@ -18,6 +18,9 @@ const shallowPage = 2000
 
 // Top is Sharded.Top on this view.
 func (sb *shardView) Top(ctx context.Context, n int, opts ...ReadOption) (List, error) {
+	if len(sb.shards) == 1 {
+		return sb.shards[0].Top(ctx, n, opts...)
+	}
 	return sb.page(ctx, "Top", pos{}, pos{}, 0, n, opts)
 }
 
@@ -192,6 +195,9 @@ func (sb *shardView) window(m merged, at pos, id string, n int64, c readConfig) 
 
 // Scan is Sharded.Scan on this view.
 func (sb *shardView) Scan(ctx context.Context, cursor Cursor, n int, opts ...ReadOption) (ScanPage, error) {
+	if len(sb.shards) == 1 {
+		return sb.shards[0].Scan(ctx, cursor, n, opts...)
+	}
 	if err := checkWindow("scan", 0, n); err != nil {
 		return ScanPage{}, err
 	}
