@@ -45,10 +45,10 @@ func (sb *Sharded) Top(ctx context.Context, n int, opts ...ReadOption) (List, er
 // Page returns up to n entries starting at the 0-based offset, as
 // Board.Page. At offset 0, or while Shards*(offset+n) is at most 2,000, it
 // makes one round trip (each shard's first offset+n entries, merged);
-// deeper, two: each shard's entries at about 80 sampled positions, which
+// deeper, two: each shard's entries at about 40 sampled positions, which
 // bound where the page lies in every shard, then the entries between the
 // bounds. A shard holds a random share of the ids, so the second reads
-// about n + 3*sqrt(offset*Shards) entries in all. With one shard it is
+// about n + sqrt(offset*Shards) entries in all. With one shard it is
 // that shard's Page. It refuses what Board.Page refuses.
 func (sb *Sharded) Page(ctx context.Context, offset int64, n int, opts ...ReadOption) (List, error) {
 	return observeView(ctx, sb, sb.op("Page", n), listOutcome, func(ctx context.Context, v *shardView) (List, error) { return v.Page(ctx, offset, n, opts...) })

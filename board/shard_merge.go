@@ -221,8 +221,8 @@ func parseSample(strs []string, at []int64) (shardSample, error) {
 func samplePositions(k, count int64, n int) []int64 {
 	c := k / int64(n)
 	sigma := int64(math.Sqrt(float64(c))) + 1
-	step := max(1, sigma/4)
-	lo, hi := max(0, c-6*sigma), min(k+count, c+(count+int64(n)-1)/int64(n)+6*sigma)
+	step := max(1, sigma/2)
+	lo, hi := max(0, c-4*sigma), min(k+count, c+(count+int64(n)-1)/int64(n)+4*sigma)
 	var at []int64
 	for g := step * 2; lo-g > 0; g *= 2 {
 		at = append(at, lo-g)
