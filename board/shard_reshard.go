@@ -3,6 +3,7 @@ package board
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"sync"
 	"time"
 )
@@ -39,7 +40,11 @@ type ReshardOptions struct {
 //
 // A resharding cut short (context cancelled, process killed) resumes where
 // it stopped when Reshard is called again with the same count, from any
-// process; run one Reshard at a time. It refuses shards outside [1,
+// process. One process at a time copies: it holds a lease in the board's
+// meta HASH, renewed at every step and released when it fails; another
+// Reshard of the same count is refused (ErrMigrating) while the lease is
+// held, and takes over once it has not been renewed for 30 seconds (its
+// process died); the first, if it was only slow, stops at its next step. It refuses shards outside [1,
 // MaxShards] and invalid options (ErrArgument), and another count while a
 // resharding is under way (ErrMigrating). A count equal to the current one
 // does nothing.
@@ -53,17 +58,18 @@ func (sb *Sharded) Reshard(ctx context.Context, shards int, o ReshardOptions) (*
 	if o.Batch < 1 || o.Batch > MaxMigrateBatch || o.Pause < 0 {
 		return nil, fmt.Errorf("board: Reshard: Batch = %d out of range [1, %d] or Pause %v negative: %w", o.Batch, MaxMigrateBatch, o.Pause, ErrArgument)
 	}
-	src, dst, err := sb.beginReshard(ctx, shards)
+	l := &lease{sb: sb, token: newToken()}
+	src, dst, err := sb.beginReshard(ctx, shards, l)
 	if err != nil || dst == nil {
 		return sb, err
 	}
-	if err := sb.moveAll(ctx, src, dst, o); err != nil {
+	if err := sb.moveAll(ctx, src, dst, o, l.renew); err != nil {
+		l.release(ctx)
 		return nil, err
 	}
-	r, err := reshardScript.Exec(ctx, sb.client, []string{names(prefixOf("", sb.name), 0).meta},
-		[]string{"switch", src.desc.encoded(), dst.desc.encoded()}).ToString()
+	r, err := l.call(ctx, "switch")
 	if err != nil {
-		return nil, redisErr("reshard", err)
+		return nil, err
 	}
 	if r != "switched" {
 		return nil, fmt.Errorf("board: %s: Reshard: the descriptor changed meanwhile (%s): %w", sb.name, r, ErrMigrating)
@@ -75,7 +81,7 @@ func (sb *Sharded) Reshard(ctx context.Context, shards int, o ReshardOptions) (*
 // or finds it under way, and returns the views of the old and new shards,
 // connected (the new shards exist); dst is nil when the board already has
 // that many shards.
-func (sb *Sharded) beginReshard(ctx context.Context, shards int) (src, dst *shardView, err error) {
+func (sb *Sharded) beginReshard(ctx context.Context, shards int, l *lease) (src, dst *shardView, err error) {
 	m, err := readMeta(ctx, sb.client, sb.name, prefixOf("", sb.name), "")
 	if err != nil {
 		return nil, nil, err
@@ -97,10 +103,10 @@ func (sb *Sharded) beginReshard(ctx context.Context, shards int) (src, dst *shar
 	} else if shards == cur.Shards {
 		return nil, nil, sb.reload(ctx, sb.view.Load())
 	}
-	r, err := reshardScript.Exec(ctx, sb.client, []string{names(prefixOf("", sb.name), 0).meta},
-		[]string{"begin", m.desc, target.encoded()}).ToString()
+	l.from, l.to = m.desc, target.encoded()
+	r, err := l.call(ctx, "begin")
 	if err != nil {
-		return nil, nil, redisErr("reshard", err)
+		return nil, nil, err
 	}
 	if r != "begun" && r != "resumed" {
 		return nil, nil, fmt.Errorf("board: %s: Reshard: %s: %w", sb.name, r, ErrMigrating)
@@ -109,6 +115,45 @@ func (sb *Sharded) beginReshard(ctx context.Context, shards int) (src, dst *shar
 		dst, err = sb.connected(ctx, target)
 	}
 	return src, dst, err
+}
+
+// reshardLease is how long a Reshard holds its lease without renewing it:
+// another process may take over a resharding whose process stopped this
+// long ago.
+const reshardLease = 30 * time.Second
+
+// lease is a Reshard's hold on its resharding (reshard.lua): one process
+// at a time copies.
+type lease struct {
+	sb       *Sharded
+	token    string
+	from, to string // the descriptors, before and after
+}
+
+// call runs reshard.lua's op with the lease.
+func (l *lease) call(ctx context.Context, op string) (string, error) {
+	r, err := reshardScript.Exec(ctx, l.sb.client, []string{names(prefixOf("", l.sb.name), 0).meta},
+		[]string{op, l.from, l.to, l.token, strconv.FormatInt(reshardLease.Milliseconds(), 10)}).ToString()
+	return r, redisErr("reshard", err)
+}
+
+// renew extends the lease before a step of the copy, or reports that
+// another process took the resharding over.
+func (l *lease) renew(ctx context.Context) error {
+	r, err := l.call(ctx, "renew")
+	if err == nil && r != "renewed" {
+		err = fmt.Errorf("board: %s: Reshard: another process took the resharding over (%s): %w", l.sb.name, r, ErrMigrating)
+	}
+	return err
+}
+
+// release frees the lease of a Reshard cut short, so that the next one
+// need not wait for it to expire; even when ctx has ended (a second at
+// most).
+func (l *lease) release(ctx context.Context) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
+	defer cancel()
+	_, _ = l.call(ctx, "release") // at worst, the lease expires
 }
 
 // connected returns the view of the shards d lists, connected.
@@ -122,10 +167,10 @@ func (sb *Sharded) connected(ctx context.Context, d Descriptor) (*shardView, err
 
 // moveAll copies every old shard to the new ones, all shards at once:
 // export and copy, then freeze, then retire.
-func (sb *Sharded) moveAll(ctx context.Context, src, dst *shardView, o ReshardOptions) error {
+func (sb *Sharded) moveAll(ctx context.Context, src, dst *shardView, o ReshardOptions, renew func(context.Context) error) error {
 	steps := []func(*Board) error{
-		func(s *Board) error { return dst.exportShard(ctx, s, o) },
-		func(s *Board) error { return dst.freezeShard(ctx, s, o.Batch) },
+		func(s *Board) error { return dst.exportShard(ctx, s, o, renew) },
+		func(s *Board) error { return dst.freezeShard(ctx, s, o.Batch, renew) },
 		func(s *Board) error { return s.retire(ctx) },
 	}
 	for _, step := range steps {
@@ -161,7 +206,7 @@ const copyDone = "done"
 
 // exportShard makes s exporting, copies its entries to dst's shards from
 // its saved cursor, then the ids written meanwhile.
-func (dst *shardView) exportShard(ctx context.Context, s *Board, o ReshardOptions) error {
+func (dst *shardView) exportShard(ctx context.Context, s *Board, o ReshardOptions, renew func(context.Context) error) error {
 	state, cursor, err := s.exportState(ctx)
 	if err != nil || state == stateRetired {
 		return err
@@ -173,6 +218,9 @@ func (dst *shardView) exportShard(ctx context.Context, s *Board, o ReshardOption
 		cursor = "0"
 	}
 	for state != stateFrozen && cursor != copyDone {
+		if err := renew(ctx); err != nil {
+			return err
+		}
 		es, next, err := s.scanStep(ctx, cursor, o.Batch)
 		if err == nil {
 			err = dst.put(ctx, es)
@@ -191,25 +239,28 @@ func (dst *shardView) exportShard(ctx context.Context, s *Board, o ReshardOption
 			return err
 		}
 	}
-	return dst.drainShard(ctx, s, o.Batch, false)
+	return dst.drainShard(ctx, s, o.Batch, false, renew)
 }
 
 // freezeShard freezes s, then copies the last ids written to it.
-func (dst *shardView) freezeShard(ctx context.Context, s *Board, batch int) error {
+func (dst *shardView) freezeShard(ctx context.Context, s *Board, batch int, renew func(context.Context) error) error {
 	if state, _, err := s.exportState(ctx); err != nil || state == stateRetired {
 		return err
 	}
 	if err := s.exportTo(ctx, stateFrozen); err != nil {
 		return err
 	}
-	return dst.drainShard(ctx, s, batch, true)
+	return dst.drainShard(ctx, s, batch, true, renew)
 }
 
 // drainShard copies the ids of s's dirty set as they are now: until the
 // set is empty when all, else until a step finds fewer than batch (the
 // writes may go on; the frozen shard's final drain takes the rest).
-func (dst *shardView) drainShard(ctx context.Context, s *Board, batch int, all bool) error {
+func (dst *shardView) drainShard(ctx context.Context, s *Board, batch int, all bool, renew func(context.Context) error) error {
 	for {
+		if err := renew(ctx); err != nil {
+			return err
+		}
 		ds, err := s.drain(ctx, batch)
 		if err != nil {
 			return err

@@ -254,3 +254,28 @@ func TestReshardResumes(t *testing.T) {
 		}
 	}
 }
+
+// Two Reshards at once: one copies, the other is refused while the first
+// holds the lease; once done, the board has the new shards.
+func TestReshardOneAtATime(t *testing.T) {
+	env := redistest.New(t)
+	b := newSharded(t, env.Client, env.Prefix, "l", testLayout(t), ShardedOptions{Shards: 2})
+	other := newSharded(t, env.Client, env.Prefix, "l", testLayout(t), ShardedOptions{Shards: 2})
+	plain := fillSharded(t, env, b, 3000, 11)
+	done := make(chan error, 1)
+	go func() {
+		_, err := b.Reshard(t.Context(), 6, ReshardOptions{Batch: 10, Pause: time.Millisecond})
+		done <- err
+	}()
+	time.Sleep(100 * time.Millisecond)
+	if _, err := other.Reshard(t.Context(), 6, ReshardOptions{}); !errors.Is(err, ErrMigrating) {
+		t.Fatalf("a second Reshard while the first copies: err = %v, want ErrMigrating", err)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	sameBoard(t, plain, other)
+	if other.Shards() != 6 {
+		t.Fatalf("%d shards, want 6", other.Shards())
+	}
+}

@@ -1,27 +1,56 @@
--- reshard.lua: begin or resume changing a sharded board's shards, or
--- switch it to its new ones.
+-- reshard.lua: begin or resume changing a sharded board's shards, keep
+-- the lease of the process doing it, or switch the board to its new
+-- shards.
 --
 -- KEYS[1]  the sharded board's meta HASH
--- ARGV[1]  'begin' or 'switch'
+-- ARGV[1]  'begin', 'renew', 'release' or 'switch'
 -- ARGV[2]  the board's descriptor, as the caller read it
 -- ARGV[3]  the descriptor of the board over its new shards
+-- ARGV[4]  the caller's lease token
+-- ARGV[5]  the lease's length in milliseconds
 --
--- Reply: 'begun', 'resumed' (the same change is under way), 'busy' (another
---        change is), 'switched', or 'stale' when the descriptor is no
---        longer ARGV[2] (nothing written).
+-- One process at a time holds the lease (fields lease and leaseuntil, in
+-- ms of the server's clock): begin takes it when it is free or expired,
+-- renew extends it for its holder, and every step of the copy renews it,
+-- so a process that lost it stops before its next step; release frees it
+-- (a Reshard cut short).
+--
+-- Reply: 'begun', 'resumed' (the same change is under way, the lease
+--        taken), 'busy' (another change is, or another process holds the
+--        lease), 'renewed', 'lost' (the lease is another's), 'released',
+--        'switched', or 'stale' when the descriptor is no longer ARGV[2]
+--        (nothing written).
 
-local m = redis.call('HMGET', KEYS[1], 'desc', 'state', 'target')
+local m = redis.call('HMGET', KEYS[1], 'desc', 'state', 'target', 'lease', 'leaseuntil')
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local function take()
+  redis.call('HSET', KEYS[1], 'lease', ARGV[4], 'leaseuntil', now + tonumber(ARGV[5]))
+end
 if ARGV[1] == 'switch' and m[1] == ARGV[3] then return 'switched' end
 if m[1] ~= ARGV[2] then return 'stale' end
+local mine = m[4] == ARGV[4]
+local free = mine or not m[4] or tonumber(m[5] or '0') < now
+if ARGV[1] == 'release' then
+  if mine then redis.call('HDEL', KEYS[1], 'lease', 'leaseuntil') end
+  return 'released'
+end
+if ARGV[1] == 'renew' then
+  if m[2] ~= 'resharding' or m[3] ~= ARGV[3] or not free then return 'lost' end
+  take()
+  return 'renewed'
+end
 if ARGV[1] == 'switch' then
-  if m[2] ~= 'resharding' or m[3] ~= ARGV[3] then return 'stale' end
+  if m[2] ~= 'resharding' or m[3] ~= ARGV[3] or not mine then return 'stale' end
   redis.call('HSET', KEYS[1], 'desc', ARGV[3], 'state', 'live')
-  redis.call('HDEL', KEYS[1], 'target')
+  redis.call('HDEL', KEYS[1], 'target', 'lease', 'leaseuntil')
   return 'switched'
 end
 if m[2] == 'resharding' then
-  if m[3] == ARGV[3] then return 'resumed' end
-  return 'busy'
+  if m[3] ~= ARGV[3] or not free then return 'busy' end
+  take()
+  return 'resumed'
 end
 redis.call('HSET', KEYS[1], 'state', 'resharding', 'target', ARGV[3])
+take()
 return 'begun'
