@@ -83,6 +83,9 @@ const (
 // returns at once.
 func (b *Board) Migrate(ctx context.Context, layout *pack.Layout, opts Options, mo MigrateOptions) (*Board, error) {
 	opts.expireAt = b.opts.expireAt
+	if !opts.expireAt.IsZero() {
+		opts.memberLookup = b.opts.memberLookup // a window keeps its format (see NewPeriodic)
+	}
 	if opts.Group == "" {
 		opts.Group = b.opts.Group
 	}
@@ -168,7 +171,7 @@ func (b *Board) beginMigration(ctx context.Context, t *Board, defaults string) (
 			return 0, b.mismatch(m)
 		}
 		from, to := names(b.prefix, m.gen), names(b.prefix, m.gen+1)
-		keys := []string{from.meta, from.z, from.d, from.m, from.v, from.c, to.z, to.d, to.m, to.v, to.c}
+		keys := []string{from.meta, from.z, from.d, from.m, from.v, from.c, from.i, to.z, to.d, to.m, to.v, to.c, to.i}
 		args := []string{strconv.FormatInt(m.gen, 10), t.desc.encoded(), defaults}
 		reply, err := beginScript.Exec(ctx, b.client, keys, args).ToString()
 		if err != nil {
@@ -247,7 +250,7 @@ func (b *Board) finishMigration(ctx context.Context, t *Board, tgen int64) error
 		return err
 	}
 	g := b.gen.Load()
-	keys := []string{g.keys.meta, g.keys.z, g.keys.d, g.keys.m, g.keys.v, g.keys.c, g.keys.x}
+	keys := []string{g.keys.meta, g.keys.z, g.keys.d, g.keys.m, g.keys.v, g.keys.c, g.keys.i, g.keys.x}
 	reply, err := switchScript.Exec(ctx, b.client, keys, []string{strconv.FormatInt(tgen, 10)}).ToString()
 	if err != nil {
 		return redisErr("switch", err)
@@ -259,7 +262,7 @@ func (b *Board) finishMigration(ctx context.Context, t *Board, tgen int64) error
 	default:
 		return fmt.Errorf("board: %s: switch: %s: %w", b.name, reply, ErrMigrating)
 	}
-	m, err := readMeta(ctx, b.client, b.name, b.prefix, "")
+	m, err := readMeta(ctx, b.client, b.name, b.prefix, "", "")
 	if err != nil {
 		return err
 	}

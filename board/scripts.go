@@ -36,17 +36,17 @@ var scriptFragments = []struct {
 	readOnly, migrating bool
 	fragments           []string
 }{
-	{"submit", false, false, []string{"side", "mirror", "nocheck", "submit"}},
-	{"remove", false, false, []string{"side", "common", "mirror", "remove"}},
-	{"setdata", false, false, []string{"common", "mirror", "setdata"}},
-	{"rank", true, false, []string{"common", "ranks", "rank"}},
-	{"range", true, false, []string{"common", "ranks", "range"}},
-	{"around", true, false, []string{"common", "ranks", "around"}},
-	{"after", true, false, []string{"common", "ranks", "after"}},
-	{"between", true, false, []string{"common", "ranks", "between"}},
-	{"among", true, false, []string{"common", "ranks", "among"}},
-	{"copy", false, true, []string{"mirror", "copy"}},
-	{"mirrorids", false, true, []string{"mirror", "mirrorids"}},
+	{"submit", false, false, []string{"lookup", "side", "mirror", "nocheck", "submit"}},
+	{"remove", false, false, []string{"lookup", "side", "common", "mirror", "remove"}},
+	{"setdata", false, false, []string{"lookup", "common", "mirror", "setdata"}},
+	{"rank", true, false, []string{"lookup", "common", "ranks", "rank"}},
+	{"range", true, false, []string{"lookup", "common", "ranks", "range"}},
+	{"around", true, false, []string{"lookup", "common", "ranks", "around"}},
+	{"after", true, false, []string{"lookup", "common", "ranks", "after"}},
+	{"between", true, false, []string{"lookup", "common", "ranks", "between"}},
+	{"among", true, false, []string{"lookup", "common", "ranks", "among"}},
+	{"copy", false, true, []string{"lookup", "mirror", "copy"}},
+	{"mirrorids", false, true, []string{"lookup", "mirror", "mirrorids"}},
 }
 
 func scriptsFor(consts []luascript.Const, migrating bool) *scriptSet {
