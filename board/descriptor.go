@@ -23,6 +23,9 @@ const DescriptorVersion = 1
 //	{"version":1,"radix":2,"fields":[{"name":"points","width":20,"dir":"HigherIsBetter"},...],
 //	 "strategy":"PackedScore","cap":0,"denseRanks":false}
 //
+// (a KeySuffix board adds "lookup":"buckets", unless written before the
+// bucketed lookup).
+//
 // MaxIDLen and UpdateAttempts are not in it: they bound what one handle
 // sends, not how the board is stored.
 type Descriptor struct {

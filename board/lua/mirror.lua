@@ -105,7 +105,7 @@ local function mirror(id)
   end
   redis.call('ZADD', KEYS[TKZ], nts, ntm)
   if T_BUCKETS then
-    buckets().set(KEYS[TKM], KEYS[TKZ], T_WIDTH, id, ntm)
+    buckets().set(KEYS[TKM], T_WIDTH, id, ntm)
   elseif T_STRATEGY == 's' then
     redis.call('HSET', KEYS[TKM], id, ntm)
   end

@@ -118,7 +118,7 @@ if changed then
   if oldm and oldm ~= nm then redis.call('ZREM', KEYS[KZ], oldm) end
   redis.call('ZADD', KEYS[KZ], ns, nm)
   if BUCKETS then
-    if oldm ~= nm then buckets().set(KEYS[KM], KEYS[KZ], WIDTH, id, nm) end
+    if oldm ~= nm then buckets().set(KEYS[KM], WIDTH, id, nm) end
   elseif STRATEGY == 's' then
     redis.call('HSET', KEYS[KM], id, nm)
   end

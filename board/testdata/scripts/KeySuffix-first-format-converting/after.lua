@@ -38,10 +38,8 @@ local T_DEF = {0, 0, 0}
 -- every caller shares), so the other boards pay for none of it:
 --
 --   L.get(key, width, id)             id's member, or false
---   L.set(key, zkey, width, id, m)    stores id's member m (its first width
---                                     bytes are the prefix); zkey is the
---                                     board's sorted set, whose size decides
---                                     when the buckets grow
+--   L.set(key, width, id, m)          stores id's member m (its first width
+--                                     bytes are the prefix)
 --   L.del(key, width, id)             forgets id
 --
 -- The lookup is a HASH: field 'n' the number of buckets (absent: 1), fields
@@ -50,16 +48,17 @@ local T_DEF = {0, 0, 0}
 -- prefix (width digits); the member is prefix .. id. "\0\3" starts every
 -- record and occurs nowhere else, so a plain search for "\0\3" .. id
 -- finds the id's record if it ends width bytes later, where the next
--- record or the bucket ends. A board of N ids keeps about N / LOAD
--- buckets, each stored at about a record's length: one HASH field per
--- LOAD ids instead of one per id.
+-- record or the bucket ends. A board of N ids keeps a bucket per LOAD ids
+-- or so: one HASH field per bucket instead of one per id.
 --
 -- The buckets grow by linear hashing: with 2^L <= n < 2^(L+1), id goes to
 -- bucket h mod 2^(L+1), or h mod 2^L when that is n or more, h being the
--- first 32 bits of the id's SHA1. When a new id makes the board hold more
--- than LOAD * n entries, bucket n - 2^L splits: its ids whose h mod
--- 2^(L+1) is n move to the new bucket n. The buckets shrink only when the
--- last id goes (the HASH is deleted).
+-- first 32 bits of the id's SHA1. When a new id makes its bucket longer
+-- than 2 * LOAD records of its own length, bucket n - 2^L splits (the
+-- next in turn, not necessarily the long one): its ids whose h mod
+-- 2^(L+1) is n move to the new bucket n. So the buckets grow with the
+-- board without counting its entries. They shrink only when the last id
+-- goes (the HASH is deleted).
 
 local the_buckets = false
 local function buckets()
@@ -145,21 +144,23 @@ local function buckets()
     if not p then return false end
     return string.sub(s, stop - width + 1, stop) .. id
   end
-  function L.set(key, zkey, width, id, m)
+  function L.set(key, width, id, m)
     local b, s, p, stop = locate(key, width, id)
     local prefix = string.sub(m, 1, width)
     if p then
       store(key, b, string.sub(s, 1, stop - width) .. prefix .. string.sub(s, stop + 1))
       return
     end
-    store(key, b, s .. '\0\3' .. esc(id) .. prefix)
-    if redis.call('ZCARD', zkey) > LOAD * count(key) then split(key, width) end
+    local rec = '\0\3' .. esc(id) .. prefix
+    store(key, b, s .. rec)
+    if #s >= 2 * LOAD * #rec then split(key, width) end
   end
   function L.del(key, width, id)
     local b, s, p, stop = locate(key, width, id)
     if not p then return end
-    store(key, b, string.sub(s, 1, p - 1) .. string.sub(s, stop + 1))
-    if redis.call('HLEN', key) == 1 and redis.call('HEXISTS', key, 'n') == 1 then
+    local rest = string.sub(s, 1, p - 1) .. string.sub(s, stop + 1)
+    store(key, b, rest)
+    if rest == '' and redis.call('HLEN', key) == 1 and redis.call('HEXISTS', key, 'n') == 1 then
       redis.call('DEL', key)
       nof[key], sof[key] = nil, nil
     end
