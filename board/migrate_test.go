@@ -275,7 +275,7 @@ func TestMigrateUnderLoad(t *testing.T) {
 	migrateUnderLoad(t, 100_000, c)
 }
 
-// The same for the conversion of a 30,000-entry key-suffix board of the
+// The same for the conversion of a 20,000-entry key-suffix board of the
 // first format (a HASH id -> member) to the bucketed lookup, with dense
 // ranks: the writers' first-format handles are refused at the switch and
 // they carry on with handles of the buckets.
@@ -284,7 +284,7 @@ func TestMigrateFirstFormatUnderLoad(t *testing.T) {
 	o := Options{Strategy: KeySuffix, DenseRanks: true}
 	first := o
 	first.memberLookup = true
-	migrateUnderLoad(t, 30_000, migrationCase{from: l, fo: first, to: l, to2: o})
+	migrateUnderLoad(t, 20_000, migrationCase{from: l, fo: first, to: l, to2: o})
 }
 
 // migrateUnderLoad runs c on a board of ids entries under 16 writers (see
