@@ -50,76 +50,67 @@ local function buckets()
   local LOAD = 16
   local L, nof, sof = {}, {}, {}
   -- The number of buckets of key (cached for the script).
-  local function count(key)
-    local n = nof[key]
-    if not n then
-      n = tonumber(redis.call('HGET', key, 'n') or '1')
-      nof[key] = n
+  -- The number of buckets of key and its cache of buckets (bucket number
+  -- -> string, '' when empty), for the script. Few closures: each costs
+  -- every call that builds the lookup.
+  local function state(key)
+    local c = sof[key]
+    if not c then
+      c = {}
+      sof[key] = c
+      nof[key] = tonumber(redis.call('HGET', key, 'n') or '1')
     end
-    return n
+    return nof[key], c
   end
-  local function bucket_of(h, n)
+  -- Where id's record is: bucket number, bucket string, the record's start
+  -- and end (its prefix ends it, width bytes), or no start and end.
+  local function locate(key, width, id)
+    local n, c = state(key)
     local _, e = math.frexp(n)
     local lo = 2 ^ (e - 1)
+    local h = tonumber(string.sub(redis.sha1hex(id), 1, 8), 16)
     local b = h % (2 * lo)
     if b >= n then b = h % lo end
-    return b
-  end
-  local function hash(id) return tonumber(string.sub(redis.sha1hex(id), 1, 8), 16) end
-  -- Bucket b of key, as a string ('' when empty), cached for the script.
-  local function load(key, b)
-    local c = sof[key]
-    if not c then c = {}; sof[key] = c end
     local s = c[b]
     if not s then
       s = redis.call('HGET', key, b) or ''
       c[b] = s
     end
-    return s
+    local pat, from = '\0\3' .. string.gsub(id, '%z', '\0\1'), 1
+    while true do
+      local p, q = string.find(s, pat, from, true)
+      if not p then return b, s end
+      local stop = q + width
+      if stop == #s or string.sub(s, stop + 1, stop + 2) == '\0\3' then return b, s, p, stop end
+      from = p + 1
+    end
   end
   local function store(key, b, s)
     sof[key][b] = s
     if s == '' then redis.call('HDEL', key, b) else redis.call('HSET', key, b, s) end
   end
-  local function esc(id) return (string.gsub(id, '%z', '\0\1')) end
-  -- The start and end of id's record in bucket s (start of the prefix is
-  -- the end - width + 1), or nil.
-  local function find(s, id, width)
-    local pat, from = '\0\3' .. esc(id), 1
-    while true do
-      local p, q = string.find(s, pat, from, true)
-      if not p then return nil end
-      local stop = q + width
-      if stop == #s or string.sub(s, stop + 1, stop + 2) == '\0\3' then return p, stop end
-      from = p + 1
-    end
-  end
-  -- Where id's record is: bucket number, bucket string, record start, end.
-  local function locate(key, width, id)
-    local b = bucket_of(hash(id), count(key))
-    local s = load(key, b)
-    local p, stop = find(s, id, width)
-    return b, s, p, stop
-  end
   -- Splits the next bucket of key (linear hashing).
   local function split(key, width)
-    local n = count(key)
+    local n, c = state(key)
     local _, e = math.frexp(n)
     local lo = 2 ^ (e - 1)
     local src = n - lo
-    local s, keep, move = load(key, src), {}, {}
-    local p = 1
+    local s = c[src] or redis.call('HGET', key, src) or ''
+    local keep, move, p = {}, {}, 1
     while p <= #s do
       local nextp = string.find(s, '\0\3', p + 2, true) or #s + 1
       local rec = string.sub(s, p, nextp - 1)
       local id = string.gsub(string.sub(rec, 3, #rec - width), '%z\1', '\0')
-      if hash(id) % (2 * lo) == n then move[#move + 1] = rec else keep[#keep + 1] = rec end
+      if tonumber(string.sub(redis.sha1hex(id), 1, 8), 16) % (2 * lo) == n then
+        move[#move + 1] = rec
+      else
+        keep[#keep + 1] = rec
+      end
       p = nextp
     end
     nof[key] = n + 1
     redis.call('HSET', key, 'n', n + 1)
     store(key, src, table.concat(keep))
-    local c = sof[key]
     c[n] = table.concat(move)
     if c[n] ~= '' then redis.call('HSET', key, n, c[n]) end
   end
@@ -135,7 +126,7 @@ local function buckets()
       store(key, b, string.sub(s, 1, stop - width) .. prefix .. string.sub(s, stop + 1))
       return
     end
-    local rec = '\0\3' .. esc(id) .. prefix
+    local rec = '\0\3' .. string.gsub(id, '%z', '\0\1') .. prefix
     store(key, b, s .. rec)
     if #s >= 2 * LOAD * #rec then split(key, width) end
   end
