@@ -57,6 +57,14 @@ func New(ctx context.Context, client rueidis.Client, name string, layout *pack.L
 	if err != nil {
 		return nil, err
 	}
+	if twin, ok := b.desc.lookupTwin(); ok && m.exists && m.desc == twin.encoded() {
+		// The board keeps the other key-suffix lookup format (it was written
+		// before the bucketed lookup, and Migrate has not converted it).
+		opts.memberLookup = twin.Lookup == ""
+		if b, err = configure(client, name, layout, opts); err != nil {
+			return nil, err
+		}
+	}
 	return b, b.adopt(m)
 }
 
@@ -111,6 +119,7 @@ func (b *Board) layoutConsts(prefix string) []luascript.Const {
 		{Name: prefix + "CAP", Value: strconv.FormatInt(b.opts.Cap, 10)},
 		{Name: prefix + "RESTMAX", Value: strconv.FormatUint(b.rest, 10)},
 		{Name: prefix + "SHARED", Value: strconv.FormatBool(b.opts.SharedData)},
+		{Name: prefix + "BUCKETS", Value: strconv.FormatBool(b.suffix() && !b.opts.memberLookup)},
 		{Name: prefix + "FIELDS", Value: b.fieldsFunction()},
 	}
 }

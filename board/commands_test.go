@@ -65,15 +65,27 @@ func TestCommandsPerCall(t *testing.T) {
 			"top":    {"evalsha_ro": "1", "zcard": "1", "zrange": "1"},
 			"rank":   {"evalsha_ro": "1", "zscore": "1", "zrank": "1"},
 		}},
+		// The id lookup in buckets: the number of buckets and the id's
+		// bucket, two HGETs.
 		{Options{Strategy: KeySuffix}, map[string]map[string]string{
+			"submit": {"evalsha": "1", "hget": "2", "zadd": "1", "hset": "1", "zrank": "1"},
+			"many":   {"evalsha": "3", "hget": "6", "zadd": "3", "hset": "3", "zrank": "3"},
+			"top":    {"evalsha_ro": "1", "zcard": "1", "zrange": "1"},
+			"rank":   {"evalsha_ro": "1", "hget": "2", "zscore": "1", "zrank": "1"},
+		}},
+		{Options{Strategy: KeySuffix, memberLookup: true}, map[string]map[string]string{
 			"submit": {"evalsha": "1", "hget": "1", "zadd": "1", "hset": "1", "zrank": "1"},
 			"many":   {"evalsha": "3", "hget": "3", "zadd": "3", "hset": "3", "zrank": "3"},
 			"top":    {"evalsha_ro": "1", "zcard": "1", "zrange": "1"},
 			"rank":   {"evalsha_ro": "1", "hget": "1", "zscore": "1", "zrank": "1"},
 		}},
 	} {
-		t.Run(c.o.Strategy.String(), func(t *testing.T) {
-			b, err := New(ctx, client, "commands"+c.o.Strategy.String(), testLayout(t), c.o)
+		name := c.o.Strategy.String()
+		if c.o.memberLookup {
+			name += "-first-format"
+		}
+		t.Run(name, func(t *testing.T) {
+			b, err := New(ctx, client, "commands"+name, testLayout(t), c.o)
 			if err != nil {
 				t.Fatal(err)
 			}

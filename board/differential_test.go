@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -20,6 +22,7 @@ var ids = []string{"a", "b", "ab", "a\x00", "\x00", "\xff", "\xff\xfe", "Ã©", "æ
 // a model, failing on the first answer that differs.
 type workload struct {
 	t      *testing.T
+	ids    []string // the ids drawn from
 	rng    *rand.Rand
 	model  *model
 	boards []*Board
@@ -50,13 +53,47 @@ func newWorkload(t *testing.T, l *pack.Layout, o Options) *workload {
 	env := redistest.New(t)
 	seed := rand.Uint64()
 	t.Logf("seed %d", seed)
-	w := &workload{t: t, rng: rand.New(rand.NewPCG(seed, 1)), model: newModel(l), dense: o.DenseRanks}
+	w := &workload{t: t, ids: ids, rng: rand.New(rand.NewPCG(seed, 1)), model: newModel(l), dense: o.DenseRanks}
 	for _, s := range []Strategy{PackedScore, KeySuffix} {
 		o.Strategy = s
 		b := newBoard(t, env.Client, env.Prefix, s.String(), l, o)
 		w.boards, w.all = append(w.boards, b), append(w.all, b)
 	}
+	// A key-suffix board of the first format (a HASH id -> member), as
+	// boards written before the bucketed lookup keep it.
+	o.Strategy, o.memberLookup = KeySuffix, true
+	first := newBoard(t, env.Client, env.Prefix, "first", l, o)
+	w.boards, w.all = append(w.boards, first), append(w.all, first)
 	return w
+}
+
+// manyIDs returns n distinct ids for the bucketed key-suffix lookup: the
+// awkward ones, and more holding the bytes its records are made of (zero,
+// \x00\x01, \x00\x03), digits like a member's prefix, and prefixes and
+// suffixes of one another, so that a bucket holds many ids that one
+// search for another could mistake.
+func manyIDs(n int) []string {
+	out := append([]string(nil), ids...)
+	forms := []func(i int) string{
+		func(i int) string { return "u" + strconv.Itoa(i) },
+		func(i int) string { return strconv.Itoa(i) },
+		func(i int) string { return "\x00\x03" + strconv.Itoa(i) },
+		func(i int) string { return strconv.Itoa(i) + "\x00\x01" },
+		func(i int) string { return "\x00" + strconv.Itoa(i) + "\x00\x03\x00" },
+		func(i int) string { return "u" + strconv.Itoa(i) + "0000000" },
+		func(i int) string { return strings.Repeat("\x00", 1+i%5) + strconv.Itoa(i/5) },
+	}
+	seen := map[string]bool{}
+	for _, id := range out {
+		seen[id] = true
+	}
+	for i := 0; len(out) < n; i++ {
+		if id := forms[i%len(forms)](i); !seen[id] {
+			seen[id] = true
+			out = append(out, id)
+		}
+	}
+	return out
 }
 
 // run makes steps random operations, checking the side indexes every 50
@@ -88,6 +125,43 @@ func TestDifferentialNativeWrites(t *testing.T) {
 	newWorkload(t, testLayout(t), Options{}).run(1500, false)
 }
 
+// The differential test on a board of hundreds of ids (many of them made
+// of the bytes the bucketed key-suffix lookup stores its records with), so
+// that the lookup's buckets split as the board grows and empty as it
+// shrinks; with a cap, trims remove ids too.
+func TestDifferentialManyIDs(t *testing.T) {
+	for _, capN := range []int64{0, 250} {
+		t.Run("cap"+strconv.FormatInt(capN, 10), func(t *testing.T) {
+			w := newWorkload(t, testLayout(t), Options{DenseRanks: true, Cap: capN})
+			w.ids, w.cap = manyIDs(700), capN
+			w.run(3000, true)
+			for _, b := range w.boards[1:] {
+				checkLookup(t, b)
+			}
+			lk := w.boards[1].gen.Load().keys.lk
+			if n, err := w.boards[1].client.Do(t.Context(), w.boards[1].client.B().Hget().Key(lk).Field("n").Build()).AsInt64(); err != nil || n < 8 {
+				t.Errorf("the lookup has %d buckets (%v) for %d ids: the buckets did not split", n, err, len(w.model.vals))
+			}
+			// Remove every id: the lookup goes with the last.
+			for _, id := range w.ids {
+				_, had := w.model.vals[id]
+				delete(w.model.vals, id)
+				for _, b := range w.boards {
+					if n, err := b.Remove(t.Context(), id); err != nil || (n == 1) != had {
+						t.Fatalf("%s: Remove(%q) = %d, %v; model had it: %v", b.Name(), id, n, err, had)
+					}
+				}
+			}
+			for _, b := range w.boards[1:] {
+				k := b.gen.Load().keys.lk
+				if n, err := b.client.Do(t.Context(), b.client.B().Exists().Key(k).Build()).AsInt64(); err != nil || n != 0 {
+					t.Errorf("%s: lookup %s left after every id was removed: EXISTS = %d, %v", b.Name(), k, n, err)
+				}
+			}
+		})
+	}
+}
+
 func fmtTuple(v []float64) string { return fmt.Sprint(v) }
 
 func (w *workload) value(i int) float64 {
@@ -98,7 +172,7 @@ func (w *workload) value(i int) float64 {
 }
 
 func (w *workload) submission() Submission {
-	s := Submission{ID: ids[w.rng.IntN(len(ids))], Policy: Policy(w.rng.IntN(3))}
+	s := Submission{ID: w.ids[w.rng.IntN(len(w.ids))], Policy: Policy(w.rng.IntN(3))}
 	for i := 0; i < w.model.layout.Len(); i++ {
 		s.Values = append(s.Values, w.value(i))
 	}
@@ -140,7 +214,7 @@ func (w *workload) submit(step int) {
 }
 
 func (w *workload) remove(step int) {
-	id := ids[w.rng.IntN(len(ids))]
+	id := w.ids[w.rng.IntN(len(w.ids))]
 	_, had := w.model.vals[id]
 	delete(w.model.vals, id)
 	for _, b := range w.all {
@@ -154,9 +228,9 @@ func (w *workload) remove(step int) {
 // read compares one randomly chosen read on every board with the model.
 func (w *workload) read(step int) {
 	ctx := context.Background()
-	id := ids[w.rng.IntN(len(ids))]
+	id := w.ids[w.rng.IntN(len(w.ids))]
 	_, had := w.model.vals[id]
-	n, off := 1+w.rng.IntN(6), w.rng.IntN(len(ids)+2)
+	n, off := 1+w.rng.IntN(6), w.rng.IntN(len(w.ids)+2)
 	lo, hi := w.value(0), w.value(0)
 	kind := RankKind(w.rng.IntN(3))
 	if kind == Dense && !w.dense {
@@ -186,7 +260,7 @@ func (w *workload) read(step int) {
 			want = w.model.between(lo, hi, off%3, n)
 			got, err = b.Between(ctx, lo, hi, int64(off%3), n, opts...)
 		case 4:
-			want = w.model.page(0, len(ids))
+			want = w.model.page(0, len(w.ids))
 			got, err = scanAll(ctx, b, n, opts...)
 		case 5:
 			want = w.model.find(id)
@@ -232,9 +306,9 @@ func (w *workload) readOptions() []ReadOption {
 // subset draws the ids of an Among: some on the board, some not, some
 // twice.
 func (w *workload) subset() []string {
-	out := make([]string, 1+w.rng.IntN(len(ids)))
+	out := make([]string, 1+w.rng.IntN(min(len(w.ids), 40)))
 	for i := range out {
-		out[i] = ids[w.rng.IntN(len(ids))]
+		out[i] = w.ids[w.rng.IntN(len(w.ids))]
 	}
 	return out
 }

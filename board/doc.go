@@ -12,13 +12,13 @@
 //
 //	tb:{name}:meta  HASH: the descriptor (JSON), the generation, a migration's state
 //	tb:{name}:z     sorted set, ascending order = best first
-//	tb:{name}:m     HASH id -> member          (KeySuffix only)
+//	tb:{name}:i     HASH bucket -> ids with their prefixes  (KeySuffix only)
 //	tb:{name}:d     HASH id -> member data     (when written)
 //	tb:{name}:v     distinct value tuples      (DenseRanks only)
 //	tb:{name}:c     tuple -> number of entries (DenseRanks only)
 //
 // Those are generation 0's names; after a migration the entries live under
-// tb:{name}:g2:z, tb:{name}:g2:m and so on (see Migrate). A board of a
+// tb:{name}:g2:z, tb:{name}:g2:i and so on (see Migrate). A board of a
 // group (Options.Group) has the same keys under tb:{group}:{name}:..., so
 // the boards of a group share one slot; their shared member data, if any,
 // is tb:{group}:data.
@@ -34,6 +34,18 @@
 //
 // Scores are negated so that the ascending order Redis keeps (score, then
 // member bytes) puts the best entry first and breaks ties by id ascending.
+//
+// A key-suffix board finds an id's member through tb:{name}:i: the ids are
+// hashed (SHA1) into buckets of about 16, and each bucket is one HASH field
+// holding its ids, each with its member's prefix, so the member is prefix
+// + id. A HASH field per id would cost more than the sorted set's own
+// entry (about 70 bytes of Redis overhead each); a field per bucket brings
+// a key-suffix board to about 1.2x a plain sorted set per member. The
+// buckets split as the board grows (linear hashing, lua/lookup.lua).
+// Boards written before the buckets keep their HASH id -> member,
+// tb:{name}:m, recorded in their descriptor (no "lookup"), until Migrate
+// converts them; periodic windows keep it too, as a window's handle does
+// not read its descriptor before it reads.
 //
 // # A board describes itself
 //

@@ -7,7 +7,6 @@ import (
 	"math"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/tiebreak/tiebreak/internal/redistest"
 	"github.com/tiebreak/tiebreak/pack"
 )
@@ -166,10 +165,10 @@ func (w *workload) checkIndexes() {
 				b.Strategy(), len(got), nv, sum, len(counts), len(w.model.vals))
 		}
 		if b.suffix() {
-			n, _ := b.client.Do(ctx, b.client.B().Hlen().Key(b.gen.Load().keys.m).Build()).AsInt64()
-			if diff := cmp.Diff(int64(len(w.model.vals)), n); diff != "" {
-				w.t.Fatalf("id HASH size (-want +got):\n%s", diff)
+			if n := len(lookupIDs(w.t, b)); n != len(w.model.vals) {
+				w.t.Fatalf("id lookup holds %d ids, model %d entries", n, len(w.model.vals))
 			}
+			checkLookup(w.t, b)
 		}
 	}
 }

@@ -53,7 +53,7 @@ func (b *Board) exportTo(ctx context.Context, state string) error {
 			return err
 		}
 		cur, next := names(b.prefix, m.gen), names(b.prefix, m.gen+1)
-		keys := []string{cur.meta, cur.z, cur.d, cur.m, cur.v, cur.c, cur.dirty, next.z, next.d, next.m, next.v, next.c, next.dirty}
+		keys := []string{cur.meta, cur.z, cur.d, cur.m, cur.i, cur.v, cur.c, cur.dirty, next.z, next.d, next.m, next.i, next.v, next.c, next.dirty}
 		r, err := exportScript.Exec(ctx, b.client, keys, []string{strconv.FormatInt(m.gen, 10), state}).ToString()
 		if err != nil {
 			return redisErr("reshard", err)
@@ -73,7 +73,7 @@ func (b *Board) retire(ctx context.Context) error {
 			return err
 		}
 		k := names(b.prefix, m.gen)
-		r, err := retireScript.Exec(ctx, b.client, []string{k.meta, k.z, k.d, k.m, k.v, k.c, k.dirty}, []string{strconv.FormatInt(m.gen, 10)}).ToString()
+		r, err := retireScript.Exec(ctx, b.client, []string{k.meta, k.z, k.d, k.m, k.i, k.v, k.c, k.dirty}, []string{strconv.FormatInt(m.gen, 10)}).ToString()
 		if err != nil {
 			return redisErr("reshard", err)
 		}

@@ -259,7 +259,7 @@ func groupSource(boards []*Board, gens []*generation) string {
 		if gen.mig != nil {
 			mirror = "mirror"
 		}
-		body := luascript.MustAssemble(luaFiles, "lua", "board: group write of "+boards[i].name, gen.consts, "side", mirror, "submit")
+		body := luascript.MustAssemble(luaFiles, "lua", "board: group write of "+boards[i].name, gen.consts, "lookup", "side", mirror, "submit")
 		funcs[i], nkeys[i] = "board_"+strconv.Itoa(i+1), strconv.Itoa(len(gen.keys.script))
 		fmt.Fprintf(&src, "local function %s(KEYS, ARGV, CHECK)\n%send\n", funcs[i], body)
 	}

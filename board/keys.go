@@ -17,7 +17,8 @@ const MaxNameLen = 200
 //	tb:{name}:z      sorted set of entries              (generation 0)
 //	tb:{name}:g2:z   the same in generation 2, and so on
 //	...:d  HASH id -> member data
-//	...:m  HASH id -> member (key-suffix strategy)
+//	...:i  HASH bucket -> ids and member prefixes (key-suffix strategy)
+//	...:m  HASH id -> member (key-suffix boards of the first format)
 //	...:v  sorted set of distinct value tuples (dense ranks)
 //	...:c  HASH tuple -> entries holding it (dense ranks)
 //	...:x  SET of ids that do not fit the target layout (while migrating)
@@ -26,8 +27,11 @@ const MaxNameLen = 200
 // before descriptors existed. A migration moves the entries to new names
 // (migrate.go).
 type keys struct {
-	meta          string
-	z, d, m, v, c string
+	meta             string
+	z, d, m, i, v, c string
+	// lk is the id lookup of a key-suffix board: i, or m in the first
+	// format (Options.memberLookup); "" for a packed board.
+	lk string
 	// migrating only: the target generation's keys, and the misfit set.
 	t *keys
 	x string
@@ -35,7 +39,7 @@ type keys struct {
 	// began exporting its entries (export.go); in script only then.
 	dirty string
 	// script holds the keys a script of this board may touch, in the order
-	// their K constants index them (luaIndexes): z, then m for key suffix,
+	// their K constants index them (luaIndexes): z, then lk for key suffix,
 	// then v and c for dense ranks, then d; while migrating, the target's
 	// in the same order and x; meta last when writes keep it (periodic
 	// windows).
@@ -50,6 +54,7 @@ type keys struct {
 // migrating generation gets its target's keys with withTarget.
 func genKeys(prefix string, n int64, o Options, periodic bool) keys {
 	k := names(prefix, n)
+	k.lk = k.lookup(o)
 	if o.SharedData {
 		k.d = sharedDataKey(o.Group)
 	}
@@ -82,15 +87,27 @@ func names(p string, n int64) keys {
 	if n > 0 {
 		g = p + "g" + strconv.FormatInt(n, 10) + ":"
 	}
-	return keys{meta: p + "meta", z: g + "z", d: g + "d", m: g + "m", v: g + "v", c: g + "c", x: g + "x", dirty: g + "dirty"}
+	return keys{meta: p + "meta", z: g + "z", d: g + "d", m: g + "m", i: g + "i", v: g + "v", c: g + "c", x: g + "x", dirty: g + "dirty"}
+}
+
+// lookup returns the id lookup key of a board stored with o: i, m in the
+// first key-suffix format, "" for a packed board.
+func (k keys) lookup(o Options) string {
+	switch {
+	case o.Strategy != KeySuffix:
+		return ""
+	case o.memberLookup:
+		return k.m
+	}
+	return k.i
 }
 
 // data returns the data keys the strategy and options of o use, in script
-// order: z, [m], [v, c], d.
+// order: z, [lk], [v, c], d.
 func (k keys) data(o Options) []string {
 	out := []string{k.z}
-	if o.Strategy == KeySuffix {
-		out = append(out, k.m)
+	if lk := k.lookup(o); lk != "" {
+		out = append(out, lk)
 	}
 	if o.DenseRanks {
 		out = append(out, k.v, k.c)
@@ -105,6 +122,7 @@ func (k keys) withTarget(t keys, to Options, periodic bool) keys {
 	if to.SharedData {
 		t.d = sharedDataKey(to.Group)
 	}
+	t.lk = t.lookup(to)
 	k.t = &t
 	k.script = append(k.script[:k.nlean+1:k.nlean+1], t.data(to)...)
 	k.script = append(k.script, k.x)
@@ -131,9 +149,9 @@ func (k keys) withMeta() []string {
 // all returns every key of the generation: data keys, and while migrating
 // the target's and the misfit set.
 func (k keys) all() []string {
-	out := []string{k.z, k.d, k.m, k.v, k.c}
+	out := []string{k.z, k.d, k.m, k.i, k.v, k.c}
 	if k.t != nil {
-		out = append(out, k.t.z, k.t.d, k.t.m, k.t.v, k.t.c, k.x)
+		out = append(out, k.t.z, k.t.d, k.t.m, k.t.i, k.t.v, k.t.c, k.x)
 	}
 	return out
 }
@@ -146,13 +164,13 @@ func (k keys) luaIndexes() []luascript.Const {
 	for i, key := range k.script {
 		idx[key] = i + 1
 	}
-	named := []struct{ name, key string }{{"KZ", k.z}, {"KD", k.d}, {"KM", k.m}, {"KV", k.v}, {"KC", k.c}, {"KMETA", k.meta}}
+	named := []struct{ name, key string }{{"KZ", k.z}, {"KD", k.d}, {"KM", k.lk}, {"KV", k.v}, {"KC", k.c}, {"KMETA", k.meta}}
 	if idx[k.dirty] > 0 {
 		named = append(named, struct{ name, key string }{"KDIRTY", k.dirty})
 	}
 	if k.t != nil {
 		named = append(named, []struct{ name, key string }{
-			{"TKZ", k.t.z}, {"TKD", k.t.d}, {"TKM", k.t.m}, {"TKV", k.t.v}, {"TKC", k.t.c}, {"KX", k.x}}...)
+			{"TKZ", k.t.z}, {"TKD", k.t.d}, {"TKM", k.t.lk}, {"TKV", k.t.v}, {"TKC", k.t.c}, {"KX", k.x}}...)
 	}
 	consts := make([]luascript.Const, 0, len(named))
 	for _, c := range named {

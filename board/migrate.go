@@ -81,7 +81,10 @@ const (
 // (ErrArgument, ErrValue), a board whose stored descriptor is not b's
 // (ErrMismatch) and a board already migrating to other settings
 // (ErrMigrating). A migration to the settings the board already has
-// returns at once.
+// returns at once, but for a KeySuffix board written before its ids were
+// kept in buckets (see KeySuffix): Migrate to its own settings converts it
+// (about 0.7x its memory at 1e6 entries), and every migration of it to
+// KeySuffix settings does too. A periodic window keeps its format.
 func (b *Board) Migrate(ctx context.Context, layout *pack.Layout, opts Options, mo MigrateOptions) (*Board, error) {
 	if opts.Observer == nil {
 		opts.Observer = b.opts.Observer
@@ -95,6 +98,9 @@ func (b *Board) Migrate(ctx context.Context, layout *pack.Layout, opts Options, 
 // migrate is Migrate.
 func (b *Board) migrate(ctx context.Context, layout *pack.Layout, opts Options, mo MigrateOptions) (*Board, error) {
 	opts.expireAt = b.opts.expireAt
+	if !opts.expireAt.IsZero() {
+		opts.memberLookup = b.opts.memberLookup // a window keeps its format (see NewPeriodic)
+	}
 	if opts.Group == "" {
 		opts.Group = b.opts.Group
 	}
@@ -180,7 +186,7 @@ func (b *Board) beginMigration(ctx context.Context, t *Board, defaults string) (
 			return 0, b.mismatch(m)
 		}
 		from, to := names(b.prefix, m.gen), names(b.prefix, m.gen+1)
-		keys := []string{from.meta, from.z, from.d, from.m, from.v, from.c, to.z, to.d, to.m, to.v, to.c}
+		keys := []string{from.meta, from.z, from.d, from.m, from.v, from.c, from.i, to.z, to.d, to.m, to.v, to.c, to.i}
 		args := []string{strconv.FormatInt(m.gen, 10), t.desc.encoded(), defaults}
 		reply, err := beginScript.Exec(ctx, b.client, keys, args).ToString()
 		if err != nil {
@@ -259,7 +265,7 @@ func (b *Board) finishMigration(ctx context.Context, t *Board, tgen int64) error
 		return err
 	}
 	g := b.gen.Load()
-	keys := []string{g.keys.meta, g.keys.z, g.keys.d, g.keys.m, g.keys.v, g.keys.c, g.keys.x}
+	keys := []string{g.keys.meta, g.keys.z, g.keys.d, g.keys.m, g.keys.v, g.keys.c, g.keys.i, g.keys.x}
 	reply, err := switchScript.Exec(ctx, b.client, keys, []string{strconv.FormatInt(tgen, 10)}).ToString()
 	if err != nil {
 		return redisErr("switch", err)
@@ -271,7 +277,7 @@ func (b *Board) finishMigration(ctx context.Context, t *Board, tgen int64) error
 	default:
 		return fmt.Errorf("board: %s: switch: %s: %w", b.name, reply, ErrMigrating)
 	}
-	m, err := readMeta(ctx, b.client, b.name, b.prefix, "")
+	m, err := readMeta(ctx, b.client, b.name, b.prefix, "", "")
 	if err != nil {
 		return err
 	}

@@ -46,6 +46,8 @@ func migrationCases(t testing.TB) []migrationCase {
 		{name: "key suffix to packed, wider", from: small, fo: Options{Strategy: KeySuffix}, to: wide},
 		{name: "dense ranks on", from: small, to: small, to2: Options{DenseRanks: true}},
 		{name: "a cap, dense, key suffix", from: small, fo: Options{DenseRanks: true}, to: withLevel(t), to2: Options{Strategy: KeySuffix, DenseRanks: true, Cap: 40}},
+		{name: "key suffix of the first format to buckets", from: small, fo: Options{Strategy: KeySuffix, memberLookup: true}, to: small, to2: Options{Strategy: KeySuffix}},
+		{name: "key suffix to the first format, a field added", from: small, fo: Options{Strategy: KeySuffix, DenseRanks: true}, to: withLevel(t), to2: Options{Strategy: KeySuffix, memberLookup: true}, defaults: map[string]float64{"level": 2}},
 	}
 }
 
@@ -158,9 +160,15 @@ func TestMigrateKinds(t *testing.T) {
 			if _, err := New(ctx, env.Client, b.Name(), c.to, c.to2); err != nil {
 				t.Errorf("New with the new settings: %v", err)
 			}
-			if _, err := New(ctx, env.Client, b.Name(), c.from, c.fo); !errors.Is(err, ErrMismatch) {
+			if c.fo.memberLookup && c.from == c.to && c.fo.DenseRanks == c.to2.DenseRanks {
+				// The same settings but the lookup: New takes the stored one.
+				if nb2, err := New(ctx, env.Client, b.Name(), c.from, c.fo); err != nil || nb2.opts.memberLookup {
+					t.Errorf("New with the first format's settings after the conversion: err = %v, first format %t; want the buckets", err, err == nil && nb2.opts.memberLookup)
+				}
+			} else if _, err := New(ctx, env.Client, b.Name(), c.from, c.fo); !errors.Is(err, ErrMismatch) {
 				t.Errorf("New with the old settings: err = %v, want ErrMismatch", err)
 			}
+			checkLookup(t, nb)
 			checkOnlyTombstones(t, b, nb)
 			defer func() {
 				if err := nb.Drop(ctx); err != nil {
@@ -220,7 +228,7 @@ func (lw *loadWriter) step(t *testing.T, level float64) error {
 		s.Policy, s.Ops = PerField, []Op{OpAdd, OpMax, OpMin}
 		s.Values[0] = float64(lw.rng.IntN(21) - 10)
 	}
-	if lw.cur != lw.old { // the new layout: level, kept
+	if lw.cur.layout.Len() > len(s.Values) { // the new layout: level, kept
 		s.Values = append(s.Values, level)
 		if s.Ops != nil {
 			s.Ops = append(s.Ops, OpKeep)
@@ -235,13 +243,13 @@ func (lw *loadWriter) step(t *testing.T, level float64) error {
 	}
 	ms := s
 	ms.Values = append([]float64(nil), s.Values...)
-	if len(ms.Values) == 3 {
+	if len(ms.Values) < lw.m.layout.Len() {
 		ms.Values = append(ms.Values, level)
 		if ms.Ops != nil {
 			ms.Ops = append(append([]Op(nil), ms.Ops...), OpKeep)
 		}
 	}
-	lw.m.suffix = lw.cur != lw.old // the old handle checks the packed ranges
+	lw.m.suffix = lw.cur.suffix() // a packed handle checks the packed ranges
 	_, ok := lw.m.apply(ms)
 	switch {
 	case !ok && errors.Is(err, ErrValue):
@@ -262,12 +270,31 @@ func (lw *loadWriter) step(t *testing.T, level float64) error {
 // acknowledged write is on the board afterwards, in the new encoding, and
 // the board never shrinks while it migrates.
 func TestMigrateUnderLoad(t *testing.T) {
-	const ids, writers, level = 100_000, 16, 7
+	c := migrationCases(t)[1] // add a trailing field
+	c.to2 = Options{Strategy: KeySuffix, DenseRanks: true}
+	migrateUnderLoad(t, 100_000, c)
+}
+
+// The same for the conversion of a 20,000-entry key-suffix board of the
+// first format (a HASH id -> member) to the bucketed lookup, with dense
+// ranks: the writers' first-format handles are refused at the switch and
+// they carry on with handles of the buckets.
+func TestMigrateFirstFormatUnderLoad(t *testing.T) {
+	l := migrationCases(t)[0].from
+	o := Options{Strategy: KeySuffix, DenseRanks: true}
+	first := o
+	first.memberLookup = true
+	migrateUnderLoad(t, 20_000, migrationCase{from: l, fo: first, to: l, to2: o})
+}
+
+// migrateUnderLoad runs c on a board of ids entries under 16 writers (see
+// TestMigrateUnderLoad); a field the target adds is "level", 7 for all.
+func migrateUnderLoad(t *testing.T, ids int, c migrationCase) {
+	const writers, level = 16, 7
 	env := redistest.New(t)
 	ctx := t.Context()
-	c := migrationCases(t)[1] // add a trailing field
-	to2 := Options{Strategy: KeySuffix, DenseRanks: true}
-	b := newBoard(t, env.Client, env.Prefix, "load", c.from, Options{})
+	to2 := c.to2
+	b := newBoard(t, env.Client, env.Prefix, "load", c.from, c.fo)
 	final := newModel(c.to)
 	load := newModel(c.from)
 	rng := rand.New(rand.NewPCG(7, 7))
@@ -287,7 +314,7 @@ func TestMigrateUnderLoad(t *testing.T) {
 	lws := make([]*loadWriter, writers)
 	for w := range lws {
 		lws[w] = &loadWriter{w: w, writers: writers, ids: ids, m: newModel(c.to), rng: rand.New(rand.NewPCG(uint64(w), 9))}
-		lws[w].old = newBoard(t, env.Client, env.Prefix, "load", c.from, Options{})
+		lws[w].old = newBoard(t, env.Client, env.Prefix, "load", c.from, c.fo)
 		lws[w].cur = lws[w].old
 		for id, v := range load.vals {
 			if n, _ := strconv.Atoi(id[1:]); n%writers == w {
@@ -317,10 +344,13 @@ func TestMigrateUnderLoad(t *testing.T) {
 	}
 	stopReads := make(chan struct{})
 	readErr := make(chan error, 1)
-	go func() { readErr <- neverShrinks(b, ids, stopReads) }()
+	go func() { readErr <- neverShrinks(b, int64(ids), stopReads) }()
 	began := time.Now()
-	nb, err := b.Migrate(ctx, c.to, to2, MigrateOptions{Defaults: map[string]float64{"level": level}})
+	nb, err := b.Migrate(ctx, c.to, to2, MigrateOptions{Defaults: c.defaults})
 	t.Logf("migrated %d entries in %v", ids, time.Since(began))
+	if err != nil {
+		t.Fatal(err) // before waiting: the writers wait for the switch
+	}
 	close(done)
 	for range lws {
 		if e := <-errs; e != nil {
@@ -343,6 +373,10 @@ func TestMigrateUnderLoad(t *testing.T) {
 	}
 	t.Logf("%d acknowledged writes during and after the migration", writes)
 	checkLoad(t, nb, final)
+	checkLookup(t, nb)
+	if diff := cmp.Diff(describe(c.to, to2), nb.Descriptor()); diff != "" {
+		t.Errorf("descriptor after the migration (-want +got):\n%s", diff)
+	}
 }
 
 // neverShrinks reads the board's length through a handle of the old

@@ -40,7 +40,7 @@ func open(ctx context.Context, client rueidis.Client, group, name string) (*Boar
 	if client == nil {
 		return nil, fmt.Errorf("board: Open: client is nil: %w", ErrOptions)
 	}
-	m, err := readMeta(ctx, redisretry.Wrap(client), name, prefixOf(group, name), "")
+	m, err := readMeta(ctx, redisretry.Wrap(client), name, prefixOf(group, name), "", "")
 	if err != nil {
 		return nil, err
 	}

@@ -40,21 +40,21 @@ var scriptFragments = []struct {
 	readOnly, migrating bool
 	fragments           []string
 }{
-	{"submit", false, false, []string{"side", "mirror", "nocheck", "submit"}},
-	{"remove", false, false, []string{"side", "common", "mirror", "remove"}},
-	{"setdata", false, false, []string{"common", "mirror", "setdata"}},
-	{"rank", true, false, []string{"common", "ranks", "rank"}},
-	{"range", true, false, []string{"common", "ranks", "range"}},
-	{"around", true, false, []string{"common", "ranks", "around"}},
-	{"after", true, false, []string{"common", "ranks", "after"}},
-	{"between", true, false, []string{"common", "ranks", "between"}},
-	{"among", true, false, []string{"common", "ranks", "among"}},
-	{"shardrun", true, false, []string{"common", "position", "shardrun"}},
-	{"shardsample", true, false, []string{"common", "position", "shardsample"}},
-	{"shardprobe", true, false, []string{"common", "position", "shardprobe"}},
-	{"copy", false, true, []string{"mirror", "copy"}},
-	{"mirrorids", false, true, []string{"mirror", "mirrorids"}},
-	{"drain", false, false, []string{"common", "drain"}},
+	{"submit", false, false, []string{"lookup", "side", "mirror", "nocheck", "submit"}},
+	{"remove", false, false, []string{"lookup", "side", "common", "mirror", "remove"}},
+	{"setdata", false, false, []string{"lookup", "common", "mirror", "setdata"}},
+	{"rank", true, false, []string{"lookup", "common", "ranks", "rank"}},
+	{"range", true, false, []string{"lookup", "common", "ranks", "range"}},
+	{"around", true, false, []string{"lookup", "common", "ranks", "around"}},
+	{"after", true, false, []string{"lookup", "common", "ranks", "after"}},
+	{"between", true, false, []string{"lookup", "common", "ranks", "between"}},
+	{"among", true, false, []string{"lookup", "common", "ranks", "among"}},
+	{"copy", false, true, []string{"lookup", "mirror", "copy"}},
+	{"mirrorids", false, true, []string{"lookup", "mirror", "mirrorids"}},
+	{"shardrun", true, false, []string{"lookup", "common", "position", "shardrun"}},
+	{"shardsample", true, false, []string{"lookup", "common", "position", "shardsample"}},
+	{"shardprobe", true, false, []string{"lookup", "common", "position", "shardprobe"}},
+	{"drain", false, false, []string{"lookup", "common", "drain"}},
 }
 
 // Modes of a generation's scripts: what the writes do beside their own

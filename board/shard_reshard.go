@@ -82,7 +82,7 @@ func (sb *Sharded) Reshard(ctx context.Context, shards int, o ReshardOptions) (*
 // connected (the new shards exist); dst is nil when the board already has
 // that many shards.
 func (sb *Sharded) beginReshard(ctx context.Context, shards int, l *lease) (src, dst *shardView, err error) {
-	m, err := readMeta(ctx, sb.client, sb.name, prefixOf("", sb.name), "")
+	m, err := readMeta(ctx, sb.client, sb.name, prefixOf("", sb.name), "", "")
 	if err != nil {
 		return nil, nil, err
 	}

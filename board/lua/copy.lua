@@ -1,9 +1,10 @@
 -- copy.lua: one step of a migration's copy: mirror (mirror.lua) the next
 -- ids of the source into the target. The ids come from SCAN (ZSCAN of the
--- entries, HSCAN of the id HASH for key suffix), which returns every id
--- that stays on the board from the first step to the last at least once,
--- whatever is written meanwhile; an id written meanwhile was mirrored by
--- its write.
+-- entries; HSCAN of the id HASH for the first key-suffix format), which
+-- returns every element that stays from the first step to the last at
+-- least once, whatever is written meanwhile: an id whose member changes
+-- meanwhile (a key-suffix write) was mirrored by that write, as was every
+-- id written meanwhile.
 --
 -- KEYS: the migrating board's keys (see keys.go), then its meta HASH last
 -- ARGV[1]  the target generation, as read from the meta HASH
@@ -19,13 +20,17 @@
 local meta = KEYS[#KEYS]
 if redis.call('HGET', meta, 'tgen') ~= ARGV[1] then return redis.error_reply('TBSTALE') end
 local r
-if STRATEGY == 'p' then
-  r = redis.call('ZSCAN', KEYS[KZ], ARGV[2], 'COUNT', ARGV[3])
-else
+if STRATEGY == 's' and not BUCKETS then
   r = redis.call('HSCAN', KEYS[KM], ARGV[2], 'COUNT', ARGV[3])
+else
+  r = redis.call('ZSCAN', KEYS[KZ], ARGV[2], 'COUNT', ARGV[3])
 end
 local got = r[2]
-for i = 1, #got, 2 do mirror(got[i]) end
+for i = 1, #got, 2 do
+  local id = got[i]
+  if STRATEGY == 's' and BUCKETS then id = string.sub(id, WIDTH + 1) end
+  mirror(id)
+end
 local at = redis.call('PEXPIRETIME', KEYS[KZ])
 if at > 0 then
   for i = 1, #KEYS - 1 do redis.call('PEXPIREAT', KEYS[i], at) end

@@ -2,14 +2,20 @@
 -- descriptor when the board has none.
 --
 -- KEYS[1]  the board's meta HASH (tb:{name}:meta)
+-- KEYS[2]  generation 0's id HASH of the first key-suffix format
+--          (tb:{name}:m)
 -- ARGV[1]  the descriptor to store when there is none; '' to only read
+-- ARGV[2]  the descriptor to store instead when KEYS[2] exists: a board
+--          written before descriptors existed keeps its format ('' none)
 --
 -- Reply: {desc, gen, state, target, tgen, defaults, expire, cursor}: the
 --        HASH's fields, each false when absent. state is 'live' or
 --        'migrating'; target, tgen, defaults and cursor are kept while
 --        migrating; expire only by periodic windows.
 
-if ARGV[1] ~= '' and redis.call('HSETNX', KEYS[1], 'desc', ARGV[1]) == 1 then
+local desc = ARGV[1]
+if ARGV[2] ~= '' and redis.call('EXISTS', KEYS[2]) == 1 then desc = ARGV[2] end
+if desc ~= '' and redis.call('HSETNX', KEYS[1], 'desc', desc) == 1 then
   redis.call('HSET', KEYS[1], 'gen', '0', 'state', 'live')
 end
 return redis.call('HMGET', KEYS[1], 'desc', 'gen', 'state', 'target', 'tgen', 'defaults', 'expire', 'cursor')

@@ -1,0 +1,73 @@
+package board
+
+import (
+	"strconv"
+
+	"github.com/google/go-cmp/cmp"
+	"strings"
+	"testing"
+)
+
+// lookupIDs reads a key-suffix board's id lookup as a map id -> member,
+// whichever its format: the buckets of lookup.lua (each record "\x00\x03",
+// the id with zero bytes written "\x00\x01", the prefix), or the first
+// format's HASH id -> member. It fails the test on a malformed bucket or an
+// id stored twice.
+func lookupIDs(t testing.TB, b *Board) map[string]string {
+	t.Helper()
+	k := b.gen.Load().keys
+	h, err := b.client.Do(t.Context(), b.client.B().Hgetall().Key(k.lk).Build()).AsStrMap()
+	if err != nil {
+		t.Fatalf("HGETALL %s: %v", k.lk, err)
+	}
+	if k.lk == k.m {
+		return h
+	}
+	out := map[string]string{}
+	n := 1
+	if s, ok := h["n"]; ok {
+		if n, err = strconv.Atoi(s); err != nil || n < 2 {
+			t.Fatalf("lookup %s: n = %q", k.lk, s)
+		}
+		delete(h, "n")
+	}
+	for field, s := range h {
+		if i, err := strconv.Atoi(field); err != nil || i < 0 || i >= n || s == "" {
+			t.Fatalf("lookup %s: bucket %q of %d buckets holds %q", k.lk, field, n, s)
+		}
+		if !strings.HasPrefix(s, "\x00\x03") {
+			t.Fatalf("lookup %s: bucket %s does not start a record: %q", k.lk, field, s)
+		}
+		for _, rec := range strings.Split(s, "\x00\x03")[1:] {
+			if len(rec) < b.width {
+				t.Fatalf("lookup %s: bucket %s: record %q shorter than a prefix", k.lk, field, rec)
+			}
+			id := strings.ReplaceAll(rec[:len(rec)-b.width], "\x00\x01", "\x00")
+			if _, dup := out[id]; dup {
+				t.Fatalf("lookup %s: id %q stored twice", k.lk, id)
+			}
+			out[id] = rec[len(rec)-b.width:] + id
+		}
+	}
+	return out
+}
+
+// checkLookup checks that a key-suffix board's id lookup holds exactly its
+// entries: each id on the board with its current member, and nothing else.
+func checkLookup(t testing.TB, b *Board) {
+	t.Helper()
+	if !b.suffix() {
+		return
+	}
+	members, err := b.client.Do(t.Context(), b.client.B().Zrange().Key(b.gen.Load().keys.z).Min("0").Max("-1").Build()).AsStrSlice()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{}
+	for _, m := range members {
+		want[m[b.width:]] = m
+	}
+	if diff := cmp.Diff(want, lookupIDs(t, b)); diff != "" {
+		t.Fatalf("id lookup against the entries (-want +got):\n%s", diff)
+	}
+}
