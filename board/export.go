@@ -35,7 +35,7 @@ func (b *Board) adoptExport(m meta) error {
 		return errRetired
 	}
 	k := genKeys(b.prefix, m.gen, b.opts, false)
-	k.script = append(k.script[:k.nlean+1:k.nlean+1], k.dirty)
+	k.script = append(k.script[:k.nlean+1:k.nlean+1], k.dirty, k.inflight)
 	k.nlean = len(k.script) // every write records its ids
 	g := &generation{n: m.gen, keys: k, state: m.state}
 	g.consts = b.scriptConsts(g)
@@ -53,7 +53,8 @@ func (b *Board) exportTo(ctx context.Context, state string) error {
 			return err
 		}
 		cur, next := names(b.prefix, m.gen), names(b.prefix, m.gen+1)
-		keys := []string{cur.meta, cur.z, cur.d, cur.m, cur.i, cur.v, cur.c, cur.dirty, next.z, next.d, next.m, next.i, next.v, next.c, next.dirty}
+		keys := []string{cur.meta, cur.z, cur.d, cur.m, cur.i, cur.v, cur.c, cur.dirty, cur.inflight,
+			next.z, next.d, next.m, next.i, next.v, next.c, next.dirty, next.inflight}
 		r, err := exportScript.Exec(ctx, b.client, keys, []string{strconv.FormatInt(m.gen, 10), state}).ToString()
 		if err != nil {
 			return redisErr("reshard", err)
@@ -73,7 +74,7 @@ func (b *Board) retire(ctx context.Context) error {
 			return err
 		}
 		k := names(b.prefix, m.gen)
-		r, err := retireScript.Exec(ctx, b.client, []string{k.meta, k.z, k.d, k.m, k.i, k.v, k.c, k.dirty}, []string{strconv.FormatInt(m.gen, 10)}).ToString()
+		r, err := retireScript.Exec(ctx, b.client, []string{k.meta, k.z, k.d, k.m, k.i, k.v, k.c, k.dirty, k.inflight}, []string{strconv.FormatInt(m.gen, 10)}).ToString()
 		if err != nil {
 			return redisErr("reshard", err)
 		}
@@ -113,16 +114,27 @@ type drained struct {
 	gone  bool
 }
 
-// drain takes up to n ids from the shard's dirty set, with their entries.
-func (b *Board) drain(ctx context.Context, n int) ([]drained, error) {
+// drain takes up to n ids from the shard's dirty set, with their entries,
+// keeping them in its in-flight set until a later call acknowledges them
+// (acked: copied), so that a copy cut short between the two loses none:
+// restore first moves every id still in flight back to the dirty set.
+func (b *Board) drain(ctx context.Context, n int, restore bool, acked []string) ([]drained, error) {
 	g := b.gen.Load()
 	if g.scripts.drain == nil {
 		return nil, fmt.Errorf("board: %s: drain of a shard that is not exporting: %w", b.name, ErrMigrating)
 	}
-	strs, err := b.arrayReply("reshard", g.scripts.drain.Exec(ctx, b.client, g.keys.script, []string{strconv.Itoa(n)}))
+	args := append([]string{strconv.Itoa(n), flag(restore)}, acked...)
+	strs, err := inGen(ctx, b, func(g *generation) ([]string, error) {
+		return b.arrayReply("reshard", g.scripts.drain.Exec(ctx, b.client, g.keys.script, args))
+	})
 	if err != nil {
 		return nil, err
 	}
+	return b.drained(strs)
+}
+
+// drained reads drain.lua's reply.
+func (b *Board) drained(strs []string) ([]drained, error) {
 	if len(strs)%5 != 0 {
 		return nil, fmt.Errorf("board: drain reply of %d elements: %w", len(strs), ErrReply)
 	}

@@ -36,8 +36,9 @@ type keys struct {
 	t *keys
 	x string
 	// dirty is the SET of ids written since a shard of a sharded board
-	// began exporting its entries (export.go); in script only then.
-	dirty string
+	// began exporting its entries (export.go), inflight those taken from
+	// it and not yet copied; in script only then.
+	dirty, inflight string
 	// script holds the keys a script of this board may touch, in the order
 	// their K constants index them (luaIndexes): z, then lk for key suffix,
 	// then v and c for dense ranks, then d; while migrating, the target's
@@ -87,7 +88,7 @@ func names(p string, n int64) keys {
 	if n > 0 {
 		g = p + "g" + strconv.FormatInt(n, 10) + ":"
 	}
-	return keys{meta: p + "meta", z: g + "z", d: g + "d", m: g + "m", i: g + "i", v: g + "v", c: g + "c", x: g + "x", dirty: g + "dirty"}
+	return keys{meta: p + "meta", z: g + "z", d: g + "d", m: g + "m", i: g + "i", v: g + "v", c: g + "c", x: g + "x", dirty: g + "dirty", inflight: g + "inflight"}
 }
 
 // lookup returns the id lookup key of a board stored with o: i, m in the
@@ -166,7 +167,7 @@ func (k keys) luaIndexes() []luascript.Const {
 	}
 	named := []struct{ name, key string }{{"KZ", k.z}, {"KD", k.d}, {"KM", k.lk}, {"KV", k.v}, {"KC", k.c}, {"KMETA", k.meta}}
 	if idx[k.dirty] > 0 {
-		named = append(named, struct{ name, key string }{"KDIRTY", k.dirty})
+		named = append(named, struct{ name, key string }{"KDIRTY", k.dirty}, struct{ name, key string }{"KINFLIGHT", k.inflight})
 	}
 	if k.t != nil {
 		named = append(named, []struct{ name, key string }{

@@ -2,8 +2,10 @@ package board
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -129,7 +131,10 @@ func NewSharded(ctx context.Context, client rueidis.Client, name string, layout 
 		}
 		sb.view.Store(v)
 	}
-	return sb, v.connect(ctx, sb.given)
+	if err := v.connect(ctx, sb.given); err != nil {
+		return nil, err
+	}
+	return sb, nil
 }
 
 // resharded returns the view of the board stored as m, when it agrees with
@@ -187,7 +192,10 @@ func OpenSharded(ctx context.Context, client rueidis.Client, name string) (*Shar
 		return nil, err
 	}
 	sb.view.Store(v)
-	return sb, v.connect(ctx, client)
+	if err := v.connect(ctx, client); err != nil {
+		return nil, err
+	}
+	return sb, nil
 }
 
 // configureSharded builds a handle that has not talked to Redis.
@@ -244,6 +252,13 @@ func (o ShardedOptions) check() error {
 // connect builds the shards' handles, each storing or checking its own
 // descriptor, all at once.
 func (v *shardView) connect(ctx context.Context, client rueidis.Client) error {
+	return v.connectShards(ctx, client, false)
+}
+
+// connectShards is connect; with retired, a shard that a resharding cut
+// short already retired gets a handle that has not talked to Redis (the
+// resharding's every step skips it) instead of failing.
+func (v *shardView) connectShards(ctx context.Context, client rueidis.Client, retired bool) error {
 	shards := make([]*Board, len(v.desc.ShardNames))
 	errs := make([]error, len(shards))
 	var wg sync.WaitGroup
@@ -254,6 +269,9 @@ func (v *shardView) connect(ctx context.Context, client rueidis.Client) error {
 			o := v.opts.Options
 			o.Observer = nil // the sharded board's calls make the spans
 			shards[i], errs[i] = New(ctx, client, name, v.probe.layout, o)
+			if retired && errors.Is(errs[i], errRetired) {
+				shards[i], errs[i] = configure(client, name, v.probe.layout, o)
+			}
 		}()
 	}
 	wg.Wait()
@@ -340,15 +358,35 @@ func (sb *Sharded) Descriptor() Descriptor {
 	return d
 }
 
-// Drop removes every shard and the board's descriptor.
+// Drop removes every shard and the board's descriptor: the shards the
+// descriptor lists, those of a resharding under way, and those earlier
+// reshardings retired (tombstones), whatever shards this handle knows.
 func (sb *Sharded) Drop(ctx context.Context) error {
-	for _, s := range sb.view.Load().shards {
-		if err := s.Drop(ctx); err != nil {
+	meta := names(prefixOf("", sb.name), 0).meta
+	f, err := sb.client.Do(ctx, sb.client.B().Hgetall().Key(meta).Build()).AsStrMap()
+	if err != nil {
+		return redisErr("drop", err)
+	}
+	var all []string
+	for field, v := range f {
+		if name, ok := strings.CutPrefix(field, "retired:"); ok {
+			all = append(all, name)
+		} else if field == "desc" || field == "target" {
+			if d, err := parseDescriptor(sb.name, v); err == nil {
+				all = append(all, d.ShardNames...)
+			}
+		}
+	}
+	for _, name := range all {
+		s, err := configure(sb.given, name, sb.layout, sb.opts.Options)
+		if err == nil {
+			err = s.drop(ctx)
+		}
+		if err != nil {
 			return err
 		}
 	}
-	err := sb.client.Do(ctx, sb.client.B().Unlink().Key(names(prefixOf("", sb.name), 0).meta).Build()).Error()
-	return redisErr("drop", err)
+	return redisErr("drop", sb.client.Do(ctx, sb.client.B().Unlink().Key(meta).Build()).Error())
 }
 
 // Strategy returns the board's strategy.

@@ -94,9 +94,10 @@ func (sb *Sharded) Among(ctx context.Context, ids []string, opts ...ReadOption) 
 // Board.Submit does, and returns the stored entry with its rank on the
 // whole board: a second round trip counts the entries before it on every
 // other shard (none with one shard; with ShardedOptions.SkipWriteRank the
-// rank is 0 and there is no second round trip). An entry outside the best
-// Cap of the whole board has rank 0 and Trimmed set. It refuses what
-// Board.Submit refuses, changing nothing.
+// rank is 0 and there is no second round trip; so it is when a resharding
+// switches between the two: the write stands, and is never sent twice). An
+// entry outside the best Cap of the whole board has rank 0 and Trimmed
+// set. It refuses what Board.Submit refuses, changing nothing.
 func (sb *Sharded) Submit(ctx context.Context, s Submission) (Result, error) {
 	return observeView(ctx, sb, sb.submitOp(s), resultOutcome, func(ctx context.Context, v *shardView) (Result, error) { return v.Submit(ctx, s) })
 }
@@ -193,7 +194,7 @@ func onView[T any](ctx context.Context, sb *Sharded, op func(v *shardView) (T, e
 // or retired shard, and pauses unless it found new shards.
 func (sb *Sharded) awaitView(ctx context.Context, v *shardView, attempt int, deadline time.Time) error {
 	if time.Now().After(deadline) {
-		return fmt.Errorf("board: %s: the resharding did not switch within %v", sb.name, reshardWait)
+		return fmt.Errorf("board: %s: the resharding did not switch within %v: %w", sb.name, reshardWait, ErrMigrating)
 	}
 	if err := sb.reload(ctx, v); err != nil {
 		return err

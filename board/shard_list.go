@@ -75,6 +75,14 @@ func (sb *shardView) page(ctx context.Context, op string, start, stop pos, k int
 	if err != nil {
 		return List{}, err
 	}
+	var size, total int64 // entries in the range, on the board
+	for _, s := range ss {
+		size, total = size+s.stop-s.base, total+s.total
+	}
+	if k >= size {
+		return List{Entries: []Entry{}, Total: sb.visible(total)}, nil
+	}
+	count = min(count, size-k)
 	lo, hi, loBelow := pageBounds(ss, k, count)
 	if !hi.set {
 		hi = stop

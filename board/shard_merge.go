@@ -187,6 +187,7 @@ func (b *Board) runTupleBefore(m merged, r run, t pos) int64 {
 // shardSample is one shard's reply to shardsample.lua: the shard's entries
 // at known positions, counted from the base of the range read.
 type shardSample struct {
+	total      int64 // entries of the shard
 	base, stop int64
 	at         []int64 // positions from the base, increasing
 	pos        []pos   // the entries there
@@ -198,7 +199,7 @@ func parseSample(strs []string, at []int64) (shardSample, error) {
 	}
 	var s shardSample
 	var err error
-	if _, s.base, s.stop, err = parse3(strs); err != nil {
+	if s.total, s.base, s.stop, err = parse3(strs); err != nil {
 		return s, err
 	}
 	for i := 3; i < len(strs); i += 2 {

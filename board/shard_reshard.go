@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/redis/rueidis"
 )
 
 // ReshardOptions configure Reshard. The zero value means every default.
@@ -72,6 +74,7 @@ func (sb *Sharded) Reshard(ctx context.Context, shards int, o ReshardOptions) (*
 		return nil, err
 	}
 	if r != "switched" {
+		l.release(ctx)
 		return nil, fmt.Errorf("board: %s: Reshard: the descriptor changed meanwhile (%s): %w", sb.name, r, ErrMigrating)
 	}
 	return sb, sb.reload(ctx, sb.view.Load())
@@ -103,7 +106,7 @@ func (sb *Sharded) beginReshard(ctx context.Context, shards int, l *lease) (src,
 	} else if shards == cur.Shards {
 		return nil, nil, sb.reload(ctx, sb.view.Load())
 	}
-	l.from, l.to = m.desc, target.encoded()
+	l.from, l.to, l.retired = m.desc, target.encoded(), cur.ShardNames
 	r, err := l.call(ctx, "begin")
 	if err != nil {
 		return nil, nil, err
@@ -111,10 +114,14 @@ func (sb *Sharded) beginReshard(ctx context.Context, shards int, l *lease) (src,
 	if r != "begun" && r != "resumed" {
 		return nil, nil, fmt.Errorf("board: %s: Reshard: %s: %w", sb.name, r, ErrMigrating)
 	}
-	if src, err = sb.connected(ctx, cur); err == nil {
-		dst, err = sb.connected(ctx, target)
+	if src, err = sb.connected(ctx, cur, true); err == nil {
+		dst, err = sb.connected(ctx, target, false)
 	}
-	return src, dst, err
+	if err != nil {
+		l.release(ctx)
+		return nil, nil, err
+	}
+	return src, dst, nil
 }
 
 // reshardLease is how long a Reshard holds its lease without renewing it:
@@ -127,13 +134,14 @@ const reshardLease = 30 * time.Second
 type lease struct {
 	sb       *Sharded
 	token    string
-	from, to string // the descriptors, before and after
+	from, to string   // the descriptors, before and after
+	retired  []string // the old shards' names
 }
 
 // call runs reshard.lua's op with the lease.
 func (l *lease) call(ctx context.Context, op string) (string, error) {
 	r, err := reshardScript.Exec(ctx, l.sb.client, []string{names(prefixOf("", l.sb.name), 0).meta},
-		[]string{op, l.from, l.to, l.token, strconv.FormatInt(reshardLease.Milliseconds(), 10)}).ToString()
+		append([]string{op, l.from, l.to, l.token, strconv.FormatInt(reshardLease.Milliseconds(), 10)}, l.retired...)).ToString()
 	return r, redisErr("reshard", err)
 }
 
@@ -156,13 +164,14 @@ func (l *lease) release(ctx context.Context) {
 	_, _ = l.call(ctx, "release") // at worst, the lease expires
 }
 
-// connected returns the view of the shards d lists, connected.
-func (sb *Sharded) connected(ctx context.Context, d Descriptor) (*shardView, error) {
+// connected returns the view of the shards d lists, connected; with
+// retired, it takes shards a resharding retired (connectShards).
+func (sb *Sharded) connected(ctx context.Context, d Descriptor, retired bool) (*shardView, error) {
 	v, err := sb.viewOf(d)
 	if err != nil {
 		return nil, err
 	}
-	return v, v.connect(ctx, sb.given)
+	return v, v.connectShards(ctx, sb.given, retired)
 }
 
 // moveAll copies every old shard to the new ones, all shards at once:
@@ -257,17 +266,21 @@ func (dst *shardView) freezeShard(ctx context.Context, s *Board, batch int, rene
 // set is empty when all, else until a step finds fewer than batch (the
 // writes may go on; the frozen shard's final drain takes the rest).
 func (dst *shardView) drainShard(ctx context.Context, s *Board, batch int, all bool, renew func(context.Context) error) error {
+	if _, err := s.drain(ctx, 0, true, nil); err != nil { // ids a copy cut short left in flight
+		return err
+	}
 	for {
 		if err := renew(ctx); err != nil {
 			return err
 		}
-		ds, err := s.drain(ctx, batch)
+		ds, err := s.drain(ctx, batch, false, nil)
 		if err != nil {
 			return err
 		}
 		var put []Entry
-		var gone []string
+		var gone, ids []string
 		for _, d := range ds {
+			ids = append(ids, d.entry.ID)
 			if d.gone {
 				gone = append(gone, d.entry.ID)
 			} else {
@@ -280,21 +293,43 @@ func (dst *shardView) drainShard(ctx context.Context, s *Board, batch int, all b
 		if err := dst.removeAll(ctx, gone); err != nil {
 			return err
 		}
+		if len(ids) > 0 {
+			if _, err := s.drain(ctx, 0, false, ids); err != nil {
+				return err
+			}
+		}
 		if len(ds) == 0 || (!all && len(ds) < batch) {
 			return nil
 		}
 	}
 }
 
-// put writes entries, values and member data, to their shards of dst.
+// put writes entries, values and member data, to their shards of dst, as
+// they are: an entry without member data has none there either.
 func (dst *shardView) put(ctx context.Context, es []Entry) error {
 	subs := make([]Submission, len(es))
+	bare := make([][]string, len(dst.shards)) // ids without data, by shard
 	for i, e := range es {
 		subs[i] = Submission{ID: e.ID, Values: e.Values, Policy: Replace, Data: e.Data}
+		if e.Data == nil {
+			j := shardOf(e.ID, len(dst.shards))
+			bare[j] = append(bare[j], e.ID)
+		}
 	}
 	for _, r := range dst.SubmitMany(ctx, subs) {
 		if r.Err != nil {
 			return r.Err
+		}
+	}
+	var cmds rueidis.Commands
+	for j, ids := range bare {
+		if len(ids) > 0 {
+			cmds = append(cmds, dst.client.B().Hdel().Key(dst.shards[j].gen.Load().keys.d).Field(ids...).Build())
+		}
+	}
+	for _, r := range dst.client.DoMulti(ctx, cmds...) {
+		if err := r.Error(); err != nil {
+			return redisErr("reshard", err)
 		}
 	}
 	return nil

@@ -2,6 +2,7 @@ package board
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"sync"
@@ -28,6 +29,12 @@ func (sb *shardView) rankWrite(ctx context.Context, owner *Board, res *Result) e
 		return nil
 	}
 	if err := sb.placeAll(ctx, []*Entry{&res.Entry}, owner, false); err != nil {
+		if errors.Is(err, errFrozen) || errors.Is(err, errRetired) {
+			// A resharding switched between the write and its ranking: the
+			// write stands (it must not be sent again); its rank is unknown.
+			res.Entry.Rank = 0
+			return nil
+		}
 		return err
 	}
 	if res.Entry.Rank > sb.visible(math.MaxInt64) {

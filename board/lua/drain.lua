@@ -1,16 +1,30 @@
 -- drain.lua: take up to n ids from the dirty set of an exporting or frozen
 -- shard (exportmirror.lua), with their entries as they are now, for the
--- resharding to copy to their new shards.
+-- resharding to copy to their new shards. The ids taken stay in the
+-- in-flight set until a later call acknowledges them, copied: a copy cut
+-- short between the two loses none, as restore puts them back.
 --
--- KEYS: the shard's keys (see common.lua), with KEYS[KDIRTY]
--- ARGV[1]  n, at least 1
+-- KEYS: the shard's keys (see common.lua), with KEYS[KDIRTY] and
+--       KEYS[KINFLIGHT]
+-- ARGV[1]  n, 0 or more
+-- ARGV[2]  '1' to first move every id in flight back to the dirty set
+-- ARGV[3…] ids taken before and now copied: forgotten
 --
 -- Reply: {id, member, score, data, hasdata, ...}: member and score '' for
 --        an id no longer on the shard (removed: the copy removes it too).
 
 
+if ARGV[2] == '1' and redis.call('EXISTS', KEYS[KINFLIGHT]) == 1 then
+  redis.call('SUNIONSTORE', KEYS[KDIRTY], KEYS[KDIRTY], KEYS[KINFLIGHT])
+  redis.call('DEL', KEYS[KINFLIGHT])
+end
+if #ARGV > 2 then redis.call('SREM', KEYS[KINFLIGHT], unpack(ARGV, 3)) end
 local out = {}
-for _, id in ipairs(redis.call('SPOP', KEYS[KDIRTY], tonumber(ARGV[1]))) do
+local n = tonumber(ARGV[1])
+if n == 0 then return out end
+local ids = redis.call('SPOP', KEYS[KDIRTY], n)
+if #ids > 0 then redis.call('SADD', KEYS[KINFLIGHT], unpack(ids)) end
+for _, id in ipairs(ids) do
   local m, s = find_member(id)
   local d = m and redis.call('HGET', KEYS[KD], id)
   out[#out + 1] = id

@@ -8,6 +8,8 @@
 -- ARGV[3]  the descriptor of the board over its new shards
 -- ARGV[4]  the caller's lease token
 -- ARGV[5]  the lease's length in milliseconds
+-- ARGV[6…] switch: the names of the shards retired, kept (a field
+--          'retired:<name>' each) so that Drop removes their tombstones
 --
 -- One process at a time holds the lease (fields lease and leaseuntil, in
 -- ms of the server's clock): begin takes it when it is free or expired,
@@ -43,6 +45,7 @@ end
 if ARGV[1] == 'switch' then
   if m[2] ~= 'resharding' or m[3] ~= ARGV[3] or not mine then return 'stale' end
   redis.call('HSET', KEYS[1], 'desc', ARGV[3], 'state', 'live')
+  for i = 6, #ARGV do redis.call('HSET', KEYS[1], 'retired:' .. ARGV[i], '1') end
   redis.call('HDEL', KEYS[1], 'target', 'lease', 'leaseuntil')
   return 'switched'
 end

@@ -1,0 +1,188 @@
+package board
+
+import (
+	"context"
+	"testing"
+
+	"github.com/tiebreak/tiebreak/internal/redistest"
+)
+
+// startCopy begins a resharding of b to n shards and runs every old
+// shard's export and copy (but not the freeze), then frees the lease, as
+// a Reshard cut short after its copy would.
+func startCopy(t *testing.T, b *Sharded, n int) *shardView {
+	t.Helper()
+	ctx := t.Context()
+	l := &lease{sb: b, token: newToken()}
+	src, dst, err := b.beginReshard(ctx, n, l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range src.shards {
+		if err := dst.exportShard(ctx, s, ReshardOptions{Batch: 50}, l.renew); err != nil {
+			t.Fatal(err)
+		}
+	}
+	l.release(ctx)
+	return src
+}
+
+// A write acknowledged while a shard is exporting, whose dirty id a drain
+// took and never copied (Reshard cancelled or killed between the drain
+// and the put), is copied when the resharding resumes: the id was kept in
+// flight.
+func TestReshardKeepsWritesInFlight(t *testing.T) {
+	env := redistest.New(t)
+	ctx := t.Context()
+	b := newSharded(t, env.Client, env.Prefix, "d", testLayout(t), ShardedOptions{Shards: 2})
+	if _, err := b.Submit(ctx, Submission{ID: "x", Values: []float64{1, 0, 1}}); err != nil {
+		t.Fatal(err)
+	}
+	src := startCopy(t, b, 3)
+	if _, err := b.Submit(ctx, Submission{ID: "x", Values: []float64{9, 0, 1}}); err != nil {
+		t.Fatal(err)
+	}
+	owner := src.shards[shardOf("x", 2)]
+	if _, err := owner.drain(ctx, 10, false, nil); err != nil { // the process dies here
+		t.Fatal(err)
+	}
+	if _, err := b.Reshard(ctx, 3, ReshardOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	e, err := b.Get(ctx, "x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.Values[0] != 9 {
+		t.Fatalf("x after resume: %v, want the acknowledged 9", e.Values)
+	}
+}
+
+// An id removed and submitted again without data while its shard is
+// exporting has no data on the new shards either, though the copy took
+// some before.
+func TestReshardCopiesMissingData(t *testing.T) {
+	env := redistest.New(t)
+	ctx := t.Context()
+	b := newSharded(t, env.Client, env.Prefix, "r", testLayout(t), ShardedOptions{Shards: 2})
+	if _, err := b.Submit(ctx, Submission{ID: "x", Values: []float64{1, 0, 1}, Data: []byte("old")}); err != nil {
+		t.Fatal(err)
+	}
+	startCopy(t, b, 3)
+	if _, err := b.Remove(ctx, "x"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Submit(ctx, Submission{ID: "x", Values: []float64{1, 0, 1}}); err != nil {
+		t.Fatal(err)
+	}
+	before, err := b.Get(ctx, "x", WithData())
+	if err != nil || before.Data != nil {
+		t.Fatalf("before the switch: %q, %v; want no data", before.Data, err)
+	}
+	if _, err := b.Reshard(ctx, 3, ReshardOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	e, err := b.Get(ctx, "x", WithData())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.Data != nil {
+		t.Fatalf("x after the resharding has data %q, want none", e.Data)
+	}
+}
+
+// Drop through a handle built before a resharding removes the new shards
+// too: it reads the descriptor, not its view.
+func TestShardedDropFromStaleHandle(t *testing.T) {
+	env := redistest.New(t)
+	ctx := t.Context()
+	b := newSharded(t, env.Client, env.Prefix, "s", testLayout(t), ShardedOptions{Shards: 2})
+	stale := newSharded(t, env.Client, env.Prefix, "s", testLayout(t), ShardedOptions{Shards: 2})
+	if _, err := b.Submit(ctx, Submission{ID: "x", Values: []float64{1, 0, 1}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Reshard(ctx, 3, ReshardOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := stale.Drop(ctx); err != nil {
+		t.Fatal(err)
+	}
+	keys, _ := env.Client.Do(ctx, env.Client.B().Keys().Pattern("*"+env.Prefix+"*").Build()).AsStrSlice()
+	if len(keys) != 0 {
+		t.Fatalf("after Drop: %d keys left: %q", len(keys), keys)
+	}
+	_ = context.Background
+}
+
+// Drop through the handle that resharded removes the retired shards'
+// tombstones and meta HASHes too.
+func TestShardedDropAfterReshard(t *testing.T) {
+	env := redistest.New(t)
+	ctx := t.Context()
+	b := newSharded(t, env.Client, env.Prefix, "s", testLayout(t), ShardedOptions{Shards: 2})
+	if _, err := b.Submit(ctx, Submission{ID: "x", Values: []float64{1, 0, 1}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Reshard(ctx, 3, ReshardOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Drop(ctx); err != nil {
+		t.Fatal(err)
+	}
+	keys, _ := env.Client.Do(ctx, env.Client.B().Keys().Pattern("*"+env.Prefix+"*").Build()).AsStrSlice()
+	if len(keys) != 0 {
+		t.Fatalf("after Drop: %d keys left: %q", len(keys), keys)
+	}
+}
+
+// A Reshard cut short after it retired an old shard (before the switch)
+// resumes: the retired shard is skipped.
+func TestReshardResumesAfterRetire(t *testing.T) {
+	env := redistest.New(t)
+	ctx := t.Context()
+	b := newSharded(t, env.Client, env.Prefix, "a", testLayout(t), ShardedOptions{Shards: 2})
+	if _, err := b.Submit(ctx, Submission{ID: "x", Values: []float64{1, 0, 1}}); err != nil {
+		t.Fatal(err)
+	}
+	l := &lease{sb: b, token: newToken()}
+	src, dst, err := b.beginReshard(ctx, 3, l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range src.shards {
+		if err := dst.exportShard(ctx, s, ReshardOptions{Batch: 50}, l.renew); err != nil {
+			t.Fatal(err)
+		}
+		if err := dst.freezeShard(ctx, s, 50, l.renew); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := src.shards[0].retire(ctx); err != nil { // the process dies after this
+		t.Fatal(err)
+	}
+	l.release(ctx)
+	if _, err := b.Reshard(ctx, 3, ReshardOptions{}); err != nil {
+		t.Fatalf("resume after one shard retired: %v", err)
+	}
+}
+
+// Drop during a resharding removes the new shards and the dirty sets too.
+func TestShardedDropDuringReshard(t *testing.T) {
+	env := redistest.New(t)
+	ctx := t.Context()
+	b := newSharded(t, env.Client, env.Prefix, "dd", testLayout(t), ShardedOptions{Shards: 2})
+	if _, err := b.Submit(ctx, Submission{ID: "x", Values: []float64{1, 0, 1}}); err != nil {
+		t.Fatal(err)
+	}
+	startCopy(t, b, 3)
+	if _, err := b.Submit(ctx, Submission{ID: "y", Values: []float64{1, 0, 1}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Drop(ctx); err != nil {
+		t.Fatal(err)
+	}
+	keys, _ := env.Client.Do(ctx, env.Client.B().Keys().Pattern("*"+env.Prefix+"*").Build()).AsStrSlice()
+	if len(keys) != 0 {
+		t.Fatalf("after Drop: %d keys left: %q", len(keys), keys)
+	}
+}
