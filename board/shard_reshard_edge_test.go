@@ -1,7 +1,7 @@
 package board
 
 import (
-	"context"
+	"fmt"
 	"testing"
 
 	"github.com/tiebreak/tiebreak/internal/redistest"
@@ -91,47 +91,32 @@ func TestReshardCopiesMissingData(t *testing.T) {
 	}
 }
 
-// Drop through a handle built before a resharding removes the new shards
-// too: it reads the descriptor, not its view.
-func TestShardedDropFromStaleHandle(t *testing.T) {
-	env := redistest.New(t)
-	ctx := t.Context()
-	b := newSharded(t, env.Client, env.Prefix, "s", testLayout(t), ShardedOptions{Shards: 2})
-	stale := newSharded(t, env.Client, env.Prefix, "s", testLayout(t), ShardedOptions{Shards: 2})
-	if _, err := b.Submit(ctx, Submission{ID: "x", Values: []float64{1, 0, 1}}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := b.Reshard(ctx, 3, ReshardOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	if err := stale.Drop(ctx); err != nil {
-		t.Fatal(err)
-	}
-	keys, _ := env.Client.Do(ctx, env.Client.B().Keys().Pattern("*"+env.Prefix+"*").Build()).AsStrSlice()
-	if len(keys) != 0 {
-		t.Fatalf("after Drop: %d keys left: %q", len(keys), keys)
-	}
-	_ = context.Background
-}
-
-// Drop through the handle that resharded removes the retired shards'
-// tombstones and meta HASHes too.
+// Drop after a resharding removes every key, the retired shards'
+// tombstones and meta HASHes included, through the handle that resharded
+// and through one built before (it reads the descriptor, not its view).
 func TestShardedDropAfterReshard(t *testing.T) {
-	env := redistest.New(t)
-	ctx := t.Context()
-	b := newSharded(t, env.Client, env.Prefix, "s", testLayout(t), ShardedOptions{Shards: 2})
-	if _, err := b.Submit(ctx, Submission{ID: "x", Values: []float64{1, 0, 1}}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := b.Reshard(ctx, 3, ReshardOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	if err := b.Drop(ctx); err != nil {
-		t.Fatal(err)
-	}
-	keys, _ := env.Client.Do(ctx, env.Client.B().Keys().Pattern("*"+env.Prefix+"*").Build()).AsStrSlice()
-	if len(keys) != 0 {
-		t.Fatalf("after Drop: %d keys left: %q", len(keys), keys)
+	for _, stale := range []bool{false, true} {
+		t.Run(fmt.Sprint("stale=", stale), func(t *testing.T) {
+			env := redistest.New(t)
+			ctx := t.Context()
+			b := newSharded(t, env.Client, env.Prefix, "s", testLayout(t), ShardedOptions{Shards: 2})
+			dropper := b
+			if stale {
+				dropper = newSharded(t, env.Client, env.Prefix, "s", testLayout(t), ShardedOptions{Shards: 2})
+			}
+			if _, err := b.Submit(ctx, Submission{ID: "x", Values: []float64{1, 0, 1}}); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := b.Reshard(ctx, 3, ReshardOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			if err := dropper.Drop(ctx); err != nil {
+				t.Fatal(err)
+			}
+			if n := keysOf(t, env); n != 0 {
+				t.Fatalf("after Drop: %d keys left", n)
+			}
+		})
 	}
 }
 
@@ -181,8 +166,7 @@ func TestShardedDropDuringReshard(t *testing.T) {
 	if err := b.Drop(ctx); err != nil {
 		t.Fatal(err)
 	}
-	keys, _ := env.Client.Do(ctx, env.Client.B().Keys().Pattern("*"+env.Prefix+"*").Build()).AsStrSlice()
-	if len(keys) != 0 {
-		t.Fatalf("after Drop: %d keys left: %q", len(keys), keys)
+	if n := keysOf(t, env); n != 0 {
+		t.Fatalf("after Drop: %d keys left", n)
 	}
 }
