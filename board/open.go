@@ -18,7 +18,8 @@ import (
 // It refuses an invalid name (ErrName) and a nil client (ErrOptions); a
 // board with no descriptor (none at all, or one written before descriptors
 // existed on which New has not been called since) is ErrNotFound; a
-// descriptor it cannot read is ErrDescriptor. Redis errors wrap ErrRedis.
+// descriptor it cannot read is ErrDescriptor; a sharded board is
+// ErrMismatch (open it with OpenSharded). Redis errors wrap ErrRedis.
 func Open(ctx context.Context, client rueidis.Client, name string) (*Board, error) {
 	return open(ctx, client, "", name)
 }
