@@ -148,10 +148,11 @@ func prepareReadBoard(ctx context.Context, env Env, rb *readBoard) (string, erro
 		what, LoadChunk, LoadWorkers, rate), checkDeepPage(ctx, rb)
 }
 
-// deepPages walks rb with Scan, about 128 steps, and keeps the cursors
-// that fall in the bottom half with a full page after them.
+// deepPages walks rb with Scan, about 128 steps (of at most
+// board.MaxCount entries), and keeps the cursors that fall in the bottom
+// half with a full page after them.
 func deepPages(ctx context.Context, rb *readBoard) ([]deepPage, error) {
-	step := max(pageSize, int(rb.size/128))
+	step := min(board.MaxCount, max(pageSize, int(rb.size/128)))
 	var out []deepPage
 	var cur board.Cursor
 	for pos := int64(0); ; {
