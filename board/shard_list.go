@@ -282,7 +282,7 @@ func (sb *shardView) Among(ctx context.Context, ids []string, opts ...ReadOption
 // amongShards runs among.lua on every shard, with the ids it holds (none
 // tells its size): one round trip.
 func (sb *shardView) amongShards(ctx context.Context, parts [][]string, opts []ReadOption) ([]AmongList, error) {
-	_, data, ranks, _ := sb.probe.readFlags(opts)
+	c, data, ranks, _ := sb.probe.readFlags(opts) // Among checked them
 	var calls []shardCall
 	for i, p := range parts {
 		args := append([]string{ranks, data}, slices.Compact(slices.Sorted(slices.Values(p)))...)
@@ -292,7 +292,6 @@ func (sb *shardView) amongShards(ctx context.Context, parts [][]string, opts []R
 	if err != nil {
 		return nil, err
 	}
-	c, _, _, _ := sb.probe.readFlags(opts)
 	lists := make([]AmongList, len(replies))
 	for j, strs := range replies {
 		if lists[j], err = sb.shards[calls[j].shard].amongList(strs, calls[j].args[2:], c); err != nil {
