@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/internal/redisretry"
 )
 
 // native reports whether a submit of s can use Redis's own commands
@@ -19,35 +20,42 @@ func (b *Board) native(g *generation, s Submission, expect string) bool {
 
 // submitNative writes s with one MULTI/EXEC: ZADD (LT for Best: the stored
 // score is the negated packed value, so lower is better; CH counts a
-// changed score), then ZSCORE and ZRANK of the id, one round trip, one
-// atomic step, the same result as submit.lua's.
+// changed score), then, for Best, ZSCORE of the id (Replace stores the
+// score sent), and ZRANK; one round trip, one atomic step, the same
+// result as submit.lua's.
 func (b *Board) submitNative(ctx context.Context, c rueidis.Client, g *generation, s Submission) (Result, error) {
 	score, _, err := b.encode(s.ID, s.Values)
 	if err != nil {
 		return Result{}, err
 	}
-	zadd := c.B().Zadd().Key(g.keys.z)
-	var add rueidis.Completed
-	if s.Policy == Best {
-		add = zadd.Lt().Ch().ScoreMember().ScoreMember(score, s.ID).Build()
-	} else {
-		add = zadd.Ch().ScoreMember().ScoreMember(score, s.ID).Build()
-	}
-	res := c.DoMulti(ctx, c.B().Multi().Build(), add,
-		c.B().Zscore().Key(g.keys.z).Member(s.ID).Build(),
-		c.B().Zrank().Key(g.keys.z).Member(s.ID).Build(),
-		c.B().Exec().Build())
-	arr, err := res[4].ToArray()
+	res := redisretry.DoMultiBuilt(ctx, c, func() rueidis.Commands {
+		return b.nativeCommands(c, g.keys.z, s, score)
+	})
+	arr, err := res[len(res)-1].ToArray()
 	if err != nil {
 		return Result{}, b.nativeErr(res, err)
 	}
 	return b.nativeResult(s, score, arr)
 }
 
+// nativeCommands are the commands of a native write of s, whose score
+// is given, to the sorted set z: MULTI, ZADD, ZSCORE (Best only), ZRANK,
+// EXEC.
+func (b *Board) nativeCommands(c rueidis.Client, z string, s Submission, score float64) rueidis.Commands {
+	zadd := c.B().Zadd().Key(z)
+	rank := c.B().Zrank().Key(z).Member(s.ID).Build()
+	if s.Policy == Replace {
+		return rueidis.Commands{c.B().Multi().Build(), zadd.Ch().ScoreMember().ScoreMember(score, s.ID).Build(),
+			rank, c.B().Exec().Build()}
+	}
+	return rueidis.Commands{c.B().Multi().Build(), zadd.Lt().Ch().ScoreMember().ScoreMember(score, s.ID).Build(),
+		c.B().Zscore().Key(z).Member(s.ID).Build(), rank, c.B().Exec().Build()}
+}
+
 // nativeErr is the error of a native write: the first command's that
 // failed (a tombstone's WRONGTYPE among them), else err.
 func (b *Board) nativeErr(res []rueidis.RedisResult, err error) error {
-	for _, r := range res[:4] {
+	for _, r := range res[:len(res)-1] {
 		if e := r.Error(); e != nil {
 			return redisErr("submit", e)
 		}
@@ -55,11 +63,16 @@ func (b *Board) nativeErr(res []rueidis.RedisResult, err error) error {
 	return redisErr("submit", err)
 }
 
-// nativeResult reads the EXEC reply {changed, stored score, rank} of a
-// native write of s, whose score was sent.
+// nativeResult reads the EXEC reply of a native write of s, whose score
+// was sent: {changed, stored score, rank} for Best, {changed, rank} for
+// Replace, which stores the score sent.
 func (b *Board) nativeResult(s Submission, sent float64, arr []rueidis.RedisMessage) (Result, error) {
-	if len(arr) != 3 {
-		return Result{}, fmt.Errorf("board: submit: EXEC reply of %d elements: %w", len(arr), ErrReply)
+	want := 3
+	if s.Policy == Replace {
+		want = 2
+	}
+	if len(arr) != want {
+		return Result{}, fmt.Errorf("board: submit: EXEC reply of %d elements, want %d: %w", len(arr), want, ErrReply)
 	}
 	for i := range arr {
 		if err := arr[i].Error(); err != nil {
@@ -67,13 +80,16 @@ func (b *Board) nativeResult(s Submission, sent float64, arr []rueidis.RedisMess
 		}
 	}
 	changed, err1 := arr[0].AsInt64()
-	stored, err2 := arr[1].ToString()
-	rank, err3 := arr[2].AsInt64()
+	rank, err2 := arr[want-1].AsInt64()
+	stored, err3 := "", error(nil)
+	if want == 3 {
+		stored, err3 = arr[1].ToString()
+	}
 	if err1 != nil || err2 != nil || err3 != nil {
 		return Result{}, fmt.Errorf("board: submit: EXEC reply: %w", ErrReply)
 	}
 	res := Result{Entry: Entry{ID: s.ID, Rank: rank + 1}, Changed: changed == 1}
-	if v, err := strconv.ParseFloat(stored, 64); err == nil && v == sent {
+	if want == 2 || storedIs(stored, sent) {
 		res.Entry.Values = make([]float64, len(s.Values))
 		for i, x := range s.Values {
 			res.Entry.Values[i] = x + 0 // one zero: never -0
@@ -83,4 +99,11 @@ func (b *Board) nativeResult(s Submission, sent float64, arr []rueidis.RedisMess
 	var err error
 	_, res.Entry.Values, err = b.decode(stored, s.ID)
 	return res, err
+}
+
+// storedIs reports whether the stored score, as ZSCORE replied it, is the
+// score sent.
+func storedIs(stored string, sent float64) bool {
+	v, err := strconv.ParseFloat(stored, 64)
+	return err == nil && v == sent
 }

@@ -112,11 +112,33 @@ func (b *Board) Submit(ctx context.Context, s Submission) (Result, error) {
 
 // submitOne is Submit.
 func (b *Board) submitOne(ctx context.Context, s Submission) (Result, error) {
+	if res, done, err := b.submitFast(ctx, s); done {
+		return res, err
+	}
 	res, conflict, err := b.submit(ctx, s, "", "", "")
 	if err == nil && conflict {
 		err = fmt.Errorf("board: submit: unexpected conflict: %w", ErrReply)
 	}
 	return res, err
+}
+
+// submitFast is Submit's shortest path: a native write (see native) that
+// waits for no replica, sent at once. done is false when the path does not
+// apply, or when the board moved to another generation (nothing was
+// written): submit then takes the write, reading the board again.
+func (b *Board) submitFast(ctx context.Context, s Submission) (res Result, done bool, err error) {
+	g := b.gen.Load()
+	if b.opts.WaitReplicas != 0 || !b.native(g, s, "") {
+		return Result{}, false, nil
+	}
+	if err := b.checkSubmission(s); err != nil {
+		return Result{}, true, err
+	}
+	res, err = b.submitNative(ctx, b.client, g, s)
+	if errors.Is(err, errStale) {
+		return Result{}, false, nil
+	}
+	return res, true, err
 }
 
 // submit runs submit.lua for s with the expectation given (see prepare)

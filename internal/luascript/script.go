@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 
 	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/internal/redisretry"
 )
 
 // Script is a Lua script that Redis runs by its SHA1 (EVALSHA) and that
@@ -15,20 +16,19 @@ import (
 // never sends SCRIPT LOAD, so a call is one command on its normal path and
 // talks only to the node of its keys. A Script is safe for concurrent use.
 type Script struct {
-	lua      *rueidis.Lua
 	src, sha string
 	readOnly bool
 }
 
 // New returns the script src, run with EVALSHA and EVAL.
 func New(src string) *Script {
-	return &Script{lua: rueidis.NewLuaScript(src), src: src, sha: shaOf(src)}
+	return &Script{src: src, sha: shaOf(src)}
 }
 
 // NewReadOnly returns the script src, run with EVALSHA_RO and EVAL_RO (a
 // replica may serve it; Redis refuses writes in it).
 func NewReadOnly(src string) *Script {
-	return &Script{lua: rueidis.NewLuaScriptReadOnly(src), src: src, sha: shaOf(src), readOnly: true}
+	return &Script{src: src, sha: shaOf(src), readOnly: true}
 }
 
 func shaOf(src string) string {
@@ -37,9 +37,15 @@ func shaOf(src string) string {
 }
 
 // Exec runs the script once with keys and args: one EVALSHA, and one EVAL
-// after a NOSCRIPT.
+// after a NOSCRIPT. It sends through redisretry.DoBuilt, whether c is
+// wrapped or not.
 func (s *Script) Exec(ctx context.Context, c rueidis.Client, keys, args []string) rueidis.RedisResult {
-	return s.lua.Exec(ctx, c, keys, args)
+	e := rueidis.LuaExec{Keys: keys, Args: args}
+	r := redisretry.DoBuilt(ctx, c, func() rueidis.Completed { return s.evalsha(c, e) })
+	if err, ok := rueidis.IsRedisErr(r.Error()); ok && err.IsNoScript() {
+		r = redisretry.DoBuilt(ctx, c, func() rueidis.Completed { return s.eval(c, e) })
+	}
+	return r
 }
 
 // ExecMany runs the script once per exec, in order, in one pipelined round
@@ -51,8 +57,8 @@ func (s *Script) Exec(ctx context.Context, c rueidis.Client, keys, args []string
 // idempotent; the price is that, when another client loads the script
 // between two execs of the pipeline, an exec that got NOSCRIPT runs after
 // later ones that did not. So does an exec that Redis refused without
-// running it (TRYAGAIN while its slot moves, CLUSTERDOWN), which the client
-// the packages wrap with redisretry sends again after the others.
+// running it (TRYAGAIN while its slot moves, CLUSTERDOWN), which
+// redisretry.DoMultiBuilt sends again after the others.
 func (s *Script) ExecMany(ctx context.Context, c rueidis.Client, execs ...rueidis.LuaExec) []rueidis.RedisResult {
 	calls := make([]Call, len(execs))
 	for i, e := range execs {
@@ -92,11 +98,13 @@ func ExecEach(ctx context.Context, c rueidis.Client, calls []Call) []rueidis.Red
 		k := calls[0]
 		return []rueidis.RedisResult{k.Script.Exec(ctx, c, k.Keys, k.Args)}
 	}
-	cmds := make(rueidis.Commands, len(calls))
-	for i, k := range calls {
-		cmds[i] = k.Script.evalsha(c, rueidis.LuaExec{Keys: k.Keys, Args: k.Args})
-	}
-	res := c.DoMulti(ctx, cmds...)
+	res := redisretry.DoMultiBuilt(ctx, c, func() rueidis.Commands {
+		cmds := make(rueidis.Commands, len(calls))
+		for i, k := range calls {
+			cmds[i] = k.Script.evalsha(c, rueidis.LuaExec{Keys: k.Keys, Args: k.Args})
+		}
+		return cmds
+	})
 	var again []int
 	for i, r := range res {
 		if err, ok := rueidis.IsRedisErr(r.Error()); ok && err.IsNoScript() {
@@ -106,12 +114,15 @@ func ExecEach(ctx context.Context, c rueidis.Client, calls []Call) []rueidis.Red
 	if len(again) == 0 {
 		return res
 	}
-	cmds = cmds[:0]
-	for _, i := range again {
-		k := calls[i]
-		cmds = append(cmds, k.Script.eval(c, rueidis.LuaExec{Keys: k.Keys, Args: k.Args}))
-	}
-	for j, r := range c.DoMulti(ctx, cmds...) {
+	evals := redisretry.DoMultiBuilt(ctx, c, func() rueidis.Commands {
+		cmds := make(rueidis.Commands, len(again))
+		for j, i := range again {
+			k := calls[i]
+			cmds[j] = k.Script.eval(c, rueidis.LuaExec{Keys: k.Keys, Args: k.Args})
+		}
+		return cmds
+	})
+	for j, r := range evals {
 		res[again[j]] = r
 	}
 	return res

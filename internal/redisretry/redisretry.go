@@ -2,7 +2,9 @@
 // the callers of tiebreak's packages do not see a Redis Cluster change
 // shape. Every Redis-backed package wraps the client it is given with
 // [Wrap], once, in its constructor: every command, script and MULTI/EXEC
-// of every package goes through this one place.
+// of every package goes through this one place, the wrapped client's Do
+// and DoMulti or, for the hot paths, [DoBuilt] and [DoMultiBuilt], which
+// build a command again rather than pin it.
 //
 // While a slot moves between masters, rueidis follows MOVED and ASK by
 // itself, but it sends again a command that Redis refused with TRYAGAIN,
@@ -76,7 +78,7 @@ type client struct {
 // Do sends cmd until Redis runs it or refuses it for another reason.
 func (c *client) Do(ctx context.Context, cmd rueidis.Completed) rueidis.RedisResult {
 	cmd = cmd.Pin() // rueidis recycles a command it got a reply to; it may be sent again
-	w := waiter{ctx: ctx, start: time.Now()}
+	w := waiter{ctx: ctx}
 	for {
 		r := c.Client.Do(ctx, cmd)
 		if !NotRun(r.Error()) || !w.wait() {
@@ -91,18 +93,54 @@ func (c *client) DoMulti(ctx context.Context, cmds ...rueidis.Completed) []rueid
 	for i := range cmds {
 		cmds[i] = cmds[i].Pin()
 	}
-	res := c.Client.DoMulti(ctx, cmds...)
-	todo := notRun(cmds, res, nil)
-	w := waiter{ctx: ctx, start: time.Now()}
-	for len(todo) > 0 && w.wait() {
+	return doMulti(ctx, c.Client, cmds, func() rueidis.Commands { return cmds })
+}
+
+// DoBuilt is the wrapped client's Do for a command that build makes: it
+// calls build again for each send instead of pinning the command, so that
+// rueidis recycles it, which saves the allocations of a pinned command on
+// every call. c may be wrapped or not: the sends are the same.
+func DoBuilt(ctx context.Context, c rueidis.Client, build func() rueidis.Completed) rueidis.RedisResult {
+	c = unwrap(c)
+	w := waiter{ctx: ctx}
+	for {
+		r := c.Do(ctx, build())
+		if !NotRun(r.Error()) || !w.wait() {
+			return explain(r)
+		}
+	}
+}
+
+// DoMultiBuilt is the wrapped client's DoMulti for commands that build
+// makes, the same commands at every call: DoBuilt's way for a pipeline.
+func DoMultiBuilt(ctx context.Context, c rueidis.Client, build func() rueidis.Commands) []rueidis.RedisResult {
+	return doMulti(ctx, unwrap(c), build(), build)
+}
+
+// unwrap returns the client a wrapped c sends through, or c.
+func unwrap(c rueidis.Client) rueidis.Client {
+	if w, ok := c.(*client); ok {
+		return w.Client
+	}
+	return c
+}
+
+// doMulti sends cmds, the commands of build, through c; then, while Redis
+// did not run some of them, waits and sends those again, taken from a new
+// call of build (rueidis has recycled those sent unless they are pinned).
+func doMulti(ctx context.Context, c rueidis.Client, cmds rueidis.Commands, build func() rueidis.Commands) []rueidis.RedisResult {
+	res := c.DoMulti(ctx, cmds...)
+	w := waiter{ctx: ctx}
+	for anyNotRun(res) && w.wait() {
+		fresh := build()
+		todo := notRun(fresh, res, nil)
 		again := make(rueidis.Commands, len(todo))
 		for j, i := range todo {
-			again[j] = cmds[i]
+			again[j] = fresh[i]
 		}
-		for j, r := range c.Client.DoMulti(ctx, again...) {
+		for j, r := range c.DoMulti(ctx, again...) {
 			res[todo[j]] = r
 		}
-		todo = notRun(cmds, res, todo)
 	}
 	for i, r := range res {
 		res[i] = explain(r)
@@ -110,13 +148,31 @@ func (c *client) DoMulti(ctx context.Context, cmds ...rueidis.Completed) []rueid
 	return res
 }
 
+// anyNotRun reports whether Redis did not run one of the commands whose
+// replies are res: NotRun of any reply (a MULTI/EXEC Redis aborted for
+// one of its commands holds that command's reply).
+func anyNotRun(res []rueidis.RedisResult) bool {
+	for _, r := range res {
+		if NotRun(r.Error()) {
+			return true
+		}
+	}
+	return false
+}
+
 // explain wraps a connection error in ErrUnreachable or ErrNoReply.
 func explain(r rueidis.RedisResult) rueidis.RedisResult {
+	if r.NonRedisError() == nil {
+		return r
+	}
+	return explainErr(r)
+}
+
+// explainErr is explain of a result that holds a connection error.
+func explainErr(r rueidis.RedisResult) rueidis.RedisResult {
 	err := r.NonRedisError()
 	var op *net.OpError
 	switch {
-	case err == nil:
-		return r
 	case errors.As(err, &op) && op.Op == "dial":
 		return rueidis.NewErrorResult(fmt.Errorf("%w: %w", ErrUnreachable, err))
 	case errors.As(err, &op), errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
@@ -206,6 +262,9 @@ func (w *waiter) wait() bool {
 	d := min(LongestWait, FirstWait<<min(w.n, 16))
 	w.n++
 	d = d/2 + rand.N(d/2+1) // equal jitter: callers refused together do not come back together
+	if w.start.IsZero() {
+		w.start = time.Now() // the first refusal: the sends that pass are never timed
+	}
 	if time.Since(w.start)+d > MaxWait {
 		return false
 	}

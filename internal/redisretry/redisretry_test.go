@@ -3,6 +3,8 @@ package redisretry_test
 import (
 	"context"
 	"errors"
+	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -18,7 +20,8 @@ func TestMain(m *testing.M) { redistest.Main(m) }
 // While a slot is half moved (one of an object's two keys on each master),
 // Redis refuses a script and a MULTI/EXEC on both keys with TRYAGAIN and
 // runs neither: the client given gets the error, the wrapped client waits
-// until the move ends and gets the answer, each write having run once.
+// until the move ends and gets the answer, each write having run once. So
+// do DoBuilt and DoMultiBuilt, building the commands again for each send.
 func TestTryAgainIsSentAgain(t *testing.T) {
 	c, raw := redistest.PrivateCluster(t, redistest.ClusterOptions{})
 	wrapped := redisretry.Wrap(raw)
@@ -29,10 +32,12 @@ func TestTryAgainIsSentAgain(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	incr := rueidis.NewLuaScript("redis.call('INCR', KEYS[1]) return redis.call('INCR', KEYS[2])")
-	tx := func(c rueidis.Client) []rueidis.RedisResult {
-		return c.DoMulti(ctx, c.B().Multi().Build(), c.B().Incr().Key(a).Build(), c.B().Incr().Key(b).Build(), c.B().Exec().Build())
+	const incrSrc = "redis.call('INCR', KEYS[1]) return redis.call('INCR', KEYS[2])"
+	incr := rueidis.NewLuaScript(incrSrc)
+	tx4 := func(c rueidis.Client) rueidis.Commands {
+		return rueidis.Commands{c.B().Multi().Build(), c.B().Incr().Key(a).Build(), c.B().Incr().Key(b).Build(), c.B().Exec().Build()}
 	}
+	tx := func(c rueidis.Client) []rueidis.RedisResult { return c.DoMulti(ctx, tx4(c)...) }
 	var got []any
 	done := make(chan []any)
 	half := func([]string) {
@@ -40,13 +45,46 @@ func TestTryAgainIsSentAgain(t *testing.T) {
 			return
 		}
 		got = append(got, tryAgain(incr.Exec(ctx, raw, []string{a, b}, nil).Error()), tryAgain(tx(raw)[3].Error()))
+		// Four writers at once: the wrapped client's script and MULTI/EXEC,
+		// and the same through the builders from the client given, each
+		// send building its commands again.
+		calls := []func() []any{
+			func() []any {
+				n, err := incr.Exec(ctx, wrapped, []string{a, b}, nil).AsInt64()
+				return []any{n >= 1, err}
+			},
+			func() []any {
+				m, err := tx(wrapped)[3].ToArray()
+				return []any{len(m), err}
+			},
+			func() []any {
+				builds := 0
+				n, err := redisretry.DoBuilt(ctx, raw, func() rueidis.Completed {
+					builds++
+					return raw.B().Eval().Script(incrSrc).Numkeys(2).Key(a, b).Build()
+				}).AsInt64()
+				return []any{n >= 1, err, builds > 1}
+			},
+			func() []any {
+				builds := 0
+				res := redisretry.DoMultiBuilt(ctx, raw, func() rueidis.Commands {
+					builds++
+					return tx4(raw)
+				})
+				m, err := res[3].ToArray()
+				return []any{len(m), err, builds > 1}
+			},
+		}
 		go func() {
-			n, err := incr.Exec(ctx, wrapped, []string{a, b}, nil).AsInt64()
-			res := tx(wrapped)
-			m, err2 := res[3].ToArray()
-			done <- []any{n, err, len(m), err2}
+			out := make([][]any, len(calls))
+			var wg sync.WaitGroup
+			for i, call := range calls {
+				wg.Go(func() { out[i] = call() })
+			}
+			wg.Wait()
+			done <- slices.Concat(out...)
 		}()
-		time.Sleep(200 * time.Millisecond) // the wrapped client is refused meanwhile
+		time.Sleep(200 * time.Millisecond) // the wrapped client and the builders are refused meanwhile
 	}
 	slot, err := c.SlotOf(ctx, a)
 	if err != nil {
@@ -66,9 +104,10 @@ func TestTryAgainIsSentAgain(t *testing.T) {
 	got = append(got, <-done...)
 	vals, err := raw.Do(ctx, raw.B().Mget().Key(a, b).Build()).AsStrSlice()
 	got = append(got, vals, err)
-	want := []any{true, true, int64(1), nil, 2, nil, []string{"2", "2"}, nil}
+	want := []any{true, true, true, nil, 2, nil, true, nil, true, 2, nil, true, []string{"4", "4"}, nil}
 	if diff := cmp.Diff(want, got, cmp.Comparer(func(x, y error) bool { return errors.Is(x, y) })); diff != "" {
-		t.Errorf("TRYAGAIN from the client given, script and MULTI/EXEC; the wrapped client's script reply and error, EXEC's length and error; the keys afterwards (-want +got):\n%s", diff)
+		t.Errorf("TRYAGAIN from the client given, script and MULTI/EXEC; the wrapped client's script reply and error, EXEC's length and error; "+
+			"the same through DoBuilt and DoMultiBuilt, and whether each built again; the keys afterwards (-want +got):\n%s", diff)
 	}
 }
 
