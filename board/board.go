@@ -34,6 +34,7 @@ type Board struct {
 	width  int        // key suffix: digits of the fields prefix
 	rest   uint64     // key suffix: largest packed value of fields 2..n
 	gen    atomic.Pointer[generation]
+	comb   combiner // Submit's native writes, batched under load
 }
 
 // New returns a handle to the board named name on client, ranking by

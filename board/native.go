@@ -18,38 +18,53 @@ func (b *Board) native(g *generation, s Submission, expect string) bool {
 		s.Data == nil && expect == "" && (s.Policy == Replace || s.Policy == Best)
 }
 
-// submitNative writes s with one MULTI/EXEC: ZADD (LT for Best: the stored
-// score is the negated packed value, so lower is better; CH counts a
-// changed score), then, for Best, ZSCORE of the id (Replace stores the
-// score sent), and ZRANK; one round trip, one atomic step, the same
-// result as submit.lua's.
+// submitNative writes s with one MULTI/EXEC through c: ZADD (LT for
+// Best: the stored score is the negated packed value, so lower is better;
+// CH counts a changed score), then, for Best, ZSCORE of the id (Replace
+// stores the score sent), and ZRANK; one round trip, one atomic step, the
+// same result as submit.lua's. Submit's own path, writeNative, sends the
+// same commands, batched with other callers' under load.
 func (b *Board) submitNative(ctx context.Context, c rueidis.Client, g *generation, s Submission) (Result, error) {
 	score, _, err := b.encode(s.ID, s.Values)
 	if err != nil {
 		return Result{}, err
 	}
 	res := redisretry.DoMultiBuilt(ctx, c, func() rueidis.Commands {
-		return b.nativeCommands(c, g.keys.z, s, score)
+		cmds := append(make(rueidis.Commands, 0, 5), c.B().Multi().Build())
+		return append(b.appendNative(cmds, g.keys.z, s, score), c.B().Exec().Build())
 	})
 	arr, err := res[len(res)-1].ToArray()
 	if err != nil {
 		return Result{}, b.nativeErr(res, err)
 	}
+	if len(arr) != nativeReplies(s) {
+		return Result{}, fmt.Errorf("board: submit: EXEC reply of %d elements, want %d: %w", len(arr), nativeReplies(s), ErrReply)
+	}
 	return b.nativeResult(s, score, arr)
 }
 
-// nativeCommands are the commands of a native write of s, whose score
-// is given, to the sorted set z: MULTI, ZADD, ZSCORE (Best only), ZRANK,
-// EXEC.
-func (b *Board) nativeCommands(c rueidis.Client, z string, s Submission, score float64) rueidis.Commands {
+// appendNative appends to cmds the commands of a native write of s, whose
+// score is given, to the sorted set z: ZADD, ZSCORE (Best only), ZRANK.
+func (b *Board) appendNative(cmds rueidis.Commands, z string, s Submission, score float64) rueidis.Commands {
+	c := b.client
 	zadd := c.B().Zadd().Key(z)
-	rank := c.B().Zrank().Key(z).Member(s.ID).Build()
 	if s.Policy == Replace {
-		return rueidis.Commands{c.B().Multi().Build(), zadd.Ch().ScoreMember().ScoreMember(score, s.ID).Build(),
-			rank, c.B().Exec().Build()}
+		cmds = append(cmds, zadd.Ch().ScoreMember().ScoreMember(score, s.ID).Build())
+	} else {
+		cmds = append(cmds, zadd.Lt().Ch().ScoreMember().ScoreMember(score, s.ID).Build(),
+			c.B().Zscore().Key(z).Member(s.ID).Build())
 	}
-	return rueidis.Commands{c.B().Multi().Build(), zadd.Lt().Ch().ScoreMember().ScoreMember(score, s.ID).Build(),
-		c.B().Zscore().Key(z).Member(s.ID).Build(), rank, c.B().Exec().Build()}
+	return append(cmds, c.B().Zrank().Key(z).Member(s.ID).Build())
+}
+
+// nativeReplies is how many replies the commands of a native write of s
+// have in EXEC's: {changed, stored score, rank} for Best, {changed, rank}
+// for Replace.
+func nativeReplies(s Submission) int {
+	if s.Policy == Replace {
+		return 2
+	}
+	return 3
 }
 
 // nativeErr is the error of a native write: the first command's that
@@ -63,22 +78,15 @@ func (b *Board) nativeErr(res []rueidis.RedisResult, err error) error {
 	return redisErr("submit", err)
 }
 
-// nativeResult reads the EXEC reply of a native write of s, whose score
-// was sent: {changed, stored score, rank} for Best, {changed, rank} for
-// Replace, which stores the score sent.
+// nativeResult reads the replies arr (see nativeReplies) of a native
+// write of s, whose score was sent.
 func (b *Board) nativeResult(s Submission, sent float64, arr []rueidis.RedisMessage) (Result, error) {
-	want := 3
-	if s.Policy == Replace {
-		want = 2
-	}
-	if len(arr) != want {
-		return Result{}, fmt.Errorf("board: submit: EXEC reply of %d elements, want %d: %w", len(arr), want, ErrReply)
-	}
 	for i := range arr {
 		if err := arr[i].Error(); err != nil {
 			return Result{}, redisErr("submit", err)
 		}
 	}
+	want := len(arr)
 	changed, err1 := arr[0].AsInt64()
 	rank, err2 := arr[want-1].AsInt64()
 	stored, err3 := "", error(nil)

@@ -123,7 +123,8 @@ func (b *Board) submitOne(ctx context.Context, s Submission) (Result, error) {
 }
 
 // submitFast is Submit's shortest path: a native write (see native) that
-// waits for no replica, sent at once. done is false when the path does not
+// waits for no replica, sent at once or with other callers' (see
+// combiner). done is false when the path does not
 // apply, or when the board moved to another generation (nothing was
 // written): submit then takes the write, reading the board again.
 func (b *Board) submitFast(ctx context.Context, s Submission) (res Result, done bool, err error) {
@@ -134,7 +135,11 @@ func (b *Board) submitFast(ctx context.Context, s Submission) (res Result, done 
 	if err := b.checkSubmission(s); err != nil {
 		return Result{}, true, err
 	}
-	res, err = b.submitNative(ctx, b.client, g, s)
+	score, _, err := b.encode(s.ID, s.Values)
+	if err != nil {
+		return Result{}, true, err
+	}
+	res, err = b.writeNative(ctx, g, s, score)
 	if errors.Is(err, errStale) {
 		return Result{}, false, nil
 	}
