@@ -130,7 +130,8 @@ func measure(b *testing.B, env *redistest.Env, v benchload.Variant, callers int,
 }
 
 // loop runs op b.N times: on one goroutine when callers is 1, else under
-// b.RunParallel with at least benchload.DefaultConcurrency goroutines.
+// b.RunParallel with callers goroutines, and at least
+// benchload.DefaultConcurrency (0: the bench command's concurrency).
 func loop(b *testing.B, op func(context.Context) error, callers int) {
 	ctx := context.Background()
 	if callers == 1 {
@@ -141,8 +142,8 @@ func loop(b *testing.B, op func(context.Context) error, callers int) {
 		}
 		return
 	}
-	procs := runtime.GOMAXPROCS(0)
-	b.SetParallelism((benchload.DefaultConcurrency + procs - 1) / procs)
+	procs, n := runtime.GOMAXPROCS(0), max(callers, benchload.DefaultConcurrency)
+	b.SetParallelism((n + procs - 1) / procs)
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {
 			if err := op(ctx); err != nil {
