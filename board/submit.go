@@ -86,8 +86,18 @@ type Result struct {
 	Trimmed bool
 }
 
-// Submit writes one entry in one atomic script and one round trip, and
-// returns the stored entry, its rank and whether anything changed.
+// Submit writes one entry in one atomic step and one round trip, and
+// returns the stored entry, its rank and whether anything changed. The
+// step is a script, or, for Replace and Best on a packed board that keeps
+// nothing beside its entries (no dense ranks, cap, member data or expiry),
+// Redis's own ZADD, ZSCORE and ZRANK in one MULTI/EXEC. Concurrent callers
+// of one handle share those transactions under load: past 8 in flight,
+// writes wait for one to end and go together, up to 64 in one MULTI/EXEC,
+// each still its own atomic step. A caller whose context ends while its
+// write waits gets an error wrapping ErrRedis and the context's error, and
+// the write is not sent; except the first caller of a waiting batch, which
+// sends it when its turn comes, its own context ended or not, so that the
+// others' writes go.
 //
 // It refuses, changing nothing: an invalid id (ErrID); a wrong number of
 // values or operators, a NaN, infinite, non-integer or out-of-range value,
