@@ -21,14 +21,16 @@ const (
 	maxNativeBatch = 64 // writes in one MULTI/EXEC: about 0.2 ms of Redis time
 )
 
-// nativeWrite is one write in a batch; res and err are set once the batch
-// was sent.
+// nativeWrite is one write in a batch; replies (its part of EXEC's reply)
+// or err is set once the batch was sent. Its caller reads its result from
+// them: the sender never reads another caller's Submission values, which
+// that caller may reuse once it has left.
 type nativeWrite struct {
-	s     Submission
-	score float64
-	res   Result
-	err   error
-	skip  bool // its caller left before the batch was sent: not sent
+	s       Submission
+	score   float64
+	replies []rueidis.RedisMessage
+	err     error
+	skip    bool // its caller left before the batch was sent: not sent
 }
 
 // nativeBatch is the writes sent as one MULTI/EXEC to the sorted set z.
@@ -106,11 +108,11 @@ func (b *Board) writeNative(ctx context.Context, g *generation, s Submission, sc
 		}
 		b.sendBatch(ctx, nb)
 		b.comb.release()
-		return w.res, w.err
+		return b.writeResult(w)
 	}
 	select {
 	case <-nb.done:
-		return w.res, w.err
+		return b.writeResult(w)
 	case <-ctx.Done():
 		if b.comb.leave(nb, w) {
 			return Result{}, fmt.Errorf("board: submit: %w: %w (nothing written)", ErrRedis, ctx.Err())
@@ -119,8 +121,17 @@ func (b *Board) writeNative(ctx context.Context, g *generation, s Submission, sc
 	}
 }
 
+// writeResult is the result of the sent write w.
+func (b *Board) writeResult(w *nativeWrite) (Result, error) {
+	if w.err != nil {
+		return Result{}, w.err
+	}
+	return b.nativeResult(w.s, w.score, w.replies)
+}
+
 // sendBatch sends nb's writes (those whose callers did not leave) in one
-// MULTI/EXEC, sets each write's result and closes nb.done.
+// MULTI/EXEC, gives each write its replies or the error, and closes
+// nb.done.
 func (b *Board) sendBatch(ctx context.Context, nb *nativeBatch) {
 	ws := nb.writes[:0:0]
 	for _, w := range nb.writes {
@@ -130,11 +141,12 @@ func (b *Board) sendBatch(ctx context.Context, nb *nativeBatch) {
 	}
 	res := redisretry.DoMultiBuilt(ctx, b.client, func() rueidis.Commands { return b.batchCommands(nb.z, ws) })
 	arr, err := res[len(res)-1].ToArray()
-	if err == nil {
+	if err != nil {
+		err = b.nativeErr(res, err)
+	} else {
 		err = b.batchResults(ws, arr)
 	}
 	if err != nil {
-		err = b.nativeErr(res, err)
 		for _, w := range ws {
 			w.err = err
 		}
@@ -144,7 +156,7 @@ func (b *Board) sendBatch(ctx context.Context, nb *nativeBatch) {
 	}
 }
 
-// batchCommands are MULTI, each write's commands (see nativeCommands), EXEC.
+// batchCommands are MULTI, each write's commands (see appendNative), EXEC.
 func (b *Board) batchCommands(z string, ws []*nativeWrite) rueidis.Commands {
 	c := b.client
 	cmds := make(rueidis.Commands, 0, 2+3*len(ws))
@@ -155,7 +167,7 @@ func (b *Board) batchCommands(z string, ws []*nativeWrite) rueidis.Commands {
 	return append(cmds, c.B().Exec().Build())
 }
 
-// batchResults sets each write's result from the EXEC reply arr.
+// batchResults gives each write its part of the EXEC reply arr.
 func (b *Board) batchResults(ws []*nativeWrite, arr []rueidis.RedisMessage) error {
 	n := 0
 	for _, w := range ws {
@@ -166,8 +178,7 @@ func (b *Board) batchResults(ws []*nativeWrite, arr []rueidis.RedisMessage) erro
 	}
 	for _, w := range ws {
 		k := nativeReplies(w.s)
-		w.res, w.err = b.nativeResult(w.s, w.score, arr[:k])
-		arr = arr[k:]
+		w.replies, arr = arr[:k:k], arr[k:]
 	}
 	return nil
 }
