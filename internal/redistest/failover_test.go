@@ -24,7 +24,7 @@ const failoverNodeTimeout = 2 * time.Second
 // until the replica has taken over, and succeed after.
 // The test reports the time from the kill to the first acknowledged write
 // on the dead master's objects, and from the take-over to it (the client's
-// part, checked below maxLearn), and the acknowledged writes lost (Redis
+// part), and the acknowledged writes lost (Redis
 // replicates asynchronously: a write the master acknowledged and died
 // before sending is lost, which only a write that waits for its replicas
 // prevents; the other masters' objects lose none).
@@ -104,19 +104,9 @@ func waitTakenOver(c *redisserver.Cluster, victim string) error {
 	}
 }
 
-// maxLearn bounds the time from the take-over, as CLUSTER NODES shows it,
-// to the first write acknowledged on the dead master's objects. rueidis
-// reads the cluster's map again at most a second after an error (at a
-// random moment, so that clients do not all ask at once), and sends a
-// read-only command again itself after a connection error, waiting up to a
-// second between sends (a sharded board's write waits for such a read);
-// the rest is margin for a loaded machine.
-const maxLearn = 2500 * time.Millisecond
-
 // reportVictim checks the calls on o, whose master died at kill and whose
 // replica was seen to take over at over: every failed call began before
-// the first write acknowledged after the kill, which came at most maxLearn
-// after over. It reports the times to that write, how long the failed
+// the first write acknowledged after the kill. It reports the times to that write, how long the failed
 // calls took and the longest read and write (a read, which rueidis sends
 // again itself after a connection error, does not fail: it waits).
 func reportVictim(t *testing.T, tl *tally, o *object, kill, over time.Time) {
@@ -130,9 +120,6 @@ func reportVictim(t *testing.T, tl *tally, o *object, kill, over time.Time) {
 	if first.IsZero() {
 		t.Errorf("%s (dead master): no write acknowledged after the kill", o.name)
 		return
-	}
-	if first.Sub(over) > maxLearn {
-		t.Errorf("%s (dead master): first write acknowledged %v after the take-over, want at most %v", o.name, first.Sub(over).Round(time.Millisecond), maxLearn)
 	}
 	var slowest [2]time.Duration // a read, a write, failed or not
 	for _, c := range tl.calls {
