@@ -392,7 +392,7 @@ func eachShard(shards []*Board, f func(*Board) error) error {
 	return nil
 }
 
-// copyDone is the copy cursor of a shard whose copy is complete.
+// copyDone is the copy position of a shard whose copy is complete.
 const copyDone = "done"
 
 // exportShard makes s exporting, copies its entries to dst's shards from
