@@ -196,6 +196,7 @@ func (b *Board) loadMigration(m meta) (*migration, error) {
 		return nil, err
 	}
 	o.expireAt = b.opts.expireAt
+	o.Group = b.opts.Group // a migration never moves a board between groups
 	t, err := configure(b.given, b.name, l, o)
 	if err != nil {
 		return nil, fmt.Errorf("board: %s: stored target: %w: %w", b.name, ErrDescriptor, err)
