@@ -57,15 +57,12 @@ type idLog struct {
 	acked   bool // an acknowledged write is among those the states come from
 }
 
-// ledger logs every write of a board's writers, per id, and the failed and
-// slow calls of its writers and readers.
+// ledger logs every write of a board's writers, per id.
 type ledger struct {
 	mu  sync.Mutex
 	ids map[string]*idLog
 
 	acked, failed atomic.Int64
-	writes        callLog
-	reads         callLog
 }
 
 func newLedger() *ledger { return &ledger{ids: map[string]*idLog{}} }
@@ -211,6 +208,8 @@ type loadConfig struct {
 	// ledgerOf returns the ledger of the board h writes to (a periodic
 	// board writes to one window after another).
 	ledgerOf func(h faultTarget) *ledger
+	// writes and reads log the calls' outcomes and latencies.
+	writes, reads *callLog
 	// pace is the pause between two calls of one goroutine.
 	pace time.Duration
 }
@@ -258,6 +257,7 @@ func writer(ctx context.Context, c loadConfig, w int) {
 	for i := w; i < c.ids; i += c.writers {
 		mine = append(mine, faultID(i))
 	}
+	failing := 0 // calls failed in a row
 	for ctx.Err() == nil && len(mine) > 0 {
 		sleepCtx(ctx, c.pace)
 		h, err := c.target(ctx)
@@ -288,9 +288,10 @@ func writer(ctx context.Context, c loadConfig, w int) {
 			}
 		}
 		cancel()
-		l.writes.record(start, err)
+		c.writes.record(start, err)
 		if err == nil {
 			l.known(id, s)
+			failing = 0
 			continue
 		}
 		l.unsure(id, s)
@@ -298,7 +299,9 @@ func writer(ctx context.Context, c loadConfig, w int) {
 		if errors.Is(err, ErrMismatch) {
 			c.stale(h)
 		}
-		sleepCtx(ctx, 20*time.Millisecond) // a failing server is not hammered
+		// A failing server is not hammered, nor are all the ids spent.
+		sleepCtx(ctx, min(20*time.Millisecond<<failing, 300*time.Millisecond))
+		failing = min(failing+1, 8)
 	}
 }
 
@@ -312,7 +315,6 @@ func reader(ctx context.Context, c loadConfig, r int) {
 		if err != nil {
 			continue
 		}
-		l := c.ledgerOf(h)
 		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), callTimeout)
 		start := time.Now()
 		id := faultID(rng.IntN(max(c.ids, 1)))
@@ -331,7 +333,7 @@ func reader(ctx context.Context, c loadConfig, r int) {
 		if ctx.Err() != nil && err != nil {
 			return // stopped mid-call
 		}
-		l.reads.record(start, err)
+		c.reads.record(start, err)
 		if errors.Is(err, ErrMismatch) {
 			c.stale(h)
 		}

@@ -76,6 +76,8 @@ type faultCase struct {
 	verify func(t *testing.T)
 	// killKey is a key in the slot whose master a failover test kills.
 	killKey string
+	// writes and reads log the load's calls.
+	writes, reads callLog
 }
 
 // acked sums the acknowledged writes of c's ledgers.
@@ -91,10 +93,8 @@ func (c *faultCase) acked() int64 {
 // write and read over [from, to].
 func (c *faultCase) logUnavailability(t *testing.T, from, to time.Time) {
 	t.Helper()
-	for _, l := range c.ledgers() {
-		t.Log(l.writes.summary("writes", from, to))
-		t.Log(l.reads.summary("reads", from, to))
-	}
+	t.Log(c.writes.summary("writes", from, to))
+	t.Log(c.reads.summary("reads", from, to))
 }
 
 // migrateCase makes a PackedScore board of faultEntries entries, with
@@ -138,6 +138,7 @@ func migrateCase(t *testing.T, client rueidis.Client, addrs []string, name strin
 			}
 		},
 		ledgerOf: func(faultTarget) *ledger { return l },
+		writes:   &c.writes, reads: &c.reads,
 	}
 	c.ready = func(*testing.T) {}
 	c.freeLease = func(*testing.T) {}
@@ -194,6 +195,7 @@ func reshardCase(t *testing.T, client rueidis.Client, addrs []string, name strin
 		target:   func(context.Context) (faultTarget, error) { return h, nil },
 		stale:    func(faultTarget) {},
 		ledgerOf: func(faultTarget) *ledger { return l },
+		writes:   &c.writes, reads: &c.reads,
 	}
 	c.freeLease = func(t *testing.T) {
 		t.Helper()
@@ -274,6 +276,7 @@ func archiveCase(t *testing.T, client rueidis.Client, addrs []string, name strin
 		target:   func(context.Context) (faultTarget, error) { return p.Current(), nil },
 		stale:    func(faultTarget) {},
 		ledgerOf: ledgerOf,
+		writes:   &c.writes, reads: &c.reads,
 	}
 	c.ready = func(t *testing.T) {
 		// The window has ended, and the writes begun before its end are
