@@ -390,7 +390,7 @@ func readBoard(t *testing.T, what string, b faultTarget) map[string]faultState {
 // lossReport compares a board's entries with its ledger.
 type lossReport struct {
 	acked, unknownIDs int
-	lost              []string // an id whose acknowledged state is gone
+	lost              []string // an id in none of the states its writes allow
 	phantom           []string // an id on the board that no write put there
 }
 
@@ -444,10 +444,10 @@ func joinStates(ss []faultState) string {
 // the ids.
 func (r lossReport) report(t *testing.T, what string) {
 	t.Helper()
-	t.Logf("%s: %d writes acknowledged, %d ids with an unacknowledged write; %d lost, %d not written by anyone",
+	t.Logf("%s: %d writes acknowledged, %d ids with an unacknowledged write; %d lost or divergent, %d not written by anyone",
 		what, r.acked, r.unknownIDs, len(r.lost), len(r.phantom))
 	for _, s := range r.lost[:min(len(r.lost), 30)] {
-		t.Errorf("%s: lost: %s", what, s)
+		t.Errorf("%s: lost or divergent: %s", what, s)
 	}
 	if len(r.lost) > 30 {
 		t.Errorf("%s: ... and %d more lost", what, len(r.lost)-30)
