@@ -34,7 +34,7 @@ type faultSpec struct {
 	// the operation reaches step (counted from 1). Empty: never.
 	Kill string
 	// Retry calls the operation again while it is refused because
-	// another process holds its lease (ErrMigrating), for up to a minute.
+	// another process holds its lease (ErrMigrating), for up to retryFor.
 	Retry bool
 
 	Batch  int // Migrate, Reshard: the copy's batch
@@ -43,6 +43,11 @@ type faultSpec struct {
 	// window to archive, in ms.
 	PeriodMS, RetentionMS, WindowMS int64
 }
+
+// retryFor is how long a child retries an operation refused with
+// ErrMigrating: a racing process holds the lease for the second or two
+// its operation takes (a dead process's lease is expired by the parent).
+const retryFor = 10 * time.Second
 
 // childResult is the line a child prints when the operation returns.
 const childResult = "fault child result: "
@@ -72,13 +77,16 @@ func TestFaultChild(t *testing.T) {
 	defer client.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	deadline := time.Now().Add(time.Minute)
-	for {
+	deadline := time.Now().Add(retryFor)
+	for last := ""; ; {
 		err = runFaultOp(ctx, client, spec)
 		if !spec.Retry || !errors.Is(err, ErrMigrating) || time.Now().After(deadline) {
 			break
 		}
-		fmt.Printf("fault child: refused, retrying: %v\n", err)
+		if err.Error() != last {
+			last = err.Error()
+			fmt.Printf("fault child: refused, retrying for up to %v: %v\n", retryFor, err)
+		}
 		time.Sleep(200 * time.Millisecond)
 	}
 	if err != nil {

@@ -446,11 +446,11 @@ func (r lossReport) report(t *testing.T, what string) {
 	t.Helper()
 	t.Logf("%s: %d writes acknowledged, %d ids with an unacknowledged write; %d lost or divergent, %d not written by anyone",
 		what, r.acked, r.unknownIDs, len(r.lost), len(r.phantom))
-	for _, s := range r.lost[:min(len(r.lost), 30)] {
+	for _, s := range r.lost[:min(len(r.lost), 20)] {
 		t.Errorf("%s: lost or divergent: %s", what, s)
 	}
-	if len(r.lost) > 30 {
-		t.Errorf("%s: ... and %d more lost", what, len(r.lost)-30)
+	if len(r.lost) > 20 {
+		t.Errorf("%s: ... and %d more lost or divergent", what, len(r.lost)-20)
 	}
 	if len(r.phantom) > 0 {
 		t.Errorf("%s: %d ids on the board that no write put there: %q", what, len(r.phantom), r.phantom[:min(len(r.phantom), 20)])
