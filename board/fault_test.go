@@ -70,7 +70,7 @@ type faultCase struct {
 	// freeLease expires the lease of an operation whose process died, as
 	// if its time had run out: the lease guards against a live process,
 	// and the tests do not wait out its 10 or 30 seconds.
-	freeLease func(t *testing.T)
+	freeLease func(ctx context.Context) error
 	// verify checks that the operation finished and that the writes are
 	// all there.
 	verify func(t *testing.T)
@@ -141,7 +141,7 @@ func migrateCase(t *testing.T, client rueidis.Client, addrs []string, name strin
 		writes:   &c.writes, reads: &c.reads,
 	}
 	c.ready = func(*testing.T) {}
-	c.freeLease = func(*testing.T) {}
+	c.freeLease = func(context.Context) error { return nil }
 	c.runInProcess = func(ctx context.Context) error {
 		b, err := Open(ctx, client, name)
 		if err != nil {
@@ -197,15 +197,11 @@ func reshardCase(t *testing.T, client rueidis.Client, addrs []string, name strin
 		ledgerOf: func(faultTarget) *ledger { return l },
 		writes:   &c.writes, reads: &c.reads,
 	}
-	c.freeLease = func(t *testing.T) {
-		t.Helper()
+	c.freeLease = func(ctx context.Context) error {
 		// A lease whose holder died: as if its 30 s had run out.
-		err := client.Do(t.Context(), client.B().Eval().Script(
+		return client.Do(ctx, client.B().Eval().Script(
 			"if redis.call('HEXISTS', KEYS[1], 'lease') == 1 then redis.call('HSET', KEYS[1], 'leaseuntil', 0) end return 1").
 			Numkeys(1).Key(meta).Build()).Error()
-		if err != nil {
-			t.Fatalf("expiring the lease: %v", err)
-		}
 	}
 	c.runInProcess = func(ctx context.Context) error {
 		sb, err := OpenSharded(ctx, client, name)
@@ -285,14 +281,11 @@ func archiveCase(t *testing.T, client rueidis.Client, addrs []string, name strin
 		// done: an archive holds the window as it is from then on.
 		time.Sleep(time.Until(w.End.Add(500 * time.Millisecond)))
 	}
-	c.freeLease = func(t *testing.T) {
-		t.Helper()
-		err := client.Do(t.Context(), client.B().Eval().Script(
+	c.freeLease = func(ctx context.Context) error {
+		// A claim whose holder died: as if its 10 s had run out.
+		return client.Do(ctx, client.B().Eval().Script(
 			"if redis.call('HGET', KEYS[1], 'state') == 'copying' then redis.call('HSET', KEYS[1], 'lease', 0) end return 1").
 			Numkeys(1).Key(final).Build()).Error()
-		if err != nil {
-			t.Fatalf("expiring the archive's claim: %v", err)
-		}
 	}
 	c.runInProcess = func(ctx context.Context) error {
 		_, err := p.Archive(ctx, w, ArchiveOptions{})
@@ -385,6 +378,14 @@ func runUnderLoad(t *testing.T, c *faultCase, fault func(t *testing.T)) {
 	c.verify(t)
 }
 
+// freeLease expires the lease of c's operation, whose process is dead.
+func freeLease(t *testing.T, c *faultCase) {
+	t.Helper()
+	if err := c.freeLease(t.Context()); err != nil {
+		t.Fatalf("expiring the lease of the dead process: %v", err)
+	}
+}
+
 // killPoint is where a child kills itself: the n-th time op reaches step.
 type killPoint struct {
 	step string
@@ -428,7 +429,7 @@ func killEveryStep(t *testing.T, points []killPoint, mk func(t *testing.T, clien
 				spec := c.spec
 				spec.Kill = c.spec.Op + ":" + k.String()
 				startChild(t, spec).mustBeKilled(t)
-				c.freeLease(t)
+				freeLease(t, c)
 			})
 		})
 	}
@@ -503,7 +504,7 @@ func restartMidCopy(t *testing.T, op string, copyMid int, quick string, mk func(
 					t.Fatal(err)
 				}
 				waitLoadedFault(t, client)
-				c.freeLease(t)
+				freeLease(t, c)
 			})
 		})
 	}
@@ -602,7 +603,7 @@ func failoverMidCopy(t *testing.T, op string, copyAt int, mk func(t *testing.T, 
 		if time.Now().After(deadline) {
 			t.Fatalf("the operation did not finish within 90 s of the failover; its errors:\n%s", strings.Join(errs, "\n"))
 		}
-		c.freeLease(t) // the failed call's lease, which it may not have released
+		_ = c.freeLease(ctx) // the failed call's lease, which it may not have released; fails while the master is down
 		time.Sleep(500 * time.Millisecond)
 	}
 	mu.Lock()
