@@ -23,8 +23,8 @@ type MigrateOptions struct {
 	// not a new field, or a value the field cannot hold, is refused.
 	Defaults map[string]float64
 
-	// Batch is how many ids each step of the copy asks SCAN for: one step
-	// is one script of roughly Batch mirrored entries (about 2-4 ms of
+	// Batch is how many entries each step of the copy mirrors: one step
+	// is one script of Batch mirrored entries (about 2-4 ms of
 	// Redis time at the default). Default DefaultMigrateBatch (200); 1 to
 	// MaxMigrateBatch.
 	Batch int
@@ -56,11 +56,16 @@ const (
 //	        next command hits a tombstone before writing anything, reads
 //	        the meta HASH and from then on mirrors each write into the
 //	        target keys, in the same script as the write.
-//	copy    scripts of about Batch ids each, walking the source with SCAN
-//	        (which returns every id present throughout), mirror each id;
-//	        the SCAN cursor is kept in the meta HASH after every step.
-//	switch  one script, once the copy is done and no entry is a misfit:
-//	        the source keys go, tombstones take their names, the meta
+//	copy    scripts of Batch entries each, walking the source in its own
+//	        order, mirror each entry's id; the position (the last score
+//	        and member copied, as data, not a SCAN cursor) is kept in the
+//	        meta HASH by each step, so that a copy resumed after the
+//	        server restarted or failed over goes on exactly there.
+//	switch  one script, once the copy is done and no entry is a misfit,
+//	        and only after a check inside it that the target holds as
+//	        many entries as the source (else the copy starts again: a
+//	        copy step lost in a failover is never switched past): the
+//	        source keys go, tombstones take their names, the meta
 //	        HASH holds the target descriptor. Handles built with the old
 //	        settings then get ErrMismatch; those built with the new ones
 //	        (as the handle returned) follow.
@@ -120,11 +125,29 @@ func (b *Board) migrate(ctx context.Context, layout *pack.Layout, opts Options, 
 	if err != nil || tgen < 0 {
 		return t, err
 	}
-	if err := b.copyAll(ctx, tgen, batch, mo.Pause); err != nil {
-		return nil, err
+	atStep("Migrate", "begin")
+	for pass := 1; ; pass++ {
+		if err := b.copyAll(ctx, tgen, batch, mo.Pause); err != nil {
+			return nil, err
+		}
+		atStep("Migrate", "check")
+		again, err := b.finishMigration(ctx, t, tgen)
+		switch {
+		case err != nil:
+			return nil, err
+		case !again:
+			atStep("Migrate", "switch")
+			return t, nil
+		case pass == maxCopyPasses:
+			return nil, fmt.Errorf("board: %s: the target still lacks entries after %d copies (call Migrate again): %w", b.name, pass, ErrMigrating)
+		}
 	}
-	return t, b.finishMigration(ctx, t, tgen)
 }
+
+// maxCopyPasses bounds the copies of one Migrate call: the switch's check
+// sends the copy back to the start only when the target lacks entries
+// (a copy step lost with a failover, a capped target that writes thinned).
+const maxCopyPasses = 3
 
 // checkMigrate validates mo for a migration from b to t and returns the
 // batch and the defaults as the meta HASH keeps them (JSON).
@@ -205,8 +228,8 @@ func (b *Board) beginMigration(ctx context.Context, t *Board, defaults string) (
 	}
 }
 
-// copyAll runs the copy steps from the cursor kept in the meta HASH to the
-// end, then mirrors the misfits again.
+// copyAll runs the copy steps from the position kept in the meta HASH to
+// the end of the source.
 func (b *Board) copyAll(ctx context.Context, tgen int64, batch int, pause time.Duration) error {
 	m, err := b.readMeta(ctx, false)
 	if err != nil {
@@ -215,73 +238,70 @@ func (b *Board) copyAll(ctx context.Context, tgen int64, batch int, pause time.D
 	if err := b.adopt(m); err != nil {
 		return err
 	}
-	cursor, step := m.cursor, strconv.Itoa(batch)
-	for cursor != "done" {
+	for step := strconv.Itoa(batch); ; {
 		if err := ctx.Err(); err != nil {
-			return fmt.Errorf("board: %s: migration paused at cursor %s (call Migrate again to resume): %w: %w", b.name, cursor, ErrRedis, err)
+			return fmt.Errorf("board: %s: migration paused (call Migrate again to resume): %w: %w", b.name, ErrRedis, err)
 		}
-		cursor, err = b.copyStep(ctx, tgen, cursor, step)
+		done, err := b.copyStep(ctx, tgen, step)
 		if err != nil {
 			return err
 		}
-		if afterCopyStep != nil {
-			afterCopyStep()
+		atStep("Migrate", "copy")
+		if done {
+			return nil
 		}
-		if pause > 0 && cursor != "done" {
-			select {
-			case <-ctx.Done():
-			case <-time.After(pause):
-			}
+		if err := sleep(ctx, pause); err != nil {
+			return fmt.Errorf("board: %s: migration paused (call Migrate again to resume): %w: %w", b.name, ErrRedis, err)
 		}
 	}
-	return nil
 }
 
-// afterCopyStep, when set (by tests only), runs after every copy step.
-var afterCopyStep func()
-
-// copyStep runs one copy step (copy.lua) and returns the next cursor.
-func (b *Board) copyStep(ctx context.Context, tgen int64, cursor, count string) (string, error) {
+// copyStep runs one copy step (copy.lua) and reports whether the copy
+// reached the end of the source.
+func (b *Board) copyStep(ctx context.Context, tgen int64, count string) (bool, error) {
 	strs, err := inGen(ctx, b, func(g *generation) ([]string, error) {
 		if g.mig == nil || g.mig.tgen != tgen {
 			return nil, fmt.Errorf("board: %s: the migration to generation %d is no longer under way: %w", b.name, tgen, ErrMigrating)
 		}
-		args := []string{strconv.FormatInt(tgen, 10), cursor, count}
+		args := []string{strconv.FormatInt(tgen, 10), count}
 		return b.arrayReply("copy", g.scripts.copy.Exec(ctx, b.client, g.keys.withMeta(), args))
 	})
 	if err != nil {
-		return "", err
+		return false, err
 	}
 	if len(strs) != 2 {
-		return "", fmt.Errorf("board: copy reply %q: %w", strs, ErrReply)
+		return false, fmt.Errorf("board: copy reply %q: %w", strs, ErrReply)
 	}
-	return strs[0], nil
+	return strs[0] == "done", nil
 }
 
 // finishMigration mirrors the misfits again (they may have been fixed),
-// reports those left, else switches the board to t.
-func (b *Board) finishMigration(ctx context.Context, t *Board, tgen int64) error {
+// reports those left, else checks the target and switches the board to
+// t; again when the check failed and the copy must run again.
+func (b *Board) finishMigration(ctx context.Context, t *Board, tgen int64) (again bool, err error) {
 	if err := b.remirrorMisfits(ctx, tgen); err != nil {
-		return err
+		return false, err
 	}
 	g := b.gen.Load()
-	keys := []string{g.keys.meta, g.keys.z, g.keys.d, g.keys.m, g.keys.v, g.keys.c, g.keys.i, g.keys.x}
-	reply, err := switchScript.Exec(ctx, b.client, keys, []string{strconv.FormatInt(tgen, 10)}).ToString()
+	keys := []string{g.keys.meta, g.keys.z, g.keys.d, g.keys.m, g.keys.v, g.keys.c, g.keys.i, g.keys.x, names(b.prefix, tgen).z}
+	reply, err := switchScript.Exec(ctx, b.client, keys, []string{strconv.FormatInt(tgen, 10), strconv.FormatInt(t.opts.Cap, 10)}).ToString()
 	if err != nil {
-		return redisErr("switch", err)
+		return false, redisErr("switch", err)
 	}
 	switch reply {
 	case "switched":
+	case "recopy":
+		return true, nil
 	case "misfits":
-		return b.misfitError(ctx, t)
+		return false, b.misfitError(ctx, t)
 	default:
-		return fmt.Errorf("board: %s: switch: %s: %w", b.name, reply, ErrMigrating)
+		return false, fmt.Errorf("board: %s: switch: %s: %w", b.name, reply, ErrMigrating)
 	}
 	m, err := readMeta(ctx, b.client, b.name, b.prefix, "", "")
 	if err != nil {
-		return err
+		return false, err
 	}
-	return t.adopt(m)
+	return false, t.adopt(m)
 }
 
 // remirrorMisfits mirrors every id of the misfit set again (SSCAN, one

@@ -49,7 +49,7 @@ var scriptFragments = []struct {
 	{"after", true, false, []string{"lookup", "common", "ranks", "after"}},
 	{"between", true, false, []string{"lookup", "common", "ranks", "between"}},
 	{"among", true, false, []string{"lookup", "common", "ranks", "among"}},
-	{"copy", false, true, []string{"lookup", "mirror", "copy"}},
+	{"copy", false, true, []string{"lookup", "mirror", "position", "copy"}},
 	{"mirrorids", false, true, []string{"lookup", "mirror", "mirrorids"}},
 	{"shardrun", true, false, []string{"lookup", "common", "position", "shardrun"}},
 	{"shardsample", true, false, []string{"lookup", "common", "position", "shardsample"}},

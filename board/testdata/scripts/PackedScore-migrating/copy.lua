@@ -279,45 +279,90 @@ local function mirror(id)
     for i = 1, #gone, 2 do mirror_remove(gone[i], gone[i + 1]) end
   end
 end
+-- fragment: position.lua
+-- position.lua: where a (score, member) pair stands in the board's order,
+-- whether or not it is stored: the counts that place one shard's entries
+-- among a sharded board's. Uses common.lua's constants.
+--
+--   position(s, m)        how many entries come strictly before (s, m): a
+--                         stored score below s, or equal with a member
+--                         below m in bytes; O(log N), and O(log N * log T)
+--                         for a pair not stored among T entries of score s
+--   tuple_position(s, m)  how many entries hold a better tuple than the
+--                         entry stored as (s, m) would: its competition
+--                         rank minus one
+
+-- a < b comparing bytes (Lua's < follows the server's locale).
+local function bytes_lt(a, b)
+  for i = 1, math.min(#a, #b) do
+    local x, y = string.byte(a, i), string.byte(b, i)
+    if x ~= y then return x < y end
+  end
+  return #a < #b
+end
+
+local function position(s, m)
+  local lo = redis.call('ZCOUNT', KEYS[KZ], '-inf', '(' .. s)
+  if m == '' then return lo end
+  local cur = redis.call('ZSCORE', KEYS[KZ], m)
+  if cur and tonumber(cur) == tonumber(s) then return redis.call('ZRANK', KEYS[KZ], m) end
+  local hi = lo + redis.call('ZCOUNT', KEYS[KZ], s, s)
+  while lo < hi do
+    local mid = math.floor((lo + hi) / 2)
+    local got = redis.call('ZRANGE', KEYS[KZ], mid, mid)
+    if bytes_lt(got[1], m) then lo = mid + 1 else hi = mid end
+  end
+  return lo
+end
+
+local function tuple_position(s, m)
+  if STRATEGY == 'p' then return position(s, '') end
+  return position(s, string.sub(m, 1, WIDTH))
+end
 -- fragment: copy.lua
 -- copy.lua: one step of a migration's copy: mirror (mirror.lua) the next
--- ids of the source into the target. The ids come from SCAN (ZSCAN of the
--- entries; HSCAN of the id HASH for the first key-suffix format), which
--- returns every element that stays from the first step to the last at
--- least once, whatever is written meanwhile: an id whose member changes
--- meanwhile (a key-suffix write) was mirrored by that write, as was every
--- id written meanwhile.
+-- entries of the source into the target, walking the source's sorted set
+-- in its own order (score, then member bytes) from the position kept in
+-- the meta HASH: the (score, member) of the last entry copied, as data,
+-- so that a copy resumed after a server restart or a failover (whose hash
+-- tables differ) goes on exactly where it stopped. An entry that stays
+-- put from the first step to the last is met once; an entry written
+-- meanwhile was mirrored by its write, wherever it moved; racing copies
+-- share the one position, so each step goes further.
 --
 -- KEYS: the migrating board's keys (see keys.go), then its meta HASH last
 -- ARGV[1]  the target generation, as read from the meta HASH
--- ARGV[2]  the SCAN cursor ('0' to start)
--- ARGV[3]  the COUNT hint of the SCAN
+-- ARGV[2]  how many entries to mirror
 --
--- Reply: {next cursor ('done' after the last step), ids mirrored}. The
---        cursor is kept in the meta HASH too, so that a copy cut short
---        resumes there.
+-- Reply: {'more' or 'done', entries mirrored}.
 -- Error: 'TBSTALE' when no migration to ARGV[1] is under way (nothing
 --        written).
 
 local meta = KEYS[#KEYS]
-if redis.call('HGET', meta, 'tgen') ~= ARGV[1] then return redis.error_reply('TBSTALE') end
-local r
-if STRATEGY == 's' and not BUCKETS then
-  r = redis.call('HSCAN', KEYS[KM], ARGV[2], 'COUNT', ARGV[3])
-else
-  r = redis.call('ZSCAN', KEYS[KZ], ARGV[2], 'COUNT', ARGV[3])
+local st = redis.call('HMGET', meta, 'tgen', 'pscore', 'pmember')
+if st[1] ~= ARGV[1] then return redis.error_reply('TBSTALE') end
+if st[2] == 'done' then return {'done', 0} end
+local start = 0
+if st[2] then
+  start = position(st[2], st[3])
+  local cur = redis.call('ZSCORE', KEYS[KZ], st[3])
+  if cur and tonumber(cur) == tonumber(st[2]) then start = start + 1 end
 end
-local got = r[2]
+local n = tonumber(ARGV[2])
+local got = redis.call('ZRANGE', KEYS[KZ], start, start + n - 1, 'WITHSCORES')
 for i = 1, #got, 2 do
   local id = got[i]
-  if STRATEGY == 's' and BUCKETS then id = string.sub(id, WIDTH + 1) end
+  if STRATEGY == 's' then id = string.sub(id, WIDTH + 1) end
   mirror(id)
 end
 local at = redis.call('PEXPIRETIME', KEYS[KZ])
 if at > 0 then
   for i = 1, #KEYS - 1 do redis.call('PEXPIREAT', KEYS[i], at) end
 end
-local next = r[1]
-if next == '0' then next = 'done' end
-redis.call('HSET', meta, 'cursor', next)
-return {next, #got / 2}
+if #got < 2 * n then
+  redis.call('HSET', meta, 'pscore', 'done')
+  redis.call('HDEL', meta, 'pmember')
+  return {'done', #got / 2}
+end
+redis.call('HSET', meta, 'pscore', string.format('%.17g', tonumber(got[#got])), 'pmember', got[#got - 1])
+return {'more', #got / 2}

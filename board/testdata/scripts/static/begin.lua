@@ -35,5 +35,6 @@ for _, k in ipairs({KEYS[2], KEYS[4], KEYS[7]}) do
 end
 local next = tonumber(m[1]) + 1
 redis.call('HSET', KEYS[1], 'state', 'migrating', 'gen', next, 'tgen', next + 1,
-  'target', ARGV[2], 'defaults', ARGV[3], 'cursor', '0')
+  'target', ARGV[2], 'defaults', ARGV[3])
+redis.call('HDEL', KEYS[1], 'pscore', 'pmember', 'recopies')
 return 'begun'

@@ -1,20 +1,38 @@
 -- board: switch
 -- fragment: switch.lua
--- switch.lua: end a board's migration: the target becomes the board.
+-- switch.lua: end a board's migration: the target becomes the board, once
+-- the copy has reached the end of the source and a check finds that the
+-- target holds as many entries as the source holds that fit it (at most
+-- its cap): a target short of entries (a copy step lost with a failover,
+-- say) is never switched to; the copy starts again from the start instead
+-- (every write is mirrored meanwhile, so a second pass converges).
 --
 -- KEYS[1]     the board's meta HASH
 -- KEYS[2..7]  the source generation's z, d, m, v, c, i
 -- KEYS[8]     the source generation's misfit set
+-- KEYS[9]     the target's sorted set
 -- ARGV[1]     the target generation, as read from the meta HASH
+-- ARGV[2]     the target's cap ('0': none)
 --
--- Reply: 'switched'; or, nothing written: 'stale' when no migration to
---        ARGV[1] is under way, 'copying' when the copy has not reached
---        the end, 'misfits' when some entries do not fit the target.
+-- Reply: 'switched'; or, the board left as it was: 'stale' when no
+--        migration to ARGV[1] is under way, 'copying' when the copy has
+--        not reached the end, 'misfits' when some entries do not fit the
+--        target; or 'recopy' when the check failed: the copy's position
+--        went back to the start.
 
-local m = redis.call('HMGET', KEYS[1], 'state', 'tgen', 'cursor', 'target')
+local m = redis.call('HMGET', KEYS[1], 'state', 'tgen', 'pscore', 'target')
 if m[1] ~= 'migrating' or m[2] ~= ARGV[1] then return 'stale' end
 if m[3] ~= 'done' then return 'copying' end
-if redis.call('SCARD', KEYS[8]) > 0 then return 'misfits' end
+local misfits = redis.call('SCARD', KEYS[8])
+if misfits > 0 then return 'misfits' end
+local want = redis.call('ZCARD', KEYS[2])
+local cap = tonumber(ARGV[2])
+if cap > 0 and want > cap then want = cap end
+if redis.call('ZCARD', KEYS[9]) ~= want then
+  redis.call('HDEL', KEYS[1], 'pscore', 'pmember')
+  redis.call('HINCRBY', KEYS[1], 'recopies', 1)
+  return 'recopy'
+end
 local at = redis.call('PEXPIRETIME', KEYS[2])
 redis.call('UNLINK', KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8])
 for _, k in ipairs({KEYS[2], KEYS[4], KEYS[7]}) do
@@ -22,5 +40,5 @@ for _, k in ipairs({KEYS[2], KEYS[4], KEYS[7]}) do
   if at > 0 then redis.call('PEXPIREAT', k, at) end
 end
 redis.call('HSET', KEYS[1], 'desc', m[4], 'gen', m[2], 'state', 'live')
-redis.call('HDEL', KEYS[1], 'target', 'tgen', 'defaults', 'cursor')
+redis.call('HDEL', KEYS[1], 'target', 'tgen', 'defaults', 'pscore', 'pmember', 'recopies')
 return 'switched'
