@@ -456,3 +456,38 @@ func (r lossReport) report(t *testing.T, what string) {
 		t.Errorf("%s: %d ids on the board that no write put there: %q", what, len(r.phantom), r.phantom[:min(len(r.phantom), 20)])
 	}
 }
+
+// The fault tests' ledger names each id whose entry is none of the states
+// its writes allow (acknowledged value gone, removed entry back, unknown
+// write neither applied nor not), with what was expected and what was
+// read, and the ids no write made; an id whose failed write may or may
+// not have been applied is accepted either way.
+func TestFaultLedgerReportsEachLoss(t *testing.T) {
+	l := newLedger()
+	v := func(x float64) faultState { return presentState([]float64{x, 0, 0}) }
+	l.known("kept", v(1))
+	l.known("lost", v(2))
+	l.known("stale", v(3))
+	l.known("back", goneState)
+	l.known("either", v(4))
+	l.unsure("either", v(5))
+	l.known("neither", v(6))
+	l.unsure("neither", goneState)
+	got := map[string]faultState{"kept": v(1), "stale": v(9), "back": v(1), "either": v(5), "neither": v(7), "stray": v(1)}
+	r := checkLedger(l, got)
+	want := []string{
+		"back: want absent, got [1 0 0] (0 unacknowledged writes)",
+		"lost: want [2 0 0], got absent (0 unacknowledged writes)",
+		"neither: want one of {[6 0 0], absent}, got [7 0 0] (1 unacknowledged writes)",
+		"stale: want [3 0 0], got [9 0 0] (0 unacknowledged writes)",
+	}
+	if !slices.Equal(r.lost, want) {
+		t.Errorf("lost:\n%s\nwant:\n%s", strings.Join(r.lost, "\n"), strings.Join(want, "\n"))
+	}
+	if !slices.Equal(r.phantom, []string{"stray"}) {
+		t.Errorf("phantom = %q, want [stray]", r.phantom)
+	}
+	if r.acked != 6 || r.unknownIDs != 2 {
+		t.Errorf("acked %d, unknown ids %d; want 6 and 2", r.acked, r.unknownIDs)
+	}
+}
