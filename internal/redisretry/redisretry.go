@@ -26,7 +26,10 @@
 // be reached and nothing was sent ([ErrUnreachable]), or the connection
 // broke before the reply and a write may have run ([ErrNoReply]). This is
 // what a caller sees for an object whose master died, until a replica takes
-// over and the client learns of it.
+// over and the client learns of it. A slot that has no node in the
+// client's map of the cluster (rueidis.ErrNoSlot, what Redis 8 and Valkey 8
+// give for a failed master's slots until a replica takes over) is
+// ErrUnreachable too: nothing was sent.
 //
 // The wait between two sends doubles from [FirstWait] up to [LongestWait],
 // with jitter; the sends stop when the caller's context ends, when the next
@@ -168,12 +171,15 @@ func explain(r rueidis.RedisResult) rueidis.RedisResult {
 	return explainErr(r)
 }
 
-// explainErr is explain of a result that holds a connection error.
+// explainErr is explain of a result that holds a connection error. A slot
+// without a node (rueidis.ErrNoSlot: a cluster that reports its topology
+// with CLUSTER SHARDS, Redis 8 or Valkey 8, lists no node for a failed
+// master's slots until a replica takes over) is one: rueidis sent nothing.
 func explainErr(r rueidis.RedisResult) rueidis.RedisResult {
 	err := r.NonRedisError()
 	var op *net.OpError
 	switch {
-	case errors.As(err, &op) && op.Op == "dial":
+	case errors.As(err, &op) && op.Op == "dial", errors.Is(err, rueidis.ErrNoSlot):
 		return rueidis.NewErrorResult(fmt.Errorf("%w: %w", ErrUnreachable, err))
 	case errors.As(err, &op), errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
 		return rueidis.NewErrorResult(fmt.Errorf("%w: %w", ErrNoReply, err))

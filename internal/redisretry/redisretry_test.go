@@ -3,6 +3,7 @@ package redisretry_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"sync"
 	"testing"
@@ -160,6 +161,54 @@ func TestConnectionErrorsAreNotSentAgain(t *testing.T) {
 		err := wrapped.Do(ctx, wrapped.B().Incr().Key("n").Build()).Error()
 		if !errors.Is(err, redisretry.ErrNoReply) && !errors.Is(err, redisretry.ErrUnreachable) {
 			t.Errorf("INCR %d on a server that is gone: %v; want ErrNoReply or ErrUnreachable", i+1, err)
+		}
+	}
+}
+
+// A slot that no node serves in the client's map of the cluster makes
+// rueidis send nothing and answer rueidis.ErrNoSlot: what Redis 8 and
+// Valkey 8 (whose CLUSTER SHARDS lists no node for a failed master's
+// slots) give for a dead master's objects until a replica takes over.
+// Here every master forgets the slot (CLUSTER DELSLOTS), which every
+// engine reports so. The wrapped client says that Redis was unreachable
+// and nothing was sent, for a command, a pipeline and a script.
+func TestNoSlotIsUnreachable(t *testing.T) {
+	c, raw := redistest.PrivateCluster(t, redistest.ClusterOptions{})
+	wrapped := redisretry.Wrap(raw)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	const key = "{noslot}:k"
+	if err := wrapped.Do(ctx, wrapped.B().Set().Key(key).Value("1").Build()).Error(); err != nil {
+		t.Fatal(err)
+	}
+	slot, err := c.SlotOf(ctx, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, addr := range c.Addrs {
+		node, err := redisserver.DialNode(addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = node.Do(ctx, node.B().ClusterDelslots().Slot(int64(slot)).Build()).Error()
+		node.Close()
+		if err != nil {
+			t.Fatalf("CLUSTER DELSLOTS %d on %s: %v", slot, addr, err)
+		}
+	}
+	// The node that served the slot refuses the first sends (CLUSTERDOWN,
+	// sent again) until rueidis has read the cluster's new map, in which
+	// the slot has no node.
+	set := func() rueidis.Completed { return wrapped.B().Set().Key(key).Value("2").Build() }
+	errs := map[string]error{"Do": wrapped.Do(ctx, set()).Error()}
+	for i, r := range wrapped.DoMulti(ctx, set(), wrapped.B().Get().Key(key).Build()) {
+		errs[fmt.Sprintf("DoMulti %d", i)] = r.Error()
+	}
+	errs["DoBuilt"] = redisretry.DoBuilt(ctx, raw, set).Error()
+	errs["script"] = rueidis.NewLuaScript("return redis.call('SET', KEYS[1], '3')").Exec(ctx, wrapped, []string{key}, nil).Error()
+	for name, err := range errs {
+		if !errors.Is(err, redisretry.ErrUnreachable) || !errors.Is(err, rueidis.ErrNoSlot) {
+			t.Errorf("%s on a slot no node serves: %v; want ErrUnreachable wrapping rueidis.ErrNoSlot", name, err)
 		}
 	}
 }

@@ -23,7 +23,8 @@ const failoverNodeTimeout = 2 * time.Second
 // Redis is unreachable or that the connection broke before the reply,
 // until the replica has taken over, and succeed after.
 // The test reports the time from the kill to the first acknowledged write
-// on the dead master's objects and the acknowledged writes lost (Redis
+// on the dead master's objects, and from the take-over to it (the client's
+// part), and the acknowledged writes lost (Redis
 // replicates asynchronously: a write the master acknowledged and died
 // before sending is lost, which only a write that waits for its replicas
 // prevents; the other masters' objects lose none).
@@ -60,7 +61,7 @@ func TestFailoverUnderLoad(t *testing.T) {
 	t.Logf("objects on the masters that stayed up: %d calls, %d failed", tl.count(bystander), len(tl.failed(bystander)))
 	for _, o := range objs {
 		if onVictim[o.name] {
-			reportVictim(t, tl, o, kill)
+			reportVictim(t, tl, o, kill, over)
 		}
 	}
 	for name, n := range lostWrites(t, objs) {
@@ -103,10 +104,12 @@ func waitTakenOver(c *redisserver.Cluster, victim string) error {
 	}
 }
 
-// reportVictim checks the calls on o, whose master died at kill: every
-// failed call began before the first write acknowledged after the kill,
-// and reports the time to that write and how long the failed calls took.
-func reportVictim(t *testing.T, tl *tally, o *object, kill time.Time) {
+// reportVictim checks the calls on o, whose master died at kill and whose
+// replica was seen to take over at over: every failed call began before
+// the first write acknowledged after the kill. It reports the times to that write, how long the failed
+// calls took and the longest read and write (a read, which rueidis sends
+// again itself after a connection error, does not fail: it waits).
+func reportVictim(t *testing.T, tl *tally, o *object, kill, over time.Time) {
 	t.Helper()
 	first := time.Time{}
 	for _, c := range tl.calls {
@@ -117,6 +120,16 @@ func reportVictim(t *testing.T, tl *tally, o *object, kill time.Time) {
 	if first.IsZero() {
 		t.Errorf("%s (dead master): no write acknowledged after the kill", o.name)
 		return
+	}
+	var slowest [2]time.Duration // a read, a write, failed or not
+	for _, c := range tl.calls {
+		if c.obj == o.name && c.end.After(kill) {
+			k := 0
+			if c.write {
+				k = 1
+			}
+			slowest[k] = max(slowest[k], c.end.Sub(c.start))
+		}
 	}
 	failed := tl.failed(func(c call) bool { return c.obj == o.name })
 	var longest time.Duration
@@ -135,6 +148,6 @@ func reportVictim(t *testing.T, tl *tally, o *object, kill time.Time) {
 			t.Errorf("%s (dead master): a call failed with neither ErrUnreachable nor ErrNoReply: %v", o.name, f.err)
 		}
 	}
-	t.Logf("%s (dead master): first write acknowledged %v after the kill; meanwhile %d calls failed (%d unreachable, %d no reply), the longest in %v",
-		o.name, first.Sub(kill).Round(time.Millisecond), len(failed), kinds[redisretry.ErrUnreachable], kinds[redisretry.ErrNoReply], longest.Round(time.Microsecond))
+	t.Logf("%s (dead master): first write acknowledged %v after the kill, %v after the take-over; meanwhile %d calls failed (%d unreachable, %d no reply), the longest in %v; the longest read %v, write %v",
+		o.name, first.Sub(kill).Round(time.Millisecond), first.Sub(over).Round(time.Millisecond), len(failed), kinds[redisretry.ErrUnreachable], kinds[redisretry.ErrNoReply], longest.Round(time.Microsecond), slowest[0].Round(time.Millisecond), slowest[1].Round(time.Millisecond))
 }
