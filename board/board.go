@@ -35,6 +35,7 @@ type Board struct {
 	rest   uint64     // key suffix: largest packed value of fields 2..n
 	gen    atomic.Pointer[generation]
 	comb   combiner // Submit's native writes, batched under load
+	fence  string   // a resharding's handle on a new shard: its lease token (fence.lua)
 }
 
 // New returns a handle to the board named name on client, ranking by

@@ -15,6 +15,7 @@ const (
 	stateExporting = "exporting"
 	stateFrozen    = "frozen"
 	stateRetired   = "retired"
+	stateThaw      = "thaw" // not a state: exportTo's move from frozen back to exporting
 )
 
 func isExportState(s string) bool {
@@ -25,6 +26,7 @@ func isExportState(s string) bool {
 // retired: the sharded board's handle reads its descriptor again and
 // retries (onView), waiting for the switch to the new shards.
 var (
+	errFenced  = fmt.Errorf("board: another process took the resharding over: %w", ErrMigrating)
 	errFrozen  = fmt.Errorf("board: the shard is frozen while its sharded board changes its shards: %w", ErrMigrating)
 	errRetired = fmt.Errorf("board: the shard is retired: its sharded board moved to other shards: %w", ErrMigrating)
 )
@@ -45,7 +47,8 @@ func (b *Board) adoptExport(m meta) error {
 }
 
 // exportTo moves the shard to the export state (stateExporting or
-// stateFrozen), unless it is there or further already, and adopts it.
+// stateFrozen), unless it is there or further already, or thaws it
+// (stateThaw: frozen back to exporting), and adopts it.
 func (b *Board) exportTo(ctx context.Context, state string) error {
 	for range maxReloads {
 		m, err := b.readMeta(ctx, false)
@@ -118,14 +121,16 @@ type drained struct {
 // keeping them in its in-flight set until a later call acknowledges them
 // (acked: copied), so that a copy cut short between the two loses none:
 // restore first moves every id still in flight back to the dirty set.
-func (b *Board) drain(ctx context.Context, n int, restore bool, acked []string) ([]drained, error) {
+// Only the process holding the resharding's lease token drains
+// (errFenced).
+func (b *Board) drain(ctx context.Context, token string, n int, restore bool, acked []string) ([]drained, error) {
 	g := b.gen.Load()
 	if g.scripts.drain == nil {
 		return nil, fmt.Errorf("board: %s: drain of a shard that is not exporting: %w", b.name, ErrMigrating)
 	}
-	args := append([]string{strconv.Itoa(n), flag(restore)}, acked...)
+	args := append([]string{strconv.Itoa(n), flag(restore), token}, acked...)
 	strs, err := inGen(ctx, b, func(g *generation) ([]string, error) {
-		return b.arrayReply("reshard", g.scripts.drain.Exec(ctx, b.client, g.keys.script, args))
+		return b.arrayReply("reshard", g.scripts.drain.Exec(ctx, b.client, g.keys.withMeta(), args))
 	})
 	if err != nil {
 		return nil, err
@@ -156,44 +161,24 @@ func (b *Board) drained(strs []string) ([]drained, error) {
 	return out, nil
 }
 
-// scanStep returns the entries of one ZSCAN step of the shard from cursor,
-// with their member data, and the next cursor ("0" at the end).
-func (b *Board) scanStep(ctx context.Context, cursor string, count int) ([]Entry, string, error) {
-	g := b.gen.Load()
-	e, err := b.client.Do(ctx, b.client.B().Zscan().Key(g.keys.z).Cursor(mustUint(cursor)).Count(int64(count)).Build()).AsScanEntry()
+// copyPage returns the shard's entries that come after position (a Scan
+// cursor: the score and member of the last entry copied, "" for the
+// start), at most n, with their member data, and the position after them;
+// copyDone when none is left.
+func (b *Board) copyPage(ctx context.Context, position string, n int) ([]Entry, string, error) {
+	p, err := b.scan(ctx, Cursor(position), n, []ReadOption{WithData()})
 	if err != nil {
-		return nil, "", redisErr("reshard", err)
+		return nil, "", err
 	}
-	var es []Entry
-	var ids []string
-	for i := 0; i+1 < len(e.Elements); i += 2 {
-		x, err := b.entry(e.Elements[i+1], e.Elements[i], "0")
-		if err != nil {
-			return nil, "", err
-		}
-		es, ids = append(es, x), append(ids, x.ID)
+	if !p.HasMore {
+		return p.Entries, copyDone, nil
 	}
-	if len(ids) > 0 {
-		data, err := b.client.Do(ctx, b.client.B().Hmget().Key(g.keys.d).Field(ids...).Build()).ToArray()
-		if err != nil {
-			return nil, "", redisErr("reshard", err)
-		}
-		for i := range data {
-			if s, err := data[i].ToString(); err == nil {
-				es[i].Data = []byte(s)
-			}
-		}
-	}
-	return es, strconv.FormatUint(e.Cursor, 10), nil
+	return p.Entries, string(p.Next), nil
 }
 
-// saveCursor keeps the shard's copy cursor in its meta HASH.
-func (b *Board) saveCursor(ctx context.Context, cursor string) error {
-	k := names(b.prefix, 0).meta
-	return redisErr("reshard", b.client.Do(ctx, b.client.B().Hset().Key(k).FieldValue().FieldValue("cursor", cursor).Build()).Error())
-}
-
-func mustUint(s string) uint64 {
-	n, _ := strconv.ParseUint(s, 10, 64)
-	return n
+// savePosition keeps the shard's copy position in its meta HASH, for the
+// process holding the resharding's lease token only (errFenced).
+func (b *Board) savePosition(ctx context.Context, token, position string) error {
+	err := shardPos.Exec(ctx, b.client, []string{names(b.prefix, 0).meta}, []string{token, position}).Error()
+	return b.scriptErr("reshard", err)
 }

@@ -38,13 +38,18 @@ type migration struct {
 // generation builds generation n of b, migrating to mig when not nil.
 func (b *Board) generation(n int64, mig *migration) *generation {
 	periodic := !b.opts.expireAt.IsZero()
-	k := genKeys(b.prefix, n, b.opts, periodic)
+	k := genKeys(b.prefix, n, b.opts, periodic || b.fence != "")
 	if mig != nil {
 		k = k.withTarget(names(b.prefix, mig.tgen), mig.target.opts, periodic)
 	}
 	g := &generation{n: n, keys: k, mig: mig}
 	g.consts = b.scriptConsts(g)
-	g.scripts = scriptsFor(g.consts, modeOf(mig != nil, ""))
+	mode := modeOf(mig != nil, "")
+	if b.fence != "" && mig == nil {
+		mode = modeFenced
+		g.consts = append(g.consts, luascript.Const{Name: "FENCE", Value: luaString(b.fence)})
+	}
+	g.scripts = scriptsFor(g.consts, mode)
 	return g
 }
 

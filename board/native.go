@@ -14,7 +14,7 @@ import (
 // the entry (no dense index, cap, member data or expiry), not migrating,
 // with Replace or Best and no expectation.
 func (b *Board) native(g *generation, s Submission, expect string) bool {
-	return g.mig == nil && g.state == "" && !b.suffix() && !b.opts.DenseRanks && b.opts.Cap == 0 && b.opts.expireAt.IsZero() &&
+	return g.mig == nil && g.state == "" && b.fence == "" && !b.suffix() && !b.opts.DenseRanks && b.opts.Cap == 0 && b.opts.expireAt.IsZero() &&
 		s.Data == nil && expect == "" && (s.Policy == Replace || s.Policy == Best)
 }
 

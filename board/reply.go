@@ -78,6 +78,8 @@ func (b *Board) refusal(op, text string) error {
 			op, b.name, ErrMismatch)
 	case strings.HasPrefix(text, "TBFROZEN"):
 		return fmt.Errorf("board: %s: %s: %w", op, b.name, errFrozen)
+	case strings.HasPrefix(text, "TBFENCED"):
+		return fmt.Errorf("board: %s: %s: %w", op, b.name, errFenced)
 	case strings.HasPrefix(text, "TBNODENSE"):
 		return fmt.Errorf("board: %s: the dense index lacks this entry: the board was written by a handle without DenseRanks: %w",
 			op, ErrDenseDisabled)

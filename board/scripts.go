@@ -61,12 +61,15 @@ var scriptFragments = []struct {
 // keys. modeMigrating mirrors each write into a migration's target
 // (mirror.lua), modeExporting records each written id in the dirty set of
 // a shard whose entries move to other shards (exportmirror.lua), and
-// modeFrozen refuses every write (frozen.lua).
+// modeFrozen refuses every write (frozen.lua). modeFenced is a
+// resharding's own handle on a new shard: its writes run only while the
+// shard's meta HASH names its lease (fence.lua).
 const (
 	modeLive      = ""
 	modeMigrating = "migrating"
 	modeExporting = "exporting"
 	modeFrozen    = "frozen"
+	modeFenced    = "fenced"
 )
 
 // modeOf is the mode of a generation that is migrating or not, in a
@@ -119,12 +122,15 @@ func scriptSources(consts []luascript.Const, mode string) map[string]string {
 		if f.migrating && mode != modeMigrating || f.name == "drain" && mode != modeExporting && mode != modeFrozen {
 			continue
 		}
-		frags := make([]string, len(f.fragments))
-		for i, name := range f.fragments {
+		var frags []string
+		if mode == modeFenced && !f.readOnly {
+			frags = append(frags, "fence")
+		}
+		for _, name := range f.fragments {
 			if name == "mirror" {
 				name = cmp.Or(mirror, "nomirror")
 			}
-			frags[i] = name
+			frags = append(frags, name)
 		}
 		src[f.name] = luascript.MustAssemble(luaFiles, "lua", "board: "+f.name, consts, frags...)
 	}
@@ -143,10 +149,11 @@ var (
 	retireScript  = staticScript("retire")
 	reshardScript = staticScript("reshard")
 	frozenScript  = staticScript("frozen")
+	shardPos      = staticScript("shardpos")
 )
 
 // staticNames lists the scripts without constants, for the golden test.
-var staticNames = []string{"meta", "drop", "begin", "switch", "archive", "export", "retire", "reshard", "frozen"}
+var staticNames = []string{"meta", "drop", "begin", "switch", "archive", "export", "retire", "reshard", "frozen", "shardpos"}
 
 func staticScript(name string) *luascript.Script {
 	return luascript.New(staticSource(name))

@@ -134,20 +134,26 @@ func NewSharded(ctx context.Context, client rueidis.Client, name string, layout 
 	if err := v.connect(ctx, sb.given); err != nil {
 		return nil, err
 	}
-	return sb, nil
+	return sb, sb.retireOld(ctx)
 }
 
 // resharded returns the view of the board stored as m, when it agrees with
 // view v but for the shards' generation and names (a board resharded to
-// v's count); else the mismatch.
+// v's count), or when a resharding to v's settings is under way (the view
+// then has the current shards, and follows the switch); else the mismatch.
 func (sb *Sharded) resharded(v *shardView, m meta) (*shardView, error) {
 	stored, err := parseDescriptor(sb.name, m.desc)
 	if err != nil {
 		return nil, err
 	}
-	same := stored
-	same.ShardGen, same.ShardNames = v.desc.ShardGen, v.desc.ShardNames
-	if same.encoded() != v.desc.encoded() {
+	like := func(d Descriptor) bool {
+		d.ShardGen, d.ShardNames = v.desc.ShardGen, v.desc.ShardNames
+		return d.encoded() == v.desc.encoded()
+	}
+	if target, err := parseDescriptor(sb.name, m.target); m.state == "resharding" && err == nil && like(target) {
+		return sb.viewOf(stored)
+	}
+	if !like(stored) {
 		return nil, (&Board{name: sb.name, desc: v.desc}).mismatch(m)
 	}
 	return sb.viewOf(stored)
@@ -195,7 +201,7 @@ func OpenSharded(ctx context.Context, client rueidis.Client, name string) (*Shar
 	if err := v.connect(ctx, client); err != nil {
 		return nil, err
 	}
-	return sb, nil
+	return sb, sb.retireOld(ctx)
 }
 
 // configureSharded builds a handle that has not talked to Redis.

@@ -191,7 +191,9 @@ func onView[T any](ctx context.Context, sb *Sharded, op func(v *shardView) (T, e
 }
 
 // awaitView reads the board's descriptor again after view v met a frozen
-// or retired shard, and pauses unless it found new shards.
+// or retired shard, and pauses unless it found new shards. When the
+// resharding that froze the shards lost its process (its lease ran out),
+// it revokes the lease and thaws them (rescue), so that writes go on.
 func (sb *Sharded) awaitView(ctx context.Context, v *shardView, attempt int, deadline time.Time) error {
 	if time.Now().After(deadline) {
 		return fmt.Errorf("board: %s: the resharding did not switch within %v: %w", sb.name, reshardWait, ErrMigrating)
@@ -200,9 +202,44 @@ func (sb *Sharded) awaitView(ctx context.Context, v *shardView, attempt int, dea
 		return err
 	}
 	if sb.view.Load() != v {
-		return nil
+		return sb.retireOld(ctx)
+	}
+	if thawed, err := sb.rescue(ctx, v); err != nil || thawed {
+		return err
 	}
 	return pause(ctx, min(attempt, 6))
+}
+
+// rescue thaws the frozen shards of view v when the resharding's lease
+// ran out (reshard.lua's revoke), and reads the state of every frozen
+// shard again (the process that froze them may have thawed them, its
+// check having failed); it reports whether a shard of v is no longer
+// frozen.
+func (sb *Sharded) rescue(ctx context.Context, v *shardView) (bool, error) {
+	l := &lease{sb: sb}
+	r, err := l.call(ctx, "revoke")
+	if err != nil {
+		return false, err
+	}
+	thawed := false
+	for _, s := range v.shards {
+		if s.gen.Load().state != stateFrozen {
+			continue
+		}
+		if r == "revoked" {
+			err = s.exportTo(ctx, stateThaw)
+		} else {
+			err = s.refresh(ctx)
+		}
+		if errors.Is(err, errRetired) {
+			return true, nil // switched meanwhile: the next try reads the new shards
+		}
+		if err != nil {
+			return false, err
+		}
+		thawed = thawed || s.gen.Load().state != stateFrozen
+	}
+	return thawed, nil
 }
 
 // reload reads the board's descriptor and, when it lists other shards

@@ -2,8 +2,10 @@ package board
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -28,28 +30,42 @@ type ReshardOptions struct {
 // shards grow (jump hashing), but every entry is copied: the new shards are
 // new boards, named for the board's next shard generation.
 //
-// How: each shard in turn becomes exporting, in one script (its keys move
-// to a new generation, leaving tombstones, as Migrate does), so that every
+// How: each shard becomes exporting, in one script (its keys move to a
+// new generation, leaving tombstones, as Migrate does), so that every
 // write to it from then on records its id in a dirty set in the same
-// script. The copy walks each shard (ZSCAN, its cursor kept in the shard's
-// meta HASH) and writes its entries to their new shards; then the dirty
-// ids are copied again, as they are now. Then every shard is frozen: a
-// write to it is refused before it writes anything, and its handle waits
-// (at most 10 seconds) for the switch; the last dirty ids are copied, the
-// old shards retired (their keys removed, tombstones left) and the
-// descriptor switched to the new shards, where the waiting writes go. Reads
-// are served by the old shards until they retire.
+// script. The copy walks each shard in its own order, Batch entries a
+// step, and writes them to their new shards; its position (the score and
+// member of the last entry copied: data, not a SCAN cursor, so that it
+// survives a restart or a failover) is kept in the shard's meta HASH.
+// Then the dirty ids are copied again, as they are now. Then every shard
+// is frozen: a write to it is refused before it writes anything, and its
+// handle waits for the switch; the last dirty ids are copied, and a check
+// compares the entries of the old and new shards (all at rest): when the
+// new ones lack any (a copy lost in a failover), the shards thaw, the new
+// ones are emptied and the copy starts again. Then the descriptor switches
+// to the new shards, where the waiting writes go, and the old shards are
+// retired (their keys removed, tombstones left). Reads are served by the
+// old shards until the switch.
 //
-// A resharding cut short (context cancelled, process killed) resumes where
-// it stopped when Reshard is called again with the same count, from any
-// process. One process at a time copies: it holds a lease in the board's
-// meta HASH, renewed at every step and released when it fails; another
-// Reshard of the same count is refused (ErrMigrating) while the lease is
-// held, and takes over once it has not been renewed for 30 seconds (its
-// process died); the first, if it was only slow, stops at its next step. It refuses shards outside [1,
-// MaxShards] and invalid options (ErrArgument), and another count while a
-// resharding is under way (ErrMigrating). A count equal to the current one
-// does nothing.
+// A resharding cut short (context cancelled, process killed, server
+// restarted or failed over) resumes where it stopped when Reshard is
+// called again with the same count, from any process, with a handle from
+// OpenSharded, or NewSharded with the old count or the new one. One process
+// at a time copies: it holds a lease in the board's meta HASH, renewed at
+// every step, and its token fences its writes: each shard's meta HASH
+// names it, and a process that lost the lease writes nothing more. A
+// Reshard that finds the lease held waits for it, up to twice its length
+// (reshardLease, 3 s), then refuses (ErrMigrating); a lease not renewed
+// for 3 s is free. When the process dies while the shards are frozen, the
+// first write that waits for them past the lease revokes it and thaws the
+// shards: writes go on (recorded), and the next Reshard freezes them
+// again. So writes wait at most about 3 s after the process dies, and
+// never fail for it; reads never wait.
+//
+// It refuses shards outside [1, MaxShards] and invalid options
+// (ErrArgument), and another count while a resharding is under way
+// (ErrMigrating). A count equal to the current one does nothing but
+// finish the retirement of old shards that a Reshard cut short left.
 func (sb *Sharded) Reshard(ctx context.Context, shards int, o ReshardOptions) (*Sharded, error) {
 	if shards < 1 || shards > MaxShards {
 		return nil, fmt.Errorf("board: Reshard: shards = %d out of range [1, %d]: %w", shards, MaxShards, ErrArgument)
@@ -57,15 +73,16 @@ func (sb *Sharded) Reshard(ctx context.Context, shards int, o ReshardOptions) (*
 	if o.Batch == 0 {
 		o.Batch = DefaultMigrateBatch
 	}
-	if o.Batch < 1 || o.Batch > MaxMigrateBatch || o.Pause < 0 {
-		return nil, fmt.Errorf("board: Reshard: Batch = %d out of range [1, %d] or Pause %v negative: %w", o.Batch, MaxMigrateBatch, o.Pause, ErrArgument)
+	if o.Batch < 1 || o.Batch > MaxMigrateBatch || o.Pause < 0 || o.Pause > time.Second {
+		return nil, fmt.Errorf("board: Reshard: Batch = %d out of range [1, %d] or Pause %v out of range [0, 1s]: %w", o.Batch, MaxMigrateBatch, o.Pause, ErrArgument)
 	}
 	l := &lease{sb: sb, token: newToken()}
 	src, dst, err := sb.beginReshard(ctx, shards, l)
 	if err != nil || dst == nil {
 		return sb, err
 	}
-	if err := sb.moveAll(ctx, src, dst, o, l.renew); err != nil {
+	atStep("Reshard", "begin")
+	if err := sb.copyChecked(ctx, src, dst, o, l); err != nil {
 		l.release(ctx)
 		return nil, err
 	}
@@ -77,14 +94,110 @@ func (sb *Sharded) Reshard(ctx context.Context, shards int, o ReshardOptions) (*
 		l.release(ctx)
 		return nil, fmt.Errorf("board: %s: Reshard: the descriptor changed meanwhile (%s): %w", sb.name, r, ErrMigrating)
 	}
+	atStep("Reshard", "switch")
+	if err := sb.retireOld(ctx); err != nil {
+		return nil, err
+	}
 	return sb, sb.reload(ctx, sb.view.Load())
 }
 
+// copyChecked copies every old shard to the new ones until the check finds
+// the new shards whole (at most maxCopyPasses copies).
+func (sb *Sharded) copyChecked(ctx context.Context, src, dst *shardView, o ReshardOptions, l *lease) error {
+	for pass := 1; ; pass++ {
+		if err := sb.moveAll(ctx, src, dst, o, l); err != nil {
+			return err
+		}
+		whole, err := checkMoved(ctx, src, dst)
+		if err != nil {
+			return err
+		}
+		atStep("Reshard", "check")
+		if whole {
+			return nil
+		}
+		if pass == maxCopyPasses {
+			return fmt.Errorf("board: %s: Reshard: the new shards still lack entries after %d copies (call Reshard again): %w", sb.name, pass, ErrMigrating)
+		}
+		if err := restartCopy(ctx, src, dst, l.token); err != nil {
+			return err
+		}
+	}
+}
+
+// checkMoved reports whether the new shards hold as many entries as the
+// old ones, all frozen and drained: at rest, so the counts compare.
+func checkMoved(ctx context.Context, src, dst *shardView) (bool, error) {
+	var cmds rueidis.Commands
+	for _, s := range src.shards {
+		cmds = append(cmds, src.client.B().Zcard().Key(s.gen.Load().keys.z).Build())
+	}
+	for _, s := range dst.shards {
+		cmds = append(cmds, src.client.B().Zcard().Key(s.gen.Load().keys.z).Build())
+	}
+	var old, moved int64
+	for i, r := range src.client.DoMulti(ctx, cmds...) {
+		n, err := r.AsInt64()
+		if err != nil {
+			return false, redisErr("reshard check", err)
+		}
+		if i < len(src.shards) {
+			old += n
+		} else {
+			moved += n
+		}
+	}
+	return old == moved, nil
+}
+
+// restartCopy sends a resharding whose check failed back to its start:
+// the old shards thaw (their writes go on, recorded), their positions go
+// back to the start, and the new shards are emptied.
+func restartCopy(ctx context.Context, src, dst *shardView, token string) error {
+	for _, s := range src.shards {
+		if err := s.exportTo(ctx, stateThaw); err != nil {
+			return err
+		}
+		if err := s.savePosition(ctx, token, ""); err != nil {
+			return err
+		}
+	}
+	var cmds rueidis.Commands
+	for _, s := range dst.shards {
+		k := s.gen.Load().keys
+		cmds = append(cmds, src.client.B().Unlink().Key(k.z, k.d, k.m, k.i, k.v, k.c).Build())
+	}
+	for _, r := range src.client.DoMulti(ctx, cmds...) {
+		if err := r.Error(); err != nil {
+			return redisErr("reshard", err)
+		}
+	}
+	return nil
+}
+
 // beginReshard records the resharding to shards in the board's meta HASH,
-// or finds it under way, and returns the views of the old and new shards,
-// connected (the new shards exist); dst is nil when the board already has
-// that many shards.
+// or finds it under way, waiting for the lease of a process that stopped;
+// it returns the views of the old and new shards, connected (the new
+// shards exist) and fenced by l's token; dst is nil when the board already
+// has that many shards.
 func (sb *Sharded) beginReshard(ctx context.Context, shards int, l *lease) (src, dst *shardView, err error) {
+	deadline := time.Now().Add(2 * reshardLease)
+	for attempt := 0; ; attempt++ {
+		src, dst, err = sb.tryBeginReshard(ctx, shards, l)
+		if !errors.Is(err, errLeaseHeld) || time.Now().After(deadline) {
+			return src, dst, err
+		}
+		if err := pause(ctx, min(attempt, 5)); err != nil {
+			return nil, nil, fmt.Errorf("board: %s: Reshard: waiting for the lease: %w: %w", sb.name, ErrRedis, err)
+		}
+	}
+}
+
+// errLeaseHeld reports a resharding whose lease another process holds.
+var errLeaseHeld = fmt.Errorf("board: another process holds the resharding's lease: %w", ErrMigrating)
+
+// tryBeginReshard is one try of beginReshard.
+func (sb *Sharded) tryBeginReshard(ctx context.Context, shards int, l *lease) (src, dst *shardView, err error) {
 	m, err := readMeta(ctx, sb.client, sb.name, prefixOf("", sb.name), "", "")
 	if err != nil {
 		return nil, nil, err
@@ -104,18 +217,26 @@ func (sb *Sharded) beginReshard(ctx context.Context, shards int, l *lease) (src,
 			return nil, nil, fmt.Errorf("board: %s: Reshard(%d): a resharding to %d shards is under way: %w", sb.name, shards, target.Shards, ErrMigrating)
 		}
 	} else if shards == cur.Shards {
+		if err := sb.retireOld(ctx); err != nil {
+			return nil, nil, err
+		}
 		return nil, nil, sb.reload(ctx, sb.view.Load())
 	}
 	l.from, l.to, l.retired = m.desc, target.encoded(), cur.ShardNames
 	r, err := l.call(ctx, "begin")
-	if err != nil {
+	switch {
+	case err != nil:
 		return nil, nil, err
-	}
-	if r != "begun" && r != "resumed" {
+	case r == "busy" && m.state == "resharding":
+		return nil, nil, fmt.Errorf("board: %s: Reshard: %w", sb.name, errLeaseHeld)
+	case r != "begun" && r != "resumed":
 		return nil, nil, fmt.Errorf("board: %s: Reshard: %s: %w", sb.name, r, ErrMigrating)
 	}
 	if src, err = sb.connected(ctx, cur, true); err == nil {
 		dst, err = sb.connected(ctx, target, false)
+	}
+	if err == nil {
+		err = l.fence(ctx, src, dst)
 	}
 	if err != nil {
 		l.release(ctx)
@@ -127,7 +248,7 @@ func (sb *Sharded) beginReshard(ctx context.Context, shards int, l *lease) (src,
 // reshardLease is how long a Reshard holds its lease without renewing it:
 // another process may take over a resharding whose process stopped this
 // long ago.
-const reshardLease = 30 * time.Second
+const reshardLease = 3 * time.Second
 
 // lease is a Reshard's hold on its resharding (reshard.lua): one process
 // at a time copies.
@@ -143,6 +264,30 @@ func (l *lease) call(ctx context.Context, op string) (string, error) {
 	r, err := reshardScript.Exec(ctx, l.sb.client, []string{names(prefixOf("", l.sb.name), 0).meta},
 		append([]string{op, l.from, l.to, l.token, strconv.FormatInt(reshardLease.Milliseconds(), 10)}, l.retired...)).ToString()
 	return r, redisErr("reshard", err)
+}
+
+// fence names l's token in the meta HASH of every shard, old and new, so
+// that the copy's writes of any process that held the lease before fail
+// (fence.lua), and makes dst's handles write with the token; then it
+// renews the lease, so that a process that took the lease after l fenced
+// first is found out here.
+func (l *lease) fence(ctx context.Context, src, dst *shardView) error {
+	var cmds rueidis.Commands
+	for _, s := range append(append([]*Board{}, src.shards...), dst.shards...) {
+		cmds = append(cmds, l.sb.client.B().Hset().Key(names(s.prefix, 0).meta).FieldValue().FieldValue("fence", l.token).Build())
+	}
+	for _, r := range l.sb.client.DoMulti(ctx, cmds...) {
+		if err := r.Error(); err != nil {
+			return redisErr("reshard", err)
+		}
+	}
+	for _, s := range dst.shards {
+		s.fence = l.token
+		if err := s.refresh(ctx); err != nil {
+			return err
+		}
+	}
+	return l.renew(ctx)
 }
 
 // renew extends the lease before a step of the copy, or reports that
@@ -175,12 +320,11 @@ func (sb *Sharded) connected(ctx context.Context, d Descriptor, retired bool) (*
 }
 
 // moveAll copies every old shard to the new ones, all shards at once:
-// export and copy, then freeze, then retire.
-func (sb *Sharded) moveAll(ctx context.Context, src, dst *shardView, o ReshardOptions, renew func(context.Context) error) error {
+// export and copy, then freeze.
+func (sb *Sharded) moveAll(ctx context.Context, src, dst *shardView, o ReshardOptions, l *lease) error {
 	steps := []func(*Board) error{
-		func(s *Board) error { return dst.exportShard(ctx, s, o, renew) },
-		func(s *Board) error { return dst.freezeShard(ctx, s, o.Batch, renew) },
-		func(s *Board) error { return s.retire(ctx) },
+		func(s *Board) error { return dst.exportShard(ctx, s, o, l) },
+		func(s *Board) error { return dst.freezeShard(ctx, s, o.Batch, l) },
 	}
 	for _, step := range steps {
 		if err := eachShard(src.shards, step); err != nil {
@@ -188,6 +332,44 @@ func (sb *Sharded) moveAll(ctx context.Context, src, dst *shardView, o ReshardOp
 		}
 	}
 	return nil
+}
+
+// retireOld retires the old shards of the board's last resharding that a
+// Reshard cut short after its switch left frozen: their keys go,
+// tombstones stay, and handles still reading them move to the new shards.
+// One HGET when there are none.
+func (sb *Sharded) retireOld(ctx context.Context) error {
+	meta := names(prefixOf("", sb.name), 0).meta
+	if n, err := sb.client.Do(ctx, sb.client.B().Hexists().Key(meta).Field("retiring").Build()).AsBool(); err != nil || !n {
+		return redisErr("reshard", err)
+	}
+	fields, err := sb.client.Do(ctx, sb.client.B().Hkeys().Key(meta).Build()).AsStrSlice()
+	if err != nil {
+		return redisErr("reshard", err)
+	}
+	var old []*Board
+	for _, f := range fields {
+		if name, ok := strings.CutPrefix(f, "retired:"); ok {
+			o := sb.opts.Options
+			o.Observer = nil
+			s, err := configure(sb.given, name, sb.layout, o)
+			if err != nil {
+				return err
+			}
+			old = append(old, s)
+		}
+	}
+	err = eachShard(old, func(s *Board) error {
+		if err := s.retire(ctx); err != nil {
+			return err
+		}
+		atStep("Reshard", "retire")
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return redisErr("reshard", sb.client.Do(ctx, sb.client.B().Hdel().Key(meta).Field("retiring").Build()).Error())
 }
 
 // eachShard runs f on every shard at once and returns the first error.
@@ -214,9 +396,9 @@ func eachShard(shards []*Board, f func(*Board) error) error {
 const copyDone = "done"
 
 // exportShard makes s exporting, copies its entries to dst's shards from
-// its saved cursor, then the ids written meanwhile.
-func (dst *shardView) exportShard(ctx context.Context, s *Board, o ReshardOptions, renew func(context.Context) error) error {
-	state, cursor, err := s.exportState(ctx)
+// its saved position, then the ids written meanwhile.
+func (dst *shardView) exportShard(ctx context.Context, s *Board, o ReshardOptions, l *lease) error {
+	state, position, err := s.exportState(ctx)
 	if err != nil || state == stateRetired {
 		return err
 	}
@@ -224,56 +406,56 @@ func (dst *shardView) exportShard(ctx context.Context, s *Board, o ReshardOption
 		if err := s.exportTo(ctx, stateExporting); err != nil {
 			return err
 		}
-		cursor = "0"
+		atStep("Reshard", "export")
+		position = ""
 	}
-	for state != stateFrozen && cursor != copyDone {
-		if err := renew(ctx); err != nil {
+	for state != stateFrozen && position != copyDone {
+		if err := l.renew(ctx); err != nil {
 			return err
 		}
-		es, next, err := s.scanStep(ctx, cursor, o.Batch)
+		es, next, err := s.copyPage(ctx, position, o.Batch)
 		if err == nil {
 			err = dst.put(ctx, es)
 		}
-		if next == "0" {
-			next = copyDone
-		}
 		if err == nil {
-			err = s.saveCursor(ctx, next)
+			err = s.savePosition(ctx, l.token, next)
 		}
 		if err != nil {
 			return err
 		}
-		cursor = next
+		atStep("Reshard", "copy")
+		position = next
 		if err := sleep(ctx, o.Pause); err != nil {
 			return err
 		}
 	}
-	return dst.drainShard(ctx, s, o.Batch, false, renew)
+	return dst.drainShard(ctx, s, o.Batch, false, l)
 }
 
 // freezeShard freezes s, then copies the last ids written to it.
-func (dst *shardView) freezeShard(ctx context.Context, s *Board, batch int, renew func(context.Context) error) error {
+func (dst *shardView) freezeShard(ctx context.Context, s *Board, batch int, l *lease) error {
 	if state, _, err := s.exportState(ctx); err != nil || state == stateRetired {
 		return err
 	}
 	if err := s.exportTo(ctx, stateFrozen); err != nil {
 		return err
 	}
-	return dst.drainShard(ctx, s, batch, true, renew)
+	atStep("Reshard", "freeze")
+	return dst.drainShard(ctx, s, batch, true, l)
 }
 
 // drainShard copies the ids of s's dirty set as they are now: until the
 // set is empty when all, else until a step finds fewer than batch (the
 // writes may go on; the frozen shard's final drain takes the rest).
-func (dst *shardView) drainShard(ctx context.Context, s *Board, batch int, all bool, renew func(context.Context) error) error {
-	if _, err := s.drain(ctx, 0, true, nil); err != nil { // ids a copy cut short left in flight
+func (dst *shardView) drainShard(ctx context.Context, s *Board, batch int, all bool, l *lease) error {
+	if _, err := s.drain(ctx, l.token, 0, true, nil); err != nil { // ids a copy cut short left in flight
 		return err
 	}
 	for {
-		if err := renew(ctx); err != nil {
+		if err := l.renew(ctx); err != nil {
 			return err
 		}
-		ds, err := s.drain(ctx, batch, false, nil)
+		ds, err := s.drain(ctx, l.token, batch, false, nil)
 		if err != nil {
 			return err
 		}
@@ -294,9 +476,10 @@ func (dst *shardView) drainShard(ctx context.Context, s *Board, batch int, all b
 			return err
 		}
 		if len(ids) > 0 {
-			if _, err := s.drain(ctx, 0, false, ids); err != nil {
+			if _, err := s.drain(ctx, l.token, 0, false, ids); err != nil {
 				return err
 			}
+			atStep("Reshard", "drain")
 		}
 		if len(ds) == 0 || (!all && len(ds) < batch) {
 			return nil
@@ -305,31 +488,16 @@ func (dst *shardView) drainShard(ctx context.Context, s *Board, batch int, all b
 }
 
 // put writes entries, values and member data, to their shards of dst, as
-// they are: an entry without member data has none there either.
+// they are: an entry without member data has none there either. Each
+// write runs only while the shard names the lease's token (fence.lua).
 func (dst *shardView) put(ctx context.Context, es []Entry) error {
 	subs := make([]Submission, len(es))
-	bare := make([][]string, len(dst.shards)) // ids without data, by shard
 	for i, e := range es {
-		subs[i] = Submission{ID: e.ID, Values: e.Values, Policy: Replace, Data: e.Data}
-		if e.Data == nil {
-			j := shardOf(e.ID, len(dst.shards))
-			bare[j] = append(bare[j], e.ID)
-		}
+		subs[i] = Submission{ID: e.ID, Values: e.Values, Policy: Replace, Data: e.Data, dropData: e.Data == nil}
 	}
 	for _, r := range dst.SubmitMany(ctx, subs) {
 		if r.Err != nil {
 			return r.Err
-		}
-	}
-	var cmds rueidis.Commands
-	for j, ids := range bare {
-		if len(ids) > 0 {
-			cmds = append(cmds, dst.client.B().Hdel().Key(dst.shards[j].gen.Load().keys.d).Field(ids...).Build())
-		}
-	}
-	for _, r := range dst.client.DoMulti(ctx, cmds...) {
-		if err := r.Error(); err != nil {
-			return redisErr("reshard", err)
 		}
 	}
 	return nil

@@ -10,7 +10,7 @@ import (
 // startCopy begins a resharding of b to n shards and runs every old
 // shard's export and copy (but not the freeze), then frees the lease, as
 // a Reshard cut short after its copy would.
-func startCopy(t *testing.T, b *Sharded, n int) *shardView {
+func startCopy(t *testing.T, b *Sharded, n int) (*shardView, *lease) {
 	t.Helper()
 	ctx := t.Context()
 	l := &lease{sb: b, token: newToken()}
@@ -19,12 +19,12 @@ func startCopy(t *testing.T, b *Sharded, n int) *shardView {
 		t.Fatal(err)
 	}
 	for _, s := range src.shards {
-		if err := dst.exportShard(ctx, s, ReshardOptions{Batch: 50}, l.renew); err != nil {
+		if err := dst.exportShard(ctx, s, ReshardOptions{Batch: 50}, l); err != nil {
 			t.Fatal(err)
 		}
 	}
 	l.release(ctx)
-	return src
+	return src, l
 }
 
 // A write acknowledged while a shard is exporting, whose dirty id a drain
@@ -38,12 +38,12 @@ func TestReshardKeepsWritesInFlight(t *testing.T) {
 	if _, err := b.Submit(ctx, Submission{ID: "x", Values: []float64{1, 0, 1}}); err != nil {
 		t.Fatal(err)
 	}
-	src := startCopy(t, b, 3)
+	src, l := startCopy(t, b, 3)
 	if _, err := b.Submit(ctx, Submission{ID: "x", Values: []float64{9, 0, 1}}); err != nil {
 		t.Fatal(err)
 	}
 	owner := src.shards[shardOf("x", 2)]
-	if _, err := owner.drain(ctx, 10, false, nil); err != nil { // the process dies here
+	if _, err := owner.drain(ctx, l.token, 10, false, nil); err != nil { // the process dies here
 		t.Fatal(err)
 	}
 	if _, err := b.Reshard(ctx, 3, ReshardOptions{}); err != nil {
@@ -120,34 +120,68 @@ func TestShardedDropAfterReshard(t *testing.T) {
 	}
 }
 
-// A Reshard cut short after it retired an old shard (before the switch)
-// resumes: the retired shard is skipped.
-func TestReshardResumesAfterRetire(t *testing.T) {
-	env := redistest.New(t)
-	ctx := t.Context()
-	b := newSharded(t, env.Client, env.Prefix, "a", testLayout(t), ShardedOptions{Shards: 2})
-	if _, err := b.Submit(ctx, Submission{ID: "x", Values: []float64{1, 0, 1}}); err != nil {
-		t.Fatal(err)
+// A Reshard cut short after its switch, before it retired the old
+// shards, leaves them frozen; any handle finishes it: a new one (OpenSharded
+// or NewSharded), a Reshard to the same count, or a handle built before
+// whose write meets a frozen shard. The board reads and writes as usual
+// throughout, and the old shards end retired.
+func TestReshardKilledAfterSwitchIsFinishedByAnyHandle(t *testing.T) {
+	for _, finish := range []string{"OpenSharded", "NewSharded", "Reshard", "write"} {
+		t.Run(finish, func(t *testing.T) {
+			env := redistest.New(t)
+			ctx := t.Context()
+			b := newSharded(t, env.Client, env.Prefix, "a", testLayout(t), ShardedOptions{Shards: 2})
+			stale := newSharded(t, env.Client, env.Prefix, "a", testLayout(t), ShardedOptions{Shards: 2})
+			if _, err := b.Submit(ctx, Submission{ID: "x", Values: []float64{1, 0, 1}}); err != nil {
+				t.Fatal(err)
+			}
+			faultPoint = func(op, step string) {
+				if step == "switch" {
+					panic(errKilled)
+				}
+			}
+			func() {
+				defer func() { faultPoint = nil; recover() }()
+				_, _ = b.Reshard(ctx, 3, ReshardOptions{})
+			}()
+			old := stale.view.Load().shards
+			if st, _, err := old[0].exportState(ctx); err != nil || st != stateFrozen {
+				t.Fatalf("after a kill at the switch: old shard %q, %v; want frozen", st, err)
+			}
+			switch finish {
+			case "OpenSharded":
+				_, err := OpenSharded(ctx, env.Client, b.Name())
+				check(t, err)
+			case "NewSharded":
+				_, err := NewSharded(ctx, env.Client, b.Name(), testLayout(t), ShardedOptions{Shards: 3})
+				check(t, err)
+			case "Reshard":
+				_, err := newSharded(t, env.Client, env.Prefix, "a", testLayout(t), ShardedOptions{Shards: 3}).Reshard(ctx, 3, ReshardOptions{})
+				check(t, err)
+			case "write":
+				_, err := stale.Submit(ctx, Submission{ID: "y", Values: []float64{2, 0, 1}})
+				check(t, err)
+			}
+			for i, s := range old {
+				if st, _, err := s.exportState(ctx); err != nil || st != stateRetired {
+					t.Errorf("old shard %d: %q, %v; want retired", i, st, err)
+				}
+			}
+			if e, err := stale.Get(ctx, "x"); err != nil || e.Values[0] != 1 {
+				t.Errorf("x through the handle built before: %v, %v", e, err)
+			}
+		})
 	}
-	l := &lease{sb: b, token: newToken()}
-	src, dst, err := b.beginReshard(ctx, 3, l)
+}
+
+// errKilled stands for the death of the process running an operation, in
+// tests that stop it at a step (faultPoint) within one process.
+var errKilled = fmt.Errorf("killed at a step")
+
+func check(t *testing.T, err error) {
+	t.Helper()
 	if err != nil {
 		t.Fatal(err)
-	}
-	for _, s := range src.shards {
-		if err := dst.exportShard(ctx, s, ReshardOptions{Batch: 50}, l.renew); err != nil {
-			t.Fatal(err)
-		}
-		if err := dst.freezeShard(ctx, s, 50, l.renew); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := src.shards[0].retire(ctx); err != nil { // the process dies after this
-		t.Fatal(err)
-	}
-	l.release(ctx)
-	if _, err := b.Reshard(ctx, 3, ReshardOptions{}); err != nil {
-		t.Fatalf("resume after one shard retired: %v", err)
 	}
 }
 

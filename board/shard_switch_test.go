@@ -45,7 +45,7 @@ func TestShardedWriteNotSentTwiceAcrossSwitch(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, s := range src.shards {
-		if err := dst.exportShard(ctx, s, ReshardOptions{Batch: 50}, l.renew); err != nil {
+		if err := dst.exportShard(ctx, s, ReshardOptions{Batch: 50}, l); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -53,7 +53,7 @@ func TestShardedWriteNotSentTwiceAcrossSwitch(t *testing.T) {
 	hc.fn = func() { // between the write and its ranking: the rest of the resharding
 		fired = true
 		for _, s := range src.shards {
-			if err := dst.freezeShard(ctx, s, 50, l.renew); err != nil {
+			if err := dst.freezeShard(ctx, s, 50, l); err != nil {
 				t.Error(err)
 			}
 		}

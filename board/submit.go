@@ -73,6 +73,8 @@ type Submission struct {
 	// Data, when not nil, replaces the entry's member data in the same
 	// script: at most MaxDataLen bytes. Nil leaves it as it is.
 	Data []byte
+
+	dropData bool // with Data nil: remove the member data (a resharding's copy)
 }
 
 // Result is what a write stored.
@@ -222,16 +224,18 @@ func (b *Board) prepare(g *generation, s Submission, expect, expScore, expMember
 	}
 	c := submitCall{s: s, keys: g.keys.script}
 	c.args = []string{s.ID, policyCodes[s.Policy], third, fourth}
-	if s.Data == nil && expire == "0" && b.opts.Cap == 0 {
+	if s.Data == nil && !s.dropData && expire == "0" && b.opts.Cap == 0 && b.fence == "" {
 		c.keys = g.keys.lean()
 	}
-	if expect == "" && s.Data == nil && s.Policy != PerField && expire == "0" {
+	if expect == "" && s.Data == nil && !s.dropData && s.Policy != PerField && expire == "0" {
 		return c, nil // the common case: no optional arguments
 	}
 	c.args = append(c.args, expire)
 	hasData := ""
 	if s.Data != nil {
 		hasData = "1"
+	} else if s.dropData {
+		hasData = "0"
 	}
 	c.args = append(c.args, expect, expScore, expMember, hasData, string(s.Data))
 	if s.Policy == PerField {

@@ -5,20 +5,26 @@
 -- short between the two loses none, as restore puts them back.
 --
 -- KEYS: the shard's keys (see common.lua), with KEYS[KDIRTY] and
---       KEYS[KINFLIGHT]
+--       KEYS[KINFLIGHT], then its meta HASH last
 -- ARGV[1]  n, 0 or more
 -- ARGV[2]  '1' to first move every id in flight back to the dirty set
--- ARGV[3…] ids taken before and now copied: forgotten
+-- ARGV[3]  the lease token of the resharding's process (see fence.lua)
+-- ARGV[4…] ids taken before and now copied: forgotten
 --
 -- Reply: {id, member, score, data, hasdata, ...}: member and score '' for
 --        an id no longer on the shard (removed: the copy removes it too).
+-- Error: 'TBFENCED' when the shard names another process's token
+--        (nothing written).
 
+if redis.call('HGET', KEYS[#KEYS], 'fence') ~= ARGV[3] then
+  return redis.error_reply('TBFENCED another process took the resharding over')
+end
 
 if ARGV[2] == '1' and redis.call('EXISTS', KEYS[KINFLIGHT]) == 1 then
   redis.call('SUNIONSTORE', KEYS[KDIRTY], KEYS[KDIRTY], KEYS[KINFLIGHT])
   redis.call('DEL', KEYS[KINFLIGHT])
 end
-if #ARGV > 2 then redis.call('SREM', KEYS[KINFLIGHT], unpack(ARGV, 3)) end
+if #ARGV > 3 then redis.call('SREM', KEYS[KINFLIGHT], unpack(ARGV, 4)) end
 local out = {}
 local n = tonumber(ARGV[1])
 if n == 0 then return out end

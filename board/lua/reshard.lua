@@ -3,7 +3,7 @@
 -- shards.
 --
 -- KEYS[1]  the sharded board's meta HASH
--- ARGV[1]  'begin', 'renew', 'release' or 'switch'
+-- ARGV[1]  'begin', 'renew', 'release', 'switch' or 'revoke'
 -- ARGV[2]  the board's descriptor, as the caller read it
 -- ARGV[3]  the descriptor of the board over its new shards
 -- ARGV[4]  the caller's lease token
@@ -15,19 +15,30 @@
 -- ms of the server's clock): begin takes it when it is free or expired,
 -- renew extends it for its holder, and every step of the copy renews it,
 -- so a process that lost it stops before its next step; release frees it
--- (a Reshard cut short).
+-- (a Reshard cut short). revoke, sent by any handle whose writes wait on
+-- a frozen shard, ends a lease that ran out (its process died): the
+-- handle then thaws the frozen shards (export.lua), so that writes go on,
+-- and since switch needs the lease, the process that held it can no
+-- longer switch to shards that miss those writes.
 --
 -- Reply: 'begun', 'resumed' (the same change is under way, the lease
 --        taken), 'busy' (another change is, or another process holds the
 --        lease), 'renewed', 'lost' (the lease is another's), 'released',
 --        'switched', or 'stale' when the descriptor is no longer ARGV[2]
---        (nothing written).
+--        (nothing written); revoke: 'revoked', 'held' (the lease runs) or
+--        'live' (no resharding under way).
 
 local m = redis.call('HMGET', KEYS[1], 'desc', 'state', 'target', 'lease', 'leaseuntil')
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local function take()
   redis.call('HSET', KEYS[1], 'lease', ARGV[4], 'leaseuntil', now + tonumber(ARGV[5]))
+end
+if ARGV[1] == 'revoke' then
+  if m[2] ~= 'resharding' then return 'live' end
+  if m[4] and tonumber(m[5] or '0') >= now then return 'held' end
+  redis.call('HDEL', KEYS[1], 'lease', 'leaseuntil')
+  return 'revoked'
 end
 if ARGV[1] == 'switch' and m[1] == ARGV[3] then return 'switched' end
 if m[1] ~= ARGV[2] then return 'stale' end
@@ -46,6 +57,7 @@ if ARGV[1] == 'switch' then
   if m[2] ~= 'resharding' or m[3] ~= ARGV[3] or not mine then return 'stale' end
   redis.call('HSET', KEYS[1], 'desc', ARGV[3], 'state', 'live')
   for i = 6, #ARGV do redis.call('HSET', KEYS[1], 'retired:' .. ARGV[i], '1') end
+  redis.call('HSET', KEYS[1], 'retiring', '1')
   redis.call('HDEL', KEYS[1], 'target', 'lease', 'leaseuntil')
   return 'switched'
 end

@@ -210,7 +210,8 @@ local CHECK = false
 -- The rest is sent only when needed (an expectation, data, or 'f'):
 -- ARGV[6]  expectation: '' none; '-' the id must be absent; '=' the id must
 --          still be stored as ARGV[7] (score) and ARGV[8] (member)
--- ARGV[9]  '1' to set member data to ARGV[10], '' to leave it
+-- ARGV[9]  '1' to set member data to ARGV[10], '' to leave it, '0' to
+--          remove it (a resharding's copy of an entry that has none)
 -- ARGV[11..] 'f' only: one value (or increment) per field
 --
 -- KEYS may leave out d when ARGV[9] is not '1', ARGV[5] is '0', there is
@@ -324,7 +325,11 @@ if changed then
     S.dense(ns, nm, 1)
   end
 end
-if ARGV[9] == '1' then redis.call('HSET', KEYS[KD], id, ARGV[10]) end
+if ARGV[9] == '1' then
+  redis.call('HSET', KEYS[KD], id, ARGV[10])
+elseif ARGV[9] == '0' then
+  redis.call('HDEL', KEYS[KD], id)
+end
 
 local trimmed = 0
 if CAP > 0 and redis.call('ZCARD', KEYS[KZ]) > CAP then

@@ -6,20 +6,32 @@
 -- frozen.lua). As begin.lua does, the keys move by RENAME (O(1)) and the
 -- names they leave hold tombstones, so that every handle still using them
 -- fails on its first command, before writing anything, and reads the meta
--- HASH again.
+-- HASH again. A shard that becomes exporting starts its copy from the
+-- start (the position, field cursor, is cleared).
+--
+-- 'thaw' moves a frozen shard back to exporting, its keys and copy
+-- position kept: the resharding that froze it stopped (its process died
+-- and its lease was revoked, reshard.lua; or its check failed and it
+-- copies again). The handles waiting on the frozen shard read its state
+-- again and write on, recorded.
 --
 -- KEYS[1]      the shard's meta HASH
 -- KEYS[2..9]   the generation's z, d, m, i, v, c, dirty, inflight
 -- KEYS[10..17] the same names in the next generation
 -- ARGV[1]      the generation, as read from the meta HASH
--- ARGV[2]      'exporting' or 'frozen'
+-- ARGV[2]      'exporting', 'frozen' or 'thaw'
 --
 -- Reply: 'done'; also when the shard is already in that state or a later
---        one (exporting, frozen, retired); 'stale' when the generation is
---        no longer ARGV[1] (nothing written).
+--        one (exporting, frozen, retired), or thawed when not frozen;
+--        'stale' when the generation is no longer ARGV[1] (nothing
+--        written).
 
 local order = {live = 1, exporting = 2, frozen = 3, retired = 4}
 local m = redis.call('HMGET', KEYS[1], 'gen', 'state')
+if ARGV[2] == 'thaw' then
+  if m[2] == 'frozen' then redis.call('HSET', KEYS[1], 'state', 'exporting') end
+  return 'done'
+end
 if (order[m[2]] or 1) >= order[ARGV[2]] then return 'done' end
 if (m[1] or '0') ~= ARGV[1] then return 'stale' end
 for i = 2, 9 do
@@ -29,5 +41,6 @@ local next = tonumber(ARGV[1]) + 1
 for _, k in ipairs({KEYS[2], KEYS[4], KEYS[5]}) do
   redis.call('SET', k, 'tiebreak: moved to generation ' .. next)
 end
-redis.call('HSET', KEYS[1], 'state', ARGV[2], 'gen', next, 'cursor', '0')
+redis.call('HSET', KEYS[1], 'state', ARGV[2], 'gen', next)
+if ARGV[2] == 'exporting' then redis.call('HDEL', KEYS[1], 'cursor') end
 return 'done'

@@ -1,0 +1,11 @@
+-- fence.lua: the writes of a resharding's copy into the board's new shards
+-- run only for the process that holds the resharding's lease: each shard's
+-- meta HASH names that process's token (field fence), set when it took
+-- the lease, and the process's scripts carry it (FENCE). A process that
+-- lost its lease (it stalled, another took over) writes nothing more.
+--
+-- Error: 'TBFENCED' when the shard names another token (nothing written).
+
+if redis.call('HGET', KEYS[KMETA], 'fence') ~= FENCE then
+  return redis.error_reply('TBFENCED another process took the resharding over')
+end

@@ -1,0 +1,19 @@
+-- board: shardpos
+-- fragment: shardpos.lua
+-- shardpos.lua: keep the copy position of a shard whose sharded board
+-- changes its shards: the cursor of the last entry copied (as the board's
+-- Scan writes it: its score and member, data that survives a restart or
+-- a failover), 'done' at the end, or '' to start again. Only the process
+-- holding the resharding's lease writes it (see fence.lua).
+--
+-- KEYS[1]  the shard's meta HASH
+-- ARGV[1]  the lease token of the resharding's process
+-- ARGV[2]  the position
+--
+-- Reply: 'ok'. Error: 'TBFENCED' when the shard names another token.
+
+if redis.call('HGET', KEYS[1], 'fence') ~= ARGV[1] then
+  return redis.error_reply('TBFENCED another process took the resharding over')
+end
+if ARGV[2] == '' then redis.call('HDEL', KEYS[1], 'cursor') else redis.call('HSET', KEYS[1], 'cursor', ARGV[2]) end
+return 'ok'
