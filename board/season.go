@@ -80,7 +80,7 @@ type ArchiveOptions struct {
 
 // archiveLease is how long a caller making an archive holds its claim
 // without progress before another caller may take over.
-var archiveLease = 10 * time.Second
+var archiveLease = 3 * time.Second
 
 // archiveBatch is how many entries each step of an archive copies.
 const archiveBatch = 1000
@@ -220,14 +220,17 @@ type claimState struct {
 // or "claimed", with the cursor and count to resume from.
 func (a *archive) claim(ctx context.Context, token string) (claimState, error) {
 	args := []string{"claim", token, strconv.FormatInt(archiveLease.Milliseconds(), 10)}
-	strs, err := a.b.arrayReply("archive", archiveScript.Exec(ctx, a.b.client, []string{a.key}, args))
+	strs, err := a.b.arrayReply("archive", archiveScript.Exec(ctx, a.b.client, []string{a.key, a.b.prefix + "meta"}, args))
 	if err != nil || len(strs) == 0 {
 		return claimState{}, errors.Join(err, fmt.Errorf("board: archive claim reply %q: %w", strs, ErrReply))
 	}
 	st := claimState{state: strs[0]}
 	if st.state == "claimed" && len(strs) == 3 {
 		st.cursor = strs[1]
-		st.count, err = strconv.ParseInt(strs[2], 10, 64)
+		if st.count, err = strconv.ParseInt(strs[2], 10, 64); err == nil {
+			a.b.fence = token // the writes of the copy, fenced by the claim
+			err = a.b.refresh(ctx)
+		}
 	}
 	return st, err
 }
@@ -243,6 +246,7 @@ func (a *archive) state(ctx context.Context) (string, error) {
 
 // done returns the handle of a made archive.
 func (a *archive) done(ctx context.Context) (*Board, error) {
+	a.b.fence = ""
 	m, err := a.b.readMeta(ctx, false)
 	if err != nil {
 		return nil, err
@@ -311,7 +315,7 @@ func (a *archive) step(ctx context.Context, token string, next Cursor, n int, la
 		}
 	}
 	args := []string{"step", token, strconv.FormatInt(archiveLease.Milliseconds(), 10), string(next), strconv.Itoa(n), done, expire}
-	ok, err := archiveScript.Exec(ctx, a.b.client, []string{a.key}, args).AsInt64()
+	ok, err := archiveScript.Exec(ctx, a.b.client, []string{a.key, a.b.prefix + "meta"}, args).AsInt64()
 	if err != nil {
 		return redisErr("archive step", err)
 	}

@@ -13,13 +13,15 @@
 --
 -- One process at a time holds the lease (fields lease and leaseuntil, in
 -- ms of the server's clock): begin takes it when it is free or expired,
--- renew extends it for its holder, and every step of the copy renews it,
+-- renew extends it for its holder (even past its end, unless another
+-- process took it or it was revoked), and every step of the copy renews it,
 -- so a process that lost it stops before its next step; release frees it
 -- (a Reshard cut short). revoke, sent by any handle whose writes wait on
 -- a frozen shard, ends a lease that ran out (its process died): the
 -- handle then thaws the frozen shards (export.lua), so that writes go on,
 -- and since switch needs the lease, the process that held it can no
--- longer switch to shards that miss those writes.
+-- longer switch to shards that miss those writes, nor renew (the lease
+-- field says 'revoked' until the next Reshard takes it).
 --
 -- Reply: 'begun', 'resumed' (the same change is under way, the lease
 --        taken), 'busy' (another change is, or another process holds the
@@ -36,8 +38,8 @@ local function take()
 end
 if ARGV[1] == 'revoke' then
   if m[2] ~= 'resharding' then return 'live' end
-  if m[4] and tonumber(m[5] or '0') >= now then return 'held' end
-  redis.call('HDEL', KEYS[1], 'lease', 'leaseuntil')
+  if m[4] and m[4] ~= 'revoked' and tonumber(m[5] or '0') >= now then return 'held' end
+  redis.call('HSET', KEYS[1], 'lease', 'revoked', 'leaseuntil', 0)
   return 'revoked'
 end
 if ARGV[1] == 'switch' and m[1] == ARGV[3] then return 'switched' end
@@ -49,7 +51,7 @@ if ARGV[1] == 'release' then
   return 'released'
 end
 if ARGV[1] == 'renew' then
-  if m[2] ~= 'resharding' or m[3] ~= ARGV[3] or not free then return 'lost' end
+  if m[2] ~= 'resharding' or m[3] ~= ARGV[3] or not mine then return 'lost' end
   take()
   return 'renewed'
 end

@@ -8,6 +8,10 @@
 -- KEYS[1]  the archive's state HASH: state ('copying' or 'done'), owner,
 --          lease (Unix ms, server time), cursor (of the window's Scan),
 --          count (entries copied), claims (how many callers made it)
+-- KEYS[2]  the archive board's meta HASH: a claim names the caller's token
+--          in its field fence, and the caller's writes to the archive run
+--          only while it does (fence.lua): a caller that lost its claim
+--          writes nothing more
 -- ARGV[1]  'claim' or 'step'
 -- ARGV[2]  the caller's token
 -- ARGV[3]  the lease, in ms
@@ -33,6 +37,7 @@ local held = st[1] == 'copying' and tonumber(st[3]) > now
 if ARGV[1] == 'claim' then
   if held and st[2] ~= ARGV[2] then return {'busy'} end
   redis.call('HSET', KEYS[1], 'state', 'copying', 'owner', ARGV[2], 'lease', now + tonumber(ARGV[3]))
+  redis.call('HSET', KEYS[2], 'fence', ARGV[2])
   redis.call('HINCRBY', KEYS[1], 'claims', 1)
   return {'claimed', st[4] or '', st[5] or '0'}
 end
@@ -42,6 +47,7 @@ redis.call('HSET', KEYS[1], 'cursor', ARGV[4], 'lease', now + tonumber(ARGV[3]))
 if ARGV[6] == '1' then
   redis.call('HSET', KEYS[1], 'state', 'done')
   redis.call('HDEL', KEYS[1], 'owner', 'lease')
+  redis.call('HDEL', KEYS[2], 'fence')
   if ARGV[7] ~= '0' then redis.call('PEXPIREAT', KEYS[1], ARGV[7]) end
 end
 return 1
