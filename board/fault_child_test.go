@@ -46,7 +46,7 @@ type faultSpec struct {
 
 // retryFor is how long a child retries an operation refused with
 // ErrMigrating: a racing process holds the lease for the second or two
-// its operation takes (a dead process's lease is expired by the parent).
+// its operation takes, a dead one's runs out in 3 s.
 const retryFor = 10 * time.Second
 
 // childResult is the line a child prints when the operation returns.

@@ -25,6 +25,10 @@ import (
 // keep using the board. After each, no acknowledged write is lost, no
 // entry is duplicated, and the operation has finished.
 //
+// The lease of a killed operation (a Reshard's, an Archive's claim: 3 s)
+// runs out by itself, as it would in production: the writes that wait
+// meanwhile count in the unavailability logged.
+//
 // The full matrix runs with TIEBREAK_FAULTS=1 (CI's .ci/run); without it,
 // one kill point per operation and one restart.
 
@@ -67,10 +71,6 @@ type faultCase struct {
 	ledgers func() []*ledger
 	// runInProcess runs the operation in this process.
 	runInProcess func(ctx context.Context) error
-	// freeLease expires the lease of an operation whose process died, as
-	// if its time had run out: the lease guards against a live process,
-	// and the tests do not wait out an archive's 10 seconds.
-	freeLease func(ctx context.Context) error
 	// verify checks that the operation finished and that the writes are
 	// all there.
 	verify func(t *testing.T)
@@ -141,7 +141,6 @@ func migrateCase(t *testing.T, client rueidis.Client, addrs []string, name strin
 		writes:   &c.writes, reads: &c.reads,
 	}
 	c.ready = func(*testing.T) {}
-	c.freeLease = func(context.Context) error { return nil }
 	c.runInProcess = func(ctx context.Context) error {
 		b, err := Open(ctx, client, name)
 		if err != nil {
@@ -197,10 +196,6 @@ func reshardCase(t *testing.T, client rueidis.Client, addrs []string, name strin
 		ledgerOf: func(faultTarget) *ledger { return l },
 		writes:   &c.writes, reads: &c.reads,
 	}
-	// The lease of a dead process runs out by itself (3 s), as it would in
-	// production: the writes that wait on frozen shards meanwhile count in
-	// the unavailability.
-	c.freeLease = func(context.Context) error { return nil }
 	c.runInProcess = func(ctx context.Context) error {
 		sb, err := OpenSharded(ctx, client, name)
 		if err != nil {
@@ -256,7 +251,6 @@ func archiveCase(t *testing.T, client rueidis.Client, addrs []string, name strin
 	if time.Now().After(w.End) {
 		t.Fatalf("filling the window took more than its %v", archivePeriod)
 	}
-	final := prefixOf("", name+":"+w.Label+":final") + "archive"
 	c := &faultCase{
 		spec: faultSpec{Op: "Archive", Addrs: addrs, Name: name, PeriodMS: archivePeriod.Milliseconds(),
 			RetentionMS: time.Hour.Milliseconds(), WindowMS: w.Start.UnixMilli()},
@@ -278,12 +272,6 @@ func archiveCase(t *testing.T, client rueidis.Client, addrs []string, name strin
 		// The window has ended, and the writes begun before its end are
 		// done: an archive holds the window as it is from then on.
 		time.Sleep(time.Until(w.End.Add(500 * time.Millisecond)))
-	}
-	c.freeLease = func(ctx context.Context) error {
-		// A claim whose holder died: as if its 10 s had run out.
-		return client.Do(ctx, client.B().Eval().Script(
-			"if redis.call('HGET', KEYS[1], 'state') == 'copying' then redis.call('HSET', KEYS[1], 'lease', 0) end return 1").
-			Numkeys(1).Key(final).Build()).Error()
 	}
 	c.runInProcess = func(ctx context.Context) error {
 		_, err := p.Archive(ctx, w, ArchiveOptions{})
@@ -376,14 +364,6 @@ func runUnderLoad(t *testing.T, c *faultCase, fault func(t *testing.T)) {
 	c.verify(t)
 }
 
-// freeLease expires the lease of c's operation, whose process is dead.
-func freeLease(t *testing.T, c *faultCase) {
-	t.Helper()
-	if err := c.freeLease(t.Context()); err != nil {
-		t.Fatalf("expiring the lease of the dead process: %v", err)
-	}
-}
-
 // killPoint is where a child kills itself: the n-th time op reaches step.
 type killPoint struct {
 	step string
@@ -427,7 +407,6 @@ func killEveryStep(t *testing.T, points []killPoint, mk func(t *testing.T, clien
 				spec := c.spec
 				spec.Kill = c.spec.Op + ":" + k.String()
 				startChild(t, spec).mustBeKilled(t)
-				freeLease(t, c)
 			})
 		})
 	}
@@ -502,7 +481,6 @@ func restartMidCopy(t *testing.T, op string, copyMid int, quick string, mk func(
 					t.Fatal(err)
 				}
 				waitLoadedFault(t, client)
-				freeLease(t, c)
 			})
 		})
 	}
@@ -601,7 +579,6 @@ func failoverMidCopy(t *testing.T, op string, copyAt int, mk func(t *testing.T, 
 		if time.Now().After(deadline) {
 			t.Fatalf("the operation did not finish within 90 s of the failover; its errors:\n%s", strings.Join(errs, "\n"))
 		}
-		_ = c.freeLease(ctx) // the failed call's lease, which it may not have released; fails while the master is down
 		time.Sleep(500 * time.Millisecond)
 	}
 	mu.Lock()
