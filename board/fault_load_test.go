@@ -170,13 +170,17 @@ func faultValues(rng *rand.Rand) []float64 {
 	return []float64{float64(rng.IntN(1 << 12)), float64(rng.IntN(2)), float64(rng.IntN(1 << 8))}
 }
 
-// fillFault writes n entries f0..f<n-1> through write and logs them.
+// fillFault writes n entries f0..f<n-1> through write, a third of them
+// with member data, and logs them.
 func fillFault(t *testing.T, l *ledger, n int, seed uint64, write func([]Submission) []ManyResult) {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(seed, 17))
 	subs := make([]Submission, n)
 	for i := range subs {
 		subs[i] = Submission{ID: faultID(i), Values: faultValues(rng)}
+		if i%3 == 0 {
+			subs[i].Data = []byte("data of " + faultID(i)) // the writers leave it as it is
+		}
 	}
 	for i, r := range write(subs) {
 		if r.Err != nil {
@@ -353,12 +357,23 @@ func sleepCtx(ctx context.Context, d time.Duration) {
 // read twice (on two shards, or twice on one board).
 func readBoard(t *testing.T, what string, b faultTarget) map[string]faultState {
 	t.Helper()
+	return readEntries(t, what, b, false)
+}
+
+// readEntries is readBoard; withData puts each entry's member data in its
+// state too.
+func readEntries(t *testing.T, what string, b faultTarget, withData bool) map[string]faultState {
+	t.Helper()
 	ctx := t.Context()
 	got := map[string]faultState{}
 	var dup []string
 	var c Cursor
+	var opts []ReadOption
+	if withData {
+		opts = append(opts, WithData())
+	}
 	for {
-		p, err := b.Scan(ctx, c, 500)
+		p, err := b.Scan(ctx, c, 500, opts...)
 		if err != nil {
 			t.Fatalf("%s: Scan: %v", what, err)
 		}
@@ -367,6 +382,9 @@ func readBoard(t *testing.T, what string, b faultTarget) map[string]faultState {
 				dup = append(dup, e.ID)
 			}
 			got[e.ID] = presentState(e.Values)
+			if withData && e.Data != nil {
+				got[e.ID] = faultState{vals: fmt.Sprintf("%v data %q", e.Values, e.Data)}
+			}
 		}
 		if !p.HasMore {
 			break

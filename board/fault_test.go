@@ -283,10 +283,10 @@ func archiveCase(t *testing.T, client rueidis.Client, addrs []string, name strin
 		if err != nil {
 			t.Fatalf("Archived: %v: the archive was not made", err)
 		}
-		window := readBoard(t, "window "+w.Label, src)
-		checkLedger(ledgerOf(src), window).report(t, "window "+w.Label)
-		archived := readBoard(t, "archive of "+w.Label, a)
-		sameEntries(t, "archive of "+w.Label, window, archived)
+		checkLedger(ledgerOf(src), readBoard(t, "window "+w.Label, src)).report(t, "window "+w.Label)
+		// The archive holds the window's entries, member data included.
+		window := readEntries(t, "window "+w.Label, src, true)
+		sameEntries(t, "archive of "+w.Label, window, readEntries(t, "archive of "+w.Label, a, true))
 		mu.Lock()
 		others := maps.Clone(ledgers)
 		mu.Unlock()
