@@ -98,7 +98,7 @@ func (b *Board) refresh(ctx context.Context) error {
 }
 
 // exportState returns the shard's export state: "" (live), stateExporting,
-// stateFrozen or stateRetired, and its copy cursor.
+// stateFrozen or stateRetired, and its copy position (a Scan cursor).
 func (b *Board) exportState(ctx context.Context) (state, cursor string, err error) {
 	m, err := b.readMeta(ctx, false)
 	if err != nil {

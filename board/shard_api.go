@@ -202,7 +202,8 @@ func (sb *Sharded) awaitView(ctx context.Context, v *shardView, attempt int, dea
 		return err
 	}
 	if sb.view.Load() != v {
-		return sb.retireOld(ctx)
+		_ = sb.retireOld(ctx) // at best: the write goes on; the next handle to look retires them
+		return nil
 	}
 	if thawed, err := sb.rescue(ctx, v); err != nil || thawed {
 		return err

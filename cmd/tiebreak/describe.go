@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -20,7 +21,8 @@ const (
 	metaTarget   = "target"   // while migrating: the target's descriptor
 	metaTgen     = "tgen"     // while migrating: the target's generation
 	metaDefaults = "defaults" // while migrating: values of the new fields, JSON
-	metaCursor   = "cursor"   // while migrating: how far the copy has gone
+	metaPScore   = "pscore"   // while migrating: the score of the last entry copied ("done" at the end)
+	metaPMember  = "pmember"  // while migrating: the member of the last entry copied
 	metaExpire   = "expire"   // a periodic window: when its keys expire, Unix ms
 )
 
@@ -43,9 +45,12 @@ type migration struct {
 	Target     *board.Descriptor  `json:"target"`
 	Generation int64              `json:"generation"`
 	Defaults   map[string]float64 `json:"defaults,omitempty"`
-	Cursor     string             `json:"cursor,omitempty"`
-	EntriesKey string             `json:"entriesKey"`
-	Copied     int64              `json:"copied"`
+	// Position is how far the copy has gone: the score and member of the
+	// last entry copied (the copy goes on after them), "done" at the end,
+	// empty before the first step.
+	Position   string `json:"position,omitempty"`
+	EntriesKey string `json:"entriesKey"`
+	Copied     int64  `json:"copied"`
 	// Misfits counts the entries that do not fit the target: the switch
 	// waits until they are fixed or removed.
 	Misfits    int64  `json:"misfits"`
@@ -100,7 +105,10 @@ func describeMeta(name, group, key string, m map[string]string) (*description, e
 	if d.State != "migrating" {
 		return d, nil
 	}
-	mig := &migration{Cursor: m[metaCursor]}
+	mig := &migration{Position: m[metaPScore]}
+	if m[metaPMember] != "" {
+		mig.Position += " " + strconv.Quote(m[metaPMember])
+	}
 	if mig.Target, err = parseDescriptor(key, metaTarget, m[metaTarget]); err != nil {
 		return nil, err
 	}
@@ -194,7 +202,7 @@ func describeTable(d *description, raw string) *table {
 			def, _ := json.Marshal(m.Defaults)
 			t.add("new fields' values", string(def))
 		}
-		t.add("copied", fmt.Sprintf("%d of %s so far (copy cursor %q)", m.Copied, count(d.Entries, "entries"), m.Cursor))
+		t.add("copied", fmt.Sprintf("%d of %s so far (copy position %s)", m.Copied, count(d.Entries, "entries"), cmp.Or(m.Position, "start")))
 		if m.Misfits > 0 {
 			t.add("misfits", fmt.Sprintf("%s not fitting the target (ids in %s): fix or remove them, then call Migrate again", count(m.Misfits, "entries"), m.MisfitsKey))
 		}
