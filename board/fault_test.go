@@ -285,6 +285,9 @@ func archiveCase(t *testing.T, client rueidis.Client, addrs []string, name strin
 		if err != nil {
 			t.Fatalf("Archived: %v: the archive was not made", err)
 		}
+		if _, err := Open(t.Context(), client, a.Name()); err != nil {
+			t.Errorf("Open %s: %v: the archive's descriptor is not readable", a.Name(), err)
+		}
 		checkLedger(ledgerOf(src), readBoard(t, "window "+w.Label, src)).report(t, "window "+w.Label)
 		// The archive holds the window's entries, member data included.
 		window := readEntries(t, "window "+w.Label, src, true)
