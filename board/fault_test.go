@@ -30,7 +30,13 @@ import (
 // meanwhile count in the unavailability logged.
 //
 // The full matrix runs with TIEBREAK_FAULTS=1 (CI's .ci/run); without it,
-// one kill point per operation and one restart.
+// one kill point per operation and one restart. To run them alone:
+//
+//	TIEBREAK_FAULTS=1 go test ./board -run 'Survives|RacingProcesses|TestFault' -v
+//
+// Each test logs, per scenario, the writes acknowledged, those lost, and
+// the longest stretch without an acknowledged write (and read), in
+// seconds.
 
 // faultsEnv turns on the full matrix.
 const faultsEnv = "TIEBREAK_FAULTS"
