@@ -3,6 +3,7 @@ package board
 import (
 	"context"
 	"fmt"
+	"github.com/tiebreak/tiebreak/internal/errs"
 	"math"
 	"strconv"
 	"strings"
@@ -195,7 +196,7 @@ func redisErr(op string, err error) error {
 	if isTombstone(err) {
 		return fmt.Errorf("board: %s: %w", op, errStale)
 	}
-	return fmt.Errorf("board: %s: %w: %w", op, ErrRedis, err)
+	return errs.FromRedis("board: "+op, err)
 }
 
 // nilHandle names what New was given nil: the client, else the layout.

@@ -245,7 +245,7 @@ func (b *Board) copyAll(ctx context.Context, tgen int64, batch int, pause time.D
 	}
 	for step := strconv.Itoa(batch); ; {
 		if err := ctx.Err(); err != nil {
-			return fmt.Errorf("board: %s: migration paused (call Migrate again to resume): %w: %w", b.name, ErrRedis, err)
+			return fmt.Errorf("board: %s: migration paused (call Migrate again to resume): %w", b.name, err)
 		}
 		done, err := b.copyStep(ctx, tgen, step)
 		if err != nil {
@@ -256,7 +256,7 @@ func (b *Board) copyAll(ctx context.Context, tgen int64, batch int, pause time.D
 			return nil
 		}
 		if err := sleep(ctx, pause); err != nil {
-			return fmt.Errorf("board: %s: migration paused (call Migrate again to resume): %w: %w", b.name, ErrRedis, err)
+			return fmt.Errorf("board: %s: migration paused (call Migrate again to resume): %w", b.name, err)
 		}
 	}
 }

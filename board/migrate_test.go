@@ -721,7 +721,7 @@ func halfMigrate(t *testing.T, b *Board, to *pack.Layout, o Options, mo MigrateO
 		}
 	}
 	defer func() { faultPoint = nil }()
-	if _, err := b.Migrate(ctx, to, o, mo); !errors.Is(err, context.Canceled) || !errors.Is(err, ErrRedis) {
+	if _, err := b.Migrate(ctx, to, o, mo); !errors.Is(err, context.Canceled) || errors.Is(err, ErrRedis) {
 		t.Fatalf("Migrate cancelled part way: err = %v, want context.Canceled", err)
 	}
 	if state, cur := migrationState(t, b); state != "migrating" {

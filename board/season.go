@@ -140,7 +140,7 @@ func (p *Periodic) makeArchive(ctx context.Context, w Window, o ArchiveOptions, 
 			return a.done(ctx)
 		}
 		if err := pause(ctx, min(attempt, 5)); err != nil {
-			return nil, fmt.Errorf("board: archive of %s: waiting for another caller to make it: %w: %w", w.Label, ErrRedis, err)
+			return nil, fmt.Errorf("board: archive of %s: waiting for another caller to make it: %w", w.Label, err)
 		}
 	}
 }
@@ -164,7 +164,9 @@ func (p *Periodic) checkArchivable(ctx context.Context, w Window, a *archive) er
 }
 
 // Archived returns the archive of window w, made by Archive; ErrNotFound
-// when none has been made (or it expired).
+// when none has been made (or it expired), a window that has not ended
+// included. It refuses a window not of the Periodic's period
+// (ErrArgument).
 func (p *Periodic) Archived(ctx context.Context, w Window) (*Board, error) {
 	if p.opts.Observer != nil {
 		return observed.Call(ctx, p.opts.Observer, p.op("Periodic.Archived"), errKinds, func(ctx context.Context) (*Board, error) { return p.archived(ctx, w) }, nil)
@@ -174,6 +176,9 @@ func (p *Periodic) Archived(ctx context.Context, w Window) (*Board, error) {
 
 // archived is Archived.
 func (p *Periodic) archived(ctx context.Context, w Window) (*Board, error) {
+	if got, err := p.period.Window(w.Start); err == nil && got == w && w.End.After(time.Now()) {
+		return nil, fmt.Errorf("board: no archive of window %s: it ends at %v: %w", w.Label, w.End, ErrNotFound)
+	}
 	a, err := p.archiveBoard(w, ArchiveOptions{})
 	if err != nil {
 		return nil, err

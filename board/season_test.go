@@ -79,6 +79,14 @@ func TestArchiveExactlyOnce(t *testing.T) {
 	if ttl := pttl(t, a, a.gen.Load().keys.z); ttl != -1 {
 		t.Errorf("archive kept forever has PTTL %d", ttl)
 	}
+	// Kept forever, it stores its descriptor: Open reads it by name.
+	opened, err := Open(ctx, env.Client, a.Name())
+	if err != nil {
+		t.Fatalf("Open of an archive kept forever: %v", err)
+	}
+	if o, err := scanAll(ctx, opened, MaxCount, WithData(), WithRanks(Dense)); err != nil || cmp.Diff(want, o) != "" {
+		t.Errorf("the archive through Open: %v (-want +got):\n%s", err, cmp.Diff(want, o))
+	}
 	if err := a.Drop(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -109,6 +117,10 @@ func TestArchiveTopAndTakeOver(t *testing.T) {
 	b, err := p.Archive(ctx, w, ArchiveOptions{Top: 1200, Retention: time.Hour})
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The stopped caller, back, writes nothing: its claim fenced its writes.
+	if err := a.write(ctx, []Entry{{ID: "stale", Values: []float64{1, 0, 1}}}); !errors.Is(err, errFenced) {
+		t.Errorf("a write of the caller that lost its claim: err = %v, want it fenced", err)
 	}
 	all, err1 := scanAll(ctx, p.At(w.Start), MaxCount)
 	got, err2 := scanAll(ctx, b, MaxCount)
@@ -179,6 +191,12 @@ func TestSeasonWindows(t *testing.T) {
 	empty, _ := p.period.Window(w.Start.Add(-time.Second))
 	if _, err := p.Archive(ctx, empty, ArchiveOptions{}); !errors.Is(err, ErrNotFound) {
 		t.Errorf("Archive of a window never written: err = %v, want ErrNotFound", err)
+	}
+	if _, err := p.Archived(ctx, now); !errors.Is(err, ErrNotFound) {
+		t.Errorf("Archived of a window not ended: err = %v, want ErrNotFound (no archive yet)", err)
+	}
+	if _, err := p.Archived(ctx, other); !errors.Is(err, ErrArgument) {
+		t.Errorf("Archived of a window of another period: err = %v, want ErrArgument", err)
 	}
 }
 
