@@ -181,7 +181,10 @@ func (b *Board) expireArg() (string, error) {
 
 // Drop removes the whole board: entries, member data and rank indexes, in
 // one command (UNLINK: Redis frees the memory in the background, so deleting
-// a board of millions of entries does not block the server).
+// a board of millions of entries does not block the server). It returns nil
+// only once the board is gone: when a migration keeps moving the board to
+// other generations while it tries, it removes nothing and returns an
+// error wrapping ErrMigrating.
 func (b *Board) Drop(ctx context.Context) error {
 	if b.opts.Observer != nil {
 		return observed.Do(ctx, b.opts.Observer, b.op("Drop", 0), errKinds, b.drop)

@@ -51,7 +51,7 @@ func (p *Periodic) windows(ctx context.Context) ([]Window, error) {
 	}
 	cmds := make(rueidis.Commands, len(ws))
 	for i, w := range ws {
-		k := names(prefixOf("", p.name+":"+w.Label), 0)
+		k := names(prefixOf(p.opts.Group, p.name+":"+w.Label), 0)
 		cmds[i] = p.client.B().Exists().Key(k.meta, k.z).Build()
 	}
 	out := ws[:0]
@@ -152,7 +152,7 @@ func (p *Periodic) checkArchivable(ctx context.Context, w Window, a *archive) er
 	if err != nil || st != "" {
 		return err
 	}
-	k := names(prefixOf("", p.name+":"+w.Label), 0)
+	k := names(prefixOf(p.opts.Group, p.name+":"+w.Label), 0)
 	n, err := p.client.Do(ctx, p.client.B().Exists().Key(k.meta, k.z).Build()).AsInt64()
 	if err != nil {
 		return redisErr("archive", err)

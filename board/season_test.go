@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -216,4 +217,58 @@ func pttl(t *testing.T, b *Board, key string) int64 {
 		t.Fatal(err)
 	}
 	return n
+}
+
+// A Periodic built with Options.Group writes its windows under the group's
+// hash tag: a group of an all-time board and the current window writes
+// both in one atomic script (the window's descriptor and expiry
+// included), Windows lists the window, and Archive archives it, in the
+// group too.
+func TestPeriodicInAGroup(t *testing.T) {
+	env := redistest.New(t)
+	ctx := t.Context()
+	o := Options{Group: env.Prefix + "_game"}
+	p, err := NewPeriodic(env.Client, "weekly", testLayout(t), Every(400*time.Millisecond), time.Minute, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := newBoard(t, env.Client, "", "alltime", testLayout(t), o)
+	w, _ := p.period.Window(time.Now())
+	win := p.At(w.Start)
+	g, err := NewGroup(all, win)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !g.Atomic() {
+		t.Fatal("a group of an all-time board and a window of one Group is not atomic")
+	}
+	for i := range 20 {
+		v := []float64{float64(i), 1, 2}
+		s := GroupSubmission{ID: strconv.Itoa(i), Data: []byte("d"), Entries: []GroupEntry{{Values: v}, {Values: v, Policy: Best}}}
+		if _, err := g.Submit(ctx, s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The window's first write stored its descriptor and expiry.
+	if m := readMetaRaw(t, win); m["desc"] != win.desc.encoded() || m["expire"] != strconv.FormatInt(w.End.Add(time.Minute).UnixMilli(), 10) {
+		t.Errorf("the window's meta HASH after a group write: %v", m)
+	}
+	if ttl := pttl(t, win, win.gen.Load().keys.z); ttl <= 0 {
+		t.Errorf("the window's entries after a group write: PTTL %d, want its retention", ttl)
+	}
+	ws, err := p.Windows(ctx)
+	if err != nil || len(ws) == 0 || ws[0] != w {
+		t.Fatalf("Windows = %v, %v; want %v first", ws, err, w)
+	}
+	time.Sleep(time.Until(w.End) + 10*time.Millisecond)
+	a, err := p.Archive(ctx, w, ArchiveOptions{})
+	if err != nil {
+		t.Fatalf("Archive of a grouped window: %v", err)
+	}
+	if n, err := a.Len(ctx); err != nil || n != 20 {
+		t.Errorf("the archive holds %d entries, %v; want 20", n, err)
+	}
+	if !strings.HasPrefix(a.gen.Load().keys.z, "tb:{"+o.Group+"}:") {
+		t.Errorf("the archive's keys %s are not in the group's hash tag", a.gen.Load().keys.z)
+	}
 }
