@@ -2,10 +2,10 @@ package board
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -347,27 +347,28 @@ func (sb *Sharded) moveAll(ctx context.Context, src, dst *shardView, o ReshardOp
 // retireOld retires the old shards of the board's last resharding that a
 // Reshard cut short after its switch left frozen: their keys go,
 // tombstones stay, and handles still reading them move to the new shards.
-// One HGET when there are none.
+// One HGET when there are none (the field retiring lists them).
 func (sb *Sharded) retireOld(ctx context.Context) error {
 	meta := names(prefixOf("", sb.name), 0).meta
-	if n, err := sb.client.Do(ctx, sb.client.B().Hexists().Key(meta).Field("retiring").Build()).AsBool(); err != nil || !n {
+	list, err := sb.client.Do(ctx, sb.client.B().Hget().Key(meta).Field("retiring").Build()).ToString()
+	if rueidis.IsRedisNil(err) {
+		return nil
+	} else if err != nil {
 		return redisErr("reshard", err)
 	}
-	fields, err := sb.client.Do(ctx, sb.client.B().Hkeys().Key(meta).Build()).AsStrSlice()
-	if err != nil {
-		return redisErr("reshard", err)
+	var retiring []string
+	if err := json.Unmarshal([]byte(list), &retiring); err != nil {
+		return fmt.Errorf("board: %s: the shards to retire, %q: %w", sb.name, list, ErrDescriptor)
 	}
 	var old []*Board
-	for _, f := range fields {
-		if name, ok := strings.CutPrefix(f, "retired:"); ok {
-			o := sb.opts.Options
-			o.Observer = nil
-			s, err := configure(sb.given, name, sb.layout, o)
-			if err != nil {
-				return err
-			}
-			old = append(old, s)
+	for _, name := range retiring {
+		o := sb.opts.Options
+		o.Observer = nil
+		s, err := configure(sb.given, name, sb.layout, o)
+		if err != nil {
+			return err
 		}
+		old = append(old, s)
 	}
 	err = eachShard(old, func(s *Board) error {
 		if err := s.retire(ctx); err != nil {

@@ -11,7 +11,8 @@
 -- ARGV[4]  the caller's lease token
 -- ARGV[5]  the lease's length in milliseconds
 -- ARGV[6…] switch: the names of the shards retired, kept (a field
---          'retired:<name>' each) so that Drop removes their tombstones
+--          'retired:<name>' each) so that Drop removes their tombstones,
+--          and in the field retiring (a JSON list) until they are
 --
 -- One process at a time holds the lease (fields lease and leaseuntil, in
 -- ms of the server's clock): begin takes it when it is free or expired,
@@ -60,8 +61,12 @@ end
 if ARGV[1] == 'switch' then
   if m[2] ~= 'resharding' or m[3] ~= ARGV[3] or not mine then return 'stale' end
   redis.call('HSET', KEYS[1], 'desc', ARGV[3], 'state', 'live')
-  for i = 6, #ARGV do redis.call('HSET', KEYS[1], 'retired:' .. ARGV[i], '1') end
-  redis.call('HSET', KEYS[1], 'retiring', '1')
+  local old = {}
+  for i = 6, #ARGV do
+    redis.call('HSET', KEYS[1], 'retired:' .. ARGV[i], '1')
+    old[#old + 1] = ARGV[i]
+  end
+  redis.call('HSET', KEYS[1], 'retiring', cjson.encode(old))
   redis.call('HDEL', KEYS[1], 'target', 'lease', 'leaseuntil')
   return 'switched'
 end
