@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -179,4 +180,34 @@ func quoted(s string) string {
 		return fmt.Sprintf("%q... (%d bytes)", s[:24], len(s))
 	}
 	return fmt.Sprintf("%q", s)
+}
+
+// The README's table of least privilege lists what the tests give: each
+// package's commands, what every client needs, and client|setinfo where
+// the engine has it.
+func TestACLTableIsTheREADMEs(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cell := func(s string) string { return "`" + strings.ReplaceAll(s, "|", `\|`) + "`" }
+	for _, row := range []struct{ what, commands string }{
+		{"every client (rueidis asks whether the server is a cluster when it connects)", aclConnection},
+		{"every client on Redis 7.2 or later and on Valkey", aclSetInfo},
+		{"`board`", aclBoard},
+		{"`tsid/timeline`", aclTimeline},
+		{"`decimalmap`", aclDecimalmap},
+		{"`ratelimit`", aclRatelimit},
+		{"writes that wait for replicas", aclWait},
+	} {
+		found := false
+		for line := range strings.Lines(string(readme)) {
+			if strings.HasPrefix(line, "| "+row.what) && strings.Contains(line, " | "+cell(row.commands)+" |") {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("README.md has no row %q with the commands %s", row.what, cell(row.commands))
+		}
+	}
 }
