@@ -129,3 +129,37 @@ func Of(ctx context.Context, client rueidis.Client) (Engine, error) {
 	known.Store(client, e)
 	return e, nil
 }
+
+// A Form is a form of a command that older engines refuse, such as ZRANK
+// ... WITHSCORE (Redis 7.2, Valkey 8; Redis 7.0 refuses it). Whether a
+// client's engine takes it is found by sending it, which needs no
+// permission beyond the command's own (INFO, which [Of] reads, may be
+// outside a user's ACL): an engine refuses a form it does not know before
+// running anything, queued in MULTI too (EXEC then aborts, running none of
+// the transaction), so the caller sends the older form instead and calls
+// Refuse; from then on Refused tells it to send the older form first. The
+// zero value knows of no refusal.
+type Form struct {
+	refused sync.Map // rueidis.Client -> struct{}
+}
+
+// Refused reports whether the engine of client refused the form.
+func (f *Form) Refused(client rueidis.Client) bool {
+	_, ok := f.refused.Load(client)
+	return ok
+}
+
+// Refuse records that the engine of client refused the form (the
+// client's entry is kept for its life, as Of's).
+func (f *Form) Refuse(client rueidis.Client) { f.refused.Store(client, struct{}{}) }
+
+// IsRefusal reports whether err is an engine's refusal of a command's
+// form before running it: a wrong number of arguments or a syntax error.
+func IsRefusal(err error) bool {
+	e, ok := rueidis.IsRedisErr(err)
+	if !ok {
+		return false
+	}
+	s := strings.TrimPrefix(strings.ToLower(e.Error()), "err ") // a refusal in MULTI has no ERR
+	return strings.HasPrefix(s, "wrong number of arguments") || strings.HasPrefix(s, "syntax error")
+}
