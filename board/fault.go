@@ -1,5 +1,13 @@
 package board
 
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/tiebreak/tiebreak/internal/redisretry"
+)
+
 // faultPoint, when set (by tests only), runs at every step boundary of the
 // long operations, named by the operation and the step just done:
 //
@@ -17,4 +25,33 @@ func atStep(op, step string) {
 	if faultPoint != nil {
 		faultPoint(op, step)
 	}
+}
+
+// rideOutFor bounds how long a long operation (Migrate, Reshard, Archive)
+// goes on trying while Redis is unreachable or lost a reply: a restart or
+// a failover (a replica takes over a few seconds after its master dies).
+const rideOutFor = 30 * time.Second
+
+// rideOut runs op, one resumable step of a long operation, again while it
+// fails because Redis could not be reached, lost the connection before a
+// reply, or did not replicate a write in time (every step of these
+// operations may run twice: each is idempotent or checked), until
+// rideOutFor has passed since the last step that went through or ctx
+// ends; it returns op's last error.
+func rideOut[T any](ctx context.Context, op func() (T, error)) (T, error) {
+	deadline := time.Now().Add(rideOutFor)
+	for {
+		res, err := op()
+		if err == nil || !transient(err) || time.Now().After(deadline) {
+			return res, err
+		}
+		if sleep(ctx, 200*time.Millisecond) != nil {
+			return res, err
+		}
+	}
+}
+
+// transient reports an error that a restart or a failover causes.
+func transient(err error) bool {
+	return errors.Is(err, redisretry.ErrUnreachable) || errors.Is(err, redisretry.ErrNoReply) || errors.Is(err, ErrNotReplicated)
 }

@@ -74,8 +74,10 @@ const (
 // from a half-copied board, and an acknowledged write is in the target
 // from the moment it is acknowledged. A migration cut short (ctx cancelled,
 // the process killed) is resumed by calling Migrate again with the same
-// arguments, from any process; until then the board keeps working, its
-// writes mirrored. Values that do not fit the new layout are never masked:
+// arguments, from any process (a handle from Open will do); until then the
+// board keeps working, its writes mirrored. A restart or a failover of
+// Redis does not cut it short: it goes on by itself once Redis answers
+// again (trying for up to 30 s; then its error wraps ErrRedis). Values that do not fit the new layout are never masked:
 // those entries stay out of the target and Migrate returns a *MisfitError
 // listing them (wrapping ErrValue and pack.ErrOverflow) without switching;
 // fix or remove them through any handle and call Migrate again.
@@ -94,10 +96,13 @@ func (b *Board) Migrate(ctx context.Context, layout *pack.Layout, opts Options, 
 	if opts.Observer == nil {
 		opts.Observer = b.opts.Observer
 	}
-	if b.opts.Observer != nil {
-		return observed.Call(ctx, b.opts.Observer, b.op("Migrate", 0), errKinds, func(ctx context.Context) (*Board, error) { return b.migrate(ctx, layout, opts, mo) }, nil)
+	run := func(ctx context.Context) (*Board, error) {
+		return rideOut(ctx, func() (*Board, error) { return b.migrate(ctx, layout, opts, mo) })
 	}
-	return b.migrate(ctx, layout, opts, mo)
+	if b.opts.Observer != nil {
+		return observed.Call(ctx, b.opts.Observer, b.op("Migrate", 0), errKinds, run, nil)
+	}
+	return run(ctx)
 }
 
 // migrate is Migrate.

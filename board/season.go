@@ -119,6 +119,12 @@ func (p *Periodic) archive(ctx context.Context, w Window, o ArchiveOptions) (*Bo
 		return nil, err
 	}
 	token := newToken()
+	return rideOut(ctx, func() (*Board, error) { return p.makeArchive(ctx, w, o, a, token) })
+}
+
+// makeArchive claims the archive of w for token and makes it, or waits for
+// the caller that makes it.
+func (p *Periodic) makeArchive(ctx context.Context, w Window, o ArchiveOptions, a *archive, token string) (*Board, error) {
 	for attempt := 0; ; attempt++ {
 		st, err := a.claim(ctx, token)
 		if err != nil {

@@ -3,6 +3,7 @@ package board
 import (
 	"context"
 	"errors"
+	"math/rand/v2"
 	"sync"
 	"testing"
 	"time"
@@ -114,4 +115,51 @@ func TestReshardResumesAfterRestart(t *testing.T) {
 		t.Fatal(err)
 	}
 	sameBoard(t, plain, nb)
+}
+
+// Reshard and Migrate ride out a restart of the server under them (killed
+// mid-copy, its append-only file synced at every write): they go on by
+// themselves once it answers again, and finish with nothing lost.
+func TestLongOperationsRideOutARestart(t *testing.T) {
+	srv, client := redistest.Private(t, "--appendonly", "yes", "--appendfsync", "always")
+	env := &redistest.Env{Client: client, Prefix: "rideout"}
+	ctx := t.Context()
+	restartAt := func(n int) {
+		copies := 0
+		faultPoint = func(op, step string) {
+			if step == "copy" {
+				if copies++; copies == n {
+					if err := srv.Crash(); err != nil {
+						t.Error(err)
+					}
+					go func() { // the operation's next steps find no server
+						time.Sleep(500 * time.Millisecond)
+						if err := srv.Restart(); err != nil {
+							t.Error(err)
+						}
+					}()
+				}
+			}
+		}
+	}
+	defer func() { faultPoint = nil }()
+
+	sb := newSharded(t, client, env.Prefix, "s", testLayout(t), ShardedOptions{Shards: 3})
+	plain := fillSharded(t, env, sb, 3000, 41)
+	restartAt(15)
+	if _, err := sb.Reshard(ctx, 4, ReshardOptions{Batch: 40}); err != nil {
+		t.Fatalf("Reshard across a restart: %v", err)
+	}
+	sameBoard(t, plain, sb)
+
+	c := migrationCases(t)[2]
+	b := newBoard(t, client, env.Prefix, "m", c.from, c.fo)
+	src := newModel(c.from)
+	data := fill(t, b, src, 3000, rand.New(rand.NewPCG(5, 41)))
+	restartAt(10)
+	nb, err := b.Migrate(ctx, c.to, c.to2, MigrateOptions{Defaults: c.defaults, Batch: 40})
+	if err != nil {
+		t.Fatalf("Migrate across a restart: %v", err)
+	}
+	checkMigrated(t, nb, src, c.from, c.defaults, data)
 }

@@ -47,8 +47,10 @@ type ReshardOptions struct {
 // retired (their keys removed, tombstones left). Reads are served by the
 // old shards until the switch.
 //
-// A resharding cut short (context cancelled, process killed, server
-// restarted or failed over) resumes where it stopped when Reshard is
+// A restart or a failover of Redis does not cut it short: it goes on by
+// itself once Redis answers again (trying for up to 30 s; then its error
+// wraps ErrRedis). A resharding cut short (context cancelled, process
+// killed, Redis away for longer) resumes where it stopped when Reshard is
 // called again with the same count, from any process, with a handle from
 // OpenSharded, or NewSharded with the old count or the new one. One process
 // at a time copies: it holds a lease in the board's meta HASH, renewed at
@@ -77,13 +79,22 @@ func (sb *Sharded) Reshard(ctx context.Context, shards int, o ReshardOptions) (*
 		return nil, fmt.Errorf("board: Reshard: Batch = %d out of range [1, %d] or Pause %v out of range [0, 1s]: %w", o.Batch, MaxMigrateBatch, o.Pause, ErrArgument)
 	}
 	l := &lease{sb: sb, token: newToken()}
+	res, err := rideOut(ctx, func() (*Sharded, error) { return sb.reshard(ctx, shards, o, l) })
+	if err != nil {
+		l.release(ctx)
+	}
+	return res, err
+}
+
+// reshard is Reshard's work, under lease l: run again after a restart or a
+// failover (rideOut), it resumes with the same lease.
+func (sb *Sharded) reshard(ctx context.Context, shards int, o ReshardOptions, l *lease) (*Sharded, error) {
 	src, dst, err := sb.beginReshard(ctx, shards, l)
 	if err != nil || dst == nil {
 		return sb, err
 	}
 	atStep("Reshard", "begin")
 	if err := sb.copyChecked(ctx, src, dst, o, l); err != nil {
-		l.release(ctx)
 		return nil, err
 	}
 	r, err := l.call(ctx, "switch")
@@ -91,7 +102,6 @@ func (sb *Sharded) Reshard(ctx context.Context, shards int, o ReshardOptions) (*
 		return nil, err
 	}
 	if r != "switched" {
-		l.release(ctx)
 		return nil, fmt.Errorf("board: %s: Reshard: the descriptor changed meanwhile (%s): %w", sb.name, r, ErrMigrating)
 	}
 	atStep("Reshard", "switch")
