@@ -3,6 +3,7 @@ package board
 import (
 	"context"
 	"fmt"
+	"github.com/tiebreak/tiebreak/internal/errs"
 	"math"
 	"strconv"
 	"strings"
@@ -180,7 +181,10 @@ func (b *Board) expireArg() (string, error) {
 
 // Drop removes the whole board: entries, member data and rank indexes, in
 // one command (UNLINK: Redis frees the memory in the background, so deleting
-// a board of millions of entries does not block the server).
+// a board of millions of entries does not block the server). It returns nil
+// only once the board is gone: when a migration keeps moving the board to
+// other generations while it tries, it removes nothing and returns an
+// error wrapping ErrMigrating.
 func (b *Board) Drop(ctx context.Context) error {
 	if b.opts.Observer != nil {
 		return observed.Do(ctx, b.opts.Observer, b.op("Drop", 0), errKinds, b.drop)
@@ -195,7 +199,7 @@ func redisErr(op string, err error) error {
 	if isTombstone(err) {
 		return fmt.Errorf("board: %s: %w", op, errStale)
 	}
-	return fmt.Errorf("board: %s: %w: %w", op, ErrRedis, err)
+	return errs.FromRedis("board: "+op, err)
 }
 
 // nilHandle names what New was given nil: the client, else the layout.

@@ -316,8 +316,8 @@ func TestBadInputChangesNothing(t *testing.T) {
 			{"bad op", Submission{ID: "a", Values: []float64{1, 1, 1}, Policy: PerField, Ops: []Op{9, 0, 0}}, ErrArgument},
 			{"bad policy", Submission{ID: "a", Values: []float64{1, 1, 1}, Policy: 9}, ErrArgument},
 		} {
-			if _, err := b.Submit(ctx, c.s); !errors.Is(err, c.want) {
-				t.Errorf("%s: err = %v, want %v", c.name, err, c.want)
+			if _, err := b.Submit(ctx, c.s); !errors.Is(err, c.want) || !errors.Is(err, ErrArgument) {
+				t.Errorf("%s: err = %v, want %v and ErrArgument", c.name, err, c.want)
 			}
 		}
 		for name, err := range map[string]error{
@@ -332,6 +332,8 @@ func TestBadInputChangesNothing(t *testing.T) {
 		} {
 			if err == nil {
 				t.Errorf("%s: no error", name)
+			} else if name != "Get absent" && !errors.Is(err, ErrArgument) {
+				t.Errorf("%s: err = %v, want ErrArgument (bad input)", name, err)
 			}
 		}
 		if _, err := b.Get(ctx, "nobody"); !errors.Is(err, ErrNotFound) {
@@ -367,8 +369,8 @@ func TestNewRefuses(t *testing.T) {
 		"attempts": {"x", Options{UpdateAttempts: -1}, ErrOptions},
 	} {
 		_, err := New(t.Context(), env.Client, c.name, l, c.o)
-		if !errors.Is(err, c.want) {
-			t.Errorf("%s: err = %v, want %v", name, err, c.want)
+		if !errors.Is(err, c.want) || !errors.Is(err, ErrArgument) {
+			t.Errorf("%s: err = %v, want %v and ErrArgument", name, err, c.want)
 		}
 		checkErrorText(t, err)
 	}
@@ -385,8 +387,8 @@ func TestCancelledContext(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
 		_, err := b.Submit(ctx, Submission{ID: "a", Values: []float64{1, 1, 1}})
-		if !errors.Is(err, context.Canceled) || !errors.Is(err, ErrRedis) {
-			t.Errorf("Submit: err = %v, want context.Canceled and ErrRedis", err)
+		if !errors.Is(err, context.Canceled) || errors.Is(err, ErrRedis) {
+			t.Errorf("Submit: err = %v, want context.Canceled and not ErrRedis (the caller's context is no Redis error)", err)
 		}
 		if _, err := b.Top(ctx, 3); !errors.Is(err, context.Canceled) {
 			t.Errorf("Top: err = %v, want context.Canceled", err)

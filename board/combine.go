@@ -116,9 +116,9 @@ func (b *Board) writeNative(ctx context.Context, g *generation, s Submission, sc
 		return b.writeResult(w)
 	case <-ctx.Done():
 		if b.comb.leave(nb, w) {
-			return Result{}, fmt.Errorf("board: submit: %w: %w (nothing written)", ErrRedis, ctx.Err())
+			return Result{}, fmt.Errorf("board: submit: %w (nothing written)", ctx.Err())
 		}
-		return Result{}, fmt.Errorf("board: submit: %w: %w (the write may have run)", ErrRedis, ctx.Err())
+		return Result{}, fmt.Errorf("board: submit: %w (the write may have run)", ctx.Err())
 	}
 }
 

@@ -105,8 +105,8 @@ func TestNativeWriteLeavesWaitingBatch(t *testing.T) {
 	waitBatch(t, b, 2)
 	cancel()
 	err := <-follower
-	if !errors.Is(err, context.Canceled) || !errors.Is(err, ErrRedis) {
-		t.Errorf("the follower's Submit after its context ended: %v, want context.Canceled and ErrRedis", err)
+	if !errors.Is(err, context.Canceled) || errors.Is(err, ErrRedis) {
+		t.Errorf("the follower's Submit after its context ended: %v, want context.Canceled and not ErrRedis", err)
 	}
 	b.comb.release() // a send ends: the waiting batch goes
 	if err := <-leader; err != nil {

@@ -4,38 +4,46 @@ import (
 	"errors"
 
 	"github.com/tiebreak/tiebreak/internal/durable"
+	"github.com/tiebreak/tiebreak/internal/errs"
 )
 
 // Sentinel errors. Every error this package returns wraps one of them (and,
 // for bad values, the pack sentinel that describes the problem), so callers
-// use errors.Is.
+// use errors.Is. Every sentinel for bad input (ErrName, ErrOptions, ErrID,
+// ErrValue, ErrDenseDisabled) wraps ErrArgument: errors.Is(err, ErrArgument)
+// means the caller's mistake, with nothing written. ErrArgument,
+// ErrOptions, ErrNotFound, ErrRedis, ErrReply and ErrNotReplicated are the
+// same values in every package of tiebreak. An error caused by the
+// caller's context wraps context.Canceled or context.DeadlineExceeded, not
+// ErrRedis.
 var (
 	// ErrName reports a board name that is empty, too long (over MaxNameLen
 	// bytes) or holds a brace, which would break the board's hash tag.
-	ErrName = errors.New("invalid name")
+	ErrName = errs.Invalid("invalid name")
 
 	// ErrOptions reports options or a layout the constructor refuses.
-	ErrOptions = errors.New("invalid options")
+	ErrOptions = errs.Options
 
 	// ErrID reports an empty id or one longer than the board's MaxIDLen.
-	ErrID = errors.New("invalid id")
+	ErrID = errs.Invalid("invalid id")
 
 	// ErrValue reports a value that is NaN, infinite, not an integer where
 	// the field needs one, outside its field's range (also wrapping
 	// pack.ErrOverflow), or a wrong number of values or operators.
-	ErrValue = errors.New("invalid value")
+	ErrValue = errs.Invalid("invalid value")
 
 	// ErrArgument reports a bad argument: a count under 1, a negative
 	// offset, a malformed cursor, an unknown rank kind or policy, member
 	// data over MaxDataLen bytes, a SubmitMany over MaxSubmitMany.
-	ErrArgument = errors.New("invalid argument")
+	ErrArgument = errs.Argument
 
-	// ErrNotFound reports an id that is not on the board.
-	ErrNotFound = errors.New("id not found")
+	// ErrNotFound reports an id that is not on the board, or a board or
+	// archive that does not exist.
+	ErrNotFound = errs.NotFound
 
 	// ErrDenseDisabled reports a dense-rank read on a board built without
 	// Options.DenseRanks.
-	ErrDenseDisabled = errors.New("dense ranks not enabled")
+	ErrDenseDisabled = errs.Invalid("dense ranks not enabled")
 
 	// ErrConflict reports an Update that kept losing its compare-and-set to
 	// concurrent writers until its context ended (it then wraps the
@@ -64,9 +72,8 @@ var (
 	// migration already under way on the board.
 	ErrMigrating = errors.New("another migration under way")
 
-	// ErrRedis wraps an error from Redis or the connection (including a
-	// cancelled context, which it also wraps).
-	ErrRedis = errors.New("redis error")
+	// ErrRedis wraps an error from Redis or the connection.
+	ErrRedis = errs.Redis
 
 	// ErrNotReplicated reports a write that the master applied but that
 	// fewer than Options.WaitReplicas replicas acknowledged within
@@ -76,5 +83,5 @@ var (
 	ErrNotReplicated = durable.ErrNotReplicated
 
 	// ErrReply reports a script reply of an unexpected shape.
-	ErrReply = errors.New("unexpected reply")
+	ErrReply = errs.Reply
 )

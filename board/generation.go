@@ -196,6 +196,7 @@ func (b *Board) loadMigration(m meta) (*migration, error) {
 		return nil, err
 	}
 	o.expireAt = b.opts.expireAt
+	o.Group = b.opts.Group // a migration never moves a board between groups
 	t, err := configure(b.given, b.name, l, o)
 	if err != nil {
 		return nil, fmt.Errorf("board: %s: stored target: %w: %w", b.name, ErrDescriptor, err)
@@ -275,8 +276,11 @@ func (b *Board) drop(ctx context.Context) error {
 			stamp += strconv.FormatInt(m.tgen, 10)
 		}
 		n, err := dropScript.Exec(ctx, b.client, keys, []string{stamp}).AsInt64()
-		if err != nil || n == 1 || i == maxReloads {
+		switch {
+		case err != nil || n == 1:
 			return redisErr("drop", err)
+		case i == maxReloads:
+			return fmt.Errorf("board: %s: Drop: the board kept moving to other generations (a migration's steps); nothing removed: %w", b.name, ErrMigrating)
 		}
 	}
 }

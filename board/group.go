@@ -66,7 +66,9 @@ type GroupEntry struct {
 // NewGroup returns a group of boards, written in the order given. It
 // refuses (ErrOptions) no boards, more than MaxGroup, a nil board and one
 // board twice. The group is atomic (see Group) when every board sets the
-// same Options.Group, uses the same client and is not a periodic window.
+// same Options.Group and uses the same client: a periodic window of a
+// Periodic built with that Group included (its current window: build the
+// group again when the window turns, which costs no round trip).
 func NewGroup(boards ...*Board) (*Group, error) {
 	if len(boards) == 0 || len(boards) > MaxGroup {
 		return nil, fmt.Errorf("board: NewGroup: %d boards, want 1 to %d: %w", len(boards), MaxGroup, ErrOptions)
@@ -82,7 +84,7 @@ func NewGroup(boards ...*Board) (*Group, error) {
 		}
 		seen[b.prefix] = true
 		atomic = atomic && b.opts.Group != "" && b.opts.Group == boards[0].opts.Group &&
-			b.given == boards[0].given && b.opts.expireAt.IsZero()
+			b.given == boards[0].given
 	}
 	return &Group{boards: boards, atomic: atomic}, nil
 }

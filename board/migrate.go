@@ -245,7 +245,7 @@ func (b *Board) copyAll(ctx context.Context, tgen int64, batch int, pause time.D
 	}
 	for step := strconv.Itoa(batch); ; {
 		if err := ctx.Err(); err != nil {
-			return fmt.Errorf("board: %s: migration paused (call Migrate again to resume): %w: %w", b.name, ErrRedis, err)
+			return fmt.Errorf("board: %s: migration paused (call Migrate again to resume): %w", b.name, err)
 		}
 		done, err := b.copyStep(ctx, tgen, step)
 		if err != nil {
@@ -256,7 +256,7 @@ func (b *Board) copyAll(ctx context.Context, tgen int64, batch int, pause time.D
 			return nil
 		}
 		if err := sleep(ctx, pause); err != nil {
-			return fmt.Errorf("board: %s: migration paused (call Migrate again to resume): %w: %w", b.name, ErrRedis, err)
+			return fmt.Errorf("board: %s: migration paused (call Migrate again to resume): %w", b.name, err)
 		}
 	}
 }
@@ -288,7 +288,8 @@ func (b *Board) finishMigration(ctx context.Context, t *Board, tgen int64) (agai
 		return false, err
 	}
 	g := b.gen.Load()
-	keys := []string{g.keys.meta, g.keys.z, g.keys.d, g.keys.m, g.keys.v, g.keys.c, g.keys.i, g.keys.x, names(b.prefix, tgen).z}
+	own := names(b.prefix, g.n) // the board's own keys: shared member data (Options.SharedData) stays
+	keys := []string{g.keys.meta, own.z, own.d, own.m, own.v, own.c, own.i, own.x, names(b.prefix, tgen).z}
 	reply, err := switchScript.Exec(ctx, b.client, keys, []string{strconv.FormatInt(tgen, 10), strconv.FormatInt(t.opts.Cap, 10)}).ToString()
 	if err != nil {
 		return false, redisErr("switch", err)

@@ -721,10 +721,40 @@ func halfMigrate(t *testing.T, b *Board, to *pack.Layout, o Options, mo MigrateO
 		}
 	}
 	defer func() { faultPoint = nil }()
-	if _, err := b.Migrate(ctx, to, o, mo); !errors.Is(err, context.Canceled) || !errors.Is(err, ErrRedis) {
+	if _, err := b.Migrate(ctx, to, o, mo); !errors.Is(err, context.Canceled) || errors.Is(err, ErrRedis) {
 		t.Fatalf("Migrate cancelled part way: err = %v, want context.Canceled", err)
 	}
 	if state, cur := migrationState(t, b); state != "migrating" {
 		t.Fatalf("after the cancel: state %q cursor %q, want migrating", state, cur)
+	}
+}
+
+// A board of a group that shares its member data migrates like any other:
+// the target keeps the group (its keys, its shared data), handles built
+// before the migration mirror their writes into it while it runs, and
+// every call works after the switch.
+func TestMigrateGroupedSharedData(t *testing.T) {
+	env := redistest.New(t)
+	ctx := t.Context()
+	c := migrationCases(t)[0]
+	o := Options{Group: env.Prefix + "_g", SharedData: true}
+	b := newBoard(t, env.Client, "", "shared", c.from, o)
+	stale := newBoard(t, env.Client, "", "shared", c.from, o)
+	src := newModel(c.from)
+	data := fill(t, b, src, 300, rand.New(rand.NewPCG(8, 8)))
+	to := o
+	halfMigrate(t, b, c.to, to, MigrateOptions{Batch: 20})
+	writeDuring(t, stale, src, data)
+	nb, err := b.Migrate(ctx, c.to, to, MigrateOptions{Batch: 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkMigrated(t, nb, src, c.from, nil, data)
+	opened, err := OpenGroup(ctx, env.Client, o.Group, nb.Name())
+	if err != nil {
+		t.Fatalf("OpenGroup after the migration: %v", err)
+	}
+	if _, err := opened.Submit(ctx, Submission{ID: "new", Values: []float64{1, 0, 1}, Data: []byte("d")}); err != nil {
+		t.Fatalf("a write after the migration: %v", err)
 	}
 }

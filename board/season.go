@@ -51,7 +51,7 @@ func (p *Periodic) windows(ctx context.Context) ([]Window, error) {
 	}
 	cmds := make(rueidis.Commands, len(ws))
 	for i, w := range ws {
-		k := names(prefixOf("", p.name+":"+w.Label), 0)
+		k := names(prefixOf(p.opts.Group, p.name+":"+w.Label), 0)
 		cmds[i] = p.client.B().Exists().Key(k.meta, k.z).Build()
 	}
 	out := ws[:0]
@@ -140,7 +140,7 @@ func (p *Periodic) makeArchive(ctx context.Context, w Window, o ArchiveOptions, 
 			return a.done(ctx)
 		}
 		if err := pause(ctx, min(attempt, 5)); err != nil {
-			return nil, fmt.Errorf("board: archive of %s: waiting for another caller to make it: %w: %w", w.Label, ErrRedis, err)
+			return nil, fmt.Errorf("board: archive of %s: waiting for another caller to make it: %w", w.Label, err)
 		}
 	}
 }
@@ -152,7 +152,7 @@ func (p *Periodic) checkArchivable(ctx context.Context, w Window, a *archive) er
 	if err != nil || st != "" {
 		return err
 	}
-	k := names(prefixOf("", p.name+":"+w.Label), 0)
+	k := names(prefixOf(p.opts.Group, p.name+":"+w.Label), 0)
 	n, err := p.client.Do(ctx, p.client.B().Exists().Key(k.meta, k.z).Build()).AsInt64()
 	if err != nil {
 		return redisErr("archive", err)
@@ -164,7 +164,9 @@ func (p *Periodic) checkArchivable(ctx context.Context, w Window, a *archive) er
 }
 
 // Archived returns the archive of window w, made by Archive; ErrNotFound
-// when none has been made (or it expired).
+// when none has been made (or it expired), a window that has not ended
+// included. It refuses a window not of the Periodic's period
+// (ErrArgument).
 func (p *Periodic) Archived(ctx context.Context, w Window) (*Board, error) {
 	if p.opts.Observer != nil {
 		return observed.Call(ctx, p.opts.Observer, p.op("Periodic.Archived"), errKinds, func(ctx context.Context) (*Board, error) { return p.archived(ctx, w) }, nil)
@@ -174,6 +176,9 @@ func (p *Periodic) Archived(ctx context.Context, w Window) (*Board, error) {
 
 // archived is Archived.
 func (p *Periodic) archived(ctx context.Context, w Window) (*Board, error) {
+	if got, err := p.period.Window(w.Start); err == nil && got == w && w.End.After(time.Now()) {
+		return nil, fmt.Errorf("board: no archive of window %s: it ends at %v: %w", w.Label, w.End, ErrNotFound)
+	}
 	a, err := p.archiveBoard(w, ArchiveOptions{})
 	if err != nil {
 		return nil, err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -79,6 +80,14 @@ func TestArchiveExactlyOnce(t *testing.T) {
 	if ttl := pttl(t, a, a.gen.Load().keys.z); ttl != -1 {
 		t.Errorf("archive kept forever has PTTL %d", ttl)
 	}
+	// Kept forever, it stores its descriptor: Open reads it by name.
+	opened, err := Open(ctx, env.Client, a.Name())
+	if err != nil {
+		t.Fatalf("Open of an archive kept forever: %v", err)
+	}
+	if o, err := scanAll(ctx, opened, MaxCount, WithData(), WithRanks(Dense)); err != nil || cmp.Diff(want, o) != "" {
+		t.Errorf("the archive through Open: %v (-want +got):\n%s", err, cmp.Diff(want, o))
+	}
 	if err := a.Drop(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -109,6 +118,10 @@ func TestArchiveTopAndTakeOver(t *testing.T) {
 	b, err := p.Archive(ctx, w, ArchiveOptions{Top: 1200, Retention: time.Hour})
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The stopped caller, back, writes nothing: its claim fenced its writes.
+	if err := a.write(ctx, []Entry{{ID: "stale", Values: []float64{1, 0, 1}}}); !errors.Is(err, errFenced) {
+		t.Errorf("a write of the caller that lost its claim: err = %v, want it fenced", err)
 	}
 	all, err1 := scanAll(ctx, p.At(w.Start), MaxCount)
 	got, err2 := scanAll(ctx, b, MaxCount)
@@ -180,6 +193,12 @@ func TestSeasonWindows(t *testing.T) {
 	if _, err := p.Archive(ctx, empty, ArchiveOptions{}); !errors.Is(err, ErrNotFound) {
 		t.Errorf("Archive of a window never written: err = %v, want ErrNotFound", err)
 	}
+	if _, err := p.Archived(ctx, now); !errors.Is(err, ErrNotFound) {
+		t.Errorf("Archived of a window not ended: err = %v, want ErrNotFound (no archive yet)", err)
+	}
+	if _, err := p.Archived(ctx, other); !errors.Is(err, ErrArgument) {
+		t.Errorf("Archived of a window of another period: err = %v, want ErrArgument", err)
+	}
 }
 
 func readHash(t *testing.T, b *Board, key string) map[string]string {
@@ -198,4 +217,58 @@ func pttl(t *testing.T, b *Board, key string) int64 {
 		t.Fatal(err)
 	}
 	return n
+}
+
+// A Periodic built with Options.Group writes its windows under the group's
+// hash tag: a group of an all-time board and the current window writes
+// both in one atomic script (the window's descriptor and expiry
+// included), Windows lists the window, and Archive archives it, in the
+// group too.
+func TestPeriodicInAGroup(t *testing.T) {
+	env := redistest.New(t)
+	ctx := t.Context()
+	o := Options{Group: env.Prefix + "_game"}
+	p, err := NewPeriodic(env.Client, "weekly", testLayout(t), Every(400*time.Millisecond), time.Minute, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := newBoard(t, env.Client, "", "alltime", testLayout(t), o)
+	w, _ := p.period.Window(time.Now())
+	win := p.At(w.Start)
+	g, err := NewGroup(all, win)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !g.Atomic() {
+		t.Fatal("a group of an all-time board and a window of one Group is not atomic")
+	}
+	for i := range 20 {
+		v := []float64{float64(i), 1, 2}
+		s := GroupSubmission{ID: strconv.Itoa(i), Data: []byte("d"), Entries: []GroupEntry{{Values: v}, {Values: v, Policy: Best}}}
+		if _, err := g.Submit(ctx, s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The window's first write stored its descriptor and expiry.
+	if m := readMetaRaw(t, win); m["desc"] != win.desc.encoded() || m["expire"] != strconv.FormatInt(w.End.Add(time.Minute).UnixMilli(), 10) {
+		t.Errorf("the window's meta HASH after a group write: %v", m)
+	}
+	if ttl := pttl(t, win, win.gen.Load().keys.z); ttl <= 0 {
+		t.Errorf("the window's entries after a group write: PTTL %d, want its retention", ttl)
+	}
+	ws, err := p.Windows(ctx)
+	if err != nil || len(ws) == 0 || ws[0] != w {
+		t.Fatalf("Windows = %v, %v; want %v first", ws, err, w)
+	}
+	time.Sleep(time.Until(w.End) + 10*time.Millisecond)
+	a, err := p.Archive(ctx, w, ArchiveOptions{})
+	if err != nil {
+		t.Fatalf("Archive of a grouped window: %v", err)
+	}
+	if n, err := a.Len(ctx); err != nil || n != 20 {
+		t.Errorf("the archive holds %d entries, %v; want 20", n, err)
+	}
+	if !strings.HasPrefix(a.gen.Load().keys.z, "tb:{"+o.Group+"}:") {
+		t.Errorf("the archive's keys %s are not in the group's hash tag", a.gen.Load().keys.z)
+	}
 }

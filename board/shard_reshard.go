@@ -198,7 +198,7 @@ func (sb *Sharded) beginReshard(ctx context.Context, shards int, l *lease) (src,
 			return src, dst, err
 		}
 		if err := pause(ctx, min(attempt, 5)); err != nil {
-			return nil, nil, fmt.Errorf("board: %s: Reshard: waiting for the lease: %w: %w", sb.name, ErrRedis, err)
+			return nil, nil, fmt.Errorf("board: %s: Reshard: waiting for the lease: %w", sb.name, err)
 		}
 	}
 }

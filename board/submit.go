@@ -96,7 +96,7 @@ type Result struct {
 // of one handle share those transactions under load: past 8 in flight,
 // writes wait for one to end and go together, up to 64 in one MULTI/EXEC,
 // each still its own atomic step. A caller whose context ends while its
-// write waits gets an error wrapping ErrRedis and the context's error, and
+// write waits gets an error wrapping the context's error, and
 // the write is not sent; except the first caller of a waiting batch, which
 // sends it when its turn comes, its own context ended or not, so that the
 // others' writes go.
@@ -107,8 +107,8 @@ type Result struct {
 // pack.ErrOverflow for ranges); an unknown policy or operator, or
 // operators without PerField, member data over MaxDataLen bytes
 // (ErrArgument); a write to a periodic window
-// past its retention (ErrExpired). Redis errors and a cancelled context
-// wrap ErrRedis.
+// past its retention (ErrExpired). Redis errors wrap ErrRedis; an error
+// of ctx wraps ctx's error (context.Canceled, context.DeadlineExceeded).
 //
 // With Options.WaitReplicas, it returns once that many replicas hold the
 // write; when fewer acknowledged it within Options.WaitTimeout, it

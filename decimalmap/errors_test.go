@@ -66,8 +66,9 @@ func TestErrorsNameWhatFailed(t *testing.T) {
 	}
 }
 
-// TestRedisErrorsNameThePackageOnce: an error from Redis (here a cancelled
-// context) also names the package once.
+// TestRedisErrorsNameThePackageOnce: an error of a call to Redis (here a
+// cancelled context, which wraps context.Canceled and not ErrRedis) also
+// names the package once.
 func TestRedisErrorsNameThePackageOnce(t *testing.T) {
 	env := redistest.New(t)
 	m := newMap(t, env.Client, env.Prefix, "cancel")
@@ -77,8 +78,8 @@ func TestRedisErrorsNameThePackageOnce(t *testing.T) {
 		errOf(m.RemoveValue(ctx, "1", "v")), errOf(m.Len(ctx)), m.Drop(ctx),
 		errOf(m.Range(ctx, Query{})), errOf(m.Scan(ctx, "", 3))}
 	for i, err := range errs {
-		if !errors.Is(err, ErrRedis) || !errors.Is(err, context.Canceled) {
-			t.Errorf("call %d on a cancelled context: err = %v; want ErrRedis and context.Canceled", i, err)
+		if errors.Is(err, ErrRedis) || !errors.Is(err, context.Canceled) {
+			t.Errorf("call %d on a cancelled context: err = %v; want context.Canceled and not ErrRedis (the caller's context is no Redis error)", i, err)
 		}
 		checkErrorText(t, err)
 	}

@@ -3,6 +3,7 @@ package decimalmap
 import (
 	"context"
 	"fmt"
+	"github.com/tiebreak/tiebreak/internal/errs"
 	"strconv"
 
 	"github.com/redis/rueidis"
@@ -245,8 +246,5 @@ func (m *Map) drop(ctx context.Context) error {
 }
 
 func redisErr(op string, err error) error {
-	if err == nil {
-		return nil
-	}
-	return fmt.Errorf("decimalmap: %s: %w: %w", op, ErrRedis, err)
+	return errs.FromRedis("decimalmap: "+op, err)
 }

@@ -1,37 +1,41 @@
 package ratelimit
 
 import (
-	"errors"
-
 	"github.com/tiebreak/tiebreak/internal/durable"
+	"github.com/tiebreak/tiebreak/internal/errs"
 )
 
 // Sentinel errors. Every error this package returns wraps one of them, so
-// callers use errors.Is.
+// callers use errors.Is. Every sentinel for bad input (ErrKey, ErrLimit,
+// ErrExceedsLimit, ErrOptions) wraps ErrArgument: errors.Is(err,
+// ErrArgument) means the caller's mistake, with nothing written.
+// ErrArgument, ErrOptions, ErrRedis, ErrReply and ErrNotReplicated are the
+// same values in every package of tiebreak. An error caused by the
+// caller's context wraps context.Canceled or context.DeadlineExceeded, not
+// ErrRedis.
 var (
 	// ErrKey reports a limited key that is empty, longer than MaxKeyLen
 	// bytes or holds a brace, which would break its hash tag.
-	ErrKey = errors.New("invalid key")
+	ErrKey = errs.Invalid("invalid key")
 
 	// ErrLimit reports a Limit whose N is outside [1, MaxN] or whose
 	// Window is outside [1µs, MaxWindow] or not a whole number of
 	// microseconds.
-	ErrLimit = errors.New("invalid limit")
+	ErrLimit = errs.Invalid("invalid limit")
 
 	// ErrArgument reports an AllowN asking for fewer than one request or
 	// more than MaxAllowN.
-	ErrArgument = errors.New("invalid argument")
+	ErrArgument = errs.Argument
 
 	// ErrExceedsLimit reports an AllowN asking for more requests than its
 	// limit admits in any window: no wait would ever let it through.
-	ErrExceedsLimit = errors.New("n exceeds the limit")
+	ErrExceedsLimit = errs.Invalid("n exceeds the limit")
 
 	// ErrOptions reports a nil client or options the constructor refuses.
-	ErrOptions = errors.New("invalid options")
+	ErrOptions = errs.Options
 
-	// ErrRedis wraps an error from Redis or the connection (including a
-	// cancelled context, which it also wraps).
-	ErrRedis = errors.New("redis error")
+	// ErrRedis wraps an error from Redis or the connection.
+	ErrRedis = errs.Redis
 
 	// ErrNotReplicated reports a write that the master applied but that
 	// fewer than Options.WaitReplicas replicas acknowledged within
@@ -41,5 +45,5 @@ var (
 	ErrNotReplicated = durable.ErrNotReplicated
 
 	// ErrReply reports a script reply of an unexpected shape.
-	ErrReply = errors.New("unexpected reply")
+	ErrReply = errs.Reply
 )

@@ -3,6 +3,7 @@ package ratelimit
 import (
 	"context"
 	"fmt"
+	"github.com/tiebreak/tiebreak/internal/errs"
 	"strconv"
 	"strings"
 	"time"
@@ -114,7 +115,7 @@ func (l *Limiter) Allow(ctx context.Context, key string, limit Limit) (Result, e
 // MaxKeyLen bytes, or holding a brace), a bad limit (ErrLimit, see
 // Limit.Validate), n < 1 (ErrArgument), n > limit.N, which no window can
 // ever admit (ErrExceedsLimit), and n > MaxAllowN (ErrArgument). Redis
-// errors and a cancelled context wrap ErrRedis.
+// errors wrap ErrRedis; an error of ctx wraps ctx's error.
 //
 // One call is one script of bounded work: it logs at most MaxAllowN
 // entries and drops at most MaxAllowN that left the window (a longer
@@ -177,7 +178,7 @@ func (l *Limiter) reset(ctx context.Context, key string) error {
 	}
 	_, err = durable.Write(ctx, l.client, l.wait, "ratelimit: reset", func(c rueidis.Client) (struct{}, error) {
 		if err := c.Do(ctx, c.B().Unlink().Key(k).Build()).Error(); err != nil {
-			return struct{}{}, fmt.Errorf("ratelimit: reset: %w: %w", ErrRedis, err)
+			return struct{}{}, errs.FromRedis("ratelimit: reset", err)
 		}
 		return struct{}{}, nil
 	})

@@ -2,6 +2,7 @@ package ratelimit
 
 import (
 	"fmt"
+	"github.com/tiebreak/tiebreak/internal/errs"
 	"time"
 
 	"github.com/redis/rueidis"
@@ -45,7 +46,7 @@ type Result struct {
 // reset µs} for a refusal.
 func parseResult(limit Limit, n int, r rueidis.RedisResult) (Result, error) {
 	if err := r.Error(); err != nil {
-		return Result{}, fmt.Errorf("ratelimit: allow: %w: %w", ErrRedis, err)
+		return Result{}, errs.FromRedis("ratelimit: allow", err)
 	}
 	arr, err := r.ToArray()
 	if err != nil {

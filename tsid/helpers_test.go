@@ -66,8 +66,8 @@ func cmpSplit(sx, sy float64, fx, fy string) int {
 // sentinels are the errors every error of the package wraps one of.
 var sentinels = []error{ErrSyntax, ErrRange, ErrScore, ErrVersion, ErrOptions, ErrField}
 
-// checkSentinel fails unless err wraps exactly one sentinel and says
-// "tsid: " exactly once.
+// checkSentinel fails unless err wraps exactly one sentinel, and with it
+// ErrArgument, and says "tsid: " exactly once.
 func checkSentinel(t *testing.T, what string, err error) {
 	t.Helper()
 	if err != nil && strings.Count(err.Error(), "tsid: ") != 1 {
@@ -81,6 +81,9 @@ func checkSentinel(t *testing.T, what string, err error) {
 	}
 	if n != 1 {
 		t.Errorf("%s: error %q wraps %d sentinels, want 1", what, err, n)
+	}
+	if !errors.Is(err, ErrArgument) {
+		t.Errorf("%s: error %q does not wrap ErrArgument", what, err)
 	}
 }
 

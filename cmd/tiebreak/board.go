@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"strings"
 
 	"github.com/tiebreak/tiebreak/board"
 	"github.com/tiebreak/tiebreak/pack"
@@ -100,6 +101,7 @@ type reader interface {
 // openBoard returns a handle to board name of group (none: ""), built
 // from its descriptor: a sharded board's when it is one.
 func openBoard(ctx context.Context, e *env, group, name string) (reader, error) {
+	group, name = groupOf(ctx, e, group, name)
 	if group == "" {
 		if err := checkObject(ctx, e, kindBoard, name, defaultLimiterPrefix); err != nil {
 			return nil, err
@@ -121,6 +123,20 @@ func openBoard(ctx context.Context, e *env, group, name string) (reader, error) 
 	}
 	b, err := board.OpenGroup(ctx, e.client, group, name)
 	return openedBoard(name, b, err)
+}
+
+// groupOf reads name as list prints a grouped board, "group/name", when
+// no group is given and such a board exists (a board whose own name holds
+// a slash is read as it is otherwise).
+func groupOf(ctx context.Context, e *env, group, name string) (string, string) {
+	g, n, ok := strings.Cut(name, "/")
+	if group != "" || !ok || g == "" || n == "" {
+		return group, name
+	}
+	if found, err := e.client.Do(ctx, e.client.B().Exists().Key(boardMetaKey(g, n)).Build()).AsInt64(); err == nil && found == 1 {
+		return g, n
+	}
+	return group, name
 }
 
 // openedBoard explains a board with a meta HASH but no descriptor.

@@ -60,6 +60,7 @@ type migration struct {
 // boardDescribe prints what board name stores about itself, read from its
 // meta HASH as it is.
 func boardDescribe(ctx context.Context, e *env, group, name string) error {
+	group, name = groupOf(ctx, e, group, name)
 	if err := checkName(kindBoard, name); err != nil {
 		return err
 	}

@@ -162,9 +162,7 @@ func measure(ctx context.Context, c rueidis.Client, objs []*object) error {
 		}
 	}
 	for i, r := range c.DoMulti(ctx, metas...) {
-		if err := boardDetail(boards[i], r); err != nil {
-			return err
-		}
+		boardDetail(boards[i], r)
 	}
 	var cmds rueidis.Commands
 	for _, ob := range objs {
@@ -172,18 +170,26 @@ func measure(ctx context.Context, c rueidis.Client, objs []*object) error {
 	}
 	replies := c.DoMulti(ctx, cmds...)
 	for _, ob := range objs {
-		if err := readSize(ob, &replies); err != nil {
-			return err
-		}
+		readSize(ob, &replies)
 	}
 	return nil
 }
 
+// unreadable notes on ob what list could not read: it shows the object as
+// it found it and goes on.
+func unreadable(ob *object, what string, err error) {
+	if ob.Detail != "" {
+		ob.Detail += "; "
+	}
+	ob.Detail += fmt.Sprintf("%s unreadable: %v", what, err)
+}
+
 // boardDetail reads a board's generation and state from its meta HASH.
-func boardDetail(ob *object, r rueidis.RedisResult) error {
+func boardDetail(ob *object, r rueidis.RedisResult) {
 	f, err := r.AsStrSlice()
 	if err != nil && !rueidis.IsRedisNil(err) {
-		return fmt.Errorf("HMGET %s: %w", ob.Key, err)
+		unreadable(ob, "meta HASH", err)
+		return
 	}
 	f = append(f, "", "", "", "")[:4] // absent fields
 	ob.gen, _ = strconv.ParseInt(f[0], 10, 64)
@@ -202,7 +208,6 @@ func boardDetail(ob *object, r rueidis.RedisResult) error {
 	if ms, err := strconv.ParseInt(f[3], 10, 64); err == nil && ms > 0 {
 		ob.Detail += ", window expiring " + stamp(time.UnixMilli(ms))
 	}
-	return nil
 }
 
 // sizeCommands are the commands that measure ob.
@@ -218,28 +223,32 @@ func sizeCommands(c rueidis.Client, ob *object) rueidis.Commands {
 	return rueidis.Commands{c.B().Zcard().Key(ob.Key).Build()}
 }
 
-// readSize takes ob's replies off the front of replies.
-func readSize(ob *object, replies *[]rueidis.RedisResult) error {
+// readSize takes ob's replies off the front of replies. A size it cannot
+// read (a retired shard's tombstone, a key of another type) is noted in
+// ob's detail.
+func readSize(ob *object, replies *[]rueidis.RedisResult) {
 	n := map[string]int{kindMap: 2, kindLimiter: 2}[ob.Kind]
 	n = max(n, 1)
 	rs := (*replies)[:n]
 	*replies = (*replies)[n:]
+	ob.Unit = map[string]string{kindBoard: "entries", kindTimeline: "messages", kindMap: "keys", kindLimiter: "requests"}[ob.Kind]
 	var err error
 	if ob.Size, err = rs[0].AsInt64(); err != nil {
-		return fmt.Errorf("size of %s %q: %w", ob.Kind, ob.Name, err)
+		unreadable(ob, "size", err)
+		return
 	}
-	ob.Unit = map[string]string{kindBoard: "entries", kindTimeline: "messages", kindMap: "keys", kindLimiter: "requests"}[ob.Kind]
 	switch ob.Kind {
 	case kindMap:
-		v, err := rs[1].AsInt64()
-		ob.Values, ob.Detail = &v, count(v, "values")
-		return err
+		if v, err := rs[1].AsInt64(); err == nil {
+			ob.Values, ob.Detail = &v, count(v, "values")
+		} else {
+			unreadable(ob, "values", err)
+		}
 	case kindLimiter:
-		ms, err := rs[1].AsInt64()
-		if ms >= 0 {
+		if ms, err := rs[1].AsInt64(); err != nil {
+			unreadable(ob, "expiry", err)
+		} else if ms >= 0 {
 			ob.Detail = "expires in " + (time.Duration(ms) * time.Millisecond).String()
 		}
-		return err
 	}
-	return nil
 }

@@ -53,6 +53,7 @@ func TestCommand(t *testing.T) {
 		{"usage", testUsage},
 		{"readonly", testReadOnly},
 		{"cluster", testCluster},
+		{"names", testNames},
 	} {
 		t.Run(g.name, func(t *testing.T) { g.fn(t, bin) })
 	}

@@ -1,9 +1,8 @@
 package timeline
 
 import (
-	"errors"
-
 	"github.com/tiebreak/tiebreak/internal/durable"
+	"github.com/tiebreak/tiebreak/internal/errs"
 )
 
 // Sentinel errors. Every error a Timeline returns wraps exactly one of
@@ -12,44 +11,49 @@ import (
 // layouts, errors.Is(err, tsid.ErrRange) and errors.Is(err,
 // tsid.ErrVersion) work on it as well. The sentinels' texts do not repeat
 // the package name: an error says "timeline: " once, then the room, the
-// call, the argument with its value and what is allowed.
+// call, the argument with its value and what is allowed. Every sentinel
+// for bad input (ErrOptions, ErrRoom, ErrID, ErrPageSize, ErrPayload)
+// wraps ErrArgument: errors.Is(err, ErrArgument) means the caller's
+// mistake, with nothing written. ErrArgument, ErrOptions, ErrNotFound,
+// ErrRedis, ErrReply and ErrNotReplicated are the same values in every
+// package of tiebreak. An error caused by the caller's context wraps
+// context.Canceled or context.DeadlineExceeded, not ErrRedis.
 var (
 	// ErrOptions reports a timeline that cannot be built: a nil client or
 	// codec, options out of bounds (see Options), a codec whose time part
 	// is wider than 53 bits or whose suffix is empty or longer than 64
 	// digits. It also reports a codec that breaks the Codec contract when
 	// used: a split of the wrong width or a score that is no time part.
-	ErrOptions = errors.New("invalid options")
+	ErrOptions = errs.Options
 
 	// ErrRoom reports a room name that is empty, longer than MaxRoomLen
 	// bytes or holds a brace, which would break the room's hash tag.
-	ErrRoom = errors.New("invalid room")
+	ErrRoom = errs.Invalid("invalid room")
 
 	// ErrID reports an ID, of a message, a cursor or an anchor, that the
 	// codec refuses. The error wraps the codec's own error as well: for
 	// tsid's layouts, tsid.ErrRange for an ID above the layout's Max and
 	// tsid.ErrVersion for a UUID that is not version 7. (The zero ID is
 	// always accepted as a cursor or an anchor; see Timeline.Before.)
-	ErrID = errors.New("invalid ID")
+	ErrID = errs.Invalid("invalid ID")
 
 	// ErrPageSize reports a page size n below 0 or above the timeline's
 	// MaxPage (0 means the timeline's DefaultPage).
-	ErrPageSize = errors.New("invalid page size")
+	ErrPageSize = errs.Invalid("invalid page size")
 
 	// ErrPayload reports an empty payload (nil or zero bytes) or one longer
 	// than the timeline's MaxPayload.
-	ErrPayload = errors.New("invalid payload")
+	ErrPayload = errs.Invalid("invalid payload")
 
 	// ErrArgument reports another bad argument to a call: a Remove of no
 	// IDs or of more than MaxRemove.
-	ErrArgument = errors.New("invalid argument")
+	ErrArgument = errs.Argument
 
 	// ErrNotFound reports an ID that is not in the timeline.
-	ErrNotFound = errors.New("message not found")
+	ErrNotFound = errs.NotFound
 
-	// ErrRedis wraps an error from Redis or the connection (including a
-	// cancelled context, which it also wraps).
-	ErrRedis = errors.New("redis error")
+	// ErrRedis wraps an error from Redis or the connection.
+	ErrRedis = errs.Redis
 
 	// ErrNotReplicated reports a write that the master applied but that
 	// fewer than Options.WaitReplicas replicas acknowledged within
@@ -60,5 +64,5 @@ var (
 
 	// ErrReply reports a reply of an unexpected shape, or a stored member
 	// that is not one the timeline writes: keys changed behind its back.
-	ErrReply = errors.New("unexpected reply")
+	ErrReply = errs.Reply
 )

@@ -39,7 +39,7 @@ func TestErrorsNameWhatFailed(t *testing.T) {
 		{errOf(tl.Before(ctx, 1<<63, 1)), []string{"Before: cursor: invalid ID", "9223372036854775808", "[0, 9223372036854775807]"}},
 		{errOf(tl.Around(ctx, 1<<63, 1)), []string{"Around: anchor: invalid ID", "9223372036854775808"}},
 		{errOf(tl.Get(ctx, 1<<63)), []string{"Get: id: invalid ID", "9223372036854775808"}},
-		{errOf(tl.Get(ctx, 1)), []string{"Get: id", "message not found"}},
+		{errOf(tl.Get(ctx, 1)), []string{"Get: id", "not found"}},
 		{errOf(tl.Remove(ctx)), []string{"Remove: len(ids) = 0", "[1, 50]"}},
 		{errOf(tl.Remove(ctx, 1, 2, 1<<63)), []string{"Remove: ids[2]: invalid ID", "9223372036854775808"}},
 		{tl.Append(ctx, 1, nil), []string{"Append: payload of 0 bytes", "[1, 8]"}},

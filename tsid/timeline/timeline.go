@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/tiebreak/tiebreak/internal/errs"
 	"math/bits"
 	"reflect"
 	"strconv"
@@ -264,7 +265,7 @@ func (tl *Timeline[ID]) redisErr(op string, err error) error {
 	if err == nil {
 		return nil
 	}
-	return fmt.Errorf("timeline: room %s: %s: %w: %w", clip.Quote(tl.room), op, ErrRedis, err)
+	return errs.FromRedis(fmt.Sprintf("timeline: room %s: %s", clip.Quote(tl.room), op), err)
 }
 
 func (tl *Timeline[ID]) replyErr(detail string) error {

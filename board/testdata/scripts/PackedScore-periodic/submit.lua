@@ -342,7 +342,7 @@ if CAP > 0 and redis.call('ZCARD', KEYS[KZ]) > CAP then
 end
 if mirror then mirror(id) end
 if KMETA > 0 and not desc then
-  redis.call('HSET', KEYS[KMETA], 'desc', DESC, 'gen', '0', 'state', 'live', 'expire', ARGV[5])
+  redis.call('HSET', KEYS[KMETA], 'desc', DESC, 'gen', '0', 'state', 'live', 'expire', ARGV[5] or '0')
 end
 if ARGV[5] and ARGV[5] ~= '0' then
   for i = 1, #KEYS do redis.call('PEXPIREAT', KEYS[i], ARGV[5]) end
