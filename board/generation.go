@@ -82,7 +82,7 @@ type meta struct {
 	gen, tgen        int64
 	migrating        bool
 	state            string // the state field: live, migrating, or a shard's export states
-	defaults, cursor string
+	defaults, cursor string // cursor: a shard's copy position while it exports
 	expireAt         time.Time
 }
 

@@ -131,22 +131,46 @@ func (b *Board) migrate(ctx context.Context, layout *pack.Layout, opts Options, 
 		return t, err
 	}
 	atStep("Migrate", "begin")
+	if err := b.copyAndSwitch(ctx, t, tgen, batch, mo.Pause); err != nil {
+		return b.finishedMeanwhile(ctx, t, err)
+	}
+	return t, nil
+}
+
+// copyAndSwitch copies the board into generation tgen, then checks the
+// target and switches to it, copying again when the check fails.
+func (b *Board) copyAndSwitch(ctx context.Context, t *Board, tgen int64, batch int, pause time.Duration) error {
 	for pass := 1; ; pass++ {
-		if err := b.copyAll(ctx, tgen, batch, mo.Pause); err != nil {
-			return nil, err
+		if err := b.copyAll(ctx, tgen, batch, pause); err != nil {
+			return err
 		}
 		atStep("Migrate", "check")
 		again, err := b.finishMigration(ctx, t, tgen)
 		switch {
 		case err != nil:
-			return nil, err
+			return err
 		case !again:
 			atStep("Migrate", "switch")
-			return t, nil
+			return nil
 		case pass == maxCopyPasses:
-			return nil, fmt.Errorf("board: %s: the target still lacks entries after %d copies (call Migrate again): %w", b.name, pass, ErrMigrating)
+			return fmt.Errorf("board: %s: the target still lacks entries after %d copies (call Migrate again): %w", b.name, pass, ErrMigrating)
 		}
 	}
+}
+
+// finishedMeanwhile turns err, which a migration to t met, into success
+// when another process running the same migration switched the board to
+// t meanwhile (two Migrates racing: one switches, the other's next step
+// finds the migration over).
+func (b *Board) finishedMeanwhile(ctx context.Context, t *Board, err error) (*Board, error) {
+	if !errors.Is(err, ErrMigrating) {
+		return nil, err
+	}
+	m, rerr := readMeta(ctx, b.client, b.name, b.prefix, "", "")
+	if rerr != nil || m.migrating || m.desc != t.desc.encoded() {
+		return nil, err
+	}
+	return t, t.adopt(m)
 }
 
 // maxCopyPasses bounds the copies of one Migrate call: the switch's check

@@ -109,3 +109,34 @@ func waitServing(t *testing.T, b *Board) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+// Two processes running the same migration at once share its position,
+// each step going further; one switches, and the other, finding the board
+// switched to the same settings, succeeds too. Writes go on throughout
+// and none is lost.
+func TestMigrateRacing(t *testing.T) {
+	env := redistest.New(t)
+	c := migrationCases(t)[5]
+	b := newBoard(t, env.Client, env.Prefix, "race", c.from, c.fo)
+	other := newBoard(t, env.Client, env.Prefix, "race", c.from, c.fo)
+	src := newModel(c.from)
+	data := fill(t, b, src, 3000, rand.New(rand.NewPCG(6, 6)))
+	mo := MigrateOptions{Defaults: c.defaults, Batch: 30}
+	errs := make(chan error, 2)
+	for _, h := range []*Board{b, other} {
+		go func() {
+			_, err := h.Migrate(t.Context(), c.to, c.to2, mo)
+			errs <- err
+		}()
+	}
+	for range 2 {
+		if err := <-errs; err != nil {
+			t.Errorf("a racing Migrate: %v", err)
+		}
+	}
+	nb, err := Open(t.Context(), env.Client, b.Name())
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkMigrated(t, nb, src, c.from, c.defaults, data)
+}

@@ -126,7 +126,7 @@ type Options struct {
 
 	// Observer, when not nil, is told of every operation of the handle:
 	// it may trace it and measure it (see package observe; the module
-	// github.com/tiebreak/tiebreak/otel implements it with OpenTelemetry).
+	// github.com/tiebreak/tiebreak/tiebreakotel implements it with OpenTelemetry).
 	// It belongs to the handle, not to the stored descriptor; a Migrate
 	// with none keeps the board's, and WithObserver gives one to a handle
 	// from Open. Default nil: nothing is observed, and an operation costs

@@ -134,9 +134,11 @@ func (p *Periodic) makeArchive(ctx context.Context, w Window, o ArchiveOptions, 
 		case "done":
 			return a.done(ctx)
 		case "claimed":
+			atStep("Archive", "claim")
 			if err := p.copyArchive(ctx, w, a, token, st, o.Top); err != nil {
 				return nil, err
 			}
+			atStep("Archive", "done")
 			return a.done(ctx)
 		}
 		if err := pause(ctx, min(attempt, 5)); err != nil {
@@ -294,11 +296,16 @@ func (p *Periodic) copyArchive(ctx context.Context, w Window, a *archive, token 
 		if err := a.step(ctx, token, page.Next, len(page.Entries), last); err != nil || last {
 			return err
 		}
+		atStep("Archive", "copy")
 		cursor = page.Next
 	}
 }
 
-// write stores entries in the archive board, member data included.
+// write stores entries in the archive board, member data included. A
+// write that fewer replicas than Options.WaitReplicas acknowledged (after
+// a failover left a master without its replica) stands: the window still
+// holds the entries, and a failover that loses the write loses the step
+// recorded after it too, so the copy is made again from there.
 func (a *archive) write(ctx context.Context, es []Entry) error {
 	if len(es) == 0 {
 		return nil
@@ -308,7 +315,7 @@ func (a *archive) write(ctx context.Context, es []Entry) error {
 		subs[i] = Submission{ID: e.ID, Values: e.Values, Data: e.Data}
 	}
 	for _, r := range a.b.SubmitMany(ctx, subs) {
-		if r.Err != nil {
+		if r.Err != nil && !errors.Is(r.Err, ErrNotReplicated) {
 			return r.Err
 		}
 	}

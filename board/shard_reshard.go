@@ -499,14 +499,17 @@ func (dst *shardView) drainShard(ctx context.Context, s *Board, batch int, all b
 
 // put writes entries, values and member data, to their shards of dst, as
 // they are: an entry without member data has none there either. Each
-// write runs only while the shard names the lease's token (fence.lua).
+// write runs only while the shard names the lease's token (fence.lua). A
+// write that fewer replicas than Options.WaitReplicas acknowledged (a
+// master left without its replica by a failover) stands: the check before
+// the switch finds a new shard that lost entries.
 func (dst *shardView) put(ctx context.Context, es []Entry) error {
 	subs := make([]Submission, len(es))
 	for i, e := range es {
 		subs[i] = Submission{ID: e.ID, Values: e.Values, Policy: Replace, Data: e.Data, dropData: e.Data == nil}
 	}
 	for _, r := range dst.SubmitMany(ctx, subs) {
-		if r.Err != nil {
+		if r.Err != nil && !errors.Is(r.Err, ErrNotReplicated) {
 			return r.Err
 		}
 	}
@@ -517,7 +520,7 @@ func (dst *shardView) put(ctx context.Context, es []Entry) error {
 func (dst *shardView) removeAll(ctx context.Context, ids []string) error {
 	for len(ids) > 0 {
 		n := min(len(ids), MaxRemove)
-		if _, err := dst.Remove(ctx, ids[:n]...); err != nil {
+		if _, err := dst.Remove(ctx, ids[:n]...); err != nil && !errors.Is(err, ErrNotReplicated) {
 			return err
 		}
 		ids = ids[n:]

@@ -14,7 +14,7 @@
 // A handle without one (the default) does nothing more than check that
 // its Observer is nil: no allocation, no time measured.
 //
-// The module github.com/tiebreak/tiebreak/otel implements Observer with
+// The module github.com/tiebreak/tiebreak/tiebreakotel implements Observer with
 // OpenTelemetry's API (spans and metrics); it is a module of its own, so
 // that a program that does not use it carries no OpenTelemetry module.
 package observe

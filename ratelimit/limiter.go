@@ -46,7 +46,7 @@ type Options struct {
 
 	// Observer, when not nil, is told of every operation of the limiter:
 	// it may trace it and measure it (see package observe; the module
-	// github.com/tiebreak/tiebreak/otel implements it with OpenTelemetry).
+	// github.com/tiebreak/tiebreak/tiebreakotel implements it with OpenTelemetry).
 	// Default nil: nothing is observed, and an operation costs one nil
 	// check more.
 	Observer observe.Observer

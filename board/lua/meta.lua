@@ -9,9 +9,12 @@
 --          written before descriptors existed keeps its format ('' none)
 --
 -- Reply: {desc, gen, state, target, tgen, defaults, expire, cursor}: the
---        HASH's fields, each false when absent. state is 'live' or
---        'migrating'; target, tgen, defaults and cursor are kept while
---        migrating; expire only by periodic windows.
+--        HASH's fields, each false when absent. state is 'live',
+--        'migrating', 'resharding' (a sharded board) or a shard's export
+--        state; target, tgen and defaults are kept while migrating or
+--        resharding; cursor is a shard's copy position while it exports
+--        (a Scan cursor: the score and member of the last entry copied);
+--        expire only by periodic windows.
 
 local desc = ARGV[1]
 if ARGV[2] ~= '' and redis.call('EXISTS', KEYS[2]) == 1 then desc = ARGV[2] end

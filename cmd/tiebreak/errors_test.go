@@ -101,6 +101,13 @@ func testUsage(t *testing.T, bin string) {
 			t.Errorf("tiebreak %q: exit %d, stderr %q, stdout %q; want exit %d and %q", u.args, r.code, r.stderr, r.stdout, code, u.want)
 		}
 	}
+	// An unknown command says which exist, in one line, not the whole help.
+	for _, args := range [][]string{{"board", "remove", "x"}, {"boards"}} {
+		r := c.run(args...)
+		if r.code != exitUsage || strings.Count(strings.TrimSpace(r.stderr), "\n") != 0 || !strings.Contains(r.stderr, "board top") {
+			t.Errorf("tiebreak %q: exit %d, stderr %q; want one line naming the commands", args, r.code, r.stderr)
+		}
+	}
 	r := c.exec(exec.Command(c.bin, "list", "--url", "http://x"))
 	if r.code != exitUsage || !strings.Contains(r.stderr, "--url: redis URL") {
 		t.Errorf("a malformed URL: exit %d, stderr %q; want 2", r.code, r.stderr)

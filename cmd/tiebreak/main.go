@@ -71,7 +71,23 @@ func badCommand(args []string) error {
 	if len(words) == 0 {
 		return fmt.Errorf("no command given\n\n%s", overview())
 	}
-	return fmt.Errorf("unknown command %q\n\n%s", strings.Join(words, " "), overview())
+	return fmt.Errorf("unknown command %q; the commands (all read only): %s; `tiebreak help` says more", strings.Join(words, " "), commandsLike(words[0]))
+}
+
+// commandsLike lists, in one line, the commands whose first word is
+// first, or every command when none is.
+func commandsLike(first string) string {
+	var names, all []string
+	for _, c := range commands {
+		all = append(all, c.name)
+		if strings.HasPrefix(c.name, first+" ") {
+			names = append(names, c.name)
+		}
+	}
+	if len(names) == 0 {
+		names = all
+	}
+	return strings.Join(names, ", ")
 }
 
 // help prints the overview, or one command's usage; it ignores flags.

@@ -15,12 +15,23 @@ import (
 	"github.com/tiebreak/tiebreak/pack"
 )
 
+// main writes to the server REDIS_URL names (redis://localhost:6379 when
+// it is unset), and says which.
 func main() {
-	client, err := rueidis.NewClient(rueidis.ClientOption{InitAddress: []string{"localhost:6379"}})
+	url := os.Getenv("REDIS_URL")
+	if url == "" {
+		url = "redis://localhost:6379"
+	}
+	opt, err := rueidis.ParseURL(url)
+	if err != nil {
+		log.Fatalf("REDIS_URL: %v", err)
+	}
+	client, err := rueidis.NewClient(opt)
 	if err != nil {
 		log.Fatal(err)
 	}
 	defer client.Close()
+	fmt.Fprintln(os.Stderr, "writing board \"arena\" on", opt.InitAddress)
 	if err := run(context.Background(), os.Stdout, client, "arena"); err != nil {
 		log.Fatal(err)
 	}

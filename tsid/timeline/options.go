@@ -102,7 +102,7 @@ type Options struct {
 	MaxPage int
 
 	// MaxPayload is the longest payload accepted, in bytes. Default
-	// DefaultMaxPayload (1 MiB); otherwise 1 to MaxPayloadLimit.
+	// DefaultMaxPayload (64 KiB); otherwise 1 to MaxPayloadLimit (64 KiB).
 	MaxPayload int
 
 	// MaxLen keeps at most the MaxLen newest messages: every append and
@@ -139,7 +139,7 @@ type Options struct {
 
 	// Observer, when not nil, is told of every operation of the handle:
 	// it may trace it and measure it (see package observe; the module
-	// github.com/tiebreak/tiebreak/otel implements it with OpenTelemetry).
+	// github.com/tiebreak/tiebreak/tiebreakotel implements it with OpenTelemetry).
 	// Default nil: nothing is observed, and an operation costs one nil
 	// check more.
 	Observer observe.Observer
