@@ -115,9 +115,9 @@ func Detect(ctx context.Context, client rueidis.Client) (Engine, error) {
 var known sync.Map
 
 // Of returns the engine of client, read with Detect the first time and
-// kept for the client's life (a process holds few clients; each one
-// asked about is kept, with its few strings). An error is not kept: the
-// next call asks again.
+// kept while the process runs (a process holds few clients; each one
+// asked about stays referenced, with its few strings). An error is not
+// kept: the next call asks again.
 func Of(ctx context.Context, client rueidis.Client) (Engine, error) {
 	if e, ok := known.Load(client); ok {
 		return e.(Engine), nil
@@ -149,8 +149,8 @@ func (f *Form) Refused(client rueidis.Client) bool {
 	return ok
 }
 
-// Refuse records that the engine of client refused the form (the
-// client's entry is kept for its life, as Of's).
+// Refuse records that the engine of client refused the form (kept while
+// the process runs, as Of's).
 func (f *Form) Refuse(client rueidis.Client) { f.refused.Store(client, struct{}{}) }
 
 // IsRefusal reports whether err is an engine's refusal of a command's
