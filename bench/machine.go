@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/internal/engine"
 	"github.com/tiebreak/tiebreak/internal/redisops"
 )
 
@@ -80,7 +81,19 @@ func loadAverage() string {
 
 // RedisInfo is the server measured and the settings that move the numbers.
 type RedisInfo struct {
-	Source  string `json:"source"`
+	Source string `json:"source"`
+	// Engine names the server and its version, as "redis 7.2.6" or
+	// "valkey 8.0.1 (redis_version 7.2.4)" (see internal/engine).
+	Engine string `json:"engine"`
+	// ServerName, ValkeyVersion and RedisVersion are INFO server's
+	// server_name ("valkey" on Valkey, "" on Redis before 8),
+	// valkey_version ("" on Redis) and redis_version (on Valkey, the
+	// Redis version it is compatible with), as reported.
+	ServerName    string `json:"server_name"`
+	ValkeyVersion string `json:"valkey_version"`
+	RedisVersion  string `json:"redis_version"`
+	// Version is the engine's own version: valkey_version on Valkey,
+	// else redis_version.
 	Version string `json:"version"`
 	Mode    string `json:"mode"`
 	OS      string `json:"os"`
@@ -100,7 +113,7 @@ var redisConfigKeys = []string{
 	"hash-max-listpack-value", "lua-time-limit", "busy-reply-threshold",
 }
 
-// redisInfo reads the server's version (INFO) and configuration (CONFIG
+// redisInfo reads the server's engine and version (INFO) and configuration (CONFIG
 // GET, one parameter per call so older servers answer too). A parameter the
 // server refuses or lacks is left out: managed services disable CONFIG.
 func redisInfo(ctx context.Context, c rueidis.Client, source string) (RedisInfo, error) {
@@ -112,7 +125,9 @@ func redisInfo(ctx context.Context, c rueidis.Client, source string) (RedisInfo,
 	if err != nil {
 		return RedisInfo{}, err
 	}
-	ri := RedisInfo{Source: source, Version: server["redis_version"], Mode: server["redis_mode"],
+	e := engine.Parse(server)
+	ri := RedisInfo{Source: source, Engine: e.String(), ServerName: e.ServerName, ValkeyVersion: e.ValkeyVersion,
+		RedisVersion: e.RedisVersion, Version: e.Version(), Mode: server["redis_mode"],
 		OS: server["os"], Memory: mem["mem_allocator"], Client: clientVersion(), Config: map[string]string{}}
 	cmds := make(rueidis.Commands, len(redisConfigKeys))
 	for i, k := range redisConfigKeys {

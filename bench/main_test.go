@@ -61,7 +61,7 @@ func TestEveryWorkloadTiny(t *testing.T) {
 	if keys := keysLeft(t, env); len(keys) > 0 {
 		t.Errorf("keys left behind: %q", keys)
 	}
-	if rep.Redis.Version == "" || rep.Machine.Cores < 1 || rep.Machine.GoVersion == "" {
+	if rep.Redis.Version == "" || rep.Redis.RedisVersion == "" || rep.Redis.Engine == "" || rep.Machine.Cores < 1 || rep.Machine.GoVersion == "" {
 		t.Errorf("machine or Redis not described: %+v %+v", rep.Machine, rep.Redis)
 	}
 }

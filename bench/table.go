@@ -14,9 +14,9 @@ import (
 
 // printReport writes every section as a table, then every goal.
 func printReport(w io.Writer, r *Report) error {
-	fmt.Fprintf(w, "tiebreak bench: %s, %d cores, %s %s/%s; Redis %s (%s); %d goroutines, %d rounds of %s\n",
+	fmt.Fprintf(w, "tiebreak bench: %s, %d cores, %s %s/%s; %s (%s); %d goroutines, %d rounds of %s\n",
 		orUnknown(r.Machine.CPU), r.Machine.Cores, r.Machine.GoVersion, r.Machine.GOOS, r.Machine.GOARCH,
-		r.Redis.Version, r.Redis.Source, r.Settings.Concurrency, r.Settings.Rounds, r.Settings.Duration)
+		cmp.Or(r.Redis.Engine, "redis "+r.Redis.Version), r.Redis.Source, r.Settings.Concurrency, r.Settings.Rounds, r.Settings.Duration)
 	for _, s := range r.Sections {
 		if err := printSection(w, s); err != nil {
 			return err

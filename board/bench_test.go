@@ -3,6 +3,7 @@ package board_test
 import (
 	"testing"
 
+	"github.com/tiebreak/tiebreak/board"
 	"github.com/tiebreak/tiebreak/internal/benchload/gobench"
 	"github.com/tiebreak/tiebreak/internal/redistest"
 )
@@ -64,6 +65,18 @@ func BenchmarkSubmitNative(b *testing.B) {
 	f := gobench.Prepare(b, env, "writes")
 	gobench.Run(b, env, gobench.Comparison(b, f, "uniform-c64"))
 	gobench.Run(b, env, gobench.Comparison(b, f, "uniform-cpu"))
+}
+
+// BenchmarkSubmitNativeZScore is BenchmarkSubmitNative's Redis CPU per
+// write with the board's client taken to be one of an engine that refused
+// ZRANK ... WITHSCORE: its Best writes send ZADD, ZSCORE and ZRANK, as on
+// Redis 7.0. On an engine that takes WITHSCORE (Redis 7.2, Valkey 8), the
+// two benchmarks give the cost of either form on the same engine.
+func BenchmarkSubmitNativeZScore(b *testing.B) {
+	env := *redistest.New(b)
+	env.Client = board.WithoutZRankWithScore(env.Client)
+	f := gobench.Prepare(b, &env, "writes")
+	gobench.Run(b, &env, gobench.Comparison(b, f, "uniform-cpu"))
 }
 
 // BenchmarkShardedReads is the bench command's sharded workload on 10,000

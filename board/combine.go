@@ -26,11 +26,12 @@ const (
 // them: the sender never reads another caller's Submission values, which
 // that caller may reuse once it has left.
 type nativeWrite struct {
-	s       Submission
-	score   float64
-	replies []rueidis.RedisMessage
-	err     error
-	skip    bool // its caller left before the batch was sent: not sent
+	s         Submission
+	score     float64
+	withScore bool // sent with ZRANK ... WITHSCORE (see appendNative)
+	replies   []rueidis.RedisMessage
+	err       error
+	skip      bool // its caller left before the batch was sent: not sent
 }
 
 // nativeBatch is the writes sent as one MULTI/EXEC to the sorted set z.
@@ -126,7 +127,7 @@ func (b *Board) writeResult(w *nativeWrite) (Result, error) {
 	if w.err != nil {
 		return Result{}, w.err
 	}
-	return b.nativeResult(w.s, w.score, w.replies)
+	return b.nativeResult(w.s, w.score, w.replies, w.withScore)
 }
 
 // sendBatch sends nb's writes (those whose callers did not leave) in one
@@ -139,7 +140,19 @@ func (b *Board) sendBatch(ctx context.Context, nb *nativeBatch) {
 			ws = append(ws, w)
 		}
 	}
-	res := redisretry.DoMultiBuilt(ctx, b.client, func() rueidis.Commands { return b.batchCommands(nb.z, ws) })
+	withScore := b.withScore()
+	send := func() []rueidis.RedisResult {
+		for _, w := range ws {
+			w.withScore = withScore
+		}
+		return redisretry.DoMultiBuilt(ctx, b.client, func() rueidis.Commands { return b.batchCommands(nb.z, ws) })
+	}
+	res := send()
+	if withScore && refusedWithScore(res) {
+		zrankWithScore.Refuse(b.given)
+		withScore = false
+		res = send()
+	}
 	arr, err := res[len(res)-1].ToArray()
 	if err != nil {
 		err = b.nativeErr(res, err)
@@ -162,7 +175,7 @@ func (b *Board) batchCommands(z string, ws []*nativeWrite) rueidis.Commands {
 	cmds := make(rueidis.Commands, 0, 2+3*len(ws))
 	cmds = append(cmds, c.B().Multi().Build())
 	for _, w := range ws {
-		cmds = b.appendNative(cmds, z, w.s, w.score)
+		cmds = b.appendNative(cmds, z, w.s, w.score, w.withScore)
 	}
 	return append(cmds, c.B().Exec().Build())
 }
@@ -171,13 +184,13 @@ func (b *Board) batchCommands(z string, ws []*nativeWrite) rueidis.Commands {
 func (b *Board) batchResults(ws []*nativeWrite, arr []rueidis.RedisMessage) error {
 	n := 0
 	for _, w := range ws {
-		n += nativeReplies(w.s)
+		n += nativeReplies(w.s, w.withScore)
 	}
 	if len(arr) != n {
 		return fmt.Errorf("board: submit: EXEC reply of %d elements, want %d: %w", len(arr), n, ErrReply)
 	}
 	for _, w := range ws {
-		k := nativeReplies(w.s)
+		k := nativeReplies(w.s, w.withScore)
 		w.replies, arr = arr[:k:k], arr[k:]
 	}
 	return nil

@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/internal/engine"
 	"github.com/tiebreak/tiebreak/internal/redistest"
 	"github.com/tiebreak/tiebreak/pack"
 )
@@ -124,6 +126,32 @@ func TestDifferential(t *testing.T) {
 func TestDifferentialNativeWrites(t *testing.T) {
 	newWorkload(t, testLayout(t), Options{}).run(1500, false)
 }
+
+// The same with a second packed board whose client is taken to be one of
+// an engine that refused ZRANK ... WITHSCORE: its Best writes send ZSCORE
+// and ZRANK, as on Redis 7.0, while the first board's send ZRANK ...
+// WITHSCORE where the engine takes it (Redis 7.2, Valkey 8); both agree
+// with the model, on every engine.
+func TestDifferentialNativeWritesWithoutWithScore(t *testing.T) {
+	env := redistest.New(t)
+	w := newWorkload(t, testLayout(t), Options{})
+	older := &otherClient{env.Client}
+	zrankWithScore.Refuse(older)
+	b := newBoard(t, older, env.Prefix, "older", testLayout(t), Options{})
+	w.boards, w.all = append(w.boards, b), append(w.all, b)
+	w.run(1500, false)
+	e, err := engine.Of(t.Context(), env.Client)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := w.boards[0].withScore(); got != e.ZRankWithScore() || b.withScore() {
+		t.Errorf("%v: withScore %v and %v, want %v and false", e, got, b.withScore(), e.ZRankWithScore())
+	}
+}
+
+// otherClient is a client of its own (a key of its own in the maps kept
+// per client) that sends through Client.
+type otherClient struct{ rueidis.Client }
 
 // The differential test on a board of hundreds of ids (many of them made
 // of the bytes the bucketed key-suffix lookup stores its records with), so

@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/internal/engine"
 	"github.com/tiebreak/tiebreak/internal/redisretry"
 )
 
@@ -20,36 +22,75 @@ func (b *Board) native(g *generation, s Submission, expect string) bool {
 
 // submitNative writes s with one MULTI/EXEC through c: ZADD (LT for
 // Best: the stored score is the negated packed value, so lower is better;
-// CH counts a changed score), then, for Best, ZSCORE of the id (Replace
-// stores the score sent), and ZRANK; one round trip, one atomic step, the
-// same result as submit.lua's. Submit's own path, writeNative, sends the
-// same commands, batched with other callers' under load.
+// CH counts a changed score), then ZRANK, which for Best is ZRANK ...
+// WITHSCORE where the engine takes it (Redis 7.2, Valkey 8), else ZSCORE
+// then ZRANK (Replace stores the score sent); one round trip, one atomic
+// step, the same result as submit.lua's. Submit's own path, writeNative,
+// sends the same commands, batched with other callers' under load.
 func (b *Board) submitNative(ctx context.Context, c rueidis.Client, g *generation, s Submission) (Result, error) {
 	score, _, err := b.encode(s.ID, s.Values)
 	if err != nil {
 		return Result{}, err
 	}
-	res := redisretry.DoMultiBuilt(ctx, c, func() rueidis.Commands {
-		cmds := append(make(rueidis.Commands, 0, 5), c.B().Multi().Build())
-		return append(b.appendNative(cmds, g.keys.z, s, score), c.B().Exec().Build())
-	})
+	send := func(withScore bool) []rueidis.RedisResult {
+		return redisretry.DoMultiBuilt(ctx, c, func() rueidis.Commands {
+			cmds := append(make(rueidis.Commands, 0, 5), c.B().Multi().Build())
+			return append(b.appendNative(cmds, g.keys.z, s, score, withScore), c.B().Exec().Build())
+		})
+	}
+	withScore := b.withScore()
+	res := send(withScore)
+	if withScore && refusedWithScore(res) {
+		zrankWithScore.Refuse(b.given)
+		withScore = false
+		res = send(false)
+	}
 	arr, err := res[len(res)-1].ToArray()
 	if err != nil {
 		return Result{}, b.nativeErr(res, err)
 	}
-	if len(arr) != nativeReplies(s) {
-		return Result{}, fmt.Errorf("board: submit: EXEC reply of %d elements, want %d: %w", len(arr), nativeReplies(s), ErrReply)
+	if len(arr) != nativeReplies(s, withScore) {
+		return Result{}, fmt.Errorf("board: submit: EXEC reply of %d elements, want %d: %w", len(arr), nativeReplies(s, withScore), ErrReply)
 	}
-	return b.nativeResult(s, score, arr)
+	return b.nativeResult(s, score, arr, withScore)
+}
+
+// zrankWithScore is ZRANK ... WITHSCORE, whose reply holds the member's
+// score beside its rank: a Best native write sends it instead of ZSCORE
+// and ZRANK unless the engine of the client the board was given refused
+// it (Redis 7.0), as the first write that sent it found, once per client.
+var zrankWithScore engine.Form
+
+// withScore reports whether b's native writes of Best send ZRANK ...
+// WITHSCORE (see zrankWithScore).
+func (b *Board) withScore() bool { return !zrankWithScore.Refused(b.given) }
+
+// refusedWithScore reports whether res, the replies of a native write's
+// MULTI/EXEC, say that the engine refused ZRANK ... WITHSCORE: a command
+// refused when queued, as an unknown form, and EXEC aborted (nothing ran).
+func refusedWithScore(res []rueidis.RedisResult) bool {
+	if e, ok := rueidis.IsRedisErr(res[len(res)-1].Error()); !ok || !strings.HasPrefix(e.Error(), "EXECABORT") {
+		return false
+	}
+	for _, r := range res[1 : len(res)-1] {
+		if engine.IsRefusal(r.Error()) {
+			return true
+		}
+	}
+	return false
 }
 
 // appendNative appends to cmds the commands of a native write of s, whose
-// score is given, to the sorted set z: ZADD, ZSCORE (Best only), ZRANK.
-func (b *Board) appendNative(cmds rueidis.Commands, z string, s Submission, score float64) rueidis.Commands {
+// score is given, to the sorted set z: ZADD, then for Best ZRANK ...
+// WITHSCORE (withScore) or ZSCORE and ZRANK, for Replace ZRANK.
+func (b *Board) appendNative(cmds rueidis.Commands, z string, s Submission, score float64, withScore bool) rueidis.Commands {
 	c := b.client
 	zadd := c.B().Zadd().Key(z)
 	if s.Policy == Replace {
 		cmds = append(cmds, zadd.Ch().ScoreMember().ScoreMember(score, s.ID).Build())
+	} else if withScore {
+		return append(cmds, zadd.Lt().Ch().ScoreMember().ScoreMember(score, s.ID).Build(),
+			c.B().Zrank().Key(z).Member(s.ID).Withscore().Build())
 	} else {
 		cmds = append(cmds, zadd.Lt().Ch().ScoreMember().ScoreMember(score, s.ID).Build(),
 			c.B().Zscore().Key(z).Member(s.ID).Build())
@@ -58,10 +99,10 @@ func (b *Board) appendNative(cmds rueidis.Commands, z string, s Submission, scor
 }
 
 // nativeReplies is how many replies the commands of a native write of s
-// have in EXEC's: {changed, stored score, rank} for Best, {changed, rank}
-// for Replace.
-func nativeReplies(s Submission) int {
-	if s.Policy == Replace {
+// have in EXEC's: {changed, stored score, rank} for Best, {changed, [rank,
+// stored score]} for Best withScore, {changed, rank} for Replace.
+func nativeReplies(s Submission, withScore bool) int {
+	if s.Policy == Replace || withScore {
 		return 2
 	}
 	return 3
@@ -80,24 +121,38 @@ func (b *Board) nativeErr(res []rueidis.RedisResult, err error) error {
 
 // nativeResult reads the replies arr (see nativeReplies) of a native
 // write of s, whose score was sent.
-func (b *Board) nativeResult(s Submission, sent float64, arr []rueidis.RedisMessage) (Result, error) {
+func (b *Board) nativeResult(s Submission, sent float64, arr []rueidis.RedisMessage, withScore bool) (Result, error) {
 	for i := range arr {
 		if err := arr[i].Error(); err != nil {
 			return Result{}, redisErr("submit", err)
 		}
 	}
-	want := len(arr)
+	last := arr[len(arr)-1]
 	changed, err1 := arr[0].AsInt64()
-	rank, err2 := arr[want-1].AsInt64()
-	stored, err3 := "", error(nil)
-	if want == 3 {
+	var rank int64
+	var err2, err3 error
+	stored := ""
+	switch {
+	case s.Policy == Replace:
+		rank, err2 = last.AsInt64()
+	case withScore:
+		var pair []rueidis.RedisMessage
+		if pair, err2 = last.ToArray(); err2 == nil && len(pair) != 2 {
+			err2 = ErrReply
+		}
+		if err2 == nil {
+			rank, err2 = pair[0].AsInt64()
+			stored, err3 = pair[1].ToString()
+		}
+	default:
+		rank, err2 = last.AsInt64()
 		stored, err3 = arr[1].ToString()
 	}
 	if err1 != nil || err2 != nil || err3 != nil {
 		return Result{}, fmt.Errorf("board: submit: EXEC reply: %w", ErrReply)
 	}
 	res := Result{Entry: Entry{ID: s.ID, Rank: rank + 1}, Changed: changed == 1}
-	if want == 2 || storedIs(stored, sent) {
+	if s.Policy == Replace || storedIs(stored, sent) {
 		res.Entry.Values = make([]float64, len(s.Values))
 		for i, x := range s.Values {
 			res.Entry.Values[i] = x + 0 // one zero: never -0

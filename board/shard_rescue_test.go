@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math/rand/v2"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -125,10 +126,10 @@ func TestLongOperationsRideOutARestart(t *testing.T) {
 	env := &redistest.Env{Client: client, Prefix: "rideout"}
 	ctx := t.Context()
 	restartAt := func(n int) {
-		copies := 0
+		var copies atomic.Int64 // the shards' copies run at once
 		faultPoint = func(op, step string) {
 			if step == "copy" {
-				if copies++; copies == n {
+				if copies.Add(1) == int64(n) {
 					if err := srv.Crash(); err != nil {
 						t.Error(err)
 					}

@@ -227,8 +227,8 @@ func (b *Board) prepare(g *generation, s Submission, expect, expScore, expMember
 	if s.Data == nil && !s.dropData && expire == "0" && b.opts.Cap == 0 && b.fence == "" {
 		c.keys = g.keys.lean()
 	}
-	if expect == "" && s.Data == nil && !s.dropData && s.Policy != PerField && expire == "0" {
-		return c, nil // the common case: no optional arguments
+	if expect == "" && s.Data == nil && !s.dropData && s.Policy != PerField && expire == "0" && b.fence == "" {
+		return c, nil // the common case: no optional arguments (a fenced write's script reads its expire-at)
 	}
 	c.args = append(c.args, expire)
 	hasData := ""

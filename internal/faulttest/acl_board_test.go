@@ -50,6 +50,9 @@ func TestBoardLeastPrivilege(t *testing.T) {
 			strings.HasPrefix(k, "tb:{plain}:") || strings.HasPrefix(k, "tb:{game}:")
 	})
 	for _, b := range boards {
+		if b == nil { // a call that made it failed, reported above
+			continue
+		}
 		cs.check("Drop "+quoted(b.Name()), b.Drop(ctx), nil)
 	}
 	if n := checkKeyspace(t, admin, func(string) bool { return false }); n != 0 {

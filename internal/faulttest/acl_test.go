@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/board"
+	"github.com/tiebreak/tiebreak/internal/engine"
 	"github.com/tiebreak/tiebreak/internal/redisops"
 	"github.com/tiebreak/tiebreak/internal/redistest"
 )
@@ -17,11 +19,15 @@ import (
 // The ACL each package needs, as the README lists it: the commands (those
 // the package sends and those its scripts call), without the key
 // patterns, which name each object. Every user also needs aclConnection
-// (rueidis asks CLUSTER SLOTS, or SHARDS on Redis 8, when it connects, to
-// learn whether the server is a cluster), and aclWait when its writes wait
-// for replicas.
+// (rueidis asks CLUSTER SLOTS, or SHARDS on Redis 8 and Valkey 8, when it
+// connects, to learn whether the server is a cluster), and on an engine
+// with CLIENT SETINFO (Redis 7.2 or later, Valkey) aclSetInfo too: rueidis
+// names its library on every new connection. Redis 7.0 refuses an ACL
+// that names client|setinfo, which it does not know. A user needs aclWait
+// when its writes wait for replicas.
 const (
 	aclConnection = "+cluster|slots +cluster|shards"
+	aclSetInfo    = "+client|setinfo"
 	aclWait       = "+wait"
 	aclBoard      = "+evalsha +eval +evalsha_ro +eval_ro +multi +exec +time +zcard +scard +sscan +srandmember " +
 		"+exists +hdel +hget +hincrby +hmget +hscan +hset +hsetnx +pexpireat +pexpiretime +rename +sadd +set +srem " +
@@ -63,11 +69,19 @@ func globEscape(s string) string {
 }
 
 // aclUser creates the user name on the server of admin with exactly
-// commands and the key patterns (each "~" + pattern), and returns a
-// client logged in as that user.
+// commands, what every client needs on that server's engine, and the key
+// patterns (each "~" + pattern), and returns a client logged in as that
+// user.
 func aclUser(t *testing.T, srv *redistest.Server, admin rueidis.Client, name, commands string, patterns []string) rueidis.Client {
 	t.Helper()
+	e, err := engine.Of(context.Background(), admin)
+	if err != nil {
+		t.Fatal(err)
+	}
 	rules := append([]string{"reset", "on", ">pw"}, strings.Fields(aclConnection+" "+commands)...)
+	if e.ClientSetInfo() {
+		rules = append(rules, aclSetInfo)
+	}
 	for _, p := range patterns {
 		rules = append(rules, "~"+p)
 	}
@@ -166,4 +180,34 @@ func quoted(s string) string {
 		return fmt.Sprintf("%q... (%d bytes)", s[:24], len(s))
 	}
 	return fmt.Sprintf("%q", s)
+}
+
+// The README's table of least privilege lists what the tests give: each
+// package's commands, what every client needs, and client|setinfo where
+// the engine has it.
+func TestACLTableIsTheREADMEs(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cell := func(s string) string { return "`" + strings.ReplaceAll(s, "|", `\|`) + "`" }
+	for _, row := range []struct{ what, commands string }{
+		{"every client (rueidis asks whether the server is a cluster when it connects)", aclConnection},
+		{"every client on Redis 7.2 or later and on Valkey", aclSetInfo},
+		{"`board`", aclBoard},
+		{"`tsid/timeline`", aclTimeline},
+		{"`decimalmap`", aclDecimalmap},
+		{"`ratelimit`", aclRatelimit},
+		{"writes that wait for replicas", aclWait},
+	} {
+		found := false
+		for line := range strings.Lines(string(readme)) {
+			if strings.HasPrefix(line, "| "+row.what) && strings.Contains(line, " | "+cell(row.commands)+" |") {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("README.md has no row %q with the commands %s", row.what, cell(row.commands))
+		}
+	}
 }
