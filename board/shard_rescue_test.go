@@ -75,12 +75,10 @@ func TestReshardResumesAfterRestart(t *testing.T) {
 	b := newSharded(t, client, env.Prefix, "s", testLayout(t), ShardedOptions{Shards: 3})
 	plain := fillSharded(t, env, b, 4000, 31)
 	cctx, cancel := context.WithCancel(ctx)
-	copies := 0
+	var copies atomic.Int64 // the shards' copies run at once
 	faultPoint = func(op, step string) {
-		if step == "copy" {
-			if copies++; copies == 20 {
-				cancel()
-			}
+		if step == "copy" && copies.Add(1) == 20 {
+			cancel()
 		}
 	}
 	_, err := b.Reshard(cctx, 5, ReshardOptions{Batch: 40})

@@ -22,7 +22,7 @@ end
 
 if ARGV[2] == '1' and redis.call('EXISTS', KEYS[KINFLIGHT]) == 1 then
   redis.call('SUNIONSTORE', KEYS[KDIRTY], KEYS[KDIRTY], KEYS[KINFLIGHT])
-  redis.call('DEL', KEYS[KINFLIGHT])
+  redis.call('UNLINK', KEYS[KINFLIGHT])
 end
 if #ARGV > 3 then redis.call('SREM', KEYS[KINFLIGHT], unpack(ARGV, 4)) end
 local out = {}

@@ -26,6 +26,7 @@ func TestBoardLeastPrivilege(t *testing.T) {
 	}
 	patterns = append(patterns, "tb:{daily:*}:*", "tb:{season:*}:*") // the windows of periodic boards, and their archives
 	patterns = append(patterns, "tb:{plain}:*", "tb:{game}:*")       // a board of native writes; a group
+	patterns = append(patterns, "tb:{ranked}:*", "tb:{ranked~*}:*")  // a sharded board and its shards
 	c := aclUser(t, srv, admin, "board", aclBoard+" "+aclWait, patterns)
 	cs := &calls{t: t, pkg: "board"}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -40,6 +41,7 @@ func TestBoardLeastPrivilege(t *testing.T) {
 	boards = append(boards, periodicOps(ctx, t, cs, c))
 	boards = append(boards, nativeAndGroupOps(ctx, t, cs, c)...)
 	boards = append(boards, seasonOps(ctx, t, cs, c)...)
+	sharded := shardedOps(ctx, t, cs, c)
 	keys := checkKeyspace(t, admin, func(k string) bool {
 		for _, n := range names {
 			if strings.HasPrefix(k, "tb:{"+n+"}:") {
@@ -47,8 +49,12 @@ func TestBoardLeastPrivilege(t *testing.T) {
 			}
 		}
 		return strings.HasPrefix(k, "tb:{daily:") || strings.HasPrefix(k, "tb:{season:") ||
-			strings.HasPrefix(k, "tb:{plain}:") || strings.HasPrefix(k, "tb:{game}:")
+			strings.HasPrefix(k, "tb:{plain}:") || strings.HasPrefix(k, "tb:{game}:") ||
+			strings.HasPrefix(k, "tb:{ranked}:") || strings.HasPrefix(k, "tb:{ranked~")
 	})
+	if sharded != nil {
+		cs.check("Drop sharded", sharded.Drop(ctx), nil)
+	}
 	for _, b := range boards {
 		if b == nil { // a call that made it failed, reported above
 			continue
@@ -137,6 +143,31 @@ func nativeAndGroupOps(ctx context.Context, t *testing.T, cs *calls, c rueidis.C
 	cs.check("group Submit", errOf(g.Submit(ctx, board.GroupSubmission{ID: "line\nbreak", Data: []byte("*"), Entries: []board.GroupEntry{e, e}})), nil)
 	cs.check("group RemoveData", errOf(g.RemoveData(ctx, "line\nbreak")), nil)
 	return append(gb, plain)
+}
+
+// shardedOps writes and reads a sharded board, reshards it and opens it
+// again: the copy, its drains, its lease and the retirement of the old
+// shards all run under the ACL.
+func shardedOps(ctx context.Context, t *testing.T, cs *calls, c rueidis.Client) *board.Sharded {
+	sb, err := board.NewSharded(ctx, c, "ranked", boardLayout(t), board.ShardedOptions{Shards: 2})
+	cs.check("NewSharded", err, nil)
+	if err != nil {
+		return nil
+	}
+	for i, id := range append([]string{"p1", "p2", "p3"}, hostile...) {
+		sub := board.Submission{ID: id, Values: []float64{float64(i % 3), 1, 1}, Data: []byte(hostile[i%len(hostile)])}
+		cs.check("sharded Submit "+quoted(id), errOf(sb.Submit(ctx, sub)), nil)
+	}
+	cs.check("sharded Top", errOf(sb.Top(ctx, 5, board.WithData())), nil)
+	cs.check("sharded Rank", errOf(sb.Rank(ctx, "p1", board.Competition)), nil)
+	cs.check("sharded Remove", errOf(sb.Remove(ctx, "p2")), nil)
+	cs.check("Reshard", errOf(sb.Reshard(ctx, 3, board.ReshardOptions{Batch: 2})), nil)
+	ob, err := board.OpenSharded(ctx, c, "ranked")
+	cs.check("OpenSharded", err, nil)
+	if ob != nil {
+		cs.check("sharded Around after Reshard", errOf(ob.Around(ctx, "p1", 3)), nil)
+	}
+	return sb
 }
 
 // seasonOps archives an ended window of a periodic board of short windows

@@ -31,7 +31,7 @@ const (
 	aclWait       = "+wait"
 	aclBoard      = "+evalsha +eval +evalsha_ro +eval_ro +multi +exec +time +zcard +scard +sscan +srandmember " +
 		"+exists +hdel +hget +hincrby +hmget +hscan +hset +hsetnx +pexpireat +pexpiretime +rename +sadd +set +srem " +
-		"+unlink +zadd +zcount +zrange +zrank +zrem +zscan +zscore"
+		"+unlink +zadd +zcount +zrange +zrank +zrem +zscan +zscore +spop +sunionstore +hgetall"
 	aclTimeline = "+evalsha +eval +evalsha_ro +eval_ro +multi +exec +zadd +zcard +zcount +zlexcount +zrange " +
 		"+zrank +zrem +zremrangebyrank +unlink"
 	aclDecimalmap = "+evalsha +eval +multi +exec +zadd +zcard +zlexcount +zrange +zrem +zremrangebylex +zscore +unlink"
