@@ -194,7 +194,7 @@ func (sb *Sharded) beginReshard(ctx context.Context, shards int, l *lease) (src,
 	deadline := time.Now().Add(2 * reshardLease)
 	for attempt := 0; ; attempt++ {
 		src, dst, err = sb.tryBeginReshard(ctx, shards, l)
-		if !errors.Is(err, errLeaseHeld) || time.Now().After(deadline) {
+		if !errors.Is(err, errLeaseHeld) && !errors.Is(err, errDescMoved) || time.Now().After(deadline) {
 			return src, dst, err
 		}
 		if err := pause(ctx, min(attempt, 5)); err != nil {
@@ -203,8 +203,13 @@ func (sb *Sharded) beginReshard(ctx context.Context, shards int, l *lease) (src,
 	}
 }
 
-// errLeaseHeld reports a resharding whose lease another process holds.
-var errLeaseHeld = fmt.Errorf("board: another process holds the resharding's lease: %w", ErrMigrating)
+// errLeaseHeld reports a resharding whose lease another process holds;
+// errDescMoved a descriptor that changed between its reading and the
+// lease's taking (another Reshard switched): both are tried again.
+var (
+	errLeaseHeld = fmt.Errorf("board: another process holds the resharding's lease: %w", ErrMigrating)
+	errDescMoved = fmt.Errorf("board: the board's descriptor changed meanwhile: %w", ErrMigrating)
+)
 
 // tryBeginReshard is one try of beginReshard.
 func (sb *Sharded) tryBeginReshard(ctx context.Context, shards int, l *lease) (src, dst *shardView, err error) {
@@ -239,6 +244,8 @@ func (sb *Sharded) tryBeginReshard(ctx context.Context, shards int, l *lease) (s
 		return nil, nil, err
 	case r == "busy" && m.state == "resharding":
 		return nil, nil, fmt.Errorf("board: %s: Reshard: %w", sb.name, errLeaseHeld)
+	case r == "stale":
+		return nil, nil, fmt.Errorf("board: %s: Reshard: %w", sb.name, errDescMoved)
 	case r != "begun" && r != "resumed":
 		return nil, nil, fmt.Errorf("board: %s: Reshard: %s: %w", sb.name, r, ErrMigrating)
 	}
