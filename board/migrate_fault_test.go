@@ -1,6 +1,7 @@
 package board
 
 import (
+	"context"
 	"math/rand/v2"
 	"strconv"
 	"testing"
@@ -76,7 +77,7 @@ func TestMigrateResumesAfterRestart(t *testing.T) {
 			if err := srv.Restart(); err != nil {
 				t.Fatal(err)
 			}
-			waitServing(t, b)
+			waitServing(t, b.Len)
 			writeDuring(t, b, src, data)
 			nb, err := b.Migrate(t.Context(), c.to, c.to2, mo)
 			if err != nil {
@@ -96,12 +97,12 @@ func mustInt(t *testing.T, s string) int64 {
 	return n
 }
 
-// waitServing waits until b's server answers after a restart (it answers
-// LOADING while it reads its append-only file).
-func waitServing(t *testing.T, b *Board) {
+// waitServing waits until a server answers length after a restart (it
+// answers LOADING while it reads its append-only file).
+func waitServing(t *testing.T, length func(context.Context) (int64, error)) {
 	t.Helper()
 	for i := 0; ; i++ {
-		if _, err := b.Len(t.Context()); err == nil {
+		if _, err := length(t.Context()); err == nil {
 			return
 		} else if i == 3000 {
 			t.Fatalf("the restarted server does not answer: %v", err)

@@ -92,14 +92,7 @@ func TestReshardResumesAfterRestart(t *testing.T) {
 	if err := srv.Restart(); err != nil {
 		t.Fatal(err)
 	}
-	for i := 0; ; i++ {
-		if _, err := b.Len(ctx); err == nil {
-			break
-		} else if i == 3000 {
-			t.Fatalf("the restarted server does not answer: %v", err)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	waitServing(t, b.Len)
 	s := Submission{ID: "p7", Values: []float64{39, 1, 3}, Data: []byte("after the restart")}
 	for _, w := range []anyBoard{b, plain} {
 		if _, err := w.Submit(ctx, s); err != nil {
