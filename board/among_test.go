@@ -15,7 +15,7 @@ func TestAmongRefuses(t *testing.T) {
 	env := redistest.New(t)
 	ctx := t.Context()
 	b := newBoard(t, env.Client, env.Prefix, "among", testLayout(t), Options{})
-	many := make([]string, MaxAmong+1)
+	many := make([]string, maxAmong+1)
 	for i := range many {
 		many[i] = strconv.Itoa(i)
 	}
@@ -26,17 +26,17 @@ func TestAmongRefuses(t *testing.T) {
 	}{
 		{nil, nil, ErrArgument},
 		{many, nil, ErrArgument},
-		{[]string{"a", ""}, nil, ErrID},
-		{[]string{strings.Repeat("x", DefaultMaxIDLen+1)}, nil, ErrID},
-		{[]string{"a"}, []ReadOption{WithRanks(Dense)}, ErrDenseDisabled},
+		{[]string{"a", ""}, nil, errID},
+		{[]string{strings.Repeat("x", defaultMaxIDLen+1)}, nil, errID},
+		{[]string{"a"}, []ReadOption{WithRanks(Dense)}, errDenseDisabled},
 		{[]string{"a"}, []ReadOption{WithRanks(RankKind(9))}, ErrArgument},
 	} {
 		if _, err := b.Among(ctx, c.ids, c.opts...); !errors.Is(err, c.want) {
 			t.Errorf("Among(%d ids, %d opts): err = %v, want %v", len(c.ids), len(c.opts), err, c.want)
 		}
 	}
-	if l, err := b.Among(ctx, many[:MaxAmong]); err != nil || len(l.Absent) != MaxAmong {
-		t.Errorf("Among of MaxAmong absent ids: %d absent, %v", len(l.Absent), err)
+	if l, err := b.Among(ctx, many[:maxAmong]); err != nil || len(l.Entries) != 0 {
+		t.Errorf("Among of maxAmong absent ids: %d entries, %v", len(l.Entries), err)
 	}
 }
 
@@ -54,10 +54,10 @@ func TestAmongFriends(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := AmongList{Total: 6, Absent: []string{"ghost"}, Entries: []AmongEntry{
-			{Entry{ID: "p1", Values: []float64{40, 0, 1}, Rank: 2, Competition: 2, Dense: 2, Data: []byte("b")}, 1},
-			{Entry{ID: "p3", Values: []float64{40, 0, 1}, Rank: 4, Competition: 2, Dense: 2, Data: []byte("d")}, 2},
-			{Entry{ID: "p5", Values: []float64{10, 0, 0}, Rank: 6, Competition: 6, Dense: 4, Data: []byte("f")}, 3},
+		want := List{Total: 6, Entries: []Entry{
+			{ID: "p1", Values: []float64{40, 0, 1}, Rank: 2, Competition: 2, Dense: 2, Data: []byte("b")},
+			{ID: "p3", Values: []float64{40, 0, 1}, Rank: 4, Competition: 2, Dense: 2, Data: []byte("d")},
+			{ID: "p5", Values: []float64{10, 0, 0}, Rank: 6, Competition: 6, Dense: 4, Data: []byte("f")},
 		}}
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("%v: Among (-want +got):\n%s", s, diff)

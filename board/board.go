@@ -31,12 +31,13 @@ type Board struct {
 	layout *pack.Layout
 	opts   Options
 	prefix string     // how every key starts (prefixOf)
-	desc   Descriptor // what this handle writes and expects stored
+	desc   descriptor // what this handle writes and expects stored
 	width  int        // key suffix: digits of the fields prefix
 	rest   uint64     // key suffix: largest packed value of fields 2..n
 	gen    atomic.Pointer[generation]
 	comb   combiner // Submit's native writes, batched under load
 	fence  string   // a resharding's handle on a new shard: its lease token (fence.lua)
+	sh     *sharded // a sharded board (Options.Shards): every method is its own
 }
 
 // New returns a handle to the board named name on client, ranking by
@@ -48,10 +49,13 @@ type Board struct {
 // handles ever write one board in two encodings. Use Open to build a
 // handle from the stored descriptor alone.
 //
-// It refuses (ErrName) an empty name, one over MaxNameLen bytes or one
+// It refuses (ErrArgument) an empty name, one over 200 bytes or one
 // holding a brace, and (ErrOptions) a nil client or layout and invalid
 // options. Redis errors wrap ErrRedis.
 func New(ctx context.Context, client rueidis.Client, name string, layout *pack.Layout, opts Options) (*Board, error) {
+	if opts.Shards != 0 {
+		return newShardedBoard(ctx, client, name, layout, opts)
+	}
 	b, err := configure(client, name, layout, opts)
 	if err != nil {
 		return nil, err
@@ -93,17 +97,23 @@ func configure(client rueidis.Client, name string, layout *pack.Layout, opts Opt
 	return b, nil
 }
 
-// Client returns the client the board was built with.
-func (b *Board) Client() rueidis.Client { return b.given }
-
 // Name returns the board's name.
 func (b *Board) Name() string { return b.name }
 
 // Layout returns the board's layout.
 func (b *Board) Layout() *pack.Layout { return b.layout }
 
-// Strategy returns the board's storage strategy.
-func (b *Board) Strategy() Strategy { return b.opts.Strategy }
+// Options returns the board's settings: those stored with it (Strategy,
+// Cap, DenseRanks, Group, SharedData, Shards) as the board holds them,
+// and this handle's own.
+func (b *Board) Options() Options {
+	o := b.opts
+	o.expireAt = time.Time{}
+	if b.sh != nil {
+		o.Shards = b.sh.view.Load().desc.Shards
+	}
+	return o
+}
 
 func (b *Board) suffix() bool { return b.opts.Strategy == KeySuffix }
 
@@ -168,13 +178,13 @@ func fmtNum(v float64) string {
 }
 
 // expireArg is the expire-at argument of the write scripts. It refuses
-// (ErrExpired) a periodic window already past its retention.
+// (errExpired) a periodic window already past its retention.
 func (b *Board) expireArg() (string, error) {
 	if b.opts.expireAt.IsZero() {
 		return "0", nil
 	}
 	if !b.opts.expireAt.After(time.Now()) {
-		return "", fmt.Errorf("board: %s expired at %v: %w", b.name, b.opts.expireAt, ErrExpired)
+		return "", fmt.Errorf("board: %s expired at %v: %w", b.name, b.opts.expireAt, errExpired)
 	}
 	return strconv.FormatInt(b.opts.expireAt.UnixMilli(), 10), nil
 }
@@ -186,6 +196,9 @@ func (b *Board) expireArg() (string, error) {
 // other generations while it tries, it removes nothing and returns an
 // error wrapping ErrMigrating.
 func (b *Board) Drop(ctx context.Context) error {
+	if b.sh != nil {
+		return b.sh.Drop(ctx)
+	}
 	if b.opts.Observer != nil {
 		return observed.Do(ctx, b.opts.Observer, b.op("Drop", 0), errKinds, b.drop)
 	}

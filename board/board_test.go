@@ -90,8 +90,8 @@ func TestPerFieldAddAndRangeLeavesBoardUnchanged(t *testing.T) {
 		// time is 8 bits: 50 + 250 leaves the range; nothing may change,
 		// nothing may carry into paid.
 		_, err := b.Submit(ctx, Submission{ID: "p", Values: []float64{1, 0, 250}, Policy: PerField, Ops: []Op{OpAdd, OpKeep, OpAdd}})
-		if !errors.Is(err, ErrValue) || !errors.Is(err, pack.ErrOverflow) {
-			t.Fatalf("overflowing add: err = %v, want ErrValue and pack.ErrOverflow", err)
+		if !errors.Is(err, errValue) || !errors.Is(err, pack.ErrOverflow) {
+			t.Fatalf("overflowing add: err = %v, want errValue and pack.ErrOverflow", err)
 		}
 		e, err := b.Get(ctx, "p")
 		if err != nil {
@@ -147,8 +147,8 @@ func TestRankKinds(t *testing.T) {
 func TestDenseDisabled(t *testing.T) {
 	bothStrategies(t, Options{}, func(t *testing.T, b *Board) {
 		mustSubmit(t, b, Submission{ID: "a", Values: []float64{1, 1, 1}})
-		if _, err := b.Rank(context.Background(), "a", Dense); !errors.Is(err, ErrDenseDisabled) {
-			t.Errorf("err = %v, want ErrDenseDisabled", err)
+		if _, err := b.Rank(context.Background(), "a", Dense); !errors.Is(err, errDenseDisabled) {
+			t.Errorf("err = %v, want errDenseDisabled", err)
 		}
 	})
 }
@@ -296,23 +296,23 @@ func TestBadInputChangesNothing(t *testing.T) {
 	bothStrategies(t, Options{}, func(t *testing.T, b *Board) {
 		ctx := context.Background()
 		mustSubmit(t, b, Submission{ID: "a", Values: []float64{5, 1, 1}})
-		long := strings.Repeat("x", DefaultMaxIDLen+1)
+		long := strings.Repeat("x", defaultMaxIDLen+1)
 		for _, c := range []struct {
 			name string
 			s    Submission
 			want error
 		}{
-			{"empty id", Submission{ID: "", Values: []float64{1, 1, 1}}, ErrID},
-			{"long id", Submission{ID: long, Values: []float64{1, 1, 1}}, ErrID},
-			{"NaN", Submission{ID: "a", Values: []float64{math.NaN(), 1, 1}}, ErrValue},
-			{"+Inf", Submission{ID: "a", Values: []float64{math.Inf(1), 1, 1}}, ErrValue},
-			{"-Inf", Submission{ID: "a", Values: []float64{1, 1, math.Inf(-1)}}, ErrValue},
-			{"negative", Submission{ID: "a", Values: []float64{-1, 1, 1}}, ErrValue},
+			{"empty id", Submission{ID: "", Values: []float64{1, 1, 1}}, errID},
+			{"long id", Submission{ID: long, Values: []float64{1, 1, 1}}, errID},
+			{"NaN", Submission{ID: "a", Values: []float64{math.NaN(), 1, 1}}, errValue},
+			{"+Inf", Submission{ID: "a", Values: []float64{math.Inf(1), 1, 1}}, errValue},
+			{"-Inf", Submission{ID: "a", Values: []float64{1, 1, math.Inf(-1)}}, errValue},
+			{"negative", Submission{ID: "a", Values: []float64{-1, 1, 1}}, errValue},
 			{"too big", Submission{ID: "a", Values: []float64{1, 2, 1}}, pack.ErrOverflow},
-			{"fraction", Submission{ID: "a", Values: []float64{1, 1, 1.5}}, ErrValue},
-			{"few values", Submission{ID: "a", Values: []float64{1, 1}}, ErrValue},
-			{"many values", Submission{ID: "a", Values: []float64{1, 1, 1, 1}}, ErrValue},
-			{"few ops", Submission{ID: "a", Values: []float64{1, 1, 1}, Policy: PerField, Ops: []Op{OpAdd}}, ErrValue},
+			{"fraction", Submission{ID: "a", Values: []float64{1, 1, 1.5}}, errValue},
+			{"few values", Submission{ID: "a", Values: []float64{1, 1}}, errValue},
+			{"many values", Submission{ID: "a", Values: []float64{1, 1, 1, 1}}, errValue},
+			{"few ops", Submission{ID: "a", Values: []float64{1, 1, 1}, Policy: PerField, Ops: []Op{OpAdd}}, errValue},
 			{"bad op", Submission{ID: "a", Values: []float64{1, 1, 1}, Policy: PerField, Ops: []Op{9, 0, 0}}, ErrArgument},
 			{"bad policy", Submission{ID: "a", Values: []float64{1, 1, 1}, Policy: 9}, ErrArgument},
 		} {
@@ -359,10 +359,10 @@ func TestNewRefuses(t *testing.T) {
 		o    Options
 		want error
 	}{
-		"empty":    {"", Options{}, ErrName},
-		"brace":    {"a{b", Options{}, ErrName},
-		"close":    {"a}b", Options{}, ErrName},
-		"long":     {strings.Repeat("n", MaxNameLen+1), Options{}, ErrName},
+		"empty":    {"", Options{}, errName},
+		"brace":    {"a{b", Options{}, errName},
+		"close":    {"a}b", Options{}, errName},
+		"long":     {strings.Repeat("n", maxNameLen+1), Options{}, errName},
 		"cap":      {"x", Options{Cap: -1}, ErrOptions},
 		"strategy": {"x", Options{Strategy: 7}, ErrOptions},
 		"idlen":    {"x", Options{MaxIDLen: -3}, ErrOptions},

@@ -10,12 +10,12 @@ import (
 	"github.com/tiebreak/tiebreak/internal/redistest"
 )
 
-// Member data up to MaxDataLen is stored; one byte more is refused, by
+// Member data up to 64 KiB is stored; one byte more is refused, by
 // Submit, SubmitMany and SetData, and changes nothing.
 func TestDataBound(t *testing.T) {
 	bothStrategies(t, Options{DenseRanks: true}, func(t *testing.T, b *Board) {
 		ctx := context.Background()
-		full, over := bytes.Repeat([]byte("d"), MaxDataLen), bytes.Repeat([]byte("o"), MaxDataLen+1)
+		full, over := bytes.Repeat([]byte("d"), maxDataLen), bytes.Repeat([]byte("o"), maxDataLen+1)
 		mustSubmit(t, b, Submission{ID: "a", Values: []float64{5, 1, 1}, Data: full})
 		before := snapshotBoard(t, b)
 		if _, err := b.Submit(ctx, Submission{ID: "a", Values: []float64{9, 1, 1}, Data: over}); !errors.Is(err, ErrArgument) {
@@ -37,12 +37,12 @@ func TestDataBound(t *testing.T) {
 	})
 }
 
-// A SubmitMany over MaxSubmitMany is refused whole, each submission with
+// A SubmitMany over 100,000 is refused whole, each submission with
 // ErrArgument, and sends nothing.
 func TestSubmitManyBound(t *testing.T) {
 	env := redistest.New(t)
 	b := newBoard(t, env.Client, env.Prefix, "b", testLayout(t), Options{})
-	subs := make([]Submission, MaxSubmitMany+1)
+	subs := make([]Submission, maxSubmitMany+1)
 	for i := range subs {
 		subs[i] = Submission{ID: "id", Values: []float64{1, 0, 0}}
 	}
@@ -59,7 +59,7 @@ func TestSubmitManyBound(t *testing.T) {
 // snapshotBoard returns every entry of b with its data, best first.
 func snapshotBoard(t *testing.T, b *Board) []Entry {
 	t.Helper()
-	l, err := b.Page(context.Background(), 0, MaxCount, WithData())
+	l, err := b.Page(context.Background(), 0, maxCount, WithData())
 	if err != nil {
 		t.Fatal(err)
 	}

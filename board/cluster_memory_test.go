@@ -177,7 +177,7 @@ func TestShardedBeyondOneNode(t *testing.T) {
 	settledMemory(t, nodes)
 
 	// The same entries over the shards, which spread over the nodes.
-	sb, err := NewSharded(ctx, client, "sharded", l, ShardedOptions{Shards: beyondShards})
+	sb, err := New(ctx, client, "sharded", l, Options{Shards: beyondShards})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,11 +190,11 @@ func TestShardedBeyondOneNode(t *testing.T) {
 
 // checkSpread asserts that every node holds at least one shard and a fair
 // share of the entries, and is below its maxmemory.
-func checkSpread(t *testing.T, cluster *redistest.Cluster, nodes map[string]rueidis.Client, sb *Sharded, base map[string]int64, total int) {
+func checkSpread(t *testing.T, cluster *redistest.Cluster, nodes map[string]rueidis.Client, sb *Board, base map[string]int64, total int) {
 	t.Helper()
 	ctx := t.Context()
 	shards, entries := map[string]int{}, map[string]int64{}
-	for i, s := range sb.view.Load().shards {
+	for i, s := range sb.sh.view.Load().shards {
 		key := s.gen.Load().keys.z
 		slot, err := cluster.SlotOf(ctx, key)
 		if err != nil {
@@ -229,7 +229,7 @@ func checkSpread(t *testing.T, cluster *redistest.Cluster, nodes map[string]ruei
 
 // checkBeyondReads compares every kind of read of sb, at rest, with the
 // model's answer.
-func checkBeyondReads(t *testing.T, sb *Sharded, m *model) {
+func checkBeyondReads(t *testing.T, sb *Board, m *model) {
 	t.Helper()
 	ctx := t.Context()
 	m.ranks = readConfig{comp: true}
@@ -282,7 +282,7 @@ func checkBeyondReads(t *testing.T, sb *Sharded, m *model) {
 	if _, err := sb.Get(ctx, "player:absent"); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("Get of an absent id: err = %v, want ErrNotFound", err)
 	}
-	scanned, err := scanAll(ctx, sb, MaxCount)
+	scanned, err := scanAll(ctx, sb, maxCount)
 	check("Scan through all, 1000 a page", page(plain, 0, len(plain)), scanned, err)
 
 	var between []Entry

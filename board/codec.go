@@ -13,10 +13,10 @@ import (
 // allowed.
 func (b *Board) checkID(id string) error {
 	if id == "" {
-		return fmt.Errorf("board: id is empty, want 1 to %d bytes (Options.MaxIDLen): %w", b.opts.MaxIDLen, ErrID)
+		return fmt.Errorf("board: id is empty, want 1 to %d bytes (Options.MaxIDLen): %w", b.opts.MaxIDLen, errID)
 	}
 	if len(id) > b.opts.MaxIDLen {
-		return fmt.Errorf("board: id of %d bytes out of range [1, %d] (Options.MaxIDLen): %w", len(id), b.opts.MaxIDLen, ErrID)
+		return fmt.Errorf("board: id of %d bytes out of range [1, %d] (Options.MaxIDLen): %w", len(id), b.opts.MaxIDLen, errID)
 	}
 	return nil
 }
@@ -26,14 +26,14 @@ func (b *Board) checkID(id string) error {
 func (b *Board) checkValue(i int, v float64) error {
 	f := b.layout.Field(i)
 	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return fmt.Errorf("board: field %q: %v is not a finite number: %w", f.Name, v, ErrValue)
+		return fmt.Errorf("board: field %q: %v is not a finite number: %w", f.Name, v, errValue)
 	}
 	if !(i == 0 && b.suffix()) && v != math.Trunc(v) {
-		return fmt.Errorf("board: field %q: %v is not an integer: %w", f.Name, v, ErrValue)
+		return fmt.Errorf("board: field %q: %v is not an integer: %w", f.Name, v, errValue)
 	}
 	if min, max := b.fieldRange(i); v < min || v > max {
 		return fmt.Errorf("board: field %q: value %s outside [%s, %s]: %w: %w",
-			f.Name, fmtNum(v), fmtNum(min), fmtNum(max), ErrValue, pack.ErrOverflow)
+			f.Name, fmtNum(v), fmtNum(min), fmtNum(max), errValue, pack.ErrOverflow)
 	}
 	return nil
 }
@@ -44,17 +44,17 @@ func (b *Board) checkValue(i int, v float64) error {
 func (b *Board) checkDelta(i int, d float64) error {
 	f := b.layout.Field(i)
 	if math.IsNaN(d) || math.IsInf(d, 0) {
-		return fmt.Errorf("board: field %q: increment %v is not a finite number: %w", f.Name, d, ErrValue)
+		return fmt.Errorf("board: field %q: increment %v is not a finite number: %w", f.Name, d, errValue)
 	}
 	if i == 0 && b.suffix() {
 		return nil
 	}
 	if d != math.Trunc(d) {
-		return fmt.Errorf("board: field %q: increment %v is not an integer: %w", f.Name, d, ErrValue)
+		return fmt.Errorf("board: field %q: increment %v is not an integer: %w", f.Name, d, errValue)
 	}
 	if math.Abs(d) > float64(f.RawMax) {
 		return fmt.Errorf("board: field %q: increment %v exceeds the field's range: %w: %w",
-			f.Name, d, ErrValue, pack.ErrOverflow)
+			f.Name, d, errValue, pack.ErrOverflow)
 	}
 	return nil
 }
@@ -125,7 +125,7 @@ func (b *Board) encode(id string, vals []float64) (float64, string, error) {
 		}
 		s, err := b.layout.Pack(ints...)
 		if err != nil {
-			return 0, "", fmt.Errorf("board: %w: %w", ErrValue, err)
+			return 0, "", fmt.Errorf("board: %w: %w", errValue, err)
 		}
 		return -s.Float64() + 0, id, nil
 	}
@@ -141,7 +141,7 @@ func (b *Board) encode(id string, vals []float64) (float64, string, error) {
 		f := b.layout.Field(i)
 		raw, err := f.Raw(int64(vals[i]))
 		if err != nil {
-			return 0, "", fmt.Errorf("board: %w: %w", ErrValue, err)
+			return 0, "", fmt.Errorf("board: %w: %w", errValue, err)
 		}
 		rest += raw * f.Mul
 	}

@@ -50,11 +50,11 @@ func TestConcurrentNativeWritesShareTransactions(t *testing.T) {
 			all.vals[id] = v
 		}
 	}
-	got, err := b.Page(ctx, 0, MaxCount)
+	got, err := b.Page(ctx, 0, maxCount)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(all.page(0, MaxCount), got); diff != "" {
+	if diff := cmp.Diff(all.page(0, maxCount), got); diff != "" {
 		t.Errorf("the board after the writes (-want +got):\n%s", diff)
 	}
 }

@@ -107,8 +107,8 @@ func TestUpdateConflictAndAbort(t *testing.T) {
 		if _, err := b.Update(context.Background(), "p", func(*Entry) ([]float64, error) { return nil, boom }); !errors.Is(err, boom) {
 			t.Errorf("aborting fn: err = %v", err)
 		}
-		if _, err := b.Update(context.Background(), "p", func(*Entry) ([]float64, error) { return []float64{-1, 0, 0}, nil }); !errors.Is(err, ErrValue) {
-			t.Errorf("bad values from fn: err = %v, want ErrValue", err)
+		if _, err := b.Update(context.Background(), "p", func(*Entry) ([]float64, error) { return []float64{-1, 0, 0}, nil }); !errors.Is(err, errValue) {
+			t.Errorf("bad values from fn: err = %v, want errValue", err)
 		}
 		if e, _ := b.Get(context.Background(), "p"); e.Values[0] != n+100 {
 			t.Errorf("after refused updates: %v, want %v", e.Values, n+100)
@@ -129,7 +129,7 @@ func TestScanWhileChanging(t *testing.T) {
 		}
 		rng := rand.New(rand.NewPCG(1, 2))
 		seen := map[string]int{}
-		var c Cursor
+		var c string
 		for pages := 0; ; pages++ {
 			p, err := b.Scan(ctx, c, 7)
 			if err != nil {
@@ -138,7 +138,7 @@ func TestScanWhileChanging(t *testing.T) {
 			for _, e := range p.Entries {
 				seen[e.ID]++
 			}
-			if !p.HasMore {
+			if p.Next == "" {
 				break
 			}
 			c = p.Next

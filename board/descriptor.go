@@ -9,11 +9,11 @@ import (
 	"github.com/tiebreak/tiebreak/pack"
 )
 
-// DescriptorVersion is the format version of the descriptors this package
+// descriptorVersion is the format version of the descriptors this package
 // writes and reads.
-const DescriptorVersion = 1
+const descriptorVersion = 1
 
-// Descriptor is what a board stores about itself, beside its entries: its
+// descriptor is what a board stores about itself, beside its entries: its
 // layout and the options that decide how entries are stored. Every handle
 // to a board must agree with it (New refuses one that does not), and Open
 // builds a handle from it alone.
@@ -29,14 +29,14 @@ const DescriptorVersion = 1
 //
 // MaxIDLen and UpdateAttempts are not in it: they bound what one handle
 // sends, not how the board is stored.
-type Descriptor struct {
-	// Version is the format version, DescriptorVersion.
+type descriptor struct {
+	// Version is the format version, descriptorVersion.
 	Version int `json:"version"`
 	// Radix is 2 for a bit-field layout (pack.NewLayout), 10 for a digit
 	// layout (pack.NewDigitLayout).
 	Radix int `json:"radix"`
 	// Fields are the layout's fields, most significant first.
-	Fields []FieldDescriptor `json:"fields"`
+	Fields []fieldDescriptor `json:"fields"`
 	// Strategy is Options.Strategy, by name: "PackedScore" or "KeySuffix".
 	Strategy string `json:"strategy"`
 	// Cap is Options.Cap.
@@ -45,7 +45,7 @@ type Descriptor struct {
 	DenseRanks bool `json:"denseRanks"`
 	// SharedData is Options.SharedData.
 	SharedData bool `json:"sharedData,omitempty"`
-	// Shards is the number of shards of a sharded board (NewSharded); 0
+	// Shards is the number of shards of a sharded board (createSharded); 0
 	// for a board that is not sharded.
 	Shards int `json:"shards,omitempty"`
 	// ShardNames are the names of a sharded board's shards, in shard
@@ -55,20 +55,20 @@ type Descriptor struct {
 	// ShardGen counts the reshardings of a sharded board (Reshard): the
 	// names of its shards change at each.
 	ShardGen int `json:"shardGen,omitempty"`
-	// Lookup is how a KeySuffix board finds an id's member: LookupBuckets,
+	// Lookup is how a KeySuffix board finds an id's member: lookupBuckets,
 	// or "" for the first format (a HASH id -> member), which boards
 	// written before the buckets keep until Migrate converts them. Always
 	// "" for PackedScore.
 	Lookup string `json:"lookup,omitempty"`
 }
 
-// LookupBuckets is Descriptor.Lookup of a KeySuffix board whose ids are
+// lookupBuckets is descriptor.Lookup of a KeySuffix board whose ids are
 // hashed into buckets: tb:{name}:i is a HASH of buckets, each field
 // holding the ids of one bucket with their members' prefixes.
-const LookupBuckets = "buckets"
+const lookupBuckets = "buckets"
 
-// FieldDescriptor is one field of a Descriptor.
-type FieldDescriptor struct {
+// fieldDescriptor is one field of a descriptor.
+type fieldDescriptor struct {
 	// Name is pack.Field.Name.
 	Name string `json:"name"`
 	// Width is pack.Field.Width: bits, or digits when Radix is 10.
@@ -80,80 +80,80 @@ type FieldDescriptor struct {
 }
 
 // describe returns the descriptor of a board with layout l and options o.
-func describe(l *pack.Layout, o Options) Descriptor {
-	d := Descriptor{Version: DescriptorVersion, Radix: l.Radix(), Strategy: o.Strategy.String(), Cap: o.Cap, DenseRanks: o.DenseRanks, SharedData: o.SharedData}
+func describe(l *pack.Layout, o Options) descriptor {
+	d := descriptor{Version: descriptorVersion, Radix: l.Radix(), Strategy: o.Strategy.String(), Cap: o.Cap, DenseRanks: o.DenseRanks, SharedData: o.SharedData}
 	if o.Strategy == KeySuffix && !o.memberLookup {
-		d.Lookup = LookupBuckets
+		d.Lookup = lookupBuckets
 	}
 	for _, f := range l.Fields() {
-		d.Fields = append(d.Fields, FieldDescriptor{Name: f.Name, Width: f.Width, Dir: f.Dir.String(), Signed: f.Signed})
+		d.Fields = append(d.Fields, fieldDescriptor{Name: f.Name, Width: f.Width, Dir: f.Dir.String(), Signed: f.Signed})
 	}
 	return d
 }
 
 // encoded is the descriptor's canonical JSON: the same descriptor always
 // gives the same bytes, so scripts compare descriptors as strings.
-func (d Descriptor) encoded() string {
+func (d descriptor) encoded() string {
 	j, _ := json.Marshal(d) // plain strings, ints and bools: cannot fail
 	return string(j)
 }
 
-// parseDescriptor reads a stored descriptor. It refuses (ErrDescriptor)
+// parseDescriptor reads a stored descriptor. It refuses (errDescriptor)
 // malformed JSON and a version it does not know.
-func parseDescriptor(name, s string) (Descriptor, error) {
-	var d Descriptor
+func parseDescriptor(name, s string) (descriptor, error) {
+	var d descriptor
 	dec := json.NewDecoder(strings.NewReader(s))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&d); err != nil {
-		return d, fmt.Errorf("board: %s: stored descriptor is not valid JSON (%v): %w", name, err, ErrDescriptor)
+		return d, fmt.Errorf("board: %s: stored descriptor is not valid JSON (%v): %w", name, err, errDescriptor)
 	}
-	if d.Version != DescriptorVersion {
-		return d, fmt.Errorf("board: %s: stored descriptor has version %d, this package reads %d: %w", name, d.Version, DescriptorVersion, ErrDescriptor)
+	if d.Version != descriptorVersion {
+		return d, fmt.Errorf("board: %s: stored descriptor has version %d, this package reads %d: %w", name, d.Version, descriptorVersion, errDescriptor)
 	}
 	return d, nil
 }
 
 // build returns the layout and options the descriptor describes. It
-// refuses (ErrDescriptor) one that no layout or options could give.
-func (d Descriptor) build(name string) (*pack.Layout, Options, error) {
+// refuses (errDescriptor) one that no layout or options could give.
+func (d descriptor) build(name string) (*pack.Layout, Options, error) {
 	fields := make([]pack.Field, len(d.Fields))
 	for i, f := range d.Fields {
 		dir, ok := map[string]pack.Direction{"HigherIsBetter": pack.HigherIsBetter, "LowerIsBetter": pack.LowerIsBetter}[f.Dir]
 		if !ok {
-			return nil, Options{}, fmt.Errorf("board: %s: stored field %q has direction %q: %w", name, f.Name, f.Dir, ErrDescriptor)
+			return nil, Options{}, fmt.Errorf("board: %s: stored field %q has direction %q: %w", name, f.Name, f.Dir, errDescriptor)
 		}
 		fields[i] = pack.Field{Name: f.Name, Width: f.Width, Dir: dir, Signed: f.Signed}
 	}
 	newLayout := map[int]func(...pack.Field) (*pack.Layout, error){2: pack.NewLayout, 10: pack.NewDigitLayout}[d.Radix]
 	if newLayout == nil {
-		return nil, Options{}, fmt.Errorf("board: %s: stored radix %d, want 2 or 10: %w", name, d.Radix, ErrDescriptor)
+		return nil, Options{}, fmt.Errorf("board: %s: stored radix %d, want 2 or 10: %w", name, d.Radix, errDescriptor)
 	}
 	l, err := newLayout(fields...)
 	if err != nil {
-		return nil, Options{}, fmt.Errorf("board: %s: stored layout: %w: %w", name, ErrDescriptor, err)
+		return nil, Options{}, fmt.Errorf("board: %s: stored layout: %w: %w", name, errDescriptor, err)
 	}
 	s, ok := map[string]Strategy{"PackedScore": PackedScore, "KeySuffix": KeySuffix}[d.Strategy]
 	if !ok {
-		return nil, Options{}, fmt.Errorf("board: %s: stored strategy %q: %w", name, d.Strategy, ErrDescriptor)
+		return nil, Options{}, fmt.Errorf("board: %s: stored strategy %q: %w", name, d.Strategy, errDescriptor)
 	}
 	o := Options{Strategy: s, Cap: d.Cap, DenseRanks: d.DenseRanks, SharedData: d.SharedData}
 	switch {
 	case d.Lookup == "" && s == KeySuffix:
 		o.memberLookup = true
-	case d.Lookup != "" && (d.Lookup != LookupBuckets || s != KeySuffix):
-		return nil, Options{}, fmt.Errorf("board: %s: stored lookup %q for strategy %s, want %q (KeySuffix) or none: %w", name, d.Lookup, d.Strategy, LookupBuckets, ErrDescriptor)
+	case d.Lookup != "" && (d.Lookup != lookupBuckets || s != KeySuffix):
+		return nil, Options{}, fmt.Errorf("board: %s: stored lookup %q for strategy %s, want %q (KeySuffix) or none: %w", name, d.Lookup, d.Strategy, lookupBuckets, errDescriptor)
 	}
 	return l, o, nil
 }
 
 // lookupTwin returns d in the other key-suffix lookup format, and false
 // for a PackedScore descriptor, which has one format.
-func (d Descriptor) lookupTwin() (Descriptor, bool) {
+func (d descriptor) lookupTwin() (descriptor, bool) {
 	if d.Strategy != KeySuffix.String() {
 		return d, false
 	}
 	if d.Lookup == "" {
-		d.Lookup = LookupBuckets
+		d.Lookup = lookupBuckets
 	} else {
 		d.Lookup = ""
 	}
@@ -162,7 +162,7 @@ func (d Descriptor) lookupTwin() (Descriptor, bool) {
 
 // diff names the first setting in which given differs from stored, as
 // "setting: stored X, given Y", or returns "" when they agree.
-func diff(stored, given Descriptor) string {
+func diff(stored, given descriptor) string {
 	switch {
 	case stored.Radix != given.Radix:
 		return fmt.Sprintf("layout radix: stored %d, given %d", stored.Radix, given.Radix)
@@ -194,7 +194,7 @@ func diff(stored, given Descriptor) string {
 	return ""
 }
 
-// lookupName names a Descriptor.Lookup for people.
+// lookupName names a descriptor.Lookup for people.
 func lookupName(l string) string {
 	if l == "" {
 		return "member HASH (the first format)"
@@ -202,7 +202,7 @@ func lookupName(l string) string {
 	return l
 }
 
-func fieldNames(d Descriptor) string {
+func fieldNames(d descriptor) string {
 	names := make([]string, len(d.Fields))
 	for i, f := range d.Fields {
 		names[i] = f.Name
@@ -211,7 +211,7 @@ func fieldNames(d Descriptor) string {
 }
 
 // String describes the field as in pack.Layout.String: "time:32/lower".
-func (f FieldDescriptor) String() string {
+func (f fieldDescriptor) String() string {
 	s := fmt.Sprintf("%s:%d", f.Name, f.Width)
 	if f.Dir != pack.HigherIsBetter.String() {
 		s += "/lower"

@@ -120,15 +120,15 @@ func TestOpenRoundTrip(t *testing.T) {
 					}
 					mustSubmit(t, b, Submission{ID: string(rune('a' + i)), Values: vals, Data: []byte{byte(i)}})
 				}
-				o2, err := Open(ctx, env.Client, b.Name())
+				o2, err := Open(ctx, env.Client, b.Name(), Options{})
 				if err != nil {
 					t.Fatal(err)
 				}
-				if diff := cmp.Diff(b.Descriptor(), o2.Descriptor()); diff != "" {
+				if diff := cmp.Diff(b.descriptorOf(), o2.descriptorOf()); diff != "" {
 					t.Errorf("descriptor (-want +got):\n%s", diff)
 				}
-				if l.String() != o2.Layout().String() || o2.Strategy() != b.Strategy() {
-					t.Errorf("layout %v %v, want %v %v", o2.Layout(), o2.Strategy(), l, b.Strategy())
+				if l.String() != o2.Layout().String() || o2.Options().Strategy != b.Options().Strategy {
+					t.Errorf("layout %v %v, want %v %v", o2.Layout(), o2.Options().Strategy, l, b.Options().Strategy)
 				}
 				want, err1 := b.Top(ctx, 20, WithData())
 				got, err2 := o2.Top(ctx, 20, WithData())
@@ -157,14 +157,14 @@ func strconvBool(b bool) string {
 func TestOpenRefuses(t *testing.T) {
 	env := redistest.New(t)
 	ctx := t.Context()
-	if _, err := Open(ctx, env.Client, env.Prefix+"none"); !errors.Is(err, ErrNotFound) {
+	if _, err := Open(ctx, env.Client, env.Prefix+"none", Options{}); !errors.Is(err, ErrNotFound) {
 		t.Errorf("Open of no board: err = %v, want ErrNotFound", err)
 	}
-	if _, err := Open(ctx, nil, env.Prefix+"none"); !errors.Is(err, ErrOptions) {
+	if _, err := Open(ctx, nil, env.Prefix+"none", Options{}); !errors.Is(err, ErrOptions) {
 		t.Errorf("Open with nil client: err = %v, want ErrOptions", err)
 	}
-	if _, err := Open(ctx, env.Client, "a{b"); !errors.Is(err, ErrName) {
-		t.Errorf("Open of a bad name: err = %v, want ErrName", err)
+	if _, err := Open(ctx, env.Client, "a{b", Options{}); !errors.Is(err, errName) {
+		t.Errorf("Open of a bad name: err = %v, want errName", err)
 	}
 	for _, bad := range []string{`not json`, `{"version":2}`, `{"version":1,"radix":3}`, `{"version":1,"radix":2,"fields":[]}`,
 		`{"version":1,"radix":2,"fields":[{"name":"a","width":1,"dir":"Sideways"}],"strategy":"PackedScore"}`,
@@ -177,8 +177,8 @@ func TestOpenRefuses(t *testing.T) {
 		if err := env.Client.Do(ctx, env.Client.B().Hset().Key(key).FieldValue().FieldValue("desc", bad).Build()).Error(); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := Open(ctx, env.Client, name); !errors.Is(err, ErrDescriptor) {
-			t.Errorf("Open of %s: err = %v, want ErrDescriptor", bad, err)
+		if _, err := Open(ctx, env.Client, name, Options{}); !errors.Is(err, errDescriptor) {
+			t.Errorf("Open of %s: err = %v, want errDescriptor", bad, err)
 		}
 	}
 }
@@ -190,7 +190,7 @@ func TestBoardWithoutDescriptor(t *testing.T) {
 	b := newBoard(t, env.Client, env.Prefix, "legacy", testLayout(t), Options{Strategy: KeySuffix})
 	mustSubmit(t, b, Submission{ID: "a", Values: []float64{5, 1, 2}, Data: []byte("x")})
 	forgetDescriptor(t, b)
-	if _, err := Open(t.Context(), env.Client, b.Name()); !errors.Is(err, ErrNotFound) {
+	if _, err := Open(t.Context(), env.Client, b.Name(), Options{}); !errors.Is(err, ErrNotFound) {
 		t.Errorf("Open before any handle: err = %v, want ErrNotFound", err)
 	}
 	again := newBoard(t, env.Client, env.Prefix, "legacy", testLayout(t), Options{Strategy: KeySuffix})
@@ -214,11 +214,11 @@ func TestPeriodicWindowDescriptor(t *testing.T) {
 		t.Fatal(err)
 	}
 	w := p.Current()
-	if _, err := Open(ctx, env.Client, w.Name()); !errors.Is(err, ErrNotFound) {
+	if _, err := Open(ctx, env.Client, w.Name(), Options{}); !errors.Is(err, ErrNotFound) {
 		t.Errorf("Open before the first write: err = %v, want ErrNotFound", err)
 	}
 	mustSubmit(t, w, Submission{ID: "a", Values: []float64{3, 0, 9}})
-	o, err := Open(ctx, env.Client, w.Name())
+	o, err := Open(ctx, env.Client, w.Name(), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -256,8 +256,8 @@ func FuzzDescriptor(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		d, err := parseDescriptor("fuzz", s)
 		if err != nil {
-			if !errors.Is(err, ErrDescriptor) {
-				t.Fatalf("err = %v, want ErrDescriptor", err)
+			if !errors.Is(err, errDescriptor) {
+				t.Fatalf("err = %v, want errDescriptor", err)
 			}
 			return
 		}
@@ -305,8 +305,8 @@ func TestFirstFormatBoard(t *testing.T) {
 	}
 	check := func(what string, b *Board, wantFirst bool) {
 		t.Helper()
-		if b.opts.memberLookup != wantFirst || (b.Descriptor().Lookup == "") != wantFirst {
-			t.Errorf("%s: first format %t, lookup %q; want first format %t", what, b.opts.memberLookup, b.Descriptor().Lookup, wantFirst)
+		if b.opts.memberLookup != wantFirst || (b.descriptorOf().Lookup == "") != wantFirst {
+			t.Errorf("%s: first format %t, lookup %q; want first format %t", what, b.opts.memberLookup, b.descriptorOf().Lookup, wantFirst)
 		}
 		k := b.gen.Load().keys
 		if wantFirst && (!exists(b, k.m) || exists(b, k.i)) {
@@ -322,7 +322,7 @@ func TestFirstFormatBoard(t *testing.T) {
 	}
 	mustSubmit(t, again, Submission{ID: "d", Values: []float64{9, 0, 0}})
 	check("New, after a write", again, true)
-	opened, err := Open(ctx, env.Client, again.Name())
+	opened, err := Open(ctx, env.Client, again.Name(), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -34,20 +34,7 @@ type workload struct {
 }
 
 // anyBoard is what a Board and a Sharded both answer.
-type anyBoard interface {
-	Strategy() Strategy
-	Submit(ctx context.Context, s Submission) (Result, error)
-	Remove(ctx context.Context, ids ...string) (int64, error)
-	Get(ctx context.Context, id string, opts ...ReadOption) (Entry, error)
-	Rank(ctx context.Context, id string, kind RankKind) (int64, error)
-	Len(ctx context.Context) (int64, error)
-	Top(ctx context.Context, n int, opts ...ReadOption) (List, error)
-	Page(ctx context.Context, offset int64, n int, opts ...ReadOption) (List, error)
-	Around(ctx context.Context, id string, n int, opts ...ReadOption) (List, error)
-	Between(ctx context.Context, lo, hi float64, offset int64, n int, opts ...ReadOption) (List, error)
-	Scan(ctx context.Context, cursor Cursor, n int, opts ...ReadOption) (ScanPage, error)
-	Among(ctx context.Context, ids []string, opts ...ReadOption) (AmongList, error)
-}
+type anyBoard = *Board
 
 // newWorkload builds one board per strategy with options o, and a model.
 func newWorkload(t *testing.T, l *pack.Layout, o Options) *workload {
@@ -344,14 +331,14 @@ func (w *workload) subset() []string {
 // scanAll pages through the whole board with Scan, n entries a page.
 func scanAll(ctx context.Context, b anyBoard, n int, opts ...ReadOption) (List, error) {
 	l := List{Entries: []Entry{}}
-	var c Cursor
+	var c string
 	for {
 		p, err := b.Scan(ctx, c, n, opts...)
 		if err != nil {
 			return l, err
 		}
 		l.Entries, l.Total = append(l.Entries, p.Entries...), p.Total
-		if !p.HasMore {
+		if p.Next == "" {
 			return l, nil
 		}
 		c = p.Next

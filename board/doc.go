@@ -74,7 +74,7 @@
 //
 // # One board over many nodes
 //
-// A Sharded board (NewSharded) spreads one board over S shards, each a
+// A sharded board (createSharded) spreads one board over S shards, each a
 // board of its own with its own hash tag, so that on a cluster they live
 // on different nodes:
 //

@@ -30,8 +30,8 @@ func TestWritesWaitForReplicas(t *testing.T) {
 	}
 	many := b.SubmitMany(ctx, []Submission{{ID: "b", Values: []float64{20, 0, 1}}, {ID: "", Values: []float64{1, 0, 0}}})
 	short("SubmitMany[0]", many[0].Err)
-	if !errors.Is(many[1].Err, ErrID) {
-		t.Errorf("SubmitMany[1], an empty id: %v, want ErrID alone", many[1].Err)
+	if !errors.Is(many[1].Err, errID) {
+		t.Errorf("SubmitMany[1], an empty id: %v, want errID alone", many[1].Err)
 	}
 	_, err = b.Update(ctx, "a", func(old *Entry) ([]float64, error) { return []float64{old.Values[0] + 1, 1, 5}, nil })
 	short("Update", err)
@@ -52,7 +52,7 @@ func TestWritesWaitForReplicas(t *testing.T) {
 
 func TestWaitOptionsRefused(t *testing.T) {
 	env := redistest.New(t)
-	for _, o := range []Options{{WaitReplicas: -1}, {WaitReplicas: MaxWaitReplicas + 1}, {WaitTimeout: -1}, {WaitTimeout: MaxWaitTimeout + 1}} {
+	for _, o := range []Options{{WaitReplicas: -1}, {WaitReplicas: maxWaitReplicas + 1}, {WaitTimeout: -1}, {WaitTimeout: maxWaitTimeout + 1}} {
 		if _, err := New(t.Context(), env.Client, env.Prefix+"_b", testLayout(t), o); !errors.Is(err, ErrOptions) {
 			t.Errorf("New with %+v: %v, want ErrOptions", o, err)
 		}

@@ -31,8 +31,8 @@ func TestKeepOnNewIDIsChecked(t *testing.T) {
 		ctx := context.Background()
 		for _, vals := range [][]float64{{5, 0.5, 3}, {5, 0, 3.25}, {5, 2, 3}} {
 			_, err := b.Submit(ctx, Submission{ID: "new", Values: vals, Policy: PerField, Ops: []Op{OpSet, OpKeep, OpKeep}})
-			if !errors.Is(err, ErrValue) {
-				t.Errorf("Keep with %v on a new id: err = %v, want ErrValue", vals, err)
+			if !errors.Is(err, errValue) {
+				t.Errorf("Keep with %v on a new id: err = %v, want errValue", vals, err)
 			}
 		}
 		if n, _ := b.Len(ctx); n != 0 {
@@ -59,17 +59,17 @@ func TestReadLimits(t *testing.T) {
 			"Scan(MaxInt)":        errOf(b.Scan(ctx, "", math.MaxInt)),
 			"Between(n=MaxInt)":   errOf(b.Between(ctx, 0, 1000, 0, math.MaxInt)),
 			"Between(offset=-1)":  errOf(b.Between(ctx, 0, 1000, -1, 5)),
-			"Top(MaxCount+1)":     errOf(b.Top(ctx, MaxCount+1)),
+			"Top(maxCount+1)":     errOf(b.Top(ctx, maxCount+1)),
 			"Around(0)":           errOf(b.Around(ctx, "a", 0)),
 			"Between(NaN, 1)":     errOf(b.Between(ctx, 1, math.NaN(), 0, 5)),
 			"Rank(unknown kind)":  errOf(b.Rank(ctx, "a", 9)),
 			"Scan(bad base64)":    errOf(b.Scan(ctx, "!!", 5)),
 			"Page(offset -1)":     errOf(b.Page(ctx, -1, 5)),
 			"Scan(0)":             errOf(b.Scan(ctx, "", 0)),
-			"Page(MaxOffset, 10)": nil,
+			"Page(maxOffset, 10)": nil,
 		} {
-			if name == "Page(MaxOffset, 10)" {
-				err = errOf(b.Page(ctx, MaxOffset, MaxCount))
+			if name == "Page(maxOffset, 10)" {
+				err = errOf(b.Page(ctx, maxOffset, maxCount))
 				if err != nil {
 					t.Errorf("%s: %v", name, err)
 				}
@@ -79,8 +79,8 @@ func TestReadLimits(t *testing.T) {
 				t.Errorf("%s: err = %v, want ErrArgument", name, err)
 			}
 		}
-		if l, err := b.Top(ctx, MaxCount); err != nil || len(l.Entries) != 1 {
-			t.Errorf("Top(MaxCount) = %+v, %v", l, err)
+		if l, err := b.Top(ctx, maxCount); err != nil || len(l.Entries) != 1 {
+			t.Errorf("Top(maxCount) = %+v, %v", l, err)
 		}
 	})
 }
@@ -91,7 +91,7 @@ func TestMalformedCursors(t *testing.T) {
 		ctx := context.Background()
 		mustSubmit(t, b, Submission{ID: "a", Values: []float64{1, 0, 0}})
 		for _, raw := range []string{"NaN\nx", "0x1p3\nx", "Inf\nx", "-Inf\nx", "1.0\nx", "nonewline", "\nx"} {
-			c := Cursor(base64.RawURLEncoding.EncodeToString([]byte(raw)))
+			c := string(base64.RawURLEncoding.EncodeToString([]byte(raw)))
 			if _, err := b.Scan(ctx, c, 5); !errors.Is(err, ErrArgument) {
 				t.Errorf("Scan(%q): err = %v, want ErrArgument", raw, err)
 			}
@@ -108,8 +108,8 @@ func TestDenseIndexMissing(t *testing.T) {
 	mustSubmit(t, plain, Submission{ID: "x", Values: []float64{1, 0, 0}})
 	forgetDescriptor(t, plain)
 	dense := newBoard(t, env.Client, env.Prefix, "mm", testLayout(t), Options{DenseRanks: true})
-	if _, err := dense.Rank(context.Background(), "x", Dense); !errors.Is(err, ErrDenseDisabled) {
-		t.Errorf("err = %v, want ErrDenseDisabled", err)
+	if _, err := dense.Rank(context.Background(), "x", Dense); !errors.Is(err, errDenseDisabled) {
+		t.Errorf("err = %v, want errDenseDisabled", err)
 	}
 }
 
@@ -162,7 +162,7 @@ func (w *workload) checkIndexes() {
 		nv, _ := b.client.Do(ctx, b.client.B().Zcard().Key(b.gen.Load().keys.v).Build()).AsInt64()
 		if len(got) != len(counts) || sum != int64(len(w.model.vals)) || nv != int64(len(counts)) {
 			w.t.Fatalf("%v: dense index holds %d tuples (%d in the ZSET) counting %d entries; model %d tuples, %d entries",
-				b.Strategy(), len(got), nv, sum, len(counts), len(w.model.vals))
+				b.Options().Strategy, len(got), nv, sum, len(counts), len(w.model.vals))
 		}
 		if b.suffix() {
 			if n := len(lookupIDs(w.t, b)); n != len(w.model.vals) {

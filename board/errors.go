@@ -2,6 +2,7 @@ package board
 
 import (
 	"errors"
+	"fmt"
 
 	"github.com/tiebreak/tiebreak/internal/durable"
 	"github.com/tiebreak/tiebreak/internal/errs"
@@ -9,67 +10,51 @@ import (
 
 // Sentinel errors. Every error this package returns wraps one of them (and,
 // for bad values, the pack sentinel that describes the problem), so callers
-// use errors.Is. Every sentinel for bad input (ErrName, ErrOptions, ErrID,
-// ErrValue, ErrDenseDisabled) wraps ErrArgument: errors.Is(err, ErrArgument)
-// means the caller's mistake, with nothing written. ErrArgument,
-// ErrOptions, ErrNotFound, ErrRedis, ErrReply and ErrNotReplicated are the
-// same values in every package of tiebreak. An error caused by the
-// caller's context wraps context.Canceled or context.DeadlineExceeded, not
-// ErrRedis.
+// use errors.Is. Every error for bad input wraps ErrArgument, ErrOptions
+// included: errors.Is(err, ErrArgument) means the caller's mistake, with
+// nothing written; the message says which argument and why. ErrArgument,
+// ErrOptions, ErrNotFound, ErrRedis, ErrReply and ErrNotReplicated are
+// the same values in every package of tiebreak. An error caused by the
+// caller's context wraps context.Canceled or context.DeadlineExceeded,
+// not ErrRedis.
 var (
-	// ErrName reports a board name that is empty, too long (over MaxNameLen
-	// bytes) or holds a brace, which would break the board's hash tag.
-	ErrName = errs.Invalid("invalid name")
-
-	// ErrOptions reports options or a layout the constructor refuses.
-	ErrOptions = errs.Options
-
-	// ErrID reports an empty id or one longer than the board's MaxIDLen.
-	ErrID = errs.Invalid("invalid id")
-
-	// ErrValue reports a value that is NaN, infinite, not an integer where
-	// the field needs one, outside its field's range (also wrapping
-	// pack.ErrOverflow), or a wrong number of values or operators.
-	ErrValue = errs.Invalid("invalid value")
-
-	// ErrArgument reports a bad argument: a count under 1, a negative
-	// offset, a malformed cursor, an unknown rank kind or policy, member
-	// data over MaxDataLen bytes, a SubmitMany over MaxSubmitMany.
+	// ErrArgument reports a bad argument: an invalid board name (empty,
+	// over 200 bytes, holding a brace or a slash), an invalid id (empty
+	// or over Options.MaxIDLen), a value that is NaN, infinite, not an
+	// integer where the field needs one or outside its field's range
+	// (also wrapping pack.ErrOverflow), a wrong number of values or
+	// operators, a count under 1, a negative offset, a malformed cursor,
+	// an unknown rank kind or policy, a dense rank on a board without
+	// Options.DenseRanks, member data over 64 KiB, an operation the
+	// board's kind does not have (Reshard of a board that is not sharded,
+	// Migrate of one that is).
 	ErrArgument = errs.Argument
+
+	// ErrOptions reports options or a layout the constructor refuses; it
+	// wraps ErrArgument.
+	ErrOptions = errs.Options
 
 	// ErrNotFound reports an id that is not on the board, or a board or
 	// archive that does not exist.
 	ErrNotFound = errs.NotFound
 
-	// ErrDenseDisabled reports a dense-rank read on a board built without
-	// Options.DenseRanks.
-	ErrDenseDisabled = errs.Invalid("dense ranks not enabled")
-
-	// ErrConflict reports an Update that kept losing its compare-and-set to
-	// concurrent writers until its context ended (it then wraps the
-	// context's error too) or its attempts ran out (ErrRetriesExhausted).
+	// ErrConflict reports an Update that kept losing its compare-and-set
+	// to concurrent writers until its context ended (it then wraps the
+	// context's error too) or Options.UpdateAttempts ran out, and an
+	// archive whose making another caller took over.
 	ErrConflict = errors.New("update conflict")
 
-	// ErrRetriesExhausted reports an Update that lost its compare-and-set
-	// Options.UpdateAttempts times in a row; it wraps ErrConflict too.
-	ErrRetriesExhausted = errors.New("update attempts exhausted")
-
-	// ErrExpired reports a write to a periodic board whose window, with its
-	// retention, has already expired: the write would be deleted at once.
-	ErrExpired = errors.New("window expired")
-
 	// ErrMismatch reports a handle whose layout or options (Strategy, Cap,
-	// DenseRanks) differ from the descriptor stored with the board: from
-	// New, or from any call after the board migrated to other settings.
-	// The error names the setting, stored and given.
+	// DenseRanks, SharedData, Shards) differ from the descriptor stored
+	// with the board: from New, or from any call after the board migrated
+	// to other settings; the error names the setting, stored and given. It
+	// also reports a stored descriptor this package cannot read
+	// (malformed, of an unknown version, or describing no valid layout).
 	ErrMismatch = errors.New("descriptor mismatch")
 
-	// ErrDescriptor reports a stored descriptor this package cannot read:
-	// malformed, of an unknown version, or describing no valid layout.
-	ErrDescriptor = errors.New("invalid stored descriptor")
-
-	// ErrMigrating reports a Migrate to other settings than those of the
-	// migration already under way on the board.
+	// ErrMigrating reports a Migrate or a Reshard to other settings than
+	// those of the one already under way on the board, and an operation
+	// that waits for one (Drop).
 	ErrMigrating = errors.New("another migration under way")
 
 	// ErrRedis wraps an error from Redis or the connection.
@@ -85,3 +70,23 @@ var (
 	// ErrReply reports a script reply of an unexpected shape.
 	ErrReply = errs.Reply
 )
+
+// The sharper kinds of bad input, each wrapping ErrArgument: their
+// messages start the error's text.
+var (
+	errName          = errs.Invalid("invalid name")
+	errID            = errs.Invalid("invalid id")
+	errValue         = errs.Invalid("invalid value")
+	errDenseDisabled = errs.Invalid("dense ranks not enabled")
+)
+
+// errExpired reports a write to a periodic board whose window, with its
+// retention, has already expired: the write would be deleted at once.
+var errExpired = errs.Invalid("window expired")
+
+// errDescriptor reports a stored descriptor this package cannot read.
+var errDescriptor = fmt.Errorf("invalid stored descriptor: %w", ErrMismatch)
+
+// errRetriesExhausted reports an Update whose Options.UpdateAttempts ran
+// out; it is returned wrapped with ErrConflict.
+var errRetriesExhausted = errors.New("update attempts exhausted")

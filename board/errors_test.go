@@ -83,8 +83,8 @@ func TestUpdateGivesUpAfterAttempts(t *testing.T) {
 			mustSubmit(t, b, Submission{ID: "a", Values: []float64{float64(n + 1), 0, 0}})
 			return []float64{500, 1, 1}, nil
 		})
-		if !errors.Is(err, ErrRetriesExhausted) || !errors.Is(err, ErrConflict) {
-			t.Fatalf("err = %v, want ErrRetriesExhausted and ErrConflict", err)
+		if !errors.Is(err, errRetriesExhausted) || !errors.Is(err, ErrConflict) {
+			t.Fatalf("err = %v, want errRetriesExhausted and ErrConflict", err)
 		}
 		checkErrorText(t, err)
 		if calls.Load() != 5 {

@@ -262,7 +262,7 @@ func ExampleBoard_Scan() {
 	for i, id := range []string{"a", "b", "c", "d", "e"} {
 		b.Submit(ctx, board.Submission{ID: id, Values: []float64{float64(100 - i), 0, 0}})
 	}
-	var cursor board.Cursor
+	var cursor string
 	for {
 		p, err := b.Scan(ctx, cursor, 2)
 		if err != nil {
@@ -322,18 +322,23 @@ func ExampleOpen() {
 	ctx := context.Background()
 	b := exampleBoard("open", pointsPaidTime(), board.Options{})
 	defer b.Drop(ctx)
+	env, err := redistest.Shared()
+	if err != nil {
+		panic(err)
+	}
+	client := env.Client
 	if _, err := b.Submit(ctx, board.Submission{ID: "ann", Values: []float64{300, 1, 1700000000}}); err != nil {
 		panic(err)
 	}
 	wider, _ := pack.NewLayout(pack.Field{Name: "points", Width: 24}, pack.Field{Name: "paid", Width: 1}, pack.Field{Name: "time", Width: 28})
-	_, err := board.New(ctx, b.Client(), b.Name(), wider, board.Options{})
+	_, err = board.New(ctx, client, b.Name(), wider, board.Options{})
 	fmt.Println(errors.Is(err, board.ErrMismatch))
 
-	o, err := board.Open(ctx, b.Client(), b.Name())
+	o, err := board.Open(ctx, client, b.Name(), board.Options{})
 	if err != nil {
 		panic(err)
 	}
-	fmt.Println(o.Layout(), o.Strategy())
+	fmt.Println(o.Layout(), o.Options().Strategy)
 	top, _ := o.Top(ctx, 1)
 	printList(top)
 	// Output:
@@ -361,9 +366,8 @@ func ExampleBoard_Migrate() {
 	)
 	// 1700000000 does not fit 24 bits: the migration says which entries.
 	_, err := b.Migrate(ctx, wider, board.Options{}, board.MigrateOptions{Defaults: map[string]float64{"level": 1}})
-	var misfits *board.MisfitError
-	if errors.As(err, &misfits) {
-		fmt.Println(misfits.Count, "entries do not fit")
+	if errors.Is(err, pack.ErrOverflow) {
+		fmt.Println("entries do not fit: the error names them")
 	}
 	// Store times relative to the season's start instead, then migrate again.
 	for i, id := range []string{"ann", "bob", "cyd"} {
@@ -380,7 +384,7 @@ func ExampleBoard_Migrate() {
 	_, err = b.Top(ctx, 3)
 	fmt.Println(errors.Is(err, board.ErrMismatch))
 	// Output:
-	// 3 entries do not fit
+	// entries do not fit: the error names them
 	// 1 bob [100 1 1 1]
 	// 2 ann [100 0 0 1]
 	// 3 cyd [100 0 2 1]
@@ -404,15 +408,15 @@ func ExampleBoard_Among() {
 	if err != nil {
 		panic(err)
 	}
-	for _, e := range friends.Entries {
-		fmt.Printf("%d. %s: rank %d, competition %d, dense %d\n", e.Position, e.ID, e.Rank, e.Competition, e.Dense)
+	for i, e := range friends.Entries {
+		fmt.Printf("%d. %s: rank %d, competition %d, dense %d\n", i+1, e.ID, e.Rank, e.Competition, e.Dense)
 	}
-	fmt.Println("not on the board:", friends.Absent)
+	fmt.Println(len(friends.Entries), "of 4 on the board")
 	// Output:
 	// 1. ann: rank 1, competition 1, dense 1
 	// 2. cyd: rank 3, competition 2, dense 2
 	// 3. eve: rank 5, competition 5, dense 4
-	// not on the board: [zed]
+	// 3 of 4 on the board
 }
 
 // One match result on a game's global board (best score kept) and weekly
@@ -462,13 +466,13 @@ func ExampleNewGroup() {
 // One board over four shards, each with a hash tag of its own (on a
 // cluster, spread over the nodes), answering as one board: ranks are exact,
 // ties by id.
-func ExampleNewSharded() {
+func ExampleNew_sharded() {
 	env, err := redistest.Shared()
 	if err != nil {
 		panic(err)
 	}
 	ctx := context.Background()
-	sb, err := board.NewSharded(ctx, env.Client, env.Prefix+":alltime", pointsPaidTime(), board.ShardedOptions{Shards: 4})
+	sb, err := board.New(ctx, env.Client, env.Prefix+":alltime", pointsPaidTime(), board.Options{Shards: 4})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -166,7 +166,7 @@ func (b *Board) drained(strs []string) ([]drained, error) {
 // start), at most n, with their member data, and the position after them;
 // copyDone when none is left.
 func (b *Board) copyPage(ctx context.Context, position string, n int) ([]Entry, string, error) {
-	p, err := b.scan(ctx, Cursor(position), n, []ReadOption{WithData()})
+	p, err := b.scan(ctx, (position), n, []ReadOption{WithData()})
 	if err != nil {
 		return nil, "", err
 	}

@@ -147,18 +147,18 @@ var migrateToOptions = Options{Strategy: KeySuffix}
 func runFaultOp(ctx context.Context, c rueidis.Client, spec faultSpec) error {
 	switch spec.Op {
 	case "Migrate":
-		b, err := Open(ctx, c, spec.Name)
+		b, err := Open(ctx, c, spec.Name, Options{})
 		if err != nil {
 			return err
 		}
 		_, err = b.Migrate(ctx, faultLayout(migrateToWidth), migrateToOptions, MigrateOptions{Batch: spec.Batch})
 		return err
 	case "Reshard":
-		sb, err := OpenSharded(ctx, c, spec.Name)
+		sb, err := Open(ctx, c, spec.Name, Options{})
 		if err != nil {
 			return err
 		}
-		_, err = sb.Reshard(ctx, spec.Shards, ReshardOptions{Batch: spec.Batch})
+		_, err = sb.Reshard(ctx, spec.Shards, MigrateOptions{Batch: spec.Batch})
 		return err
 	case "Archive":
 		p, err := NewPeriodic(c, spec.Name, faultLayout(migrateFromWidth), Every(time.Duration(spec.PeriodMS)*time.Millisecond),

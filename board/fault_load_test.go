@@ -19,14 +19,14 @@ import (
 // operation under test has finished.
 
 // faultTarget is what the writers and readers use of a board: a *Board or
-// a *Sharded.
+// a *Board.
 type faultTarget interface {
 	Submit(ctx context.Context, s Submission) (Result, error)
 	Remove(ctx context.Context, ids ...string) (int64, error)
 	Get(ctx context.Context, id string, opts ...ReadOption) (Entry, error)
 	Rank(ctx context.Context, id string, kind RankKind) (int64, error)
 	Top(ctx context.Context, n int, opts ...ReadOption) (List, error)
-	Scan(ctx context.Context, cursor Cursor, n int, opts ...ReadOption) (ScanPage, error)
+	Scan(ctx context.Context, cursor string, n int, opts ...ReadOption) (List, error)
 	Len(ctx context.Context) (int64, error)
 }
 
@@ -367,7 +367,7 @@ func readEntries(t *testing.T, what string, b faultTarget, withData bool) map[st
 	ctx := t.Context()
 	got := map[string]faultState{}
 	var dup []string
-	var c Cursor
+	var c string
 	var opts []ReadOption
 	if withData {
 		opts = append(opts, WithData())
@@ -386,7 +386,7 @@ func readEntries(t *testing.T, what string, b faultTarget, withData bool) map[st
 				got[e.ID] = faultState{vals: fmt.Sprintf("%v data %q", e.Values, e.Data)}
 			}
 		}
-		if !p.HasMore {
+		if p.Next == "" {
 			break
 		}
 		c = p.Next

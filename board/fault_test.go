@@ -139,7 +139,7 @@ func migrateCase(t *testing.T, client rueidis.Client, addrs []string, name strin
 			return nb, nil
 		},
 		stale: func(old faultTarget) {
-			if old.(*Board).Strategy() != to.Strategy {
+			if old.(*Board).Options().Strategy != to.Strategy {
 				h.CompareAndSwap(old.(*Board), nil)
 			}
 		},
@@ -148,7 +148,7 @@ func migrateCase(t *testing.T, client rueidis.Client, addrs []string, name strin
 	}
 	c.ready = func(*testing.T) {}
 	c.runInProcess = func(ctx context.Context) error {
-		b, err := Open(ctx, client, name)
+		b, err := Open(ctx, client, name, Options{})
 		if err != nil {
 			return err
 		}
@@ -157,13 +157,13 @@ func migrateCase(t *testing.T, client rueidis.Client, addrs []string, name strin
 	}
 	c.verify = func(t *testing.T) {
 		t.Helper()
-		nb, err := Open(t.Context(), client, name)
+		nb, err := Open(t.Context(), client, name, Options{})
 		if err != nil {
 			t.Fatalf("Open after the migration: %v", err)
 		}
-		if w := nb.Layout().Field(0).Width; nb.Strategy() != KeySuffix || w != migrateToWidth {
+		if w := nb.Layout().Field(0).Width; nb.Options().Strategy != KeySuffix || w != migrateToWidth {
 			t.Errorf("the board is %v with %d-bit points, want the migration's KeySuffix with %d-bit points: the migration did not finish",
-				nb.Strategy(), w, migrateToWidth)
+				nb.Options().Strategy, w, migrateToWidth)
 		}
 		checkLedger(l, readBoard(t, "migrated board", nb)).report(t, "migrated board")
 	}
@@ -175,8 +175,8 @@ func migrateCase(t *testing.T, client rueidis.Client, addrs []string, name strin
 func reshardCase(t *testing.T, client rueidis.Client, addrs []string, name string, shards, wait int) *faultCase {
 	t.Helper()
 	ctx := t.Context()
-	o := ShardedOptions{Options: Options{WaitReplicas: wait}, Shards: 3}
-	sb, err := NewSharded(ctx, client, name, faultLayout(migrateFromWidth), o)
+	o := Options{WaitReplicas: wait, Shards: 3}
+	sb, err := New(ctx, client, name, faultLayout(migrateFromWidth), o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -184,7 +184,7 @@ func reshardCase(t *testing.T, client rueidis.Client, addrs []string, name strin
 	fillFault(t, l, faultEntries, 2, func(s []Submission) []ManyResult { return sb.SubmitMany(ctx, s) })
 	// The writers' and readers' handle, built before the resharding: it
 	// follows the board to its new shards.
-	h, err := NewSharded(ctx, client, name, faultLayout(migrateFromWidth), o)
+	h, err := New(ctx, client, name, faultLayout(migrateFromWidth), o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -203,21 +203,21 @@ func reshardCase(t *testing.T, client rueidis.Client, addrs []string, name strin
 		writes:   &c.writes, reads: &c.reads,
 	}
 	c.runInProcess = func(ctx context.Context) error {
-		sb, err := OpenSharded(ctx, client, name)
+		sb, err := Open(ctx, client, name, Options{})
 		if err != nil {
 			return err
 		}
-		_, err = sb.Reshard(ctx, shards, ReshardOptions{Batch: faultBatch})
+		_, err = sb.Reshard(ctx, shards, MigrateOptions{Batch: faultBatch})
 		return err
 	}
 	c.verify = func(t *testing.T) {
 		t.Helper()
-		nb, err := OpenSharded(t.Context(), client, name)
+		nb, err := Open(t.Context(), client, name, Options{})
 		if err != nil {
 			t.Fatalf("OpenSharded after the resharding: %v", err)
 		}
-		if nb.Shards() != shards {
-			t.Errorf("the board is over %d shards, want %d: the resharding did not finish", nb.Shards(), shards)
+		if nb.Options().Shards != shards {
+			t.Errorf("the board is over %d shards, want %d: the resharding did not finish", nb.Options().Shards, shards)
 		}
 		got := readBoard(t, "resharded board", nb)
 		checkLedger(l, got).report(t, "resharded board")
@@ -291,7 +291,7 @@ func archiveCase(t *testing.T, client rueidis.Client, addrs []string, name strin
 		if err != nil {
 			t.Fatalf("Archived: %v: the archive was not made", err)
 		}
-		if _, err := Open(t.Context(), client, a.Name()); err != nil {
+		if _, err := Open(t.Context(), client, a.Name(), Options{}); err != nil {
 			t.Errorf("Open %s: %v: the archive's descriptor is not readable", a.Name(), err)
 		}
 		checkLedger(ledgerOf(src), readBoard(t, "window "+w.Label, src)).report(t, "window "+w.Label)
@@ -305,7 +305,7 @@ func archiveCase(t *testing.T, client rueidis.Client, addrs []string, name strin
 			if n == src.Name() {
 				continue
 			}
-			b, err := Open(t.Context(), client, n)
+			b, err := Open(t.Context(), client, n, Options{})
 			if err != nil {
 				t.Fatalf("Open %s: %v", n, err)
 			}

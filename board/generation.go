@@ -131,7 +131,7 @@ func readMeta(ctx context.Context, client rueidis.Client, name, prefix, desc, fi
 		m.expireAt = time.UnixMilli(ms)
 	}
 	if err := errors.Join(errs[:]...); err != nil {
-		return meta{}, fmt.Errorf("board: %s: meta HASH: %w: %w", name, ErrDescriptor, err)
+		return meta{}, fmt.Errorf("board: %s: meta HASH: %w: %w", name, errDescriptor, err)
 	}
 	return m, nil
 }
@@ -199,11 +199,11 @@ func (b *Board) loadMigration(m meta) (*migration, error) {
 	o.Group = b.opts.Group // a migration never moves a board between groups
 	t, err := configure(b.given, b.name, l, o)
 	if err != nil {
-		return nil, fmt.Errorf("board: %s: stored target: %w: %w", b.name, ErrDescriptor, err)
+		return nil, fmt.Errorf("board: %s: stored target: %w: %w", b.name, errDescriptor, err)
 	}
 	mig := &migration{target: t, tgen: m.tgen, defaults: map[string]float64{}}
 	if m.defaults != "" && json.Unmarshal([]byte(m.defaults), &mig.defaults) != nil {
-		return nil, fmt.Errorf("board: %s: stored defaults %q: %w", b.name, m.defaults, ErrDescriptor)
+		return nil, fmt.Errorf("board: %s: stored defaults %q: %w", b.name, m.defaults, errDescriptor)
 	}
 	return mig, nil
 }

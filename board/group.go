@@ -14,8 +14,8 @@ import (
 	"github.com/tiebreak/tiebreak/observe"
 )
 
-// MaxGroup is the most boards one Group holds.
-const MaxGroup = 16
+// maxGroup is the most boards one Group holds.
+const maxGroup = 16
 
 // Group writes one result to several boards in one call: a game's global,
 // weekly and regional boards, say, each applying its own policy.
@@ -64,20 +64,23 @@ type GroupEntry struct {
 }
 
 // NewGroup returns a group of boards, written in the order given. It
-// refuses (ErrOptions) no boards, more than MaxGroup, a nil board and one
+// refuses (ErrOptions) no boards, more than 16, a nil board and one
 // board twice. The group is atomic (see Group) when every board sets the
 // same Options.Group and uses the same client: a periodic window of a
 // Periodic built with that Group included (its current window: build the
 // group again when the window turns, which costs no round trip).
 func NewGroup(boards ...*Board) (*Group, error) {
-	if len(boards) == 0 || len(boards) > MaxGroup {
-		return nil, fmt.Errorf("board: NewGroup: %d boards, want 1 to %d: %w", len(boards), MaxGroup, ErrOptions)
+	if len(boards) == 0 || len(boards) > maxGroup {
+		return nil, fmt.Errorf("board: NewGroup: %d boards, want 1 to %d: %w", len(boards), maxGroup, ErrOptions)
 	}
 	seen := map[string]bool{}
 	atomic := true
 	for _, b := range boards {
 		if b == nil {
 			return nil, fmt.Errorf("board: NewGroup: a nil board: %w", ErrOptions)
+		}
+		if b.sh != nil {
+			return nil, fmt.Errorf("board: NewGroup: board %q is sharded: its shards have hash tags of their own: %w", b.name, ErrOptions)
 		}
 		if seen[b.prefix] {
 			return nil, fmt.Errorf("board: NewGroup: board %q given twice: %w", b.name, ErrOptions)
@@ -275,8 +278,8 @@ func groupSource(boards []*Board, gens []*generation) string {
 
 // RemoveData removes the shared member data (Options.SharedData) of ids,
 // which removing their entries leaves, and returns how many ids had some.
-// It refuses no ids, more than MaxRemove and an invalid id (ErrArgument,
-// ErrID), and a group whose boards share no data (ErrOptions).
+// It refuses no ids, more than 1000 and an invalid id (ErrArgument,
+// ErrArgument), and a group whose boards share no data (ErrOptions).
 func (g *Group) RemoveData(ctx context.Context, ids ...string) (int64, error) {
 	if o := g.boards[0].opts.Observer; o != nil {
 		op := g.op("Group.RemoveData")
@@ -297,8 +300,8 @@ func (g *Group) removeData(ctx context.Context, ids []string) (int64, error) {
 	if b == nil {
 		return 0, fmt.Errorf("board: RemoveData: no board of the group shares its data: %w", ErrOptions)
 	}
-	if len(ids) == 0 || len(ids) > MaxRemove {
-		return 0, fmt.Errorf("board: RemoveData: len(ids) = %d out of range [1, %d]: %w", len(ids), MaxRemove, ErrArgument)
+	if len(ids) == 0 || len(ids) > maxRemove {
+		return 0, fmt.Errorf("board: RemoveData: len(ids) = %d out of range [1, %d]: %w", len(ids), maxRemove, ErrArgument)
 	}
 	for _, id := range ids {
 		if err := b.checkID(id); err != nil {

@@ -80,8 +80,8 @@ func runGroupWorkload(t *testing.T, boards []*Board, steps int) {
 		res, err := g.Submit(ctx, s)
 		if !oks[1] {
 			refused++
-			if !errors.Is(err, ErrValue) || !errors.Is(err, pack.ErrOverflow) {
-				t.Fatalf("step %d: an add out of range: err = %v, want ErrValue", step, err)
+			if !errors.Is(err, errValue) || !errors.Is(err, pack.ErrOverflow) {
+				t.Fatalf("step %d: an add out of range: err = %v, want errValue", step, err)
 			}
 		} else if err != nil {
 			t.Fatalf("step %d: %v", step, err)
@@ -156,14 +156,14 @@ func TestGroupSharedData(t *testing.T) {
 	if e, err := boards[1].Get(ctx, "ann", WithData()); err != nil || string(e.Data) != "dann" {
 		t.Errorf("after a Remove from another board: Get = %+v, %v", e, err)
 	}
-	o, err := OpenGroup(ctx, env.Client, boards[1].opts.Group, boards[1].Name())
+	o, err := Open(ctx, env.Client, boards[1].opts.Group+"/"+boards[1].Name(), Options{})
 	if err != nil || !o.opts.SharedData {
 		t.Fatalf("OpenGroup = %v, %v", o, err)
 	}
 	if e, err := o.Get(ctx, "ann", WithData()); err != nil || string(e.Data) != "dann" {
 		t.Errorf("Get through OpenGroup = %+v, %v", e, err)
 	}
-	if _, err := OpenGroup(ctx, env.Client, "a{b", "x"); !errors.Is(err, ErrOptions) {
+	if _, err := Open(ctx, env.Client, "a{b"+"/"+"x", Options{}); !errors.Is(err, ErrOptions) {
 		t.Errorf("OpenGroup of a bad group: err = %v, want ErrOptions", err)
 	}
 	if n, err := g.RemoveData(ctx, "ann", "nobody"); err != nil || n != 1 {
@@ -187,13 +187,13 @@ func TestGroupNotAtomic(t *testing.T) {
 	}
 	mustSubmit(t, boards[1], Submission{ID: "x", Values: []float64{1020, 0, 0}})
 	res, err := g.Submit(ctx, groupWrite("x", []float64{9, 1, 1}))
-	if err != nil || res[0].Err != nil || res[2].Err != nil || !errors.Is(res[1].Err, ErrValue) {
+	if err != nil || res[0].Err != nil || res[2].Err != nil || !errors.Is(res[1].Err, errValue) {
 		t.Fatalf("Submit = %+v, %v: want the weekly board alone refused", res, err)
 	}
 	if e, err := boards[0].Get(ctx, "x"); err != nil || e.Values[0] != 9 {
 		t.Errorf("global board: %+v, %v", e, err)
 	}
-	for _, bad := range [][]*Board{nil, {boards[0], nil}, {boards[0], boards[0]}, make([]*Board, MaxGroup+1)} {
+	for _, bad := range [][]*Board{nil, {boards[0], nil}, {boards[0], boards[0]}, make([]*Board, maxGroup+1)} {
 		if _, err := NewGroup(bad...); !errors.Is(err, ErrOptions) {
 			t.Errorf("NewGroup(%d boards): err = %v, want ErrOptions", len(bad), err)
 		}

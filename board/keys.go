@@ -1,14 +1,16 @@
 package board
 
 import (
+	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/tiebreak/tiebreak/internal/hashtag"
 	"github.com/tiebreak/tiebreak/internal/luascript"
 )
 
-// MaxNameLen is the longest board name, in bytes.
-const MaxNameLen = 200
+// maxNameLen is the longest board name, in bytes.
+const maxNameLen = 200
 
 // keys are a board's Redis keys in one generation, all sharing the hash tag
 // {name} so every script runs on one Redis Cluster slot:
@@ -181,5 +183,17 @@ func (k keys) luaIndexes() []luascript.Const {
 }
 
 func checkName(name string) error {
-	return hashtag.Check(name, MaxNameLen, "board: name", ErrName)
+	if strings.Contains(name, "/") {
+		return fmt.Errorf("board: name %q holds a slash, which names a board of a group (\"group/name\"): %w", name, errName)
+	}
+	return hashtag.Check(name, maxNameLen, "board: name", errName)
+}
+
+// checkGroup refuses an invalid Options.Group: one that checkName would
+// refuse as a name, but with ErrOptions.
+func checkGroup(group string) error {
+	if strings.Contains(group, "/") {
+		return fmt.Errorf("board: Options.Group %q holds a slash: %w", group, ErrOptions)
+	}
+	return hashtag.Check(group, maxNameLen, "board: Options.Group", ErrOptions)
 }

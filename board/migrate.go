@@ -14,8 +14,8 @@ import (
 	"github.com/tiebreak/tiebreak/pack"
 )
 
-// MigrateOptions configure a migration. The zero value means every
-// default.
+// MigrateOptions configure a migration (Migrate) or a resharding
+// (Reshard). The zero value means every default.
 type MigrateOptions struct {
 	// Defaults gives, by name, the value that every entry takes in each
 	// field the new layout has and the board's does not (a new trailing
@@ -25,8 +25,9 @@ type MigrateOptions struct {
 
 	// Batch is how many entries each step of the copy mirrors: one step
 	// is one script of Batch mirrored entries (about 2-4 ms of
-	// Redis time at the default). Default DefaultMigrateBatch (200); 1 to
-	// MaxMigrateBatch.
+	// Redis time at the default); a resharding reads about that many from
+	// a shard at each step. Default 200; 1 to
+	// 500.
 	Batch int
 
 	// Pause is how long the copy waits between two steps, leaving Redis to
@@ -37,10 +38,10 @@ type MigrateOptions struct {
 	Pause time.Duration
 }
 
-// DefaultMigrateBatch and MaxMigrateBatch bound MigrateOptions.Batch.
+// defaultMigrateBatch and maxMigrateBatch bound MigrateOptions.Batch.
 const (
-	DefaultMigrateBatch = 200
-	MaxMigrateBatch     = 500
+	defaultMigrateBatch = 200
+	maxMigrateBatch     = 500
 )
 
 // Migrate re-encodes every entry of the board for a new layout and options
@@ -78,14 +79,14 @@ const (
 // board keeps working, its writes mirrored. A restart or a failover of
 // Redis does not cut it short: it goes on by itself once Redis answers
 // again (trying for up to 30 s; then its error wraps ErrRedis). Values that do not fit the new layout are never masked:
-// those entries stay out of the target and Migrate returns a *MisfitError
-// listing them (wrapping ErrValue and pack.ErrOverflow) without switching;
+// those entries stay out of the target and Migrate returns a *misfitsError
+// listing them (wrapping ErrArgument and pack.ErrOverflow) without switching;
 // fix or remove them through any handle and call Migrate again.
 //
 // It refuses what New refuses for the new settings, a Group or SharedData
 // other than the board's (ErrArgument; an empty Group keeps the board's),
 // bad MigrateOptions
-// (ErrArgument, ErrValue), a board whose stored descriptor is not b's
+// (ErrArgument, ErrArgument), a board whose stored descriptor is not b's
 // (ErrMismatch) and a board already migrating to other settings
 // (ErrMigrating). A migration to the settings the board already has
 // returns at once, but for a KeySuffix board written before its ids were
@@ -93,6 +94,9 @@ const (
 // (about 0.7x its memory at 1e6 entries), and every migration of it to
 // KeySuffix settings does too. A periodic window keeps its format.
 func (b *Board) Migrate(ctx context.Context, layout *pack.Layout, opts Options, mo MigrateOptions) (*Board, error) {
+	if b.sh != nil || opts.Shards != 0 {
+		return nil, fmt.Errorf("board: %s: Migrate: a sharded board changes its shards with Reshard, and keeps its layout: %w", b.name, ErrArgument)
+	}
 	if opts.Observer == nil {
 		opts.Observer = b.opts.Observer
 	}
@@ -183,10 +187,10 @@ const maxCopyPasses = 3
 func (b *Board) checkMigrate(t *Board, mo MigrateOptions) (int, string, error) {
 	batch := mo.Batch
 	if batch == 0 {
-		batch = DefaultMigrateBatch
+		batch = defaultMigrateBatch
 	}
-	if batch < 1 || batch > MaxMigrateBatch {
-		return 0, "", fmt.Errorf("board: MigrateOptions.Batch = %d out of range [1, %d]: %w", mo.Batch, MaxMigrateBatch, ErrArgument)
+	if batch < 1 || batch > maxMigrateBatch {
+		return 0, "", fmt.Errorf("board: MigrateOptions.Batch = %d out of range [1, %d]: %w", mo.Batch, maxMigrateBatch, ErrArgument)
 	}
 	if mo.Pause < 0 || mo.Pause > time.Second {
 		return 0, "", fmt.Errorf("board: MigrateOptions.Pause = %v out of range [0, 1s]: %w", mo.Pause, ErrArgument)
@@ -339,7 +343,7 @@ func (b *Board) finishMigration(ctx context.Context, t *Board, tgen int64) (agai
 func (b *Board) remirrorMisfits(ctx context.Context, tgen int64) error {
 	g := b.gen.Load()
 	for cursor := uint64(0); ; {
-		e, err := b.client.Do(ctx, b.client.B().Sscan().Key(g.keys.x).Cursor(cursor).Count(MaxMigrateBatch).Build()).AsScanEntry()
+		e, err := b.client.Do(ctx, b.client.B().Sscan().Key(g.keys.x).Cursor(cursor).Count(maxMigrateBatch).Build()).AsScanEntry()
 		if err != nil {
 			return redisErr("read misfits", err)
 		}
@@ -355,21 +359,21 @@ func (b *Board) remirrorMisfits(ctx context.Context, tgen int64) error {
 	}
 }
 
-// MisfitError reports the entries that do not fit a migration's new
+// misfitsError reports the entries that do not fit a migration's new
 // layout: they are kept on the board but not in the new encoding, and the
-// migration waits for them to be fixed or removed. It wraps ErrValue and
+// migration waits for them to be fixed or removed. It wraps ErrArgument and
 // pack.ErrOverflow.
-type MisfitError struct {
+type misfitsError struct {
 	// Board is the board's name.
 	Board string
 	// Count is how many entries do not fit.
 	Count int64
 	// Examples describe up to ten of them.
-	Examples []Misfit
+	Examples []misfit
 }
 
-// Misfit is one entry that does not fit a migration's new layout.
-type Misfit struct {
+// misfit is one entry that does not fit a migration's new layout.
+type misfit struct {
 	// Entry is the entry as stored.
 	Entry Entry
 	// Reason says which field does not fit and why.
@@ -377,17 +381,17 @@ type Misfit struct {
 }
 
 // Error lists the misfits.
-func (e *MisfitError) Error() string {
+func (e *misfitsError) Error() string {
 	var s strings.Builder
 	fmt.Fprintf(&s, "board: %s: %d entries do not fit the new layout (fix or remove them, then call Migrate again)", e.Board, e.Count)
 	for _, m := range e.Examples {
 		fmt.Fprintf(&s, "; %q %v: %s", m.Entry.ID, m.Entry.Values, m.Reason)
 	}
-	return s.String() + ": " + ErrValue.Error() + ": " + pack.ErrOverflow.Error()
+	return s.String() + ": " + errValue.Error() + ": " + pack.ErrOverflow.Error()
 }
 
-// Unwrap returns ErrValue and pack.ErrOverflow.
-func (e *MisfitError) Unwrap() []error { return []error{ErrValue, pack.ErrOverflow} }
+// Unwrap returns ErrArgument and pack.ErrOverflow.
+func (e *misfitsError) Unwrap() []error { return []error{errValue, pack.ErrOverflow} }
 
 // misfitError describes the misfit set of b's migration to t.
 func (b *Board) misfitError(ctx context.Context, t *Board) error {
@@ -397,14 +401,14 @@ func (b *Board) misfitError(ctx context.Context, t *Board) error {
 	if err := errors.Join(err1, err2); err != nil {
 		return redisErr("read misfits", err)
 	}
-	e := &MisfitError{Board: b.name, Count: n}
+	e := &misfitsError{Board: b.name, Count: n}
 	sort.Strings(ids)
 	for _, id := range ids {
 		entry, err := b.Get(ctx, id)
 		if err != nil {
 			continue // removed meanwhile
 		}
-		e.Examples = append(e.Examples, Misfit{Entry: entry, Reason: misfitReason(b, t, entry)})
+		e.Examples = append(e.Examples, misfit{Entry: entry, Reason: misfitReason(b, t, entry)})
 	}
 	return e
 }

@@ -26,7 +26,7 @@ func BenchmarkMigrate(b *testing.B) {
 	for _, c := range []struct {
 		writers, batch int
 		pause          time.Duration
-	}{{0, DefaultMigrateBatch, 0}, {16, DefaultMigrateBatch, 0}, {16, 20, 0}, {16, DefaultMigrateBatch, 4 * time.Millisecond}} {
+	}{{0, defaultMigrateBatch, 0}, {16, defaultMigrateBatch, 0}, {16, 20, 0}, {16, defaultMigrateBatch, 4 * time.Millisecond}} {
 		writers := c.writers
 		b.Run(fmt.Sprintf("writers=%d/batch=%d/pause=%v", writers, c.batch, c.pause), func(b *testing.B) {
 			bd := benchBoardOf(b, env, "migrate"+strconv.Itoa(writers), l, entries)
@@ -119,7 +119,7 @@ func (w *benchWriters) write(bd *Board, g int) {
 		start := time.Now()
 		_, err := h.Submit(ctx, s)
 		if errors.Is(err, ErrMismatch) {
-			h, _ = Open(ctx, bd.client, bd.Name())
+			h, _ = Open(ctx, bd.client, bd.Name(), Options{})
 			continue
 		}
 		w.mu.Lock()

@@ -135,7 +135,7 @@ func TestMigrateRacing(t *testing.T) {
 			t.Errorf("a racing Migrate: %v", err)
 		}
 	}
-	nb, err := Open(t.Context(), env.Client, b.Name())
+	nb, err := Open(t.Context(), env.Client, b.Name(), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -151,9 +151,6 @@ func TestMigrateKinds(t *testing.T) {
 				t.Fatal(err)
 			}
 			checkMigrated(t, nb, src, c.from, c.defaults, data)
-			if b.Client() != env.Client || nb.Client() != env.Client {
-				t.Errorf("Client() is not the client the board was built with: before %v, after the migration %v", b.Client() == env.Client, nb.Client() == env.Client)
-			}
 			if _, err := b.Top(ctx, 1); !errors.Is(err, ErrMismatch) {
 				t.Errorf("old handle after the switch: err = %v, want ErrMismatch", err)
 			}
@@ -236,7 +233,7 @@ func (lw *loadWriter) step(t *testing.T, level float64) error {
 	}
 	_, err := lw.cur.Submit(ctx, s)
 	if errors.Is(err, ErrMismatch) && lw.cur == lw.old {
-		if lw.cur, err = Open(ctx, lw.old.client, lw.old.Name()); err != nil {
+		if lw.cur, err = Open(ctx, lw.old.client, lw.old.Name(), Options{}); err != nil {
 			return err
 		}
 		return lw.step(t, level)
@@ -252,7 +249,7 @@ func (lw *loadWriter) step(t *testing.T, level float64) error {
 	lw.m.suffix = lw.cur.suffix() // a packed handle checks the packed ranges
 	_, ok := lw.m.apply(ms)
 	switch {
-	case !ok && errors.Is(err, ErrValue):
+	case !ok && errors.Is(err, errValue):
 		return nil
 	case !ok || err != nil:
 		return fmt.Errorf("writer %d: %+v: model ok %t, board err %v", lw.w, s, ok, err)
@@ -374,7 +371,7 @@ func migrateUnderLoad(t *testing.T, ids int, c migrationCase) {
 	t.Logf("%d acknowledged writes during and after the migration", writes)
 	checkLoad(t, nb, final)
 	checkLookup(t, nb)
-	if diff := cmp.Diff(describe(c.to, to2), nb.Descriptor()); diff != "" {
+	if diff := cmp.Diff(describe(c.to, to2), nb.descriptorOf()); diff != "" {
 		t.Errorf("descriptor after the migration (-want +got):\n%s", diff)
 	}
 }
@@ -392,7 +389,7 @@ func neverShrinks(b *Board, n int64, stop chan struct{}) error {
 		}
 		got, err := h.Len(ctx)
 		if errors.Is(err, ErrMismatch) {
-			if h, err = Open(ctx, b.client, b.Name()); err != nil {
+			if h, err = Open(ctx, b.client, b.Name(), Options{}); err != nil {
 				return err
 			}
 			continue
@@ -409,7 +406,7 @@ func checkLoad(t *testing.T, b *Board, m *model) {
 	t.Helper()
 	ctx := t.Context()
 	want := m.sorted()
-	got, err := scanAll(ctx, b, MaxCount)
+	got, err := scanAll(ctx, b, maxCount)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -522,9 +519,9 @@ func TestMigrateMisfits(t *testing.T) {
 		}
 	}
 	_, err := b.Migrate(ctx, narrow, Options{}, MigrateOptions{})
-	var me *MisfitError
-	if !errors.As(err, &me) || !errors.Is(err, ErrValue) || !errors.Is(err, pack.ErrOverflow) {
-		t.Fatalf("Migrate to a narrower field: err = %v, want a *MisfitError", err)
+	var me *misfitsError
+	if !errors.As(err, &me) || !errors.Is(err, errValue) || !errors.Is(err, pack.ErrOverflow) {
+		t.Fatalf("Migrate to a narrower field: err = %v, want a *misfitsError", err)
 	}
 	if me.Count != int64(len(over)) || len(me.Examples) != 10 || !strings.Contains(me.Examples[0].Reason, `field "points"`) {
 		t.Fatalf("misfits: %d (want %d), examples %+v", me.Count, len(over), me.Examples)
@@ -669,13 +666,13 @@ func TestMigrateRefuses(t *testing.T) {
 		want error
 	}{
 		{MigrateOptions{Batch: -1}, ErrArgument},
-		{MigrateOptions{Batch: MaxMigrateBatch + 1}, ErrArgument},
+		{MigrateOptions{Batch: maxMigrateBatch + 1}, ErrArgument},
 		{MigrateOptions{Pause: -1}, ErrArgument},
 		{MigrateOptions{Pause: 2 * time.Second}, ErrArgument},
 		{MigrateOptions{Defaults: map[string]float64{"points": 1}}, ErrArgument},
 		{MigrateOptions{Defaults: map[string]float64{"nosuch": 1}}, ErrArgument},
-		{MigrateOptions{Defaults: map[string]float64{"level": 16}}, ErrValue},
-		{MigrateOptions{Defaults: map[string]float64{"level": 0.5}}, ErrValue},
+		{MigrateOptions{Defaults: map[string]float64{"level": 16}}, errValue},
+		{MigrateOptions{Defaults: map[string]float64{"level": 0.5}}, errValue},
 	} {
 		if _, err := b.Migrate(ctx, c.to, Options{}, bad.mo); !errors.Is(err, bad.want) {
 			t.Errorf("Migrate(%+v): err = %v, want %v", bad.mo, err, bad.want)
@@ -750,7 +747,7 @@ func TestMigrateGroupedSharedData(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkMigrated(t, nb, src, c.from, nil, data)
-	opened, err := OpenGroup(ctx, env.Client, o.Group, nb.Name())
+	opened, err := Open(ctx, env.Client, o.Group+"/"+nb.Name(), Options{})
 	if err != nil {
 		t.Fatalf("OpenGroup after the migration: %v", err)
 	}

@@ -62,18 +62,15 @@ func (m *model) sorted() []Entry {
 }
 
 // among answers Among(ids) as the board should.
-func (m *model) among(ids []string) AmongList {
-	l := AmongList{Total: int64(len(m.vals)), Entries: []AmongEntry{}}
+func (m *model) among(ids []string) List {
+	l := List{Total: int64(len(m.vals)), Entries: []Entry{}}
 	seen := map[string]bool{}
 	for _, id := range ids {
-		if _, ok := m.vals[id]; !ok && !seen[id] {
-			l.Absent = append(l.Absent, id)
-		}
 		seen[id] = true
 	}
 	for _, e := range m.sorted() {
 		if seen[e.ID] {
-			l.Entries = append(l.Entries, AmongEntry{Entry: e, Position: int64(len(l.Entries) + 1)})
+			l.Entries = append(l.Entries, e)
 		}
 	}
 	return l

@@ -10,19 +10,12 @@ import (
 // errKinds are the package's sentinel errors as an observer names them,
 // those that wrap another first.
 var errKinds = []observed.Sentinel{
-	{Err: ErrRetriesExhausted, Name: "board.ErrRetriesExhausted"},
 	{Err: ErrConflict, Name: "board.ErrConflict"},
 	{Err: ErrNotReplicated, Name: "board.ErrNotReplicated"},
-	{Err: ErrName, Name: "board.ErrName"},
 	{Err: ErrOptions, Name: "board.ErrOptions"},
-	{Err: ErrID, Name: "board.ErrID"},
-	{Err: ErrValue, Name: "board.ErrValue"},
 	{Err: ErrArgument, Name: "board.ErrArgument"},
 	{Err: ErrNotFound, Name: "board.ErrNotFound"},
-	{Err: ErrDenseDisabled, Name: "board.ErrDenseDisabled"},
-	{Err: ErrExpired, Name: "board.ErrExpired"},
 	{Err: ErrMismatch, Name: "board.ErrMismatch"},
-	{Err: ErrDescriptor, Name: "board.ErrDescriptor"},
 	{Err: ErrMigrating, Name: "board.ErrMigrating"},
 	{Err: ErrRedis, Name: "board.ErrRedis"},
 	{Err: ErrReply, Name: "board.ErrReply"},
@@ -78,19 +71,4 @@ func manyOutcome(rs []ManyResult, o observe.Outcome) observe.Outcome {
 		}
 	}
 	return observed.Count(written, o)
-}
-
-// WithObserver returns a handle to the same board, with the same settings,
-// that tells o of its operations (nil: none), as Options.Observer does:
-// for a handle built by Open or OpenGroup, which take no Options. It does
-// not talk to Redis; b is unchanged.
-func (b *Board) WithObserver(o observe.Observer) *Board {
-	opts := b.opts
-	opts.Observer = o
-	c, err := configure(b.given, b.name, b.layout, opts)
-	if err != nil {
-		panic(err) // unreachable: b's name, layout and options were checked
-	}
-	c.gen.Store(b.gen.Load())
-	return c
 }

@@ -3,74 +3,94 @@ package board
 import (
 	"context"
 	"fmt"
-	"github.com/tiebreak/tiebreak/internal/hashtag"
+	"strings"
 
 	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/internal/redisretry"
 )
 
-// Open returns a handle to the board named name built from the descriptor
-// stored with it alone, so that a tool or another service can read and
-// write a board without knowing its layout. A periodic window opened by
-// its full name ("<name>:<label>", see Periodic) keeps the instant its
-// keys expire. The handle's MaxIDLen and UpdateAttempts are the defaults.
+// Open returns a handle to the board named name, of whatever kind it is,
+// built from the descriptor stored with it alone, so that a tool or
+// another service can read and write a board without knowing its layout:
+// a board, a board of a group (named "group/name"), a sharded board, a
+// periodic window ("<name>:<label>", see Periodic; the handle keeps the
+// instant its keys expire) or an archive ("<name>:<label>:final"). It
+// makes one round trip, and one more per shard of a sharded board.
 //
-// It refuses an invalid name (ErrName) and a nil client (ErrOptions); a
-// board with no descriptor (none at all, or one written before descriptors
-// existed on which New has not been called since) is ErrNotFound; a
-// descriptor it cannot read is ErrDescriptor; a sharded board is
-// ErrMismatch (open it with OpenSharded). Redis errors wrap ErrRedis.
-func Open(ctx context.Context, client rueidis.Client, name string) (*Board, error) {
-	return open(ctx, client, "", name)
-}
-
-// OpenGroup is Open for a board of a group (Options.Group): the board
-// named name among those that share the hash tag {group}. It refuses an
-// invalid group as New refuses an invalid Options.Group (ErrOptions).
-func OpenGroup(ctx context.Context, client rueidis.Client, group, name string) (*Board, error) {
-	if err := hashtag.Check(group, MaxNameLen, "board: group", ErrOptions); err != nil {
-		return nil, err
-	}
-	return open(ctx, client, group, name)
-}
-
-func open(ctx context.Context, client rueidis.Client, group, name string) (*Board, error) {
+// opts gives the handle's own settings (MaxIDLen, UpdateAttempts,
+// SkipWriteRank, the Wait fields, Observer); the zero value means every
+// default. The stored ones (Strategy, Cap, DenseRanks, Group,
+// SharedData, Shards) come from the descriptor and must be zero in opts
+// (ErrOptions).
+//
+// It refuses an invalid name (ErrArgument), a nil client and invalid options
+// (ErrOptions); a name with no stored descriptor is ErrNotFound, a
+// descriptor it cannot read errDescriptor. Redis errors wrap ErrRedis.
+func Open(ctx context.Context, client rueidis.Client, name string, opts Options) (*Board, error) {
+	group, name := splitName(name)
 	if err := checkName(name); err != nil {
 		return nil, err
 	}
+	if group != "" {
+		if err := checkGroup(group); err != nil {
+			return nil, err
+		}
+	}
 	if client == nil {
 		return nil, fmt.Errorf("board: Open: client is nil: %w", ErrOptions)
+	}
+	if opts.Strategy != 0 || opts.Cap != 0 || opts.DenseRanks || opts.Group != "" || opts.SharedData || opts.Shards != 0 {
+		return nil, fmt.Errorf("board: Open: Options.Strategy, Cap, DenseRanks, Group, SharedData and Shards come from the stored descriptor, want them zero: %w", ErrOptions)
+	}
+	handle := opts
+	handle.SkipWriteRank = false
+	if _, err := handle.withDefaults(); err != nil {
+		return nil, err
 	}
 	m, err := readMeta(ctx, redisretry.Wrap(client), name, prefixOf(group, name), "", "")
 	if err != nil {
 		return nil, err
 	}
 	if !m.exists {
-		return nil, fmt.Errorf("board: %s has no stored descriptor (no board, or one no handle has been made for since descriptors exist): %w", name, ErrNotFound)
+		return nil, fmt.Errorf("board: %s has no stored descriptor: %w", fullName(group, name), ErrNotFound)
 	}
 	d, err := parseDescriptor(name, m.desc)
 	if err != nil {
 		return nil, err
 	}
-	if d.Shards > 0 {
-		return nil, fmt.Errorf("board: %s is sharded over %d shards: open it with OpenSharded: %w", name, d.Shards, ErrMismatch)
-	}
-	l, o, err := d.build(name)
+	l, stored, err := d.build(name)
 	if err != nil {
 		return nil, err
 	}
-	o.expireAt, o.Group = m.expireAt, group
-	b, err := configure(client, name, l, o)
+	opts.Strategy, opts.Cap, opts.DenseRanks, opts.SharedData = stored.Strategy, stored.Cap, stored.DenseRanks, stored.SharedData
+	opts.memberLookup, opts.expireAt, opts.Group = stored.memberLookup, m.expireAt, group
+	if d.Shards > 0 {
+		return openShardedBoard(ctx, client, name, l, d, opts)
+	}
+	if opts.SkipWriteRank {
+		return nil, fmt.Errorf("board: Open: %s is not sharded: Options.SkipWriteRank: %w", name, ErrOptions)
+	}
+	b, err := configure(client, name, l, opts)
 	if err != nil {
-		return nil, fmt.Errorf("board: %s: stored descriptor: %w: %w", name, ErrDescriptor, err)
+		return nil, fmt.Errorf("board: %s: %w: %w", name, errDescriptor, err)
 	}
 	return b, b.adopt(m)
 }
 
-// Descriptor returns what this handle stores with the board and expects
-// stored: its layout and the options that decide the encoding.
-func (b *Board) Descriptor() Descriptor {
-	d := b.desc
-	d.Fields = append([]FieldDescriptor(nil), d.Fields...)
-	return d
+// splitName splits the name of a board of a group, "group/name"; a name
+// without a slash has no group.
+func splitName(s string) (group, name string) {
+	if g, n, ok := strings.Cut(s, "/"); ok {
+		return g, n
+	}
+	return "", s
+}
+
+// fullName is how Open and the command name a board: "group/name", or
+// name when it has no group.
+func fullName(group, name string) string {
+	if group == "" {
+		return name
+	}
+	return group + "/" + name
 }

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/tiebreak/tiebreak/internal/durable"
-	"github.com/tiebreak/tiebreak/internal/hashtag"
 	"github.com/tiebreak/tiebreak/observe"
 )
 
@@ -39,39 +38,42 @@ func (s Strategy) String() string { return enumName(strategyNames[:], "Strategy"
 // Bounds of one call, so that no script stalls Redis (a few milliseconds
 // at most).
 const (
-	// MaxDataLen is the most bytes of member data one entry holds
+	// maxDataLen is the most bytes of member data one entry holds
 	// (Submission.Data, SetData): 64 KiB, as a timeline's payload. Storing
 	// it costs Redis about 0.2 ms; 1 MiB took 1.7 ms and 4 MiB 7.5 ms.
-	MaxDataLen = 64 << 10
-	// MaxSubmitMany is the most submissions one SubmitMany takes. Each is
+	maxDataLen = 64 << 10
+	// maxSubmitMany is the most submissions one SubmitMany takes. Each is
 	// its own script, so the bound is on the call's memory and round
 	// trip, not on Redis's time per script.
-	MaxSubmitMany = 100_000
+	maxSubmitMany = 100_000
 )
 
-// DefaultMaxIDLen is the default limit on an id's length, in bytes.
-const DefaultMaxIDLen = 256
+// defaultMaxIDLen is the default limit on an id's length, in bytes.
+const defaultMaxIDLen = 256
 
-// DefaultUpdateAttempts is the default Options.UpdateAttempts;
-// MaxUpdateAttempts the largest accepted.
+// defaultUpdateAttempts is the default Options.UpdateAttempts;
+// 2^20 the largest accepted.
 const (
-	DefaultUpdateAttempts = 64
-	MaxUpdateAttempts     = 1 << 20
+	defaultUpdateAttempts = 64
+	maxUpdateAttempts     = 1 << 20
 )
 
 // Bounds and default of Options.WaitReplicas and Options.WaitTimeout.
 const (
-	MaxWaitReplicas    = durable.MaxReplicas
-	DefaultWaitTimeout = durable.DefaultTimeout
-	MaxWaitTimeout     = durable.MaxTimeout
+	maxWaitReplicas    = durable.MaxReplicas
+	defaultWaitTimeout = durable.DefaultTimeout
+	maxWaitTimeout     = durable.MaxTimeout
 )
 
 // Options configure a board. The zero value means every default.
 //
-// Strategy, Cap and DenseRanks decide how entries are stored: they are part
-// of the board's stored descriptor, with the layout, and New refuses a
-// handle that differs from it (ErrMismatch). MaxIDLen and UpdateAttempts
-// and the Wait fields belong to the handle.
+// They are of two kinds. The board's settings (Strategy, Cap, DenseRanks,
+// Group, SharedData, Shards) decide where and how its entries are stored:
+// they are stored with the board, in its descriptor beside the layout;
+// New refuses a handle that differs from them (ErrMismatch) and Open
+// reads them from it. The handle's settings (MaxIDLen, UpdateAttempts,
+// SkipWriteRank, WaitReplicas, WaitTimeout, Observer) bound and observe
+// what one handle sends, and are never stored.
 type Options struct {
 	// Strategy chooses the storage. Default PackedScore.
 	Strategy Strategy
@@ -86,12 +88,12 @@ type Options struct {
 	DenseRanks bool
 
 	// MaxIDLen is the longest id accepted, in bytes. Default
-	// DefaultMaxIDLen (256); at most 65536.
+	// 256; at most 65536.
 	MaxIDLen int
 
 	// UpdateAttempts is the most attempts one Update makes (a read and a
-	// compare-and-set each) before it gives up with ErrRetriesExhausted.
-	// Default DefaultUpdateAttempts (64); 1 to MaxUpdateAttempts.
+	// compare-and-set each) before it gives up with ErrConflict.
+	// Default 64; 1 to 2^20.
 	UpdateAttempts int
 
 	// Group puts the board in a group of boards that share the hash tag
@@ -99,7 +101,7 @@ type Options struct {
 	// NewGroup): its keys are tb:{Group}:{name}:... A board's group is part
 	// of where it lives: the same name in another group (or none) is
 	// another board. Default "": the board's own tag, {name}. Refused as a
-	// name is: over MaxNameLen bytes or holding a brace (ErrOptions).
+	// name is: over 200 bytes or holding a brace (ErrOptions).
 	Group string
 
 	// SharedData keeps the member data of the boards of a Group that set
@@ -110,26 +112,43 @@ type Options struct {
 	// descriptor. Default false.
 	SharedData bool
 
+	// Shards spreads the board over Shards shards, each a board of its
+	// own with its own hash tag, so that on a Redis Cluster the board
+	// outgrows one node's memory and one core (see "Sharded boards" in the
+	// package doc; Reshard changes the count). Default 0: one hash tag, no
+	// shards. 1 to 256 shards a board; a sharded board refuses
+	// DenseRanks, Group and SharedData (ErrOptions). Part of the stored
+	// descriptor.
+	Shards int
+
+	// SkipWriteRank, on a sharded board, makes Submit and Update return
+	// the entry with Rank 0, in one round trip, instead of its rank on the
+	// whole board, which takes a second round trip and a count on every
+	// other shard: a write then costs the other shards nothing, so write
+	// throughput grows with the shards. Trimmed then reports only the
+	// shard's own cap. Default false. It belongs to the handle; refused
+	// without Shards (ErrOptions).
+	SkipWriteRank bool
+
 	// WaitReplicas is how many replicas must acknowledge each write
 	// (Submit, SubmitMany, Update, Remove, SetData) before it returns:
 	// Redis's WAIT, sent right after the write on the same connection, in
 	// the same round trip. A write that fewer replicas acknowledged within
 	// WaitTimeout returns its result with an error wrapping
 	// ErrNotReplicated: the master applied it, but a failover may lose it.
-	// Default 0: no waiting. At most MaxWaitReplicas.
+	// Default 0: no waiting. At most 64.
 	WaitReplicas int
 
 	// WaitTimeout is how long a write waits for its replicas (rounded up
-	// to whole milliseconds). Default DefaultWaitTimeout (1s); at most
-	// MaxWaitTimeout (1 minute). Used only with WaitReplicas.
+	// to whole milliseconds). Default 1s; at most
+	// 1 minute. Used only with WaitReplicas.
 	WaitTimeout time.Duration
 
 	// Observer, when not nil, is told of every operation of the handle:
 	// it may trace it and measure it (see package observe; the module
 	// github.com/tiebreak/tiebreak/tiebreakotel implements it with OpenTelemetry).
 	// It belongs to the handle, not to the stored descriptor; a Migrate
-	// with none keeps the board's, and WithObserver gives one to a handle
-	// from Open. Default nil: nothing is observed, and an operation costs
+	// with none keeps the board's. Default nil: nothing is observed, and an operation costs
 	// one nil check more.
 	Observer observe.Observer
 
@@ -151,18 +170,21 @@ func (o Options) withDefaults() (Options, error) {
 	if o.Cap < 0 {
 		return o, fmt.Errorf("board: Options.Cap = %d, want 0 (no cap) or more: %w", o.Cap, ErrOptions)
 	}
-	o.MaxIDLen = cmp.Or(o.MaxIDLen, DefaultMaxIDLen)
+	o.MaxIDLen = cmp.Or(o.MaxIDLen, defaultMaxIDLen)
 	if o.MaxIDLen < 1 || o.MaxIDLen > 65536 {
 		return o, fmt.Errorf("board: Options.MaxIDLen = %d out of range [1, 65536]: %w", o.MaxIDLen, ErrOptions)
 	}
-	o.UpdateAttempts = cmp.Or(o.UpdateAttempts, DefaultUpdateAttempts)
-	if o.UpdateAttempts < 1 || o.UpdateAttempts > MaxUpdateAttempts {
-		return o, fmt.Errorf("board: Options.UpdateAttempts = %d out of range [1, %d]: %w", o.UpdateAttempts, MaxUpdateAttempts, ErrOptions)
+	o.UpdateAttempts = cmp.Or(o.UpdateAttempts, defaultUpdateAttempts)
+	if o.UpdateAttempts < 1 || o.UpdateAttempts > maxUpdateAttempts {
+		return o, fmt.Errorf("board: Options.UpdateAttempts = %d out of range [1, %d]: %w", o.UpdateAttempts, maxUpdateAttempts, ErrOptions)
 	}
 	if o.Group != "" {
-		if err := hashtag.Check(o.Group, MaxNameLen, "board: Options.Group", ErrOptions); err != nil {
+		if err := checkGroup(o.Group); err != nil {
 			return o, err
 		}
+	}
+	if o.Shards != 0 || o.SkipWriteRank {
+		return o, fmt.Errorf("board: Options.Shards = %d, SkipWriteRank = %t: a board of one hash tag (Shards 0) takes no SkipWriteRank: %w", o.Shards, o.SkipWriteRank, ErrOptions)
 	}
 	if o.SharedData && o.Group == "" {
 		return o, fmt.Errorf("board: Options.SharedData needs Options.Group: %w", ErrOptions)

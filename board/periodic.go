@@ -116,7 +116,7 @@ type Periodic struct {
 // NewPeriodic builds a periodic board. It refuses what New refuses, an
 // invalid period, and a negative retention (ErrOptions). A window label takes
 // up to 42 bytes and an archive's name adds ":final", so name may be at most
-// MaxNameLen-49 bytes.
+// 200-49 bytes.
 func NewPeriodic(client rueidis.Client, name string, layout *pack.Layout, period Period, retention time.Duration, opts Options) (*Periodic, error) {
 	if err := period.check(); err != nil {
 		return nil, err
@@ -124,8 +124,11 @@ func NewPeriodic(client rueidis.Client, name string, layout *pack.Layout, period
 	if retention < 0 {
 		return nil, fmt.Errorf("board: negative retention %v: %w", retention, ErrOptions)
 	}
-	if len(name) > MaxNameLen-49 {
-		return nil, fmt.Errorf("board: name of %d bytes, over %d, leaves no room for a window label: %w", len(name), MaxNameLen-49, ErrName)
+	if opts.Shards != 0 || opts.SkipWriteRank {
+		return nil, fmt.Errorf("board: NewPeriodic: Options.Shards = %d: a periodic board's windows are not sharded: %w", opts.Shards, ErrOptions)
+	}
+	if len(name) > maxNameLen-49 {
+		return nil, fmt.Errorf("board: name of %d bytes, over %d, leaves no room for a window label: %w", len(name), maxNameLen-49, errName)
 	}
 	// Validate everything else once, with a representative board.
 	if _, err := configure(client, name+":x", layout, opts); err != nil {
@@ -141,7 +144,7 @@ func NewPeriodic(client rueidis.Client, name string, layout *pack.Layout, period
 
 // At returns the board of the window holding t. Its keys expire Retention
 // after the window ends, set again by every write; a write once that moment
-// has passed is refused (ErrExpired).
+// has passed is refused (errExpired).
 //
 // At does not talk to Redis. The window's first write stores its
 // descriptor (with the instant its keys expire), so that Open can read the

@@ -37,6 +37,11 @@ type List struct {
 	Entries []Entry
 	// Total is the number of entries on the board.
 	Total int64
+	// HasMore, in a List from Scan, reports that entries follow it.
+	HasMore bool
+	// Next, in a List from Scan, is the cursor of the following page:
+	// empty when no entries follow.
+	Next string
 }
 
 // RankKind chooses how equal entries are ranked.
@@ -74,7 +79,7 @@ func WithData() ReadOption { return func(c *readConfig) { c.data = true } }
 // Dense ranks too, as kinds asks (Ordinal, always returned, may be named),
 // from the same snapshot and in the same round trip. A read refuses an
 // unknown kind (ErrArgument) and Dense on a board without
-// Options.DenseRanks (ErrDenseDisabled).
+// Options.DenseRanks (ErrArgument).
 func WithRanks(kinds ...RankKind) ReadOption {
 	return func(c *readConfig) {
 		for _, k := range kinds {
@@ -112,15 +117,18 @@ func (b *Board) readFlags(opts []ReadOption) (c readConfig, data, ranks string, 
 	case c.badKind != 0:
 		err = fmt.Errorf("board: WithRanks: unknown rank kind %v, want Ordinal, Competition or Dense: %w", c.badKind, ErrArgument)
 	case c.dense && !b.opts.DenseRanks:
-		err = fmt.Errorf("board: WithRanks(Dense): %w", ErrDenseDisabled)
+		err = fmt.Errorf("board: WithRanks(Dense): %w", errDenseDisabled)
 	}
 	return c, data, ranks, err
 }
 
 // Get returns the entry of id with its ordinal rank (and the others
-// WithRanks asks for). It refuses an invalid id (ErrID) and reports an id
+// WithRanks asks for). It refuses an invalid id (ErrArgument) and reports an id
 // not on the board as ErrNotFound.
 func (b *Board) Get(ctx context.Context, id string, opts ...ReadOption) (Entry, error) {
+	if b.sh != nil {
+		return b.sh.Get(ctx, id, opts...)
+	}
 	if b.opts.Observer != nil {
 		return observed.Call(ctx, b.opts.Observer, b.op("Get", 0), errKinds, func(ctx context.Context) (Entry, error) { return b.rank(ctx, id, Ordinal, opts) }, entryOutcome)
 	}
@@ -131,8 +139,11 @@ func (b *Board) Get(ctx context.Context, id string, opts ...ReadOption) (Entry, 
 // except Competition on a KeySuffix board, which binary-searches the T
 // entries tied with id on the first field: O(log N * log T).
 // Besides Get's errors it refuses an unknown kind (ErrArgument) and Dense
-// on a board without Options.DenseRanks (ErrDenseDisabled).
+// on a board without Options.DenseRanks (ErrArgument).
 func (b *Board) Rank(ctx context.Context, id string, kind RankKind) (int64, error) {
+	if b.sh != nil {
+		return b.sh.Rank(ctx, id, kind)
+	}
 	if b.opts.Observer != nil {
 		op := b.op("Rank", 0)
 		op.Policy = kind.String()
@@ -205,7 +216,7 @@ func parseRanks(comp, dense string) (int64, int64, error) {
 }
 
 // errNoDense reports a dense index that lacks an entry's tuple.
-var errNoDense = fmt.Errorf("board: the dense index lacks an entry: the board was written by a handle without DenseRanks: %w", ErrDenseDisabled)
+var errNoDense = fmt.Errorf("board: the dense index lacks an entry: the board was written by a handle without DenseRanks: %w", errDenseDisabled)
 
 func (b *Board) kindCode(kind RankKind) (string, error) {
 	switch kind {
@@ -215,35 +226,38 @@ func (b *Board) kindCode(kind RankKind) (string, error) {
 		return "c", nil
 	case Dense:
 		if !b.opts.DenseRanks {
-			return "", fmt.Errorf("board: %w", ErrDenseDisabled)
+			return "", fmt.Errorf("board: %w", errDenseDisabled)
 		}
 		return "d", nil
 	}
 	return "", fmt.Errorf("board: unknown rank kind %v, want Ordinal, Competition or Dense: %w", kind, ErrArgument)
 }
 
-// MaxCount is the largest number of entries one read returns; MaxOffset the
+// maxCount is the largest number of entries one read returns; maxOffset the
 // largest offset. Larger values are refused (ErrArgument): page through big
 // boards with Scan.
 const (
-	MaxCount  = 1000
-	MaxOffset = 1<<53 - 1
+	maxCount  = 1000
+	maxOffset = 1<<53 - 1
 )
 
-// checkWindow refuses a count outside [1, MaxCount] and an offset outside
-// [0, MaxOffset].
+// checkWindow refuses a count outside [1, 1000] and an offset outside
+// [0, 2^53-1].
 func checkWindow(op string, offset int64, n int) error {
-	if n < 1 || n > MaxCount {
-		return fmt.Errorf("board: %s: n = %d out of range [1, %d]: %w", op, n, MaxCount, ErrArgument)
+	if n < 1 || n > maxCount {
+		return fmt.Errorf("board: %s: n = %d out of range [1, %d]: %w", op, n, maxCount, ErrArgument)
 	}
-	if offset < 0 || offset > MaxOffset {
-		return fmt.Errorf("board: %s: offset = %d out of range [0, %d]: %w", op, offset, int64(MaxOffset), ErrArgument)
+	if offset < 0 || offset > maxOffset {
+		return fmt.Errorf("board: %s: offset = %d out of range [0, %d]: %w", op, offset, int64(maxOffset), ErrArgument)
 	}
 	return nil
 }
 
 // Len returns the number of entries.
 func (b *Board) Len(ctx context.Context) (int64, error) {
+	if b.sh != nil {
+		return b.sh.Len(ctx)
+	}
 	if b.opts.Observer != nil {
 		return observed.Call(ctx, b.opts.Observer, b.op("Len", 0), errKinds, b.length, observed.Count[int64])
 	}
@@ -259,8 +273,11 @@ func (b *Board) length(ctx context.Context) (int64, error) {
 }
 
 // Top returns the best n entries (fewer when the board is smaller). It
-// refuses n outside [1, MaxCount] (ErrArgument).
+// refuses n outside [1, 1000] (ErrArgument).
 func (b *Board) Top(ctx context.Context, n int, opts ...ReadOption) (List, error) {
+	if b.sh != nil {
+		return b.sh.Top(ctx, n, opts...)
+	}
 	if b.opts.Observer != nil {
 		return observed.Call(ctx, b.opts.Observer, b.op("Top", n), errKinds, func(ctx context.Context) (List, error) { return b.page(ctx, "Top", 0, n, opts) }, listOutcome)
 	}
@@ -268,9 +285,12 @@ func (b *Board) Top(ctx context.Context, n int, opts ...ReadOption) (List, error
 }
 
 // Page returns up to n entries starting at the 0-based offset (offset 0 is
-// rank 1). It refuses n outside [1, MaxCount] and an offset outside [0,
-// MaxOffset] (ErrArgument). For paging while the board changes, use Scan.
+// rank 1). It refuses n outside [1, 1000] and an offset outside [0,
+// 2^53-1] (ErrArgument). For paging while the board changes, use Scan.
 func (b *Board) Page(ctx context.Context, offset int64, n int, opts ...ReadOption) (List, error) {
+	if b.sh != nil {
+		return b.sh.Page(ctx, offset, n, opts...)
+	}
 	if b.opts.Observer != nil {
 		return observed.Call(ctx, b.opts.Observer, b.op("Page", n), errKinds, func(ctx context.Context) (List, error) { return b.page(ctx, "Page", offset, n, opts) }, listOutcome)
 	}
@@ -292,10 +312,13 @@ func (b *Board) page(ctx context.Context, op string, offset int64, n int, opts [
 
 // Around returns n entries around id, id among them and as central as the
 // edges allow: near the top or bottom the window fills from the other side,
-// so around rank 1 gives ranks 1..n. It refuses an invalid id (ErrID) and n
-// outside [1, MaxCount] (ErrArgument), and reports an id not on the board
+// so around rank 1 gives ranks 1..n. It refuses an invalid id (ErrArgument) and n
+// outside [1, 1000] (ErrArgument), and reports an id not on the board
 // as ErrNotFound.
 func (b *Board) Around(ctx context.Context, id string, n int, opts ...ReadOption) (List, error) {
+	if b.sh != nil {
+		return b.sh.Around(ctx, id, n, opts...)
+	}
 	if b.opts.Observer != nil {
 		return observed.Call(ctx, b.opts.Observer, b.op("Around", n), errKinds, func(ctx context.Context) (List, error) { return b.around(ctx, id, n, opts) }, listOutcome)
 	}
@@ -323,10 +346,13 @@ func (b *Board) around(ctx context.Context, id string, n int, opts []ReadOption)
 }
 
 // Between returns up to n entries, skipping offset, whose first field lies
-// in [lo, hi], best first. It refuses NaN bounds, n outside [1, MaxCount]
-// and an offset outside [0, MaxOffset] (ErrArgument); an empty or inverted
+// in [lo, hi], best first. It refuses NaN bounds, n outside [1, 1000]
+// and an offset outside [0, 2^53-1] (ErrArgument); an empty or inverted
 // range gives an empty list.
 func (b *Board) Between(ctx context.Context, lo, hi float64, offset int64, n int, opts ...ReadOption) (List, error) {
+	if b.sh != nil {
+		return b.sh.Between(ctx, lo, hi, offset, n, opts...)
+	}
 	if b.opts.Observer != nil {
 		return observed.Call(ctx, b.opts.Observer, b.op("Between", n), errKinds, func(ctx context.Context) (List, error) { return b.between(ctx, lo, hi, offset, n, opts) }, listOutcome)
 	}

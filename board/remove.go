@@ -10,14 +10,17 @@ import (
 	"github.com/tiebreak/tiebreak/internal/observed"
 )
 
-// MaxRemove is the most ids one Remove takes.
-const MaxRemove = 1000
+// maxRemove is the most ids one Remove takes.
+const maxRemove = 1000
 
 // Remove removes ids, with their member data and rank-index entries, in one
 // atomic script, and returns how many were on the board. It refuses no ids
-// and more than MaxRemove (ErrArgument) and an invalid id (ErrID), removing
+// and more than 1000 (ErrArgument) and an invalid id (ErrArgument), removing
 // nothing. It waits for replicas as Submit does (Options.WaitReplicas).
 func (b *Board) Remove(ctx context.Context, ids ...string) (int64, error) {
+	if b.sh != nil {
+		return b.sh.Remove(ctx, ids...)
+	}
 	if b.opts.Observer != nil {
 		return observed.Call(ctx, b.opts.Observer, b.op("Remove", len(ids)), errKinds, func(ctx context.Context) (int64, error) { return b.remove(ctx, ids) }, observed.Count[int64])
 	}
@@ -26,8 +29,8 @@ func (b *Board) Remove(ctx context.Context, ids ...string) (int64, error) {
 
 // remove is Remove.
 func (b *Board) remove(ctx context.Context, ids []string) (int64, error) {
-	if len(ids) == 0 || len(ids) > MaxRemove {
-		return 0, fmt.Errorf("board: Remove: len(ids) = %d out of range [1, %d]: %w", len(ids), MaxRemove, ErrArgument)
+	if len(ids) == 0 || len(ids) > maxRemove {
+		return 0, fmt.Errorf("board: Remove: len(ids) = %d out of range [1, %d]: %w", len(ids), maxRemove, ErrArgument)
 	}
 	args := make([]string, 0, len(ids))
 	for _, id := range ids {
@@ -46,11 +49,14 @@ func (b *Board) remove(ctx context.Context, ids []string) (int64, error) {
 
 // SetData sets the member data of id, which must be on the board
 // (ErrNotFound otherwise, and nothing is written). It refuses an invalid id
-// (ErrID), data over MaxDataLen bytes (ErrArgument) and a periodic window
-// past its retention (ErrExpired). Data is removed with
+// (ErrArgument), data over 64 KiB bytes (ErrArgument) and a periodic window
+// past its retention (errExpired). Data is removed with
 // the entry. To write data with the values, use Submission.Data. It waits
 // for replicas as Submit does (Options.WaitReplicas).
 func (b *Board) SetData(ctx context.Context, id string, data []byte) error {
+	if b.sh != nil {
+		return b.sh.SetData(ctx, id, data)
+	}
 	if b.opts.Observer != nil {
 		return observed.Do(ctx, b.opts.Observer, b.op("SetData", 0), errKinds, func(ctx context.Context) error { return b.setData(ctx, id, data) })
 	}
@@ -62,8 +68,8 @@ func (b *Board) setData(ctx context.Context, id string, data []byte) error {
 	if err := b.checkID(id); err != nil {
 		return err
 	}
-	if len(data) > MaxDataLen {
-		return fmt.Errorf("board: set data: id %s: %d bytes of data, over MaxDataLen = %d: %w", clip.Quote(id), len(data), MaxDataLen, ErrArgument)
+	if len(data) > maxDataLen {
+		return fmt.Errorf("board: set data: id %s: %d bytes of data, over maxDataLen = %d: %w", clip.Quote(id), len(data), maxDataLen, ErrArgument)
 	}
 	expire, err := b.expireArg()
 	if err != nil {

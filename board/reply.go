@@ -14,7 +14,7 @@ import (
 )
 
 // arrayReply reads a script's array reply whose elements are strings or
-// integers: a Redis or connection error wraps ErrRedis (or ErrValue for a
+// integers: a Redis or connection error wraps ErrRedis (or ErrArgument for a
 // range error raised by the script), any other shape is ErrReply.
 func (b *Board) arrayReply(op string, r rueidis.RedisResult) ([]string, error) {
 	msg, err := r.ToMessage()
@@ -51,7 +51,7 @@ func replyStrings(arr []rueidis.RedisMessage) ([]string, error) {
 var errAbsent = fmt.Errorf("board: id absent: %w", ErrNotFound)
 
 // scriptErr classifies an error from a script call: a range error raised by
-// the script ("TBRANGE <field index from 1> <value>") becomes ErrValue
+// the script ("TBRANGE <field index from 1> <value>") becomes ErrArgument
 // naming the field, anything else ErrRedis.
 func (b *Board) scriptErr(op string, err error) error {
 	if rerr, ok := rueidis.IsRedisErr(err); ok {
@@ -70,7 +70,7 @@ func (b *Board) refusal(op, text string) error {
 	if n, _ := fmt.Sscanf(text, "TBRANGE %d %s", &i, &v); n == 2 && i >= 1 && i <= b.layout.Len() {
 		min, max := b.fieldRange(i - 1)
 		return fmt.Errorf("board: %s: field %q would become %s, outside [%s, %s]: %w: %w",
-			op, b.layout.Field(i-1).Name, v, fmtNum(min), fmtNum(max), ErrValue, pack.ErrOverflow)
+			op, b.layout.Field(i-1).Name, v, fmtNum(min), fmtNum(max), errValue, pack.ErrOverflow)
 	}
 	switch {
 	case strings.HasPrefix(text, "TBMISMATCH"):
@@ -82,7 +82,7 @@ func (b *Board) refusal(op, text string) error {
 		return fmt.Errorf("board: %s: %s: %w", op, b.name, errFenced)
 	case strings.HasPrefix(text, "TBNODENSE"):
 		return fmt.Errorf("board: %s: the dense index lacks this entry: the board was written by a handle without DenseRanks: %w",
-			op, ErrDenseDisabled)
+			op, errDenseDisabled)
 	}
 	return nil
 }

@@ -13,12 +13,8 @@ import (
 	"github.com/tiebreak/tiebreak/observe"
 )
 
-// Cursor is an opaque position in a board for Scan: the stored score and
-// member of the last entry a page returned. The zero Cursor is the top.
-type Cursor string
-
-// ScanPage is one page of a Scan.
-type ScanPage struct {
+// scanPage is one page of a Scan, as List gives it (list).
+type scanPage struct {
 	// Entries holds the page, best first, each with its ordinal rank.
 	Entries []Entry
 	// Total is the number of entries on the board.
@@ -27,42 +23,60 @@ type ScanPage struct {
 	HasMore bool
 	// Next is the cursor of the following page (empty when HasMore is
 	// false).
-	Next Cursor
+	Next string
 }
 
 // Scan returns up to n entries that come strictly after cursor, best first.
 // Paging by value, not by rank: an entry that stays put is returned exactly
 // once across the pages of a scan, however other entries are inserted,
 // moved or removed meanwhile, and the cursor stays valid when its own entry
-// has moved or gone. It refuses n outside [1, MaxCount] and a malformed
+// has moved or gone. It refuses n outside [1, 1000] and a malformed
 // cursor (ErrArgument).
-func (b *Board) Scan(ctx context.Context, cursor Cursor, n int, opts ...ReadOption) (ScanPage, error) {
+func (b *Board) Scan(ctx context.Context, cursor string, n int, opts ...ReadOption) (List, error) {
+	p, err := b.scanPage(ctx, cursor, n, opts)
+	return p.list(), err
+}
+
+// list is the List of page p: Next is empty when no entries follow.
+func (p scanPage) list() List {
+	l := List{Entries: p.Entries, Total: p.Total, HasMore: p.HasMore}
+	if p.HasMore {
+		l.Next = p.Next
+	}
+	return l
+}
+
+// scanPage is Scan.
+func (b *Board) scanPage(ctx context.Context, cursor string, n int, opts []ReadOption) (scanPage, error) {
+	if b.sh != nil {
+		return b.sh.Scan(ctx, cursor, n, opts...)
+	}
 	if b.opts.Observer != nil {
-		return observed.Call(ctx, b.opts.Observer, b.op("Scan", n), errKinds, func(ctx context.Context) (ScanPage, error) { return b.scan(ctx, cursor, n, opts) },
-			func(p ScanPage, o observe.Outcome) observe.Outcome { return observed.Count(len(p.Entries), o) })
+		return observed.Call(ctx, b.opts.Observer, b.op("Scan", n), errKinds, func(ctx context.Context) (scanPage, error) { return b.scan(ctx, cursor, n, opts) },
+			func(p scanPage, o observe.Outcome) observe.Outcome { return observed.Count(len(p.Entries), o) })
 	}
 	return b.scan(ctx, cursor, n, opts)
 }
 
 // scan is Scan.
-func (b *Board) scan(ctx context.Context, cursor Cursor, n int, opts []ReadOption) (ScanPage, error) {
+func (b *Board) scan(ctx context.Context, cursor string, n int, opts []ReadOption) (scanPage, error) {
 	if err := checkWindow("scan", 0, n); err != nil {
-		return ScanPage{}, err
+		return scanPage{}, err
 	}
 	score, member, err := parseCursor(cursor)
 	if err != nil {
-		return ScanPage{}, err
+		return scanPage{}, err
 	}
 	c, data, ranks, err := b.readFlags(opts)
 	if err != nil {
-		return ScanPage{}, err
+		return scanPage{}, err
 	}
 	args := []string{score, member, strconv.Itoa(n), data, ranks}
 	l, err := b.list(ctx, "scan", func(s *scriptSet) *luascript.Script { return s.after }, args, c)
 	if err != nil {
-		return ScanPage{}, err
+		return scanPage{}, err
 	}
-	p := ScanPage{Entries: l.Entries, Total: l.Total}
+	p := scanPage{Entries: l.Entries, Total: l.Total}
 	if len(p.Entries) > n {
 		p.Entries, p.HasMore = p.Entries[:n], true
 	}
@@ -73,19 +87,19 @@ func (b *Board) scan(ctx context.Context, cursor Cursor, n int, opts []ReadOptio
 }
 
 // cursorOf encodes the stored position of e.
-func (b *Board) cursorOf(e Entry) (Cursor, error) {
+func (b *Board) cursorOf(e Entry) (string, error) {
 	score, member, err := b.encode(e.ID, e.Values)
 	if err != nil {
 		return "", err
 	}
-	return Cursor(base64.RawURLEncoding.EncodeToString([]byte(fmtFloat(score) + "\n" + member))), nil
+	return (base64.RawURLEncoding.EncodeToString([]byte(fmtFloat(score) + "\n" + member))), nil
 }
 
 // maxMemberLen bounds a stored member: the widest fields prefix (16
 // digits) and the longest id.
 const maxMemberLen = 16 + 65536
 
-func parseCursor(c Cursor) (score, member string, err error) {
+func parseCursor(c string) (score, member string, err error) {
 	if c == "" {
 		return "", "", nil
 	}

@@ -14,9 +14,9 @@ import (
 	"github.com/tiebreak/tiebreak/observe"
 )
 
-// MaxWindows is the most windows Windows looks at: with Every(time.Minute)
+// maxWindows is the most windows Windows looks at: with Every(time.Minute)
 // and a day's retention, 1,440.
-const MaxWindows = 10_000
+const maxWindows = 10_000
 
 // Previous returns the board of the window before the current one: last
 // week's board of a weekly Periodic.
@@ -26,7 +26,7 @@ func (p *Periodic) Previous() *Board {
 }
 
 // Windows returns the windows whose boards still exist, newest first: of
-// the windows that end no longer than Retention ago (at most MaxWindows of
+// the windows that end no longer than Retention ago (at most 10,000 of
 // them), those with a stored descriptor or entries, in one pipelined round
 // trip. Redis errors wrap ErrRedis.
 func (p *Periodic) Windows(ctx context.Context) ([]Window, error) {
@@ -46,7 +46,7 @@ func (p *Periodic) op(name string) observe.Op {
 func (p *Periodic) windows(ctx context.Context) ([]Window, error) {
 	now := time.Now()
 	var ws []Window
-	for w, _ := p.period.Window(now); len(ws) < MaxWindows && w.End.Add(p.retention).After(now); w, _ = p.period.Window(w.Start.Add(-time.Nanosecond)) {
+	for w, _ := p.period.Window(now); len(ws) < maxWindows && w.End.Add(p.retention).After(now); w, _ = p.period.Window(w.Start.Add(-time.Nanosecond)) {
 		ws = append(ws, w)
 	}
 	cmds := make(rueidis.Commands, len(ws))
@@ -275,16 +275,16 @@ func (a *archive) done(ctx context.Context) (*Board, error) {
 func (p *Periodic) copyArchive(ctx context.Context, w Window, a *archive, token string, st claimState, top int64) error {
 	src := p.At(w.Start)
 	src.opts.expireAt = time.Time{} // reading only; the window may be past its end
-	cursor, count := Cursor(st.cursor), st.count
+	cursor, count := (st.cursor), st.count
 	for {
 		n := archiveBatch
 		if top > 0 {
 			n = int(min(int64(n), top-count))
 		}
-		page := ScanPage{}
+		page := scanPage{}
 		var err error
 		if n > 0 {
-			if page, err = src.Scan(ctx, cursor, n, WithData()); err != nil {
+			if page, err = src.scanPage(ctx, cursor, n, []ReadOption{WithData()}); err != nil {
 				return err
 			}
 		}
@@ -324,7 +324,7 @@ func (a *archive) write(ctx context.Context, es []Entry) error {
 
 // step records a step of the copy; it fails when the claim was lost (the
 // lease ran out and another caller took over).
-func (a *archive) step(ctx context.Context, token string, next Cursor, n int, last bool) error {
+func (a *archive) step(ctx context.Context, token string, next string, n int, last bool) error {
 	done, expire := "0", "0"
 	if last {
 		done = "1"

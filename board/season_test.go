@@ -44,7 +44,7 @@ func TestArchiveExactlyOnce(t *testing.T) {
 	env := redistest.New(t)
 	ctx := t.Context()
 	p, w := seasonBoard(t, env, "season", 2500)
-	want, err := scanAll(ctx, p.At(w.Start), MaxCount, WithData(), WithRanks(Dense))
+	want, err := scanAll(ctx, p.At(w.Start), maxCount, WithData(), WithRanks(Dense))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +55,7 @@ func TestArchiveExactlyOnce(t *testing.T) {
 		wg.Go(func() {
 			a, err := p.Archive(ctx, w, ArchiveOptions{})
 			if err == nil {
-				got[i], err = scanAll(ctx, a, MaxCount, WithData(), WithRanks(Dense))
+				got[i], err = scanAll(ctx, a, maxCount, WithData(), WithRanks(Dense))
 			}
 			errs[i] = err
 		})
@@ -81,11 +81,11 @@ func TestArchiveExactlyOnce(t *testing.T) {
 		t.Errorf("archive kept forever has PTTL %d", ttl)
 	}
 	// Kept forever, it stores its descriptor: Open reads it by name.
-	opened, err := Open(ctx, env.Client, a.Name())
+	opened, err := Open(ctx, env.Client, a.Name(), Options{})
 	if err != nil {
 		t.Fatalf("Open of an archive kept forever: %v", err)
 	}
-	if o, err := scanAll(ctx, opened, MaxCount, WithData(), WithRanks(Dense)); err != nil || cmp.Diff(want, o) != "" {
+	if o, err := scanAll(ctx, opened, maxCount, WithData(), WithRanks(Dense)); err != nil || cmp.Diff(want, o) != "" {
 		t.Errorf("the archive through Open: %v (-want +got):\n%s", err, cmp.Diff(want, o))
 	}
 	if err := a.Drop(ctx); err != nil {
@@ -123,8 +123,8 @@ func TestArchiveTopAndTakeOver(t *testing.T) {
 	if err := a.write(ctx, []Entry{{ID: "stale", Values: []float64{1, 0, 1}}}); !errors.Is(err, errFenced) {
 		t.Errorf("a write of the caller that lost its claim: err = %v, want it fenced", err)
 	}
-	all, err1 := scanAll(ctx, p.At(w.Start), MaxCount)
-	got, err2 := scanAll(ctx, b, MaxCount)
+	all, err1 := scanAll(ctx, p.At(w.Start), maxCount)
+	got, err2 := scanAll(ctx, b, maxCount)
 	want := List{Entries: all.Entries[:1200]}
 	if err := errors.Join(err1, err2); err != nil {
 		t.Fatal(err)

@@ -11,42 +11,26 @@ import (
 
 	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/internal/hashtag"
-	"github.com/tiebreak/tiebreak/internal/redisretry"
 	"github.com/tiebreak/tiebreak/pack"
 )
 
-// MaxShards is the most shards one sharded board has.
-const MaxShards = 256
+// maxShards is the most shards one sharded board has.
+const maxShards = 256
 
 // shardNameRoom is the most bytes a shard's name adds to its board's:
 // "~65535.255.65535".
 const shardNameRoom = 16
 
-// ShardedOptions configure a sharded board. The zero value means every
-// default.
-type ShardedOptions struct {
-	// Options are every shard's options, as New takes them. Cap keeps the
-	// best Cap entries of each shard, and reads show the best Cap of the
-	// whole board (see Sharded). DenseRanks is refused: a dense rank needs
-	// the distinct tuples of all shards together, which no shard holds;
-	// Group and SharedData are refused: every shard has its own hash tag.
+// shardedOptions are a sharded board's Options as its shards take them
+// (Shards and SkipWriteRank zero), with the board's Shards (1 to
+// 256) and SkipWriteRank beside them.
+type shardedOptions struct {
 	Options
-
-	// Shards is how many shards hold the entries, each a board of its own
-	// with its own hash tag: 1 to MaxShards. Default 1. Part of the stored
-	// descriptor.
-	Shards int
-
-	// SkipWriteRank makes Submit and Update return the entry with Rank 0,
-	// in one round trip, instead of its rank on the whole board, which
-	// takes a second round trip and a count on every other shard: a write
-	// then costs the shards nothing beyond its own, so write throughput
-	// grows with the shards. Trimmed then reports only the shard's own
-	// cap. Default false.
+	Shards        int
 	SkipWriteRank bool
 }
 
-// Sharded is one board whose entries are spread over shards: boards of
+// sharded is one board whose entries are spread over shards: boards of
 // their own, each with its own hash tag, so that on a Redis Cluster they
 // spread over the nodes and the board outgrows one node's memory and one
 // core. An id lives in exactly one shard, chosen by a stable hash of the
@@ -58,7 +42,7 @@ type ShardedOptions struct {
 // makes at most two round trips whatever the number of shards, asking all
 // shards at once (one pipelined batch per node): Len, Top, Scan and, near
 // the top, Page and Between make one; Get, Rank, Around, Among, a deep
-// Page or Between make two. Dense ranks are refused (ErrDenseDisabled).
+// Page or Between make two. Dense ranks are refused (ErrArgument).
 //
 // Consistency: each shard answers atomically, but a read across shards is
 // not one snapshot: it may see a write on one shard and not yet one on
@@ -76,13 +60,13 @@ type ShardedOptions struct {
 // so an entry can come back into view when better ones leave (Remove, a
 // worse Replace). The board holds up to Shards times Cap entries.
 //
-// A Sharded is safe for concurrent use.
-type Sharded struct {
+// A sharded is safe for concurrent use.
+type sharded struct {
 	name   string
 	client rueidis.Client // given, wrapped by redisretry
 	given  rueidis.Client
 	layout *pack.Layout
-	opts   ShardedOptions // Shards as built; the view has the current count
+	opts   shardedOptions // Shards as built; the view has the current count
 	view   atomic.Pointer[shardView]
 	mu     sync.Mutex // held while reading the view again
 }
@@ -92,13 +76,13 @@ type Sharded struct {
 type shardView struct {
 	name   string
 	client rueidis.Client
-	opts   ShardedOptions
-	desc   Descriptor
+	opts   shardedOptions
+	desc   descriptor
 	shards []*Board
 	probe  *Board // a shard's handle, not connected, for the codec and the checks every shard shares
 }
 
-// NewSharded returns a handle to the sharded board named name on client,
+// createSharded returns a handle to the sharded board named name on client,
 // ranking by layout over opts.Shards shards. It stores the board's
 // descriptor (the layout, the options that decide the encoding, the shard
 // count and the shards' names) at tb:{name}:meta when the board has none,
@@ -111,11 +95,11 @@ type shardView struct {
 // slots: on a cluster whose masters serve equal ranges, as redis-cli
 // assigns them, the shards spread evenly over the masters.
 //
-// It refuses (ErrName) a name that is empty, holds a brace or is over
-// MaxNameLen-16 bytes, and (ErrOptions) a nil client or layout, invalid
-// options, Shards outside [0, MaxShards], DenseRanks, Group and
+// It refuses (ErrArgument) a name that is empty, holds a brace or is over
+// 200-16 bytes, and (ErrOptions) a nil client or layout, invalid
+// options, Shards outside [0, 256], DenseRanks, Group and
 // SharedData. Redis errors wrap ErrRedis.
-func NewSharded(ctx context.Context, client rueidis.Client, name string, layout *pack.Layout, opts ShardedOptions) (*Sharded, error) {
+func createSharded(ctx context.Context, client rueidis.Client, name string, layout *pack.Layout, opts shardedOptions) (*sharded, error) {
 	sb, err := configureSharded(client, name, layout, opts)
 	if err != nil {
 		return nil, err
@@ -141,12 +125,12 @@ func NewSharded(ctx context.Context, client rueidis.Client, name string, layout 
 // view v but for the shards' generation and names (a board resharded to
 // v's count), or when a resharding to v's settings is under way (the view
 // then has the current shards, and follows the switch); else the mismatch.
-func (sb *Sharded) resharded(v *shardView, m meta) (*shardView, error) {
+func (sb *sharded) resharded(v *shardView, m meta) (*shardView, error) {
 	stored, err := parseDescriptor(sb.name, m.desc)
 	if err != nil {
 		return nil, err
 	}
-	like := func(d Descriptor) bool {
+	like := func(d descriptor) bool {
 		d.ShardGen, d.ShardNames = v.desc.ShardGen, v.desc.ShardNames
 		return d.encoded() == v.desc.encoded()
 	}
@@ -159,39 +143,14 @@ func (sb *Sharded) resharded(v *shardView, m meta) (*shardView, error) {
 	return sb.viewOf(stored)
 }
 
-// OpenSharded returns a handle to the sharded board named name built from
-// its stored descriptor alone, as Open does for a board. It refuses an
-// invalid name (ErrName), a nil client (ErrOptions), a board that is not
-// sharded (ErrMismatch); a name with no descriptor is ErrNotFound, one it
-// cannot read ErrDescriptor.
-func OpenSharded(ctx context.Context, client rueidis.Client, name string) (*Sharded, error) {
-	if err := checkName(name); err != nil {
-		return nil, err
-	}
-	if client == nil {
-		return nil, fmt.Errorf("board: OpenSharded: client is nil: %w", ErrOptions)
-	}
-	m, err := readMeta(ctx, redisretry.Wrap(client), name, prefixOf("", name), "", "")
+// openShardedBoard is Open for a sharded board, stored as d: opts holds
+// the stored settings and the handle's own.
+func openShardedBoard(ctx context.Context, client rueidis.Client, name string, l *pack.Layout, d descriptor, opts Options) (*Board, error) {
+	so := shardedOptions{Options: opts, Shards: d.Shards, SkipWriteRank: opts.SkipWriteRank}
+	so.Options.Shards, so.Options.SkipWriteRank = 0, false
+	sb, err := configureSharded(client, name, l, so)
 	if err != nil {
-		return nil, err
-	}
-	if !m.exists {
-		return nil, fmt.Errorf("board: %s has no stored descriptor: %w", name, ErrNotFound)
-	}
-	d, err := parseDescriptor(name, m.desc)
-	if err != nil {
-		return nil, err
-	}
-	if d.Shards == 0 {
-		return nil, fmt.Errorf("board: %s is not sharded: open it with Open: %w", name, ErrMismatch)
-	}
-	l, o, err := d.build(name)
-	if err != nil {
-		return nil, err
-	}
-	sb, err := configureSharded(client, name, l, ShardedOptions{Options: o, Shards: d.Shards})
-	if err != nil {
-		return nil, fmt.Errorf("board: %s: stored descriptor: %w: %w", name, ErrDescriptor, err)
+		return nil, fmt.Errorf("board: %s: %w: %w", name, errDescriptor, err)
 	}
 	v, err := sb.viewOf(d)
 	if err != nil {
@@ -201,16 +160,16 @@ func OpenSharded(ctx context.Context, client rueidis.Client, name string) (*Shar
 	if err := v.connect(ctx, client); err != nil {
 		return nil, err
 	}
-	return sb, sb.retireOld(ctx)
+	return sb.board(), sb.retireOld(ctx)
 }
 
 // configureSharded builds a handle that has not talked to Redis.
-func configureSharded(client rueidis.Client, name string, layout *pack.Layout, opts ShardedOptions) (*Sharded, error) {
+func configureSharded(client rueidis.Client, name string, layout *pack.Layout, opts shardedOptions) (*sharded, error) {
 	if err := checkName(name); err != nil {
 		return nil, err
 	}
-	if len(name) > MaxNameLen-shardNameRoom {
-		return nil, fmt.Errorf("board: sharded board name of %d bytes, over %d: %w", len(name), MaxNameLen-shardNameRoom, ErrName)
+	if len(name) > maxNameLen-shardNameRoom {
+		return nil, fmt.Errorf("board: sharded board name of %d bytes, over %d: %w", len(name), maxNameLen-shardNameRoom, errName)
 	}
 	if err := opts.check(); err != nil {
 		return nil, err
@@ -223,7 +182,7 @@ func configureSharded(client rueidis.Client, name string, layout *pack.Layout, o
 		return nil, err
 	}
 	opts.Options = probe.opts
-	sb := &Sharded{name: name, client: probe.client, given: client, layout: layout, opts: opts}
+	sb := &sharded{name: name, client: probe.client, given: client, layout: layout, opts: opts}
 	d := probe.desc
 	d.Shards, d.ShardNames = opts.Shards, shardNames(name, 0, opts.Shards)
 	sb.view.Store(&shardView{name: name, client: probe.client, opts: opts, desc: d, probe: probe})
@@ -232,10 +191,10 @@ func configureSharded(client rueidis.Client, name string, layout *pack.Layout, o
 
 // viewOf returns the view of the shards that the stored descriptor d
 // lists.
-func (sb *Sharded) viewOf(d Descriptor) (*shardView, error) {
+func (sb *sharded) viewOf(d descriptor) (*shardView, error) {
 	v := *sb.view.Load()
-	if d.Shards < 1 || d.Shards > MaxShards || len(d.ShardNames) != d.Shards {
-		return nil, fmt.Errorf("board: %s: stored descriptor lists %d shard names for %d shards: %w", sb.name, len(d.ShardNames), d.Shards, ErrDescriptor)
+	if d.Shards < 1 || d.Shards > maxShards || len(d.ShardNames) != d.Shards {
+		return nil, fmt.Errorf("board: %s: stored descriptor lists %d shard names for %d shards: %w", sb.name, len(d.ShardNames), d.Shards, errDescriptor)
 	}
 	v.desc, v.shards = d, nil
 	v.opts.Shards = d.Shards
@@ -243,14 +202,14 @@ func (sb *Sharded) viewOf(d Descriptor) (*shardView, error) {
 }
 
 // check refuses the options no sharded board takes.
-func (o ShardedOptions) check() error {
+func (o shardedOptions) check() error {
 	switch {
-	case o.Shards < 0 || o.Shards > MaxShards:
-		return fmt.Errorf("board: ShardedOptions.Shards = %d out of range [1, %d]: %w", o.Shards, MaxShards, ErrOptions)
+	case o.Shards < 0 || o.Shards > maxShards:
+		return fmt.Errorf("board: shardedOptions.Shards = %d out of range [1, %d]: %w", o.Shards, maxShards, ErrOptions)
 	case o.DenseRanks:
-		return fmt.Errorf("board: ShardedOptions.DenseRanks: a dense rank needs the distinct tuples of all shards together: %w", ErrOptions)
+		return fmt.Errorf("board: shardedOptions.DenseRanks: a dense rank needs the distinct tuples of all shards together: %w", ErrOptions)
 	case o.Group != "" || o.SharedData:
-		return fmt.Errorf("board: ShardedOptions.Group and SharedData: every shard has a hash tag of its own: %w", ErrOptions)
+		return fmt.Errorf("board: shardedOptions.Group and SharedData: every shard has a hash tag of its own: %w", ErrOptions)
 	}
 	return nil
 }
@@ -344,30 +303,31 @@ func shardOf(id string, n int) int {
 	return int(b)
 }
 
-// Name returns the board's name.
-func (sb *Sharded) Name() string { return sb.name }
+// newShardedBoard is New for a sharded board (Options.Shards).
+func newShardedBoard(ctx context.Context, client rueidis.Client, name string, layout *pack.Layout, opts Options) (*Board, error) {
+	if opts.Shards < 0 || opts.Shards > maxShards {
+		return nil, fmt.Errorf("board: Options.Shards = %d out of range [0, %d]: %w", opts.Shards, maxShards, ErrOptions)
+	}
+	so := shardedOptions{Options: opts, Shards: opts.Shards, SkipWriteRank: opts.SkipWriteRank}
+	so.Options.Shards, so.Options.SkipWriteRank = 0, false
+	sb, err := createSharded(ctx, client, name, layout, so)
+	if err != nil {
+		return nil, err
+	}
+	return sb.board(), nil
+}
 
-// Layout returns the board's layout.
-func (sb *Sharded) Layout() *pack.Layout { return sb.layout }
-
-// Shards returns the number of shards.
-func (sb *Sharded) Shards() int { return sb.view.Load().desc.Shards }
-
-// Client returns the client the board was built with.
-func (sb *Sharded) Client() rueidis.Client { return sb.given }
-
-// Descriptor returns what the board stores about itself at tb:{name}:meta.
-func (sb *Sharded) Descriptor() Descriptor {
-	d := sb.view.Load().desc
-	d.Fields = append([]FieldDescriptor(nil), d.Fields...)
-	d.ShardNames = append([]string(nil), d.ShardNames...)
-	return d
+// board returns the public handle of sb.
+func (sb *sharded) board() *Board {
+	o := sb.opts.Options
+	o.Shards, o.SkipWriteRank = sb.opts.Shards, sb.opts.SkipWriteRank
+	return &Board{sh: sb, client: sb.client, given: sb.given, name: sb.name, layout: sb.layout, opts: o, prefix: prefixOf("", sb.name), desc: sb.view.Load().desc}
 }
 
 // Drop removes every shard and the board's descriptor: the shards the
 // descriptor lists, those of a resharding under way, and those earlier
 // reshardings retired (tombstones), whatever shards this handle knows.
-func (sb *Sharded) Drop(ctx context.Context) error {
+func (sb *sharded) Drop(ctx context.Context) error {
 	meta := names(prefixOf("", sb.name), 0).meta
 	f, err := sb.client.Do(ctx, sb.client.B().Hgetall().Key(meta).Build()).AsStrMap()
 	if err != nil {
@@ -394,6 +354,3 @@ func (sb *Sharded) Drop(ctx context.Context) error {
 	}
 	return redisErr("drop", sb.client.Do(ctx, sb.client.B().Unlink().Key(meta).Build()).Error())
 }
-
-// Strategy returns the board's strategy.
-func (sb *Sharded) Strategy() Strategy { return sb.opts.Strategy }

@@ -10,35 +10,35 @@ import (
 	"github.com/tiebreak/tiebreak/observe"
 )
 
-// The public methods of Sharded: each runs on the current view of the
+// The public methods of sharded: each runs on the current view of the
 // shards, and again on the new one when a resharding moved them (onView).
 
 // Len returns the number of entries: the sum of the shards' (at most Cap),
 // in one round trip.
-func (sb *Sharded) Len(ctx context.Context) (int64, error) {
+func (sb *sharded) Len(ctx context.Context) (int64, error) {
 	return observeView(ctx, sb, sb.op("Len", 0), observed.Count[int64], func(ctx context.Context, v *shardView) (int64, error) { return v.Len(ctx) })
 }
 
 // Get returns the entry of id with its ordinal rank on the whole board
 // (and the competition rank WithRanks asks for): two round trips, the
 // shard of id then the others, one when there is one shard. It refuses an
-// invalid id (ErrID) and Dense (ErrDenseDisabled), and reports an id not
+// invalid id (ErrArgument) and Dense (ErrArgument), and reports an id not
 // on the board (or beyond the cap) as ErrNotFound.
-func (sb *Sharded) Get(ctx context.Context, id string, opts ...ReadOption) (Entry, error) {
+func (sb *sharded) Get(ctx context.Context, id string, opts ...ReadOption) (Entry, error) {
 	return observeView(ctx, sb, sb.op("Get", 0), entryOutcome, func(ctx context.Context, v *shardView) (Entry, error) { return v.Get(ctx, id, opts...) })
 }
 
 // Rank returns the rank of id of the given kind on the whole board, 1 =
-// best, as Get does. It refuses Dense (ErrDenseDisabled) and an unknown
+// best, as Get does. It refuses Dense (ErrArgument) and an unknown
 // kind (ErrArgument).
-func (sb *Sharded) Rank(ctx context.Context, id string, kind RankKind) (int64, error) {
+func (sb *sharded) Rank(ctx context.Context, id string, kind RankKind) (int64, error) {
 	return observeView(ctx, sb, sb.op("Rank", 0), rankOutcome, func(ctx context.Context, v *shardView) (int64, error) { return v.Rank(ctx, id, kind) })
 }
 
 // Top returns the best n entries of the whole board, in one round trip:
-// each shard's best n, merged. It refuses n outside [1, MaxCount]
-// (ErrArgument) and Dense (ErrDenseDisabled).
-func (sb *Sharded) Top(ctx context.Context, n int, opts ...ReadOption) (List, error) {
+// each shard's best n, merged. It refuses n outside [1, 1000]
+// (ErrArgument) and Dense (ErrArgument).
+func (sb *sharded) Top(ctx context.Context, n int, opts ...ReadOption) (List, error) {
 	return observeView(ctx, sb, sb.op("Top", n), listOutcome, func(ctx context.Context, v *shardView) (List, error) { return v.Top(ctx, n, opts...) })
 }
 
@@ -50,7 +50,7 @@ func (sb *Sharded) Top(ctx context.Context, n int, opts ...ReadOption) (List, er
 // bounds. A shard holds a random share of the ids, so the second reads
 // about n + sqrt(offset*Shards) entries in all. With one shard it is
 // that shard's Page. It refuses what Board.Page refuses.
-func (sb *Sharded) Page(ctx context.Context, offset int64, n int, opts ...ReadOption) (List, error) {
+func (sb *sharded) Page(ctx context.Context, offset int64, n int, opts ...ReadOption) (List, error) {
 	return observeView(ctx, sb, sb.op("Page", n), listOutcome, func(ctx context.Context, v *shardView) (List, error) { return v.Page(ctx, offset, n, opts...) })
 }
 
@@ -58,7 +58,7 @@ func (sb *Sharded) Page(ctx context.Context, offset int64, n int, opts ...ReadOp
 // in [lo, hi], best first, as Board.Between, in one round trip or, deeper,
 // two (as Page). It refuses what Board.Between
 // refuses.
-func (sb *Sharded) Between(ctx context.Context, lo, hi float64, offset int64, n int, opts ...ReadOption) (List, error) {
+func (sb *sharded) Between(ctx context.Context, lo, hi float64, offset int64, n int, opts ...ReadOption) (List, error) {
 	return observeView(ctx, sb, sb.op("Between", n), listOutcome, func(ctx context.Context, v *shardView) (List, error) {
 		return v.Between(ctx, lo, hi, offset, n, opts...)
 	})
@@ -67,45 +67,45 @@ func (sb *Sharded) Between(ctx context.Context, lo, hi float64, offset int64, n 
 // Around returns n entries around id, id among them and as central as the
 // edges allow, as Board.Around: two round trips, the shard of id, then
 // every shard's n-1 entries before id and n from it, merged. It refuses
-// what Board.Around refuses, and Dense (ErrDenseDisabled); an id not on
+// what Board.Around refuses, and Dense (ErrArgument); an id not on
 // the board, or beyond the cap, is ErrNotFound.
-func (sb *Sharded) Around(ctx context.Context, id string, n int, opts ...ReadOption) (List, error) {
+func (sb *sharded) Around(ctx context.Context, id string, n int, opts ...ReadOption) (List, error) {
 	return observeView(ctx, sb, sb.op("Around", n), listOutcome, func(ctx context.Context, v *shardView) (List, error) { return v.Around(ctx, id, n, opts...) })
 }
 
 // Scan returns up to n entries that come strictly after cursor, best
 // first, as Board.Scan, in one round trip: each shard's n+2 entries from
 // the cursor, merged. Cursors of a sharded board and of a board are alike.
-// It refuses what Board.Scan refuses, and Dense (ErrDenseDisabled).
-func (sb *Sharded) Scan(ctx context.Context, cursor Cursor, n int, opts ...ReadOption) (ScanPage, error) {
-	return observeView(ctx, sb, sb.op("Scan", n), func(p ScanPage, o observe.Outcome) observe.Outcome { return observed.Count(len(p.Entries), o) }, func(ctx context.Context, v *shardView) (ScanPage, error) { return v.Scan(ctx, cursor, n, opts...) })
+// It refuses what Board.Scan refuses, and Dense (ErrArgument).
+func (sb *sharded) Scan(ctx context.Context, cursor string, n int, opts ...ReadOption) (scanPage, error) {
+	return observeView(ctx, sb, sb.op("Scan", n), func(p scanPage, o observe.Outcome) observe.Outcome { return observed.Count(len(p.Entries), o) }, func(ctx context.Context, v *shardView) (scanPage, error) { return v.Scan(ctx, cursor, n, opts...) })
 }
 
 // Among returns the entries of ids, best first, each with its rank among
 // them and its ranks on the whole board, as Board.Among: two round trips,
 // each shard's own ids, then every shard's count before each entry of the
 // others (one with one shard). Ids beyond the cap are listed in Absent. It
-// refuses what Board.Among refuses, and Dense (ErrDenseDisabled).
-func (sb *Sharded) Among(ctx context.Context, ids []string, opts ...ReadOption) (AmongList, error) {
-	return observeView(ctx, sb, sb.op("Among", len(ids)), func(l AmongList, o observe.Outcome) observe.Outcome { return observed.Count(len(l.Entries), o) }, func(ctx context.Context, v *shardView) (AmongList, error) { return v.Among(ctx, ids, opts...) })
+// refuses what Board.Among refuses, and Dense (ErrArgument).
+func (sb *sharded) Among(ctx context.Context, ids []string, opts ...ReadOption) (amongList, error) {
+	return observeView(ctx, sb, sb.op("Among", len(ids)), func(l amongList, o observe.Outcome) observe.Outcome { return observed.Count(len(l.Entries), o) }, func(ctx context.Context, v *shardView) (amongList, error) { return v.Among(ctx, ids, opts...) })
 }
 
 // Submit writes one entry on its shard in one atomic script, as
 // Board.Submit does, and returns the stored entry with its rank on the
 // whole board: a second round trip counts the entries before it on every
-// other shard (none with one shard; with ShardedOptions.SkipWriteRank the
+// other shard (none with one shard; with shardedOptions.SkipWriteRank the
 // rank is 0 and there is no second round trip; so it is when a resharding
 // switches between the two: the write stands, and is never sent twice). An
 // entry outside the best Cap of the whole board has rank 0 and Trimmed
 // set. It refuses what Board.Submit refuses, changing nothing.
-func (sb *Sharded) Submit(ctx context.Context, s Submission) (Result, error) {
+func (sb *sharded) Submit(ctx context.Context, s Submission) (Result, error) {
 	return observeView(ctx, sb, sb.submitOp(s), resultOutcome, func(ctx context.Context, v *shardView) (Result, error) { return v.Submit(ctx, s) })
 }
 
 // Update reads, computes and compare-and-sets the entry of id on its shard,
 // as Board.Update does (the entry fn sees carries its rank on its shard),
 // and returns the stored entry ranked as Submit ranks it.
-func (sb *Sharded) Update(ctx context.Context, id string, fn UpdateFunc) (Result, error) {
+func (sb *sharded) Update(ctx context.Context, id string, fn updateFunc) (Result, error) {
 	return observeView(ctx, sb, sb.op("Update", 0), resultOutcome, func(ctx context.Context, v *shardView) (Result, error) { return v.Update(ctx, id, fn) })
 }
 
@@ -114,12 +114,12 @@ func (sb *Sharded) Update(ctx context.Context, id string, fn UpdateFunc) (Result
 // refuses what Board.Remove refuses, removing nothing. A Remove over
 // several shards is atomic per shard, not as a whole: on an error, the
 // shards that answered have removed their ids.
-func (sb *Sharded) Remove(ctx context.Context, ids ...string) (int64, error) {
+func (sb *sharded) Remove(ctx context.Context, ids ...string) (int64, error) {
 	return observeView(ctx, sb, sb.op("Remove", len(ids)), observed.Count[int64], func(ctx context.Context, v *shardView) (int64, error) { return v.Remove(ctx, ids...) })
 }
 
 // SetData sets the member data of id on its shard, as Board.SetData does.
-func (sb *Sharded) SetData(ctx context.Context, id string, data []byte) error {
+func (sb *sharded) SetData(ctx context.Context, id string, data []byte) error {
 	_, err := observeView(ctx, sb, sb.op("SetData", 0), nil, func(ctx context.Context, v *shardView) (struct{}, error) { return struct{}{}, v.SetData(ctx, id, data) })
 	return err
 }
@@ -130,8 +130,8 @@ func (sb *Sharded) SetData(ctx context.Context, id string, data []byte) error {
 // Board.SubmitMany; each entry's Rank is its rank on its shard, not on the
 // whole board (ranking every entry on every shard would cost the shards
 // more than the writes: use Among or Rank). It refuses more than
-// MaxSubmitMany submissions (ErrArgument), sending nothing.
-func (sb *Sharded) SubmitMany(ctx context.Context, subs []Submission) []ManyResult {
+// 100,000 submissions (ErrArgument), sending nothing.
+func (sb *sharded) SubmitMany(ctx context.Context, subs []Submission) []ManyResult {
 	if sb.opts.Observer != nil {
 		rs, _ := observed.Call(ctx, sb.opts.Observer, sb.op("SubmitMany", len(subs)), errKinds,
 			func(ctx context.Context) ([]ManyResult, error) { return sb.submitMany(ctx, subs), nil }, manyOutcome)
@@ -146,12 +146,12 @@ func (sb *Sharded) SubmitMany(ctx context.Context, subs []Submission) []ManyResu
 const reshardWait = 10 * time.Second
 
 // op describes the operation name of sb asking for n entries.
-func (sb *Sharded) op(name string, n int) observe.Op {
-	return observe.Op{Package: "board", Name: "Sharded." + name, Object: sb.name, Strategy: sb.opts.Strategy.String(), N: int64(n)}
+func (sb *sharded) op(name string, n int) observe.Op {
+	return observe.Op{Package: "board", Name: "sharded." + name, Object: sb.name, Strategy: sb.opts.Strategy.String(), N: int64(n)}
 }
 
 // submitOp describes a Submit of s.
-func (sb *Sharded) submitOp(s Submission) observe.Op {
+func (sb *sharded) submitOp(s Submission) observe.Op {
 	o := sb.op("Submit", 0)
 	o.Policy = s.Policy.String()
 	return o
@@ -161,7 +161,7 @@ func (sb *Sharded) submitOp(s Submission) observe.Op {
 // Options.Observer when the board has one; out adds what the result tells
 // to the span's outcome. The shards' own handles observe nothing, so that
 // one call makes one span.
-func observeView[T any](ctx context.Context, sb *Sharded, o observe.Op, out func(T, observe.Outcome) observe.Outcome,
+func observeView[T any](ctx context.Context, sb *sharded, o observe.Op, out func(T, observe.Outcome) observe.Outcome,
 	op func(context.Context, *shardView) (T, error)) (T, error) {
 	call := func(ctx context.Context) (T, error) {
 		return onView(ctx, sb, func(v *shardView) (T, error) { return op(ctx, v) })
@@ -176,7 +176,7 @@ func observeView[T any](ctx context.Context, sb *Sharded, o observe.Op, out func
 // that a resharding froze or retired it, it reads the board's descriptor
 // again and runs op on the new view, waiting while the resharding
 // switches (writes to frozen shards wait; nothing was written).
-func onView[T any](ctx context.Context, sb *Sharded, op func(v *shardView) (T, error)) (T, error) {
+func onView[T any](ctx context.Context, sb *sharded, op func(v *shardView) (T, error)) (T, error) {
 	deadline := time.Now().Add(reshardWait)
 	for attempt := 0; ; attempt++ {
 		v := sb.view.Load()
@@ -194,7 +194,7 @@ func onView[T any](ctx context.Context, sb *Sharded, op func(v *shardView) (T, e
 // or retired shard, and pauses unless it found new shards. When the
 // resharding that froze the shards lost its process (its lease ran out),
 // it revokes the lease and thaws them (rescue), so that writes go on.
-func (sb *Sharded) awaitView(ctx context.Context, v *shardView, attempt int, deadline time.Time) error {
+func (sb *sharded) awaitView(ctx context.Context, v *shardView, attempt int, deadline time.Time) error {
 	if time.Now().After(deadline) {
 		return fmt.Errorf("board: %s: the resharding did not switch within %v: %w", sb.name, reshardWait, ErrMigrating)
 	}
@@ -216,7 +216,7 @@ func (sb *Sharded) awaitView(ctx context.Context, v *shardView, attempt int, dea
 // shard again (the process that froze them may have thawed them, its
 // check having failed); it reports whether a shard of v is no longer
 // frozen.
-func (sb *Sharded) rescue(ctx context.Context, v *shardView) (bool, error) {
+func (sb *sharded) rescue(ctx context.Context, v *shardView) (bool, error) {
 	l := &lease{sb: sb}
 	r, err := l.call(ctx, "revoke")
 	if err != nil {
@@ -245,7 +245,7 @@ func (sb *Sharded) rescue(ctx context.Context, v *shardView) (bool, error) {
 
 // reload reads the board's descriptor and, when it lists other shards
 // than view old, makes them the current view.
-func (sb *Sharded) reload(ctx context.Context, old *shardView) error {
+func (sb *sharded) reload(ctx context.Context, old *shardView) error {
 	sb.mu.Lock()
 	defer sb.mu.Unlock()
 	if sb.view.Load() != old {
@@ -272,7 +272,7 @@ func (sb *Sharded) reload(ctx context.Context, old *shardView) error {
 
 // submitMany is SubmitMany, sending again the submissions that met a
 // frozen or retired shard, on the new view.
-func (sb *Sharded) submitMany(ctx context.Context, subs []Submission) []ManyResult {
+func (sb *sharded) submitMany(ctx context.Context, subs []Submission) []ManyResult {
 	out := make([]ManyResult, len(subs))
 	todo := make([]int, len(subs))
 	for i := range todo {

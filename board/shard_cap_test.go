@@ -21,7 +21,7 @@ func TestShardedCapEdges(t *testing.T) {
 				ctx := context.Background()
 				o := Options{Strategy: s, Cap: 5}
 				plain := newBoard(t, env.Client, env.Prefix, "p", testLayout(t), o)
-				sh := newSharded(t, env.Client, env.Prefix, "s", testLayout(t), ShardedOptions{Options: o, Shards: 3})
+				sh := newSharded(t, env.Client, env.Prefix, "s", testLayout(t), func() Options { o := o; o.Shards = 3; return o }())
 				rng := rand.New(rand.NewPCG(uint64(total), 9))
 				var allIDs []string
 				for i := 0; i < total; i++ {

@@ -16,7 +16,7 @@ import (
 // over 0), sampling first costs less.
 const shallowPage = 2000
 
-// Top is Sharded.Top on this view.
+// Top is sharded.Top on this view.
 func (sb *shardView) Top(ctx context.Context, n int, opts ...ReadOption) (List, error) {
 	if len(sb.shards) == 1 {
 		return sb.shards[0].Top(ctx, n, opts...)
@@ -24,7 +24,7 @@ func (sb *shardView) Top(ctx context.Context, n int, opts ...ReadOption) (List, 
 	return sb.page(ctx, "Top", pos{}, pos{}, 0, n, opts)
 }
 
-// Page is Sharded.Page on this view.
+// Page is sharded.Page on this view.
 func (sb *shardView) Page(ctx context.Context, offset int64, n int, opts ...ReadOption) (List, error) {
 	if len(sb.shards) == 1 {
 		return sb.shards[0].Page(ctx, offset, n, opts...)
@@ -32,7 +32,7 @@ func (sb *shardView) Page(ctx context.Context, offset int64, n int, opts ...Read
 	return sb.page(ctx, "Page", pos{}, pos{}, offset, n, opts)
 }
 
-// Between is Sharded.Between on this view.
+// Between is sharded.Between on this view.
 func (sb *shardView) Between(ctx context.Context, lo, hi float64, offset int64, n int, opts ...ReadOption) (List, error) {
 	if len(sb.shards) == 1 {
 		return sb.shards[0].Between(ctx, lo, hi, offset, n, opts...)
@@ -145,7 +145,7 @@ func (sb *shardView) sample(ctx context.Context, op string, start, stop pos, at 
 	return ss, nil
 }
 
-// Around is Sharded.Around on this view.
+// Around is sharded.Around on this view.
 func (sb *shardView) Around(ctx context.Context, id string, n int, opts ...ReadOption) (List, error) {
 	if len(sb.shards) == 1 {
 		return sb.shards[0].Around(ctx, id, n, opts...)
@@ -201,32 +201,32 @@ func (sb *shardView) window(m merged, at pos, id string, n int64, c readConfig) 
 	return List{Entries: es, Total: total}, err
 }
 
-// Scan is Sharded.Scan on this view.
-func (sb *shardView) Scan(ctx context.Context, cursor Cursor, n int, opts ...ReadOption) (ScanPage, error) {
+// Scan is sharded.Scan on this view.
+func (sb *shardView) Scan(ctx context.Context, cursor string, n int, opts ...ReadOption) (scanPage, error) {
 	if len(sb.shards) == 1 {
-		return sb.shards[0].Scan(ctx, cursor, n, opts...)
+		return sb.shards[0].scanPage(ctx, cursor, n, opts)
 	}
 	if err := checkWindow("scan", 0, n); err != nil {
-		return ScanPage{}, err
+		return scanPage{}, err
 	}
 	score, member, err := parseCursor(cursor)
 	if err != nil {
-		return ScanPage{}, err
+		return scanPage{}, err
 	}
 	c, _, _, err := sb.probe.readFlags(opts)
 	if err != nil {
-		return ScanPage{}, err
+		return scanPage{}, err
 	}
 	var at pos
 	if score != "" {
 		if at, err = posOf(score, member); err != nil {
-			return ScanPage{}, err
+			return scanPage{}, err
 		}
 	}
 	// n+2: the cursor's own entry, the page, and one to tell there is more.
 	m, err := sb.runs(ctx, "scan", at, 0, int64(n)+2, pos{}, c)
 	if err != nil {
-		return ScanPage{}, err
+		return scanPage{}, err
 	}
 	skip := int64(0)
 	if at.set && len(m.entries) > 0 && comparePos(m.entries[0].pos, at) == 0 {
@@ -234,9 +234,9 @@ func (sb *shardView) Scan(ctx context.Context, cursor Cursor, n int, opts ...Rea
 	}
 	l, err := sb.listOf(m, skip, int64(n)+1, c)
 	if err != nil {
-		return ScanPage{}, err
+		return scanPage{}, err
 	}
-	p := ScanPage{Entries: l.Entries, Total: l.Total}
+	p := scanPage{Entries: l.Entries, Total: l.Total}
 	if len(p.Entries) > n {
 		p.Entries, p.HasMore = p.Entries[:n], true
 		p.Next, err = sb.probe.cursorOf(p.Entries[n-1])
@@ -244,26 +244,26 @@ func (sb *shardView) Scan(ctx context.Context, cursor Cursor, n int, opts ...Rea
 	return p, err
 }
 
-// Among is Sharded.Among on this view.
-func (sb *shardView) Among(ctx context.Context, ids []string, opts ...ReadOption) (AmongList, error) {
-	if len(ids) == 0 || len(ids) > MaxAmong {
-		return AmongList{}, fmt.Errorf("board: Among: len(ids) = %d out of range [1, %d]: %w", len(ids), MaxAmong, ErrArgument)
+// Among is sharded.Among on this view.
+func (sb *shardView) Among(ctx context.Context, ids []string, opts ...ReadOption) (amongList, error) {
+	if len(ids) == 0 || len(ids) > maxAmong {
+		return amongList{}, fmt.Errorf("board: Among: len(ids) = %d out of range [1, %d]: %w", len(ids), maxAmong, ErrArgument)
 	}
 	c, _, _, err := sb.probe.readFlags(opts)
 	if err != nil {
-		return AmongList{}, err
+		return amongList{}, err
 	}
 	parts := make([][]string, len(sb.shards))
 	for _, id := range ids {
 		if err := sb.probe.checkID(id); err != nil {
-			return AmongList{}, err
+			return amongList{}, err
 		}
 		i := shardOf(id, len(sb.shards))
 		parts[i] = append(parts[i], id)
 	}
 	lists, err := sb.amongShards(ctx, parts, opts)
 	if err != nil {
-		return AmongList{}, err
+		return amongList{}, err
 	}
 	var all []*Entry
 	var total int64
@@ -274,14 +274,14 @@ func (sb *shardView) Among(ctx context.Context, ids []string, opts ...ReadOption
 		}
 	}
 	if err := sb.placeAll(ctx, all, nil, c.comp); err != nil {
-		return AmongList{}, err
+		return amongList{}, err
 	}
 	return sb.amongOf(ids, lists, total), nil
 }
 
 // amongShards runs among.lua on every shard, with the ids it holds (none
 // tells its size): one round trip.
-func (sb *shardView) amongShards(ctx context.Context, parts [][]string, opts []ReadOption) ([]AmongList, error) {
+func (sb *shardView) amongShards(ctx context.Context, parts [][]string, opts []ReadOption) ([]amongList, error) {
 	c, data, ranks, _ := sb.probe.readFlags(opts) // Among checked them
 	var calls []shardCall
 	for i, p := range parts {
@@ -292,7 +292,7 @@ func (sb *shardView) amongShards(ctx context.Context, parts [][]string, opts []R
 	if err != nil {
 		return nil, err
 	}
-	lists := make([]AmongList, len(replies))
+	lists := make([]amongList, len(replies))
 	for j, strs := range replies {
 		if lists[j], err = sb.shards[calls[j].shard].amongList(strs, calls[j].args[2:], c); err != nil {
 			return nil, err
@@ -303,9 +303,9 @@ func (sb *shardView) amongShards(ctx context.Context, parts [][]string, opts []R
 
 // amongOf merges the shards' answers, ranked on the whole board, into one
 // Among answer for ids.
-func (sb *shardView) amongOf(ids []string, lists []AmongList, total int64) AmongList {
+func (sb *shardView) amongOf(ids []string, lists []amongList, total int64) amongList {
 	limit := sb.visible(math.MaxInt64)
-	out := AmongList{Total: sb.visible(total), Entries: []AmongEntry{}}
+	out := amongList{Total: sb.visible(total), Entries: []amongEntry{}}
 	found := map[string]bool{}
 	for _, l := range lists {
 		for _, e := range l.Entries {
@@ -315,7 +315,7 @@ func (sb *shardView) amongOf(ids []string, lists []AmongList, total int64) Among
 			}
 		}
 	}
-	slices.SortFunc(out.Entries, func(a, b AmongEntry) int { return cmp.Compare(a.Rank, b.Rank) })
+	slices.SortFunc(out.Entries, func(a, b amongEntry) int { return cmp.Compare(a.Rank, b.Rank) })
 	for i := range out.Entries {
 		out.Entries[i].Position = int64(i + 1)
 	}

@@ -35,14 +35,14 @@ func TestShardedDeepPagePastEnd(t *testing.T) {
 	env := redistest.New(t)
 	ctx := t.Context()
 	calls := &countingClient{Client: env.Client}
-	b := newSharded(t, calls, env.Prefix, "d", testLayout(t), ShardedOptions{Shards: 4})
+	b := newSharded(t, calls, env.Prefix, "d", testLayout(t), Options{Shards: 4})
 	const total = 40000
 	subs := make([]Submission, total)
 	for i := range subs {
 		subs[i] = Submission{ID: fmt.Sprint("e", i), Values: []float64{float64(i % 1000), 0, float64(i % 7)}}
 	}
 	loadAll(t, b, subs)
-	v := b.view.Load()
+	v := b.sh.view.Load()
 	for _, k := range []int64{1000, 20000, 39990, 40000, 41000, 80000, 1 << 40} {
 		before := calls.n.Load()
 		l, err := b.Page(ctx, k, 10)

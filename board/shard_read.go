@@ -53,7 +53,7 @@ func (sb *shardView) visible(total int64) int64 {
 	return total
 }
 
-// Len is Sharded.Len on this view.
+// Len is sharded.Len on this view.
 func (sb *shardView) Len(ctx context.Context) (int64, error) {
 	cmds := make(rueidis.Commands, len(sb.shards))
 	for i, s := range sb.shards {
@@ -75,12 +75,12 @@ func (sb *shardView) Len(ctx context.Context) (int64, error) {
 	return sb.visible(total), nil
 }
 
-// Get is Sharded.Get on this view.
+// Get is sharded.Get on this view.
 func (sb *shardView) Get(ctx context.Context, id string, opts ...ReadOption) (Entry, error) {
 	return sb.rank(ctx, id, Ordinal, opts)
 }
 
-// Rank is Sharded.Rank on this view.
+// Rank is sharded.Rank on this view.
 func (sb *shardView) Rank(ctx context.Context, id string, kind RankKind) (int64, error) {
 	e, err := sb.rank(ctx, id, kind, nil)
 	if kind == Competition {

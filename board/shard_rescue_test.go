@@ -22,8 +22,8 @@ import (
 func TestReshardStalledWhileFrozenThawsForWriters(t *testing.T) {
 	env := redistest.New(t)
 	ctx := t.Context()
-	b := newSharded(t, env.Client, env.Prefix, "f", testLayout(t), ShardedOptions{Shards: 2})
-	other := newSharded(t, env.Client, env.Prefix, "f", testLayout(t), ShardedOptions{Shards: 2})
+	b := newSharded(t, env.Client, env.Prefix, "f", testLayout(t), Options{Shards: 2})
+	other := newSharded(t, env.Client, env.Prefix, "f", testLayout(t), Options{Shards: 2})
 	plain := fillSharded(t, env, b, 500, 21)
 	wake := make(chan struct{})
 	var frozen sync.WaitGroup
@@ -37,7 +37,7 @@ func TestReshardStalledWhileFrozenThawsForWriters(t *testing.T) {
 	defer func() { faultPoint = nil }()
 	done := make(chan error, 1)
 	go func() {
-		_, err := b.Reshard(ctx, 3, ReshardOptions{Batch: 50})
+		_, err := b.Reshard(ctx, 3, MigrateOptions{Batch: 50})
 		done <- err
 	}()
 	frozen.Wait()
@@ -54,11 +54,11 @@ func TestReshardStalledWhileFrozenThawsForWriters(t *testing.T) {
 	if err := <-done; !errors.Is(err, ErrMigrating) {
 		t.Fatalf("the stalled Reshard, woken after its lease was revoked: err = %v, want ErrMigrating", err)
 	}
-	if n := other.Shards(); n != 2 {
+	if n := other.Options().Shards; n != 2 {
 		t.Fatalf("the stalled Reshard switched to %d shards", n)
 	}
 	faultPoint = nil
-	if _, err := other.Reshard(ctx, 3, ReshardOptions{}); err != nil {
+	if _, err := other.Reshard(ctx, 3, MigrateOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	sameBoard(t, plain, other)
@@ -72,7 +72,7 @@ func TestReshardResumesAfterRestart(t *testing.T) {
 	srv, client := redistest.Private(t, "--appendonly", "yes", "--appendfsync", "always")
 	env := &redistest.Env{Client: client, Prefix: "restart"}
 	ctx := t.Context()
-	b := newSharded(t, client, env.Prefix, "s", testLayout(t), ShardedOptions{Shards: 3})
+	b := newSharded(t, client, env.Prefix, "s", testLayout(t), Options{Shards: 3})
 	plain := fillSharded(t, env, b, 4000, 31)
 	cctx, cancel := context.WithCancel(ctx)
 	var copies atomic.Int64 // the shards' copies run at once
@@ -81,7 +81,7 @@ func TestReshardResumesAfterRestart(t *testing.T) {
 			cancel()
 		}
 	}
-	_, err := b.Reshard(cctx, 5, ReshardOptions{Batch: 40})
+	_, err := b.Reshard(cctx, 5, MigrateOptions{Batch: 40})
 	faultPoint = nil
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("Reshard cut short: %v", err)
@@ -99,11 +99,11 @@ func TestReshardResumesAfterRestart(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	nb, err := OpenSharded(ctx, client, b.Name())
+	nb, err := Open(ctx, client, b.Name(), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := nb.Reshard(ctx, 5, ReshardOptions{Batch: 40}); err != nil {
+	if _, err := nb.Reshard(ctx, 5, MigrateOptions{Batch: 40}); err != nil {
 		t.Fatal(err)
 	}
 	sameBoard(t, plain, nb)
@@ -136,10 +136,10 @@ func TestLongOperationsRideOutARestart(t *testing.T) {
 	}
 	defer func() { faultPoint = nil }()
 
-	sb := newSharded(t, client, env.Prefix, "s", testLayout(t), ShardedOptions{Shards: 3})
+	sb := newSharded(t, client, env.Prefix, "s", testLayout(t), Options{Shards: 3})
 	plain := fillSharded(t, env, sb, 3000, 41)
 	restartAt(15)
-	if _, err := sb.Reshard(ctx, 4, ReshardOptions{Batch: 40}); err != nil {
+	if _, err := sb.Reshard(ctx, 4, MigrateOptions{Batch: 40}); err != nil {
 		t.Fatalf("Reshard across a restart: %v", err)
 	}
 	sameBoard(t, plain, sb)

@@ -12,17 +12,6 @@ import (
 	"github.com/redis/rueidis"
 )
 
-// ReshardOptions configure Reshard. The zero value means every default.
-type ReshardOptions struct {
-	// Batch is how many entries one copy step reads from a shard (a ZSCAN
-	// step, so about that many). Default DefaultMigrateBatch (200); 1 to
-	// MaxMigrateBatch.
-	Batch int
-	// Pause is how long the copy of each shard waits between two steps,
-	// leaving Redis to the board's users. Default 0: none.
-	Pause time.Duration
-}
-
 // Reshard moves the board's entries to shards shards, live: reads and
 // writes go on throughout, through every handle, and nothing is lost.
 // It returns sb, now on the new shards; other handles follow on their next
@@ -52,7 +41,7 @@ type ReshardOptions struct {
 // wraps ErrRedis). A resharding cut short (context cancelled, process
 // killed, Redis away for longer) resumes where it stopped when Reshard is
 // called again with the same count, from any process, with a handle from
-// OpenSharded, or NewSharded with the old count or the new one. One process
+// openSharded, or createSharded with the old count or the new one. One process
 // at a time copies: it holds a lease in the board's meta HASH, renewed at
 // every step, and its token fences its writes: each shard's meta HASH
 // names it, and a process that lost the lease writes nothing more. A
@@ -64,22 +53,36 @@ type ReshardOptions struct {
 // again. So writes wait at most about 3 s after the process dies, and
 // never fail for it; reads never wait.
 //
-// It refuses shards outside [1, MaxShards] and invalid options
+// It refuses shards outside [1, 256] and invalid options
 // (ErrArgument), and another count while a resharding is under way
 // (ErrMigrating). A count equal to the current one does nothing but
 // finish the retirement of old shards that a Reshard cut short left.
-func (sb *Sharded) Reshard(ctx context.Context, shards int, o ReshardOptions) (*Sharded, error) {
-	if shards < 1 || shards > MaxShards {
-		return nil, fmt.Errorf("board: Reshard: shards = %d out of range [1, %d]: %w", shards, MaxShards, ErrArgument)
+func (b *Board) Reshard(ctx context.Context, shards int, o MigrateOptions) (*Board, error) {
+	if b.sh == nil {
+		return nil, fmt.Errorf("board: %s: Reshard: not a sharded board (Options.Shards): %w", b.name, ErrArgument)
+	}
+	if len(o.Defaults) > 0 {
+		return nil, fmt.Errorf("board: %s: Reshard: MigrateOptions.Defaults: a resharding keeps the layout: %w", b.name, ErrArgument)
+	}
+	if _, err := b.sh.Reshard(ctx, shards, o); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// Reshard is Board.Reshard.
+func (sb *sharded) Reshard(ctx context.Context, shards int, o MigrateOptions) (*sharded, error) {
+	if shards < 1 || shards > maxShards {
+		return nil, fmt.Errorf("board: Reshard: shards = %d out of range [1, %d]: %w", shards, maxShards, ErrArgument)
 	}
 	if o.Batch == 0 {
-		o.Batch = DefaultMigrateBatch
+		o.Batch = defaultMigrateBatch
 	}
-	if o.Batch < 1 || o.Batch > MaxMigrateBatch || o.Pause < 0 || o.Pause > time.Second {
-		return nil, fmt.Errorf("board: Reshard: Batch = %d out of range [1, %d] or Pause %v out of range [0, 1s]: %w", o.Batch, MaxMigrateBatch, o.Pause, ErrArgument)
+	if o.Batch < 1 || o.Batch > maxMigrateBatch || o.Pause < 0 || o.Pause > time.Second {
+		return nil, fmt.Errorf("board: Reshard: Batch = %d out of range [1, %d] or Pause %v out of range [0, 1s]: %w", o.Batch, maxMigrateBatch, o.Pause, ErrArgument)
 	}
 	l := &lease{sb: sb, token: newToken()}
-	res, err := rideOut(ctx, func() (*Sharded, error) { return sb.reshard(ctx, shards, o, l) })
+	res, err := rideOut(ctx, func() (*sharded, error) { return sb.reshard(ctx, shards, o, l) })
 	if err != nil {
 		l.release(ctx)
 	}
@@ -88,7 +91,7 @@ func (sb *Sharded) Reshard(ctx context.Context, shards int, o ReshardOptions) (*
 
 // reshard is Reshard's work, under lease l: run again after a restart or a
 // failover (rideOut), it resumes with the same lease.
-func (sb *Sharded) reshard(ctx context.Context, shards int, o ReshardOptions, l *lease) (*Sharded, error) {
+func (sb *sharded) reshard(ctx context.Context, shards int, o MigrateOptions, l *lease) (*sharded, error) {
 	src, dst, err := sb.beginReshard(ctx, shards, l)
 	if err != nil || dst == nil {
 		return sb, err
@@ -113,7 +116,7 @@ func (sb *Sharded) reshard(ctx context.Context, shards int, o ReshardOptions, l 
 
 // copyChecked copies every old shard to the new ones until the check finds
 // the new shards whole (at most maxCopyPasses copies).
-func (sb *Sharded) copyChecked(ctx context.Context, src, dst *shardView, o ReshardOptions, l *lease) error {
+func (sb *sharded) copyChecked(ctx context.Context, src, dst *shardView, o MigrateOptions, l *lease) error {
 	for pass := 1; ; pass++ {
 		if err := sb.moveAll(ctx, src, dst, o, l); err != nil {
 			return err
@@ -190,7 +193,7 @@ func restartCopy(ctx context.Context, src, dst *shardView, token string) error {
 // it returns the views of the old and new shards, connected (the new
 // shards exist) and fenced by l's token; dst is nil when the board already
 // has that many shards.
-func (sb *Sharded) beginReshard(ctx context.Context, shards int, l *lease) (src, dst *shardView, err error) {
+func (sb *sharded) beginReshard(ctx context.Context, shards int, l *lease) (src, dst *shardView, err error) {
 	deadline := time.Now().Add(2 * reshardLease)
 	for attempt := 0; ; attempt++ {
 		src, dst, err = sb.tryBeginReshard(ctx, shards, l)
@@ -212,7 +215,7 @@ var (
 )
 
 // tryBeginReshard is one try of beginReshard.
-func (sb *Sharded) tryBeginReshard(ctx context.Context, shards int, l *lease) (src, dst *shardView, err error) {
+func (sb *sharded) tryBeginReshard(ctx context.Context, shards int, l *lease) (src, dst *shardView, err error) {
 	m, err := readMeta(ctx, sb.client, sb.name, prefixOf("", sb.name), "", "")
 	if err != nil {
 		return nil, nil, err
@@ -270,7 +273,7 @@ const reshardLease = 3 * time.Second
 // lease is a Reshard's hold on its resharding (reshard.lua): one process
 // at a time copies.
 type lease struct {
-	sb       *Sharded
+	sb       *sharded
 	token    string
 	from, to string   // the descriptors, before and after
 	retired  []string // the old shards' names
@@ -328,7 +331,7 @@ func (l *lease) release(ctx context.Context) {
 
 // connected returns the view of the shards d lists, connected; with
 // retired, it takes shards a resharding retired (connectShards).
-func (sb *Sharded) connected(ctx context.Context, d Descriptor, retired bool) (*shardView, error) {
+func (sb *sharded) connected(ctx context.Context, d descriptor, retired bool) (*shardView, error) {
 	v, err := sb.viewOf(d)
 	if err != nil {
 		return nil, err
@@ -338,7 +341,7 @@ func (sb *Sharded) connected(ctx context.Context, d Descriptor, retired bool) (*
 
 // moveAll copies every old shard to the new ones, all shards at once:
 // export and copy, then freeze.
-func (sb *Sharded) moveAll(ctx context.Context, src, dst *shardView, o ReshardOptions, l *lease) error {
+func (sb *sharded) moveAll(ctx context.Context, src, dst *shardView, o MigrateOptions, l *lease) error {
 	steps := []func(*Board) error{
 		func(s *Board) error { return dst.exportShard(ctx, s, o, l) },
 		func(s *Board) error { return dst.freezeShard(ctx, s, o.Batch, l) },
@@ -355,7 +358,7 @@ func (sb *Sharded) moveAll(ctx context.Context, src, dst *shardView, o ReshardOp
 // Reshard cut short after its switch left frozen: their keys go,
 // tombstones stay, and handles still reading them move to the new shards.
 // One HGET when there are none (the field retiring lists them).
-func (sb *Sharded) retireOld(ctx context.Context) error {
+func (sb *sharded) retireOld(ctx context.Context) error {
 	meta := names(prefixOf("", sb.name), 0).meta
 	list, err := sb.client.Do(ctx, sb.client.B().Hget().Key(meta).Field("retiring").Build()).ToString()
 	if rueidis.IsRedisNil(err) {
@@ -365,7 +368,7 @@ func (sb *Sharded) retireOld(ctx context.Context) error {
 	}
 	var retiring []string
 	if err := json.Unmarshal([]byte(list), &retiring); err != nil {
-		return fmt.Errorf("board: %s: the shards to retire, %q: %w", sb.name, list, ErrDescriptor)
+		return fmt.Errorf("board: %s: the shards to retire, %q: %w", sb.name, list, errDescriptor)
 	}
 	var old []*Board
 	for _, name := range retiring {
@@ -415,7 +418,7 @@ const copyDone = "done"
 
 // exportShard makes s exporting, copies its entries to dst's shards from
 // its saved position, then the ids written meanwhile.
-func (dst *shardView) exportShard(ctx context.Context, s *Board, o ReshardOptions, l *lease) error {
+func (dst *shardView) exportShard(ctx context.Context, s *Board, o MigrateOptions, l *lease) error {
 	state, position, err := s.exportState(ctx)
 	if err != nil || state == stateRetired {
 		return err
@@ -524,10 +527,10 @@ func (dst *shardView) put(ctx context.Context, es []Entry) error {
 	return nil
 }
 
-// removeAll removes ids from their shards of dst, MaxRemove at a time.
+// removeAll removes ids from their shards of dst, 1000 at a time.
 func (dst *shardView) removeAll(ctx context.Context, ids []string) error {
 	for len(ids) > 0 {
-		n := min(len(ids), MaxRemove)
+		n := min(len(ids), maxRemove)
 		if _, err := dst.Remove(ctx, ids[:n]...); err != nil && !errors.Is(err, ErrNotReplicated) {
 			return err
 		}

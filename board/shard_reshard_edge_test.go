@@ -10,16 +10,16 @@ import (
 // startCopy begins a resharding of b to n shards and runs every old
 // shard's export and copy (but not the freeze), then frees the lease, as
 // a Reshard cut short after its copy would.
-func startCopy(t *testing.T, b *Sharded, n int) (*shardView, *lease) {
+func startCopy(t *testing.T, b *Board, n int) (*shardView, *lease) {
 	t.Helper()
 	ctx := t.Context()
-	l := &lease{sb: b, token: newToken()}
-	src, dst, err := b.beginReshard(ctx, n, l)
+	l := &lease{sb: b.sh, token: newToken()}
+	src, dst, err := b.sh.beginReshard(ctx, n, l)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, s := range src.shards {
-		if err := dst.exportShard(ctx, s, ReshardOptions{Batch: 50}, l); err != nil {
+		if err := dst.exportShard(ctx, s, MigrateOptions{Batch: 50}, l); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -34,7 +34,7 @@ func startCopy(t *testing.T, b *Sharded, n int) (*shardView, *lease) {
 func TestReshardKeepsWritesInFlight(t *testing.T) {
 	env := redistest.New(t)
 	ctx := t.Context()
-	b := newSharded(t, env.Client, env.Prefix, "d", testLayout(t), ShardedOptions{Shards: 2})
+	b := newSharded(t, env.Client, env.Prefix, "d", testLayout(t), Options{Shards: 2})
 	if _, err := b.Submit(ctx, Submission{ID: "x", Values: []float64{1, 0, 1}}); err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +46,7 @@ func TestReshardKeepsWritesInFlight(t *testing.T) {
 	if _, err := owner.drain(ctx, l.token, 10, false, nil); err != nil { // the process dies here
 		t.Fatal(err)
 	}
-	if _, err := b.Reshard(ctx, 3, ReshardOptions{}); err != nil {
+	if _, err := b.Reshard(ctx, 3, MigrateOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	e, err := b.Get(ctx, "x")
@@ -64,7 +64,7 @@ func TestReshardKeepsWritesInFlight(t *testing.T) {
 func TestReshardCopiesMissingData(t *testing.T) {
 	env := redistest.New(t)
 	ctx := t.Context()
-	b := newSharded(t, env.Client, env.Prefix, "r", testLayout(t), ShardedOptions{Shards: 2})
+	b := newSharded(t, env.Client, env.Prefix, "r", testLayout(t), Options{Shards: 2})
 	if _, err := b.Submit(ctx, Submission{ID: "x", Values: []float64{1, 0, 1}, Data: []byte("old")}); err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +79,7 @@ func TestReshardCopiesMissingData(t *testing.T) {
 	if err != nil || before.Data != nil {
 		t.Fatalf("before the switch: %q, %v; want no data", before.Data, err)
 	}
-	if _, err := b.Reshard(ctx, 3, ReshardOptions{}); err != nil {
+	if _, err := b.Reshard(ctx, 3, MigrateOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	e, err := b.Get(ctx, "x", WithData())
@@ -99,15 +99,15 @@ func TestShardedDropAfterReshard(t *testing.T) {
 		t.Run(fmt.Sprint("stale=", stale), func(t *testing.T) {
 			env := redistest.New(t)
 			ctx := t.Context()
-			b := newSharded(t, env.Client, env.Prefix, "s", testLayout(t), ShardedOptions{Shards: 2})
+			b := newSharded(t, env.Client, env.Prefix, "s", testLayout(t), Options{Shards: 2})
 			dropper := b
 			if stale {
-				dropper = newSharded(t, env.Client, env.Prefix, "s", testLayout(t), ShardedOptions{Shards: 2})
+				dropper = newSharded(t, env.Client, env.Prefix, "s", testLayout(t), Options{Shards: 2})
 			}
 			if _, err := b.Submit(ctx, Submission{ID: "x", Values: []float64{1, 0, 1}}); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := b.Reshard(ctx, 3, ReshardOptions{}); err != nil {
+			if _, err := b.Reshard(ctx, 3, MigrateOptions{}); err != nil {
 				t.Fatal(err)
 			}
 			if err := dropper.Drop(ctx); err != nil {
@@ -130,8 +130,8 @@ func TestReshardKilledAfterSwitchIsFinishedByAnyHandle(t *testing.T) {
 		t.Run(finish, func(t *testing.T) {
 			env := redistest.New(t)
 			ctx := t.Context()
-			b := newSharded(t, env.Client, env.Prefix, "a", testLayout(t), ShardedOptions{Shards: 2})
-			stale := newSharded(t, env.Client, env.Prefix, "a", testLayout(t), ShardedOptions{Shards: 2})
+			b := newSharded(t, env.Client, env.Prefix, "a", testLayout(t), Options{Shards: 2})
+			stale := newSharded(t, env.Client, env.Prefix, "a", testLayout(t), Options{Shards: 2})
 			if _, err := b.Submit(ctx, Submission{ID: "x", Values: []float64{1, 0, 1}}); err != nil {
 				t.Fatal(err)
 			}
@@ -142,21 +142,21 @@ func TestReshardKilledAfterSwitchIsFinishedByAnyHandle(t *testing.T) {
 			}
 			func() {
 				defer func() { faultPoint = nil; recover() }()
-				_, _ = b.Reshard(ctx, 3, ReshardOptions{})
+				_, _ = b.Reshard(ctx, 3, MigrateOptions{})
 			}()
-			old := stale.view.Load().shards
+			old := stale.sh.view.Load().shards
 			if st, _, err := old[0].exportState(ctx); err != nil || st != stateFrozen {
 				t.Fatalf("after a kill at the switch: old shard %q, %v; want frozen", st, err)
 			}
 			switch finish {
 			case "OpenSharded":
-				_, err := OpenSharded(ctx, env.Client, b.Name())
+				_, err := Open(ctx, env.Client, b.Name(), Options{})
 				check(t, err)
 			case "NewSharded":
-				_, err := NewSharded(ctx, env.Client, b.Name(), testLayout(t), ShardedOptions{Shards: 3})
+				_, err := New(ctx, env.Client, b.Name(), testLayout(t), Options{Shards: 3})
 				check(t, err)
 			case "Reshard":
-				_, err := newSharded(t, env.Client, env.Prefix, "a", testLayout(t), ShardedOptions{Shards: 3}).Reshard(ctx, 3, ReshardOptions{})
+				_, err := newSharded(t, env.Client, env.Prefix, "a", testLayout(t), Options{Shards: 3}).Reshard(ctx, 3, MigrateOptions{})
 				check(t, err)
 			case "write":
 				_, err := stale.Submit(ctx, Submission{ID: "y", Values: []float64{2, 0, 1}})
@@ -189,7 +189,7 @@ func check(t *testing.T, err error) {
 func TestShardedDropDuringReshard(t *testing.T) {
 	env := redistest.New(t)
 	ctx := t.Context()
-	b := newSharded(t, env.Client, env.Prefix, "dd", testLayout(t), ShardedOptions{Shards: 2})
+	b := newSharded(t, env.Client, env.Prefix, "dd", testLayout(t), Options{Shards: 2})
 	if _, err := b.Submit(ctx, Submission{ID: "x", Values: []float64{1, 0, 1}}); err != nil {
 		t.Fatal(err)
 	}

@@ -15,9 +15,9 @@ import (
 
 // fillSharded writes n entries with member data to b and a plain board
 // alike, and returns the plain one.
-func fillSharded(t *testing.T, env *redistest.Env, b *Sharded, n int, seed uint64) *Board {
+func fillSharded(t *testing.T, env *redistest.Env, b *Board, n int, seed uint64) *Board {
 	t.Helper()
-	plain := newBoard(t, env.Client, env.Prefix, fmt.Sprint("plain", seed), b.Layout(), Options{Strategy: b.Strategy()})
+	plain := newBoard(t, env.Client, env.Prefix, fmt.Sprint("plain", seed), b.Layout(), Options{Strategy: b.Options().Strategy})
 	rng := rand.New(rand.NewPCG(seed, 5))
 	subs := make([]Submission, n)
 	for i := range subs {
@@ -32,13 +32,13 @@ func fillSharded(t *testing.T, env *redistest.Env, b *Sharded, n int, seed uint6
 }
 
 // sameBoard fails unless b holds what want holds, data included.
-func sameBoard(t *testing.T, want anyBoard, b *Sharded) {
+func sameBoard(t *testing.T, want anyBoard, b *Board) {
 	t.Helper()
-	w, err := scanAll(t.Context(), want, MaxCount, WithData(), WithRanks(Competition))
+	w, err := scanAll(t.Context(), want, maxCount, WithData(), WithRanks(Competition))
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := scanAll(t.Context(), b, MaxCount, WithData(), WithRanks(Competition))
+	got, err := scanAll(t.Context(), b, maxCount, WithData(), WithRanks(Competition))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,30 +56,30 @@ func TestReshardAtRest(t *testing.T) {
 			t.Run(fmt.Sprintf("%v/%d-%d", s, g[0], g[1]), func(t *testing.T) {
 				env := redistest.New(t)
 				ctx := t.Context()
-				b := newSharded(t, env.Client, env.Prefix, "r", testLayout(t), ShardedOptions{Options: Options{Strategy: s}, Shards: g[0]})
-				old := newSharded(t, env.Client, env.Prefix, "r", testLayout(t), ShardedOptions{Options: Options{Strategy: s}, Shards: g[0]})
+				b := newSharded(t, env.Client, env.Prefix, "r", testLayout(t), Options{Strategy: s, Shards: g[0]})
+				old := newSharded(t, env.Client, env.Prefix, "r", testLayout(t), Options{Strategy: s, Shards: g[0]})
 				plain := fillSharded(t, env, b, 3000, uint64(g[0]*100+g[1]))
-				oldShards := b.Descriptor().ShardNames
-				if _, err := b.Reshard(ctx, g[1], ReshardOptions{Batch: 50}); err != nil {
+				oldShards := b.descriptorOf().ShardNames
+				if _, err := b.Reshard(ctx, g[1], MigrateOptions{Batch: 50}); err != nil {
 					t.Fatal(err)
 				}
-				if b.Shards() != g[1] || old.Shards() != g[0] {
-					t.Fatalf("shards: %d and %d, want %d and, not yet called, %d", b.Shards(), old.Shards(), g[1], g[0])
+				if b.Options().Shards != g[1] || old.Options().Shards != g[0] {
+					t.Fatalf("shards: %d and %d, want %d and, not yet called, %d", b.Options().Shards, old.Options().Shards, g[1], g[0])
 				}
 				sameBoard(t, plain, b)
 				sameBoard(t, plain, old) // follows on its first call
-				if old.Shards() != g[1] {
-					t.Fatalf("old handle: %d shards after a call, want %d", old.Shards(), g[1])
+				if old.Options().Shards != g[1] {
+					t.Fatalf("old handle: %d shards after a call, want %d", old.Options().Shards, g[1])
 				}
 				for _, name := range oldShards {
-					if state, _, err := (&Sharded{}).shardState(t, env, name); err != nil || state != stateRetired {
+					if state, _, err := (&sharded{}).shardState(t, env, name); err != nil || state != stateRetired {
 						t.Fatalf("old shard %s: state %q, %v; want retired", name, state, err)
 					}
 				}
-				if _, err := NewSharded(ctx, env.Client, b.Name(), testLayout(t), ShardedOptions{Options: Options{Strategy: s}, Shards: g[1]}); err != nil {
+				if _, err := New(ctx, env.Client, b.Name(), testLayout(t), Options{Strategy: s, Shards: g[1]}); err != nil {
 					t.Fatalf("NewSharded with the new count after a resharding: %v", err)
 				}
-				if _, err := NewSharded(ctx, env.Client, b.Name(), testLayout(t), ShardedOptions{Options: Options{Strategy: s}, Shards: g[0]}); !errors.Is(err, ErrMismatch) {
+				if _, err := New(ctx, env.Client, b.Name(), testLayout(t), Options{Strategy: s, Shards: g[0]}); !errors.Is(err, ErrMismatch) {
 					t.Fatalf("NewSharded with the old count after a resharding: err = %v, want ErrMismatch", err)
 				}
 			})
@@ -88,7 +88,7 @@ func TestReshardAtRest(t *testing.T) {
 }
 
 // shardState reads the export state of the shard board named name.
-func (*Sharded) shardState(t *testing.T, env *redistest.Env, name string) (string, string, error) {
+func (*sharded) shardState(t *testing.T, env *redistest.Env, name string) (string, string, error) {
 	t.Helper()
 	s, err := configure(env.Client, name, testLayout(t), Options{})
 	if err != nil {
@@ -106,15 +106,15 @@ func TestReshardUnderWriters(t *testing.T) {
 		t.Run(s.String(), func(t *testing.T) {
 			env := redistest.New(t)
 			ctx := t.Context()
-			o := ShardedOptions{Options: Options{Strategy: s}, Shards: 3}
+			o := Options{Strategy: s, Shards: 3}
 			b := newSharded(t, env.Client, env.Prefix, "w", testLayout(t), o)
 			other := newSharded(t, env.Client, env.Prefix, "w", testLayout(t), o)
 			fillSharded(t, env, b, 5000, 7)
-			want := writeWhile(t, []*Sharded{b, other}, func() error {
-				_, err := b.Reshard(ctx, 8, ReshardOptions{Batch: 100})
+			want := writeWhile(t, []*Board{b, other}, func() error {
+				_, err := b.Reshard(ctx, 8, MigrateOptions{Batch: 100})
 				return err
 			})
-			for _, h := range []*Sharded{b, other} {
+			for _, h := range []*Board{b, other} {
 				checkLastWrites(t, h, want)
 			}
 		})
@@ -132,7 +132,7 @@ type lastWrite struct {
 // writeWhile runs 8 writers (each on ids of its own, through the handles
 // in turn) and 2 readers until do returns, and returns each id's last
 // acknowledged write. Any failed call fails the test.
-func writeWhile(t *testing.T, hs []*Sharded, do func() error) map[string]lastWrite {
+func writeWhile(t *testing.T, hs []*Board, do func() error) map[string]lastWrite {
 	t.Helper()
 	ctx := t.Context()
 	var mu sync.Mutex
@@ -194,7 +194,7 @@ func writeWhile(t *testing.T, hs []*Sharded, do func() error) map[string]lastWri
 }
 
 // writeOne submits (with data, sometimes) or removes id through h.
-func writeOne(ctx context.Context, h *Sharded, id string, rng *rand.Rand) (lastWrite, error) {
+func writeOne(ctx context.Context, h *Board, id string, rng *rand.Rand) (lastWrite, error) {
 	if rng.IntN(6) == 0 {
 		_, err := h.Remove(ctx, id)
 		return lastWrite{gone: true}, err
@@ -208,7 +208,7 @@ func writeOne(ctx context.Context, h *Sharded, id string, rng *rand.Rand) (lastW
 }
 
 // checkLastWrites checks through h that every id holds its last write.
-func checkLastWrites(t *testing.T, h *Sharded, want map[string]lastWrite) {
+func checkLastWrites(t *testing.T, h *Board, want map[string]lastWrite) {
 	t.Helper()
 	for id, w := range want {
 		e, err := h.Get(t.Context(), id, WithData())
@@ -226,28 +226,28 @@ func checkLastWrites(t *testing.T, h *Sharded, want map[string]lastWrite) {
 // is refused.
 func TestReshardResumes(t *testing.T) {
 	env := redistest.New(t)
-	b := newSharded(t, env.Client, env.Prefix, "c", testLayout(t), ShardedOptions{Shards: 2})
+	b := newSharded(t, env.Client, env.Prefix, "c", testLayout(t), Options{Shards: 2})
 	plain := fillSharded(t, env, b, 4000, 9)
 	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Millisecond)
 	defer cancel()
-	if _, err := b.Reshard(ctx, 5, ReshardOptions{Batch: 10, Pause: time.Millisecond}); err == nil {
+	if _, err := b.Reshard(ctx, 5, MigrateOptions{Batch: 10, Pause: time.Millisecond}); err == nil {
 		t.Fatal("Reshard finished within 30 ms; the test wants it cut short")
 	}
-	if _, err := b.Reshard(t.Context(), 4, ReshardOptions{}); !errors.Is(err, ErrMigrating) {
+	if _, err := b.Reshard(t.Context(), 4, MigrateOptions{}); !errors.Is(err, ErrMigrating) {
 		t.Fatalf("Reshard to another count while one is under way: err = %v, want ErrMigrating", err)
 	}
 	sameBoard(t, plain, b) // the old shards still serve
-	if _, err := b.Reshard(t.Context(), 5, ReshardOptions{}); err != nil {
+	if _, err := b.Reshard(t.Context(), 5, MigrateOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if b.Shards() != 5 {
-		t.Fatalf("%d shards, want 5", b.Shards())
+	if b.Options().Shards != 5 {
+		t.Fatalf("%d shards, want 5", b.Options().Shards)
 	}
 	sameBoard(t, plain, b)
 	for what, err := range map[string]error{
-		"0 shards":  second(b.Reshard(t.Context(), 0, ReshardOptions{})),
-		"too many":  second(b.Reshard(t.Context(), MaxShards+1, ReshardOptions{})),
-		"bad batch": second(b.Reshard(t.Context(), 3, ReshardOptions{Batch: MaxMigrateBatch + 1})),
+		"0 shards":  second(b.Reshard(t.Context(), 0, MigrateOptions{})),
+		"too many":  second(b.Reshard(t.Context(), maxShards+1, MigrateOptions{})),
+		"bad batch": second(b.Reshard(t.Context(), 3, MigrateOptions{Batch: maxMigrateBatch + 1})),
 	} {
 		if !errors.Is(err, ErrArgument) {
 			t.Errorf("%s: err = %v, want ErrArgument", what, err)
@@ -260,28 +260,28 @@ func TestReshardResumes(t *testing.T) {
 // the new shards, whole.
 func TestReshardOneAtATime(t *testing.T) {
 	env := redistest.New(t)
-	b := newSharded(t, env.Client, env.Prefix, "l", testLayout(t), ShardedOptions{Shards: 2})
-	other := newSharded(t, env.Client, env.Prefix, "l", testLayout(t), ShardedOptions{Shards: 2})
+	b := newSharded(t, env.Client, env.Prefix, "l", testLayout(t), Options{Shards: 2})
+	other := newSharded(t, env.Client, env.Prefix, "l", testLayout(t), Options{Shards: 2})
 	plain := fillSharded(t, env, b, 3000, 11)
 	done := make(chan error, 1)
 	go func() {
-		_, err := b.Reshard(t.Context(), 6, ReshardOptions{Batch: 10, Pause: time.Millisecond})
+		_, err := b.Reshard(t.Context(), 6, MigrateOptions{Batch: 10, Pause: time.Millisecond})
 		done <- err
 	}()
 	time.Sleep(100 * time.Millisecond)
 	// The second waits for the first's lease; it returns once the first
 	// has switched, having copied nothing.
-	if _, err := other.Reshard(t.Context(), 6, ReshardOptions{}); err != nil {
+	if _, err := other.Reshard(t.Context(), 6, MigrateOptions{}); err != nil {
 		t.Fatalf("a second Reshard while the first copies: %v", err)
 	}
-	if n := other.Shards(); n != 6 {
+	if n := other.Options().Shards; n != 6 {
 		t.Fatalf("the second Reshard returned with %d shards, before the first switched", n)
 	}
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
 	sameBoard(t, plain, other)
-	if other.Shards() != 6 {
-		t.Fatalf("%d shards, want 6", other.Shards())
+	if other.Options().Shards != 6 {
+		t.Fatalf("%d shards, want 6", other.Options().Shards)
 	}
 }

@@ -18,7 +18,7 @@ func TestShardedScanCursorMoved(t *testing.T) {
 				env := redistest.New(t)
 				ctx := context.Background()
 				plain := newBoard(t, env.Client, env.Prefix, "p", testLayout(t), Options{Strategy: s})
-				sh := newSharded(t, env.Client, env.Prefix, "s", testLayout(t), ShardedOptions{Options: Options{Strategy: s}, Shards: 4})
+				sh := newSharded(t, env.Client, env.Prefix, "s", testLayout(t), Options{Strategy: s, Shards: 4})
 				bs := []anyBoard{plain, sh}
 				for i := 0; i < 30; i++ {
 					for _, b := range bs {
@@ -27,7 +27,7 @@ func TestShardedScanCursorMoved(t *testing.T) {
 						}
 					}
 				}
-				var pages [2]ScanPage
+				var pages [2]List
 				for j, b := range bs {
 					p, err := b.Scan(ctx, "", 7, WithRanks(Competition))
 					if err != nil {

@@ -34,18 +34,18 @@ func TestShardedWriteNotSentTwiceAcrossSwitch(t *testing.T) {
 	env := redistest.New(t)
 	ctx := t.Context()
 	hc := &hookClient{Client: env.Client}
-	b := newSharded(t, hc, env.Prefix, "w", testLayout(t), ShardedOptions{Shards: 3})
-	r := newSharded(t, env.Client, env.Prefix, "w", testLayout(t), ShardedOptions{Shards: 3})
+	b := newSharded(t, hc, env.Prefix, "w", testLayout(t), Options{Shards: 3})
+	r := newSharded(t, env.Client, env.Prefix, "w", testLayout(t), Options{Shards: 3})
 	if _, err := b.Submit(ctx, Submission{ID: "x", Values: []float64{1, 0, 1}}); err != nil {
 		t.Fatal(err)
 	}
-	l := &lease{sb: r, token: newToken()}
-	src, dst, err := r.beginReshard(ctx, 4, l)
+	l := &lease{sb: r.sh, token: newToken()}
+	src, dst, err := r.sh.beginReshard(ctx, 4, l)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, s := range src.shards {
-		if err := dst.exportShard(ctx, s, ReshardOptions{Batch: 50}, l); err != nil {
+		if err := dst.exportShard(ctx, s, MigrateOptions{Batch: 50}, l); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -16,26 +16,26 @@ import (
 )
 
 // label names a board in failures: its strategy and, sharded, its shards.
-func label(b anyBoard) string {
-	if s, ok := b.(*Sharded); ok {
-		return fmt.Sprintf("%v over %d shards", s.Strategy(), s.Shards())
+func label(b *Board) string {
+	if o := b.Options(); o.Shards > 0 {
+		return fmt.Sprintf("%v over %d shards", o.Strategy, o.Shards)
 	}
-	return b.Strategy().String()
+	return b.Options().Strategy.String()
 }
 
 // newSharded builds a sharded board with a name unique to the test.
-func newSharded(t testing.TB, client rueidis.Client, prefix, suffix string, l *pack.Layout, o ShardedOptions) *Sharded {
+func newSharded(t testing.TB, client rueidis.Client, prefix, suffix string, l *pack.Layout, o Options) *Board {
 	t.Helper()
-	sb, err := NewSharded(t.Context(), client, prefix+"_"+suffix, l, o)
+	sb, err := New(t.Context(), client, prefix+"_"+suffix, l, o)
 	if err != nil {
-		t.Fatalf("NewSharded: %v", err)
+		t.Fatalf("New: %v", err)
 	}
 	return sb
 }
 
 // withSharded adds to w a sharded board of each strategy over each of
 // shards, with options o.
-func (w *workload) withSharded(o ShardedOptions, shards ...int) *workload {
+func (w *workload) withSharded(o Options, shards ...int) *workload {
 	w.t.Helper()
 	env := redistest.New(w.t)
 	return w.withShardedOn(env.Client, env.Prefix, o, shards...)
@@ -43,7 +43,7 @@ func (w *workload) withSharded(o ShardedOptions, shards ...int) *workload {
 
 // withShardedOn is withSharded on client, the boards' names starting with
 // prefix.
-func (w *workload) withShardedOn(client rueidis.Client, prefix string, o ShardedOptions, shards ...int) *workload {
+func (w *workload) withShardedOn(client rueidis.Client, prefix string, o Options, shards ...int) *workload {
 	w.t.Helper()
 	for _, n := range shards {
 		for _, s := range []Strategy{PackedScore, KeySuffix} {
@@ -58,21 +58,21 @@ func (w *workload) withShardedOn(client rueidis.Client, prefix string, o Sharded
 // 1, 3 and 8 shards, every answer compared with the model's: the sharded
 // boards answer what the board answers.
 func TestShardedDifferential(t *testing.T) {
-	newWorkload(t, testLayout(t), Options{}).withSharded(ShardedOptions{}, 1, 3, 8).run(2000, false)
+	newWorkload(t, testLayout(t), Options{}).withSharded(Options{Shards: 1}, 1, 3, 8).run(2000, false)
 }
 
 // The same workload on a Redis Cluster of three masters, where the shards
 // of one board live on different nodes.
 func TestShardedDifferentialCluster(t *testing.T) {
 	cl := redistest.NewCluster(t, 3)
-	newWorkload(t, testLayout(t), Options{}).withShardedOn(cl.Client, cl.Prefix, ShardedOptions{}, 3, 8).run(800, false)
+	newWorkload(t, testLayout(t), Options{}).withShardedOn(cl.Client, cl.Prefix, Options{Shards: 1}, 3, 8).run(800, false)
 }
 
 // Shard i's hash slot lies in the middle of the i-th of n equal ranges, as
 // the cluster itself computes it (CLUSTER KEYSLOT), for every n.
 func TestShardNamesSpreadSlots(t *testing.T) {
 	cl := redistest.NewCluster(t, 3)
-	for _, n := range []int{1, 3, 7, 16, MaxShards} {
+	for _, n := range []int{1, 3, 7, 16, maxShards} {
 		for i, name := range shardNames(cl.Prefix, n%3, n) {
 			key := names(prefixOf("", name), 1).z
 			slot, err := cl.Client.Do(t.Context(), cl.Client.B().ClusterKeyslot().Key(key).Build()).AsInt64()
@@ -162,7 +162,7 @@ func TestShardOfGrows(t *testing.T) {
 }
 
 // Boards of 20,000 entries with many ties, plain and sharded over 3 and
-// 8 shards: pages and ranges at random depths, most past MaxCount so that
+// 8 shards: pages and ranges at random depths, most past 1000 so that
 // the sampled path runs, answer alike.
 func TestShardedDeepPages(t *testing.T) {
 	env := redistest.New(t)
@@ -179,13 +179,13 @@ func TestShardedDeepPages(t *testing.T) {
 		plain := newBoard(t, env.Client, env.Prefix, "plain"+s.String(), l, Options{Strategy: s})
 		boards := []anyBoard{plain}
 		for _, n := range []int{3, 8} {
-			boards = append(boards, newSharded(t, env.Client, env.Prefix, fmt.Sprintf("%v%d", s, n), l, ShardedOptions{Options: Options{Strategy: s}, Shards: n}))
+			boards = append(boards, newSharded(t, env.Client, env.Prefix, fmt.Sprintf("%v%d", s, n), l, Options{Strategy: s, Shards: n}))
 		}
 		for _, b := range boards {
 			loadAll(t, b, subs)
 		}
 		for range 40 {
-			k, n := int64(rng.IntN(total+10)), 1+rng.IntN(MaxCount)
+			k, n := int64(rng.IntN(total+10)), 1+rng.IntN(maxCount)
 			opts := []ReadOption{WithRanks(Competition)}
 			want, err := plain.Page(ctx, k, n, opts...)
 			if err != nil {
@@ -219,13 +219,7 @@ func TestShardedDeepPages(t *testing.T) {
 // loadAll writes subs to b, failing on any error.
 func loadAll(t testing.TB, b anyBoard, subs []Submission) {
 	t.Helper()
-	var res []ManyResult
-	switch b := b.(type) {
-	case *Board:
-		res = b.SubmitMany(t.Context(), subs)
-	case *Sharded:
-		res = b.SubmitMany(t.Context(), subs)
-	}
+	res := b.SubmitMany(t.Context(), subs)
 	for i, r := range res {
 		if r.Err != nil {
 			t.Fatalf("%s: submission %d: %v", label(b), i, r.Err)
@@ -252,7 +246,7 @@ func TestPageBoundsAnySpread(t *testing.T) {
 			lists[s] = append(lists[s], p)
 			all = append(all, p)
 		}
-		k, n := int64(rng.IntN(len(all)+5)), int64(1+rng.IntN(MaxCount))
+		k, n := int64(rng.IntN(len(all)+5)), int64(1+rng.IntN(maxCount))
 		at := samplePositions(k, n, shards)
 		ss := make([]shardSample, shards)
 		for i, list := range lists {
@@ -293,9 +287,9 @@ func TestShardedCap(t *testing.T) {
 	const capN = 7
 	for _, s := range []Strategy{PackedScore, KeySuffix} {
 		plain := newBoard(t, env.Client, env.Prefix, "uncapped"+s.String(), l, Options{Strategy: s})
-		var capped []*Sharded
+		var capped []*Board
 		for _, n := range []int{1, 3, 8} {
-			capped = append(capped, newSharded(t, env.Client, env.Prefix, fmt.Sprintf("capped%v%d", s, n), l, ShardedOptions{Options: Options{Strategy: s, Cap: capN}, Shards: n}))
+			capped = append(capped, newSharded(t, env.Client, env.Prefix, fmt.Sprintf("capped%v%d", s, n), l, Options{Strategy: s, Cap: capN, Shards: n}))
 		}
 		for step := range 400 {
 			sub := Submission{ID: fmt.Sprint("id", rng.IntN(60)), Policy: Best, Values: []float64{float64(rng.IntN(30) * 30), float64(rng.IntN(2)), float64(rng.IntN(3))}}
@@ -328,7 +322,7 @@ func TestShardedCap(t *testing.T) {
 				if diff := cmp.Diff(want, got); diff != "" {
 					t.Fatalf("step %d %s: Submit(%+v) (-want +got):\n%s", step, label(b), sub, diff)
 				}
-				gotTop, err := b.Top(ctx, MaxCount, WithRanks(Competition))
+				gotTop, err := b.Top(ctx, maxCount, WithRanks(Competition))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -343,7 +337,7 @@ func TestShardedCap(t *testing.T) {
 
 // checkCapGet checks that id is found, with top's rank, exactly when top
 // holds it.
-func checkCapGet(t *testing.T, b *Sharded, id string, top List) {
+func checkCapGet(t *testing.T, b *Board, id string, top List) {
 	t.Helper()
 	got, err := b.Get(t.Context(), id)
 	for _, e := range top.Entries {
@@ -366,51 +360,47 @@ func TestShardedRefusals(t *testing.T) {
 	name := env.Prefix + "_s"
 	for _, tc := range []struct {
 		name string
-		opts ShardedOptions
+		opts Options
 		want error
 	}{
-		{"dense", ShardedOptions{Shards: 2, Options: Options{DenseRanks: true}}, ErrOptions},
-		{"group", ShardedOptions{Shards: 2, Options: Options{Group: "g"}}, ErrOptions},
-		{"negative shards", ShardedOptions{Shards: -1}, ErrOptions},
-		{"too many shards", ShardedOptions{Shards: MaxShards + 1}, ErrOptions},
-		{"bad cap", ShardedOptions{Shards: 2, Options: Options{Cap: -1}}, ErrOptions},
+		{"dense", Options{Shards: 2, DenseRanks: true}, ErrOptions},
+		{"group", Options{Shards: 2, Group: "g"}, ErrOptions},
+		{"negative shards", Options{Shards: -1}, ErrOptions},
+		{"too many shards", Options{Shards: maxShards + 1}, ErrOptions},
+		{"bad cap", Options{Shards: 2, Cap: -1}, ErrOptions},
 	} {
-		if _, err := NewSharded(ctx, env.Client, name, l, tc.opts); !errors.Is(err, tc.want) {
+		if _, err := New(ctx, env.Client, name, l, tc.opts); !errors.Is(err, tc.want) {
 			t.Errorf("%s: NewSharded: err = %v, want %v", tc.name, err, tc.want)
 		}
 	}
-	if _, err := NewSharded(ctx, env.Client, strings.Repeat("n", MaxNameLen-shardNameRoom+1), l, ShardedOptions{}); !errors.Is(err, ErrName) {
-		t.Errorf("long name: err = %v, want ErrName", err)
+	if _, err := New(ctx, env.Client, strings.Repeat("n", maxNameLen-shardNameRoom+1), l, Options{Shards: 1}); !errors.Is(err, errName) {
+		t.Errorf("long name: err = %v, want errName", err)
 	}
-	if _, err := NewSharded(ctx, nil, name, l, ShardedOptions{}); !errors.Is(err, ErrOptions) {
+	if _, err := New(ctx, nil, name, l, Options{Shards: 1}); !errors.Is(err, ErrOptions) {
 		t.Errorf("nil client: err = %v, want ErrOptions", err)
 	}
 	if n := keysOf(t, env); n != 0 {
 		t.Fatalf("refused NewSharded calls left %d keys", n)
 	}
 
-	sb := newSharded(t, env.Client, env.Prefix, "s", l, ShardedOptions{Shards: 4})
+	sb := newSharded(t, env.Client, env.Prefix, "s", l, Options{Shards: 4})
 	for what, err := range map[string]error{
-		"NewSharded with 5 shards": second(NewSharded(ctx, env.Client, name, l, ShardedOptions{Shards: 5})),
-		"New on a sharded board":   second(New(ctx, env.Client, name, l, Options{})),
-		"Open on a sharded board":  second(Open(ctx, env.Client, name)),
+		"New with 5 shards":      second(New(ctx, env.Client, name, l, Options{Shards: 5})),
+		"New on a sharded board": second(New(ctx, env.Client, name, l, Options{})),
 	} {
 		if !errors.Is(err, ErrMismatch) {
 			t.Errorf("%s: err = %v, want ErrMismatch", what, err)
 		}
 	}
 	newBoard(t, env.Client, env.Prefix, "plain", l, Options{})
-	if _, err := OpenSharded(ctx, env.Client, env.Prefix+"_plain"); !errors.Is(err, ErrMismatch) {
-		t.Errorf("OpenSharded on a plain board: err = %v, want ErrMismatch", err)
+	if _, err := Open(ctx, env.Client, env.Prefix+"_none", Options{}); !errors.Is(err, ErrNotFound) {
+		t.Errorf("Open on nothing: err = %v, want ErrNotFound", err)
 	}
-	if _, err := OpenSharded(ctx, env.Client, env.Prefix+"_none"); !errors.Is(err, ErrNotFound) {
-		t.Errorf("OpenSharded on nothing: err = %v, want ErrNotFound", err)
-	}
-	opened, err := OpenSharded(ctx, env.Client, name)
+	opened, err := Open(ctx, env.Client, name, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(sb.Descriptor(), opened.Descriptor()); diff != "" {
+	if diff := cmp.Diff(sb.descriptorOf(), opened.descriptorOf()); diff != "" {
 		t.Errorf("OpenSharded descriptor (-want +got):\n%s", diff)
 	}
 
@@ -424,8 +414,8 @@ func TestShardedRefusals(t *testing.T) {
 		"Page Dense":    second(sb.Page(ctx, 5000, 3, dense...)),
 		"Between Dense": second(sb.Between(ctx, 0, 10, 0, 3, dense...)),
 	} {
-		if !errors.Is(err, ErrDenseDisabled) {
-			t.Errorf("%s: err = %v, want ErrDenseDisabled", what, err)
+		if !errors.Is(err, errDenseDisabled) {
+			t.Errorf("%s: err = %v, want errDenseDisabled", what, err)
 		}
 	}
 	for what, err := range map[string]error{
@@ -436,7 +426,7 @@ func TestShardedRefusals(t *testing.T) {
 		"Among none":     second(sb.Among(ctx, nil)),
 		"Between NaN":    second(sb.Between(ctx, math.NaN(), 1, 0, 3)),
 		"Remove none":    second(sb.Remove(ctx)),
-		"SubmitMany big": sb.SubmitMany(ctx, make([]Submission, MaxSubmitMany+1))[0].Err,
+		"SubmitMany big": sb.SubmitMany(ctx, make([]Submission, maxSubmitMany+1))[0].Err,
 	} {
 		if !errors.Is(err, ErrArgument) {
 			t.Errorf("%s: err = %v, want ErrArgument", what, err)
@@ -448,8 +438,8 @@ func TestShardedRefusals(t *testing.T) {
 		"Submit empty": second(sb.Submit(ctx, Submission{Values: []float64{1, 1, 1}})),
 		"Remove empty": second(sb.Remove(ctx, "a", "")),
 	} {
-		if !errors.Is(err, ErrID) {
-			t.Errorf("%s: err = %v, want ErrID", what, err)
+		if !errors.Is(err, errID) {
+			t.Errorf("%s: err = %v, want errID", what, err)
 		}
 	}
 	if _, err := sb.Get(ctx, "absent"); !errors.Is(err, ErrNotFound) {
@@ -471,4 +461,12 @@ func keysOf(t *testing.T, env *redistest.Env) int {
 		t.Fatal(err)
 	}
 	return len(keys)
+}
+
+// descriptorOf returns what b stores about itself at tb:{name}:meta.
+func (b *Board) descriptorOf() descriptor {
+	if b.sh != nil {
+		return b.sh.view.Load().desc
+	}
+	return b.desc
 }

@@ -8,7 +8,7 @@ import (
 	"sync"
 )
 
-// Submit is Sharded.Submit on this view.
+// Submit is sharded.Submit on this view.
 func (sb *shardView) Submit(ctx context.Context, s Submission) (Result, error) {
 	owner := sb.shards[shardOf(s.ID, len(sb.shards))]
 	res, err := owner.Submit(ctx, s)
@@ -43,8 +43,8 @@ func (sb *shardView) rankWrite(ctx context.Context, owner *Board, res *Result) e
 	return nil
 }
 
-// Update is Sharded.Update on this view.
-func (sb *shardView) Update(ctx context.Context, id string, fn UpdateFunc) (Result, error) {
+// Update is sharded.Update on this view.
+func (sb *shardView) Update(ctx context.Context, id string, fn updateFunc) (Result, error) {
 	owner := sb.shards[shardOf(id, len(sb.shards))]
 	res, err := owner.Update(ctx, id, fn)
 	if err != nil {
@@ -53,9 +53,9 @@ func (sb *shardView) Update(ctx context.Context, id string, fn UpdateFunc) (Resu
 	return res, sb.rankWrite(ctx, owner, &res)
 }
 
-// SubmitMany is Sharded.SubmitMany on this view.
+// SubmitMany is sharded.SubmitMany on this view.
 func (sb *shardView) SubmitMany(ctx context.Context, subs []Submission) []ManyResult {
-	if len(subs) > MaxSubmitMany {
+	if len(subs) > maxSubmitMany {
 		return sb.probe.SubmitMany(ctx, subs) // refuses them all
 	}
 	parts := make([][]int, len(sb.shards))
@@ -92,10 +92,10 @@ func (sb *shardView) each(parts [][]int, fn func(shard int, idx []int)) {
 	wg.Wait()
 }
 
-// Remove is Sharded.Remove on this view.
+// Remove is sharded.Remove on this view.
 func (sb *shardView) Remove(ctx context.Context, ids ...string) (int64, error) {
-	if len(ids) == 0 || len(ids) > MaxRemove {
-		return 0, fmt.Errorf("board: Remove: len(ids) = %d out of range [1, %d]: %w", len(ids), MaxRemove, ErrArgument)
+	if len(ids) == 0 || len(ids) > maxRemove {
+		return 0, fmt.Errorf("board: Remove: len(ids) = %d out of range [1, %d]: %w", len(ids), maxRemove, ErrArgument)
 	}
 	parts := make([][]int, len(sb.shards))
 	for i, id := range ids {
@@ -127,7 +127,7 @@ func (sb *shardView) Remove(ctx context.Context, ids ...string) (int64, error) {
 	return total, nil
 }
 
-// SetData is Sharded.SetData on this view.
+// SetData is sharded.SetData on this view.
 func (sb *shardView) SetData(ctx context.Context, id string, data []byte) error {
 	return sb.shards[shardOf(id, len(sb.shards))].SetData(ctx, id, data)
 }

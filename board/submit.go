@@ -71,7 +71,7 @@ type Submission struct {
 	// OpSet for every field. Other policies refuse it (ErrArgument).
 	Ops []Op
 	// Data, when not nil, replaces the entry's member data in the same
-	// script: at most MaxDataLen bytes. Nil leaves it as it is.
+	// script: at most 64 KiB bytes. Nil leaves it as it is.
 	Data []byte
 
 	dropData bool // with Data nil: remove the member data (a resharding's copy)
@@ -101,19 +101,22 @@ type Result struct {
 // sends it when its turn comes, its own context ended or not, so that the
 // others' writes go.
 //
-// It refuses, changing nothing: an invalid id (ErrID); a wrong number of
+// It refuses, changing nothing: an invalid id (ErrArgument); a wrong number of
 // values or operators, a NaN, infinite, non-integer or out-of-range value,
-// or an add whose result leaves the field's range (ErrValue, wrapping
+// or an add whose result leaves the field's range (ErrArgument, wrapping
 // pack.ErrOverflow for ranges); an unknown policy or operator, or
-// operators without PerField, member data over MaxDataLen bytes
+// operators without PerField, member data over 64 KiB bytes
 // (ErrArgument); a write to a periodic window
-// past its retention (ErrExpired). Redis errors wrap ErrRedis; an error
+// past its retention (errExpired). Redis errors wrap ErrRedis; an error
 // of ctx wraps ctx's error (context.Canceled, context.DeadlineExceeded).
 //
 // With Options.WaitReplicas, it returns once that many replicas hold the
 // write; when fewer acknowledged it within Options.WaitTimeout, it
 // returns the result with an error wrapping ErrNotReplicated.
 func (b *Board) Submit(ctx context.Context, s Submission) (Result, error) {
+	if b.sh != nil {
+		return b.sh.Submit(ctx, s)
+	}
 	if b.opts.Observer != nil {
 		op := b.op("Submit", 0)
 		op.Policy = s.Policy.String()
@@ -250,21 +253,21 @@ func (b *Board) checkSubmission(s Submission) error {
 	if err := b.checkID(s.ID); err != nil {
 		return err
 	}
-	if len(s.Data) > MaxDataLen {
-		return fmt.Errorf("board: id %s: %d bytes of data, over MaxDataLen = %d: %w", clip.Quote(s.ID), len(s.Data), MaxDataLen, ErrArgument)
+	if len(s.Data) > maxDataLen {
+		return fmt.Errorf("board: id %s: %d bytes of data, over maxDataLen = %d: %w", clip.Quote(s.ID), len(s.Data), maxDataLen, ErrArgument)
 	}
 	if int(s.Policy) >= len(policyCodes) {
 		return fmt.Errorf("board: unknown policy %v, want Replace, Best or PerField: %w", s.Policy, ErrArgument)
 	}
 	n := b.layout.Len()
 	if len(s.Values) != n {
-		return fmt.Errorf("board: %d values for %d fields: %w", len(s.Values), n, ErrValue)
+		return fmt.Errorf("board: %d values for %d fields: %w", len(s.Values), n, errValue)
 	}
 	if s.Policy != PerField && s.Ops != nil {
 		return fmt.Errorf("board: operators given with policy %v; they need PerField: %w", s.Policy, ErrArgument)
 	}
 	if s.Policy == PerField && s.Ops != nil && len(s.Ops) != n {
-		return fmt.Errorf("board: %d operators for %d fields: %w", len(s.Ops), n, ErrValue)
+		return fmt.Errorf("board: %d operators for %d fields: %w", len(s.Ops), n, errValue)
 	}
 	for i, v := range s.Values {
 		if err := b.checkFieldArg(s, i, v); err != nil {

@@ -13,22 +13,25 @@ import (
 	"github.com/tiebreak/tiebreak/observe"
 )
 
-// UpdateFunc computes an entry's new values from its current one. old is
+// updateFunc computes an entry's new values from its current one. old is
 // nil when the id is not on the board. Returning an error aborts the update
 // with that error and writes nothing. It may be called several times.
-type UpdateFunc func(old *Entry) ([]float64, error)
+type updateFunc func(old *Entry) ([]float64, error)
 
 // Update applies fn to the entry of id for logic a fixed policy cannot
 // express: it reads the entry, calls fn, then writes the new values with a
 // compare-and-set script that writes only if the entry is still what was
 // read; otherwise it reads again and retries, with a short jittered pause.
 // It gives up after Options.UpdateAttempts attempts (default
-// DefaultUpdateAttempts, so a context without a deadline never retries
-// forever) with an error wrapping ErrConflict and ErrRetriesExhausted, or
+// 64, so a context without a deadline never retries
+// forever) with an error wrapping ErrConflict and ErrConflict, or
 // when ctx ends, with an error wrapping ErrConflict and the context's
-// error. Values fn returns are checked as Submit checks them (ErrValue).
+// error. Values fn returns are checked as Submit checks them (ErrArgument).
 // Its write waits for replicas as Submit's does (Options.WaitReplicas).
-func (b *Board) Update(ctx context.Context, id string, fn UpdateFunc) (Result, error) {
+func (b *Board) Update(ctx context.Context, id string, fn updateFunc) (Result, error) {
+	if b.sh != nil {
+		return b.sh.Update(ctx, id, fn)
+	}
 	if b.opts.Observer != nil {
 		var tries updateTries
 		return observed.Call(ctx, b.opts.Observer, b.op("Update", 0), errKinds, func(ctx context.Context) (Result, error) { return b.update(ctx, id, fn, &tries) },
@@ -47,7 +50,7 @@ func (t *updateTries) outcome(o observe.Outcome) observe.Outcome {
 }
 
 // update is Update; it counts its attempts in tries when not nil.
-func (b *Board) update(ctx context.Context, id string, fn UpdateFunc, tries *updateTries) (Result, error) {
+func (b *Board) update(ctx context.Context, id string, fn updateFunc, tries *updateTries) (Result, error) {
 	if err := b.checkID(id); err != nil {
 		return Result{}, err
 	}
@@ -68,7 +71,7 @@ func (b *Board) update(ctx context.Context, id string, fn UpdateFunc, tries *upd
 		}
 		if attempt >= b.opts.UpdateAttempts {
 			return Result{}, fmt.Errorf("board: update %q: %w: %w after %d attempts (Options.UpdateAttempts)",
-				id, ErrConflict, ErrRetriesExhausted, attempt)
+				id, ErrConflict, errRetriesExhausted, attempt)
 		}
 		if err := pause(ctx, attempt-1); err != nil {
 			return Result{}, fmt.Errorf("board: update %q after %d attempts: %w: %w", id, attempt, ErrConflict, err)
@@ -78,7 +81,7 @@ func (b *Board) update(ctx context.Context, id string, fn UpdateFunc, tries *upd
 
 // tryUpdate makes one read-compute-write attempt; done is false when a
 // concurrent writer won.
-func (b *Board) tryUpdate(ctx context.Context, id string, fn UpdateFunc) (Result, bool, error) {
+func (b *Board) tryUpdate(ctx context.Context, id string, fn updateFunc) (Result, bool, error) {
 	var old *Entry
 	expect, score, member := "-", "", ""
 	e, err := b.rank(ctx, id, Ordinal, nil)
@@ -126,7 +129,7 @@ type ManyResult struct {
 }
 
 // SubmitMany writes many entries in one pipelined round trip (at most
-// MaxSubmitMany; more are all refused with ErrArgument, nothing sent),
+// 100,000; more are all refused with ErrArgument, nothing sent),
 // each in its own atomic script: one EVALSHA each, and an
 // EVAL for those a server answers NOSCRIPT (never SCRIPT LOAD, so it talks
 // only to the nodes of the board's keys). It returns one result per
@@ -137,6 +140,9 @@ type ManyResult struct {
 // round trip; when fewer replicas acknowledged it, every submission
 // written gets its result with an error wrapping ErrNotReplicated.
 func (b *Board) SubmitMany(ctx context.Context, subs []Submission) []ManyResult {
+	if b.sh != nil {
+		return b.sh.SubmitMany(ctx, subs)
+	}
 	if b.opts.Observer != nil {
 		rs, _ := observed.Call(ctx, b.opts.Observer, b.op("SubmitMany", len(subs)), errKinds, func(ctx context.Context) ([]ManyResult, error) { return b.submitManyOf(ctx, subs), nil }, manyOutcome)
 		return rs
@@ -147,8 +153,8 @@ func (b *Board) SubmitMany(ctx context.Context, subs []Submission) []ManyResult 
 // submitManyOf is SubmitMany.
 func (b *Board) submitManyOf(ctx context.Context, subs []Submission) []ManyResult {
 	out := make([]ManyResult, len(subs))
-	if len(subs) > MaxSubmitMany {
-		err := fmt.Errorf("board: SubmitMany: len(subs) = %d over MaxSubmitMany = %d: %w", len(subs), MaxSubmitMany, ErrArgument)
+	if len(subs) > maxSubmitMany {
+		err := fmt.Errorf("board: SubmitMany: len(subs) = %d over maxSubmitMany = %d: %w", len(subs), maxSubmitMany, ErrArgument)
 		for i := range out {
 			out[i].Err = err
 		}

@@ -78,7 +78,7 @@ func BenchmarkSubmit(b *testing.B) {
 func BenchmarkStartEnd(b *testing.B) {
 	op := observe.Op{Package: "board", Name: "Submit", Object: "arena", Strategy: "PackedScore", Policy: "Replace"}
 	ok := observe.Outcome{Has: observe.HasRank | observe.HasChanged | observe.HasTrimmed, Rank: 7, Changed: true}
-	failed := observe.Outcome{Err: errors.New("board: id \"\": invalid id"), ErrKind: "board.ErrID"}
+	failed := observe.Outcome{Err: errors.New("board: id \"\": invalid id"), ErrKind: "board.ErrArgument"}
 	for _, c := range observers(b) {
 		if c.obs == nil {
 			continue

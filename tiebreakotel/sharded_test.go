@@ -16,7 +16,7 @@ import (
 func TestShardedBoardSpans(t *testing.T) {
 	env := redistest.New(t)
 	r := newRig(t, env.Client)
-	sb, err := board.NewSharded(t.Context(), r.client, env.Prefix+"_sharded", testLayout(t), board.ShardedOptions{Shards: 3, Options: board.Options{Observer: r.obs}})
+	sb, err := board.New(t.Context(), r.client, env.Prefix+"_sharded", testLayout(t), board.Options{Shards: 3, Observer: r.obs})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/tiebreak/tiebreak/board"
 	"github.com/tiebreak/tiebreak/internal/redistest"
 	"github.com/tiebreak/tiebreak/pack"
@@ -114,7 +115,7 @@ func TestMismatchRecordedBySentinel(t *testing.T) {
 	if _, err := old.Submit(ctx, board.Submission{ID: "ada", Values: []float64{1, 1}}); err != nil {
 		t.Fatal(err)
 	}
-	other, err := board.Open(ctx, env.Client, name)
+	other, err := board.Open(ctx, env.Client, name, board.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -223,13 +224,16 @@ func TestOpenWithObserver(t *testing.T) {
 	if _, err := board.New(ctx, env.Client, name, testLayout(t), board.Options{Strategy: board.KeySuffix, DenseRanks: true}); err != nil {
 		t.Fatal(err)
 	}
-	opened, err := board.Open(ctx, r.client, name)
+	opened, err := board.Open(ctx, r.client, name, board.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	observed := opened.WithObserver(r.obs)
-	if diff := cmp.Diff(opened.Descriptor(), observed.Descriptor()); diff != "" {
-		t.Errorf("descriptor (-opened +observed):\n%s", diff)
+	observed, err := board.Open(ctx, r.client, name, board.Options{Observer: r.obs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(opened.Options(), observed.Options(), cmpopts.IgnoreFields(board.Options{}, "Observer")); diff != "" {
+		t.Errorf("settings (-opened +observed):\n%s", diff)
 	}
 	if _, err := opened.Submit(ctx, board.Submission{ID: "ada", Values: []float64{3, 4}}); err != nil {
 		t.Fatal(err)

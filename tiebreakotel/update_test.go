@@ -47,7 +47,7 @@ func TestUpdateRetriesAndConflicts(t *testing.T) {
 			}
 			return []float64{100, 1}, nil
 		})
-		if c.exhausted != errors.Is(err, board.ErrRetriesExhausted) {
+		if c.exhausted != errors.Is(err, board.ErrConflict) {
 			t.Fatalf("%d interfering: Update: %v, want ErrRetriesExhausted %t", c.interfere, err, c.exhausted)
 		}
 		conflicts, tries := c.interfere, c.interfere+1
@@ -66,8 +66,8 @@ func TestUpdateRetriesAndConflicts(t *testing.T) {
 			t.Errorf("%d interfering: attempts %s, conflicts %s, want %d, %d",
 				c.interfere, got["tiebreak.update.attempts"].Emit(), got["tiebreak.update.conflicts"].Emit(), tries, conflicts)
 		}
-		if c.exhausted && got["error.type"] != attribute.StringValue("board.ErrRetriesExhausted") {
-			t.Errorf("exhausted: error.type %q, want board.ErrRetriesExhausted", got["error.type"].Emit())
+		if c.exhausted && got["error.type"] != attribute.StringValue("board.ErrConflict") {
+			t.Errorf("exhausted: error.type %q, want board.ErrConflict", got["error.type"].Emit())
 		}
 		// The span holds one script run (EVALSHA) per attempt, and the
 		// reads before them: nothing outside it.

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/tiebreak/tiebreak/board"
-	"github.com/tiebreak/tiebreak/pack"
 )
 
 func boardCommands() []*command {
@@ -60,7 +59,7 @@ func boardReadFlags(fs *flag.FlagSet, n int) boardRead {
 	r := boardRead{n: new(int), data: fs.Bool("data", false, "show each entry's member data"),
 		group: fs.String("group", "", "the board's `group` (board.Options.Group), if it has one")}
 	if n > 0 {
-		r.n = fs.Int("n", n, fmt.Sprintf("how many entries (1 to %d)", board.MaxCount))
+		r.n = fs.Int("n", n, fmt.Sprintf("how many entries (1 to %d)", 1000))
 	}
 	return r
 }
@@ -69,7 +68,7 @@ func boardReadFlags(fs *flag.FlagSet, n int) boardRead {
 // member data if asked.
 func (r boardRead) options(b reader) []board.ReadOption {
 	kinds := []board.RankKind{board.Competition}
-	if b.Descriptor().DenseRanks {
+	if b.Options().DenseRanks {
 		kinds = append(kinds, board.Dense)
 	}
 	opts := []board.ReadOption{board.WithRanks(kinds...)}
@@ -80,23 +79,14 @@ func (r boardRead) options(b reader) []board.ReadOption {
 }
 
 func (r boardRead) checkN() error {
-	if *r.n < 1 || *r.n > board.MaxCount {
-		return usagef("-n %d out of range [1, %d]", *r.n, board.MaxCount)
+	if *r.n < 1 || *r.n > 1000 {
+		return usagef("-n %d out of range [1, %d]", *r.n, 1000)
 	}
 	return nil
 }
 
-// reader is what the command reads of a board: a board.Board or a
-// board.Sharded.
-type reader interface {
-	Name() string
-	Layout() *pack.Layout
-	Descriptor() board.Descriptor
-	Get(ctx context.Context, id string, opts ...board.ReadOption) (board.Entry, error)
-	Page(ctx context.Context, offset int64, n int, opts ...board.ReadOption) (board.List, error)
-	Around(ctx context.Context, id string, n int, opts ...board.ReadOption) (board.List, error)
-	Scan(ctx context.Context, cursor board.Cursor, n int, opts ...board.ReadOption) (board.ScanPage, error)
-}
+// reader is what the command reads of a board.
+type reader = *board.Board
 
 // openBoard returns a handle to board name of group (none: ""), built
 // from its descriptor: a sharded board's when it is one.
@@ -106,10 +96,7 @@ func openBoard(ctx context.Context, e *env, group, name string) (reader, error) 
 		if err := checkObject(ctx, e, kindBoard, name, defaultLimiterPrefix); err != nil {
 			return nil, err
 		}
-		b, err := board.Open(ctx, e.client, name)
-		if errors.Is(err, board.ErrMismatch) {
-			return board.OpenSharded(ctx, e.client, name)
-		}
+		b, err := board.Open(ctx, e.client, name, board.Options{})
 		return openedBoard(name, b, err)
 	}
 	if err := checkName("group", group); err != nil {
@@ -121,7 +108,7 @@ func openBoard(ctx context.Context, e *env, group, name string) (reader, error) 
 	if err := checkKey(ctx, e, kindBoard, name, boardMetaKey(group, name), "hash", defaultLimiterPrefix); err != nil {
 		return nil, err
 	}
-	b, err := board.OpenGroup(ctx, e.client, group, name)
+	b, err := board.Open(ctx, e.client, group+"/"+name, board.Options{})
 	return openedBoard(name, b, err)
 }
 
@@ -169,7 +156,7 @@ type entriesOut struct {
 
 // entriesTable returns the entries as a table and as JSON.
 func entriesTable(b reader, es []board.Entry, total int64, data bool) (*table, entriesOut) {
-	dense := b.Descriptor().DenseRanks
+	dense := b.Options().DenseRanks
 	t := &table{header: []string{"RANK", "COMPETITION"}}
 	if dense {
 		t.header = append(t.header, "DENSE")
@@ -221,8 +208,8 @@ func readBoard[T any](ctx context.Context, e *env, name, id string, r boardRead,
 }
 
 func boardTop(ctx context.Context, e *env, name string, offset int64, r boardRead) error {
-	if offset < 0 || offset > board.MaxOffset {
-		return usagef("--offset %d out of range [0, %d]", offset, int64(board.MaxOffset))
+	if offset < 0 || offset > 1<<53-1 {
+		return usagef("--offset %d out of range [0, %d]", offset, int64(1<<53-1))
 	}
 	return boardList(ctx, e, name, "", r, func(b reader, opts []board.ReadOption) (board.List, error) {
 		return b.Page(ctx, offset, *r.n, opts...)
@@ -275,7 +262,7 @@ func boardRank(ctx context.Context, e *env, name, id string, r boardRead) error 
 	t := &table{}
 	t.add("ordinal", fmt.Sprint(en.Rank))
 	t.add("competition", fmt.Sprint(en.Competition))
-	if b.Descriptor().DenseRanks {
+	if b.Options().DenseRanks {
 		out.Dense = &en.Dense
 		t.add("dense", fmt.Sprint(en.Dense))
 	}
@@ -292,8 +279,8 @@ func boardScan(ctx context.Context, e *env, name, cursor string, r boardRead) er
 	if err := r.checkN(); err != nil {
 		return err
 	}
-	b, p, err := readBoard(ctx, e, name, "", r, func(b reader, opts []board.ReadOption) (board.ScanPage, error) {
-		return b.Scan(ctx, board.Cursor(cursor), *r.n, opts...)
+	b, p, err := readBoard(ctx, e, name, "", r, func(b reader, opts []board.ReadOption) (board.List, error) {
+		return b.Scan(ctx, string(cursor), *r.n, opts...)
 	})
 	if errors.Is(err, board.ErrArgument) {
 		return usagef("--cursor %q is not a cursor of a scan: %v", cursor, err)
@@ -302,8 +289,9 @@ func boardScan(ctx context.Context, e *env, name, cursor string, r boardRead) er
 		return err
 	}
 	t, out := entriesTable(b, p.Entries, p.Total, *r.data)
-	out.HasMore, out.Next = &p.HasMore, string(p.Next)
-	if p.HasMore {
+	hasMore := p.Next != ""
+	out.HasMore, out.Next = &hasMore, p.Next
+	if p.Next != "" {
 		t.note("next page: tiebreak board scan %s --cursor %s -n %d", shellQuote(name), p.Next, *r.n)
 	} else {
 		t.note("last page (%s on the board)", count(p.Total, "entries"))

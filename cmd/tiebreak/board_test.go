@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/board"
 	"github.com/tiebreak/tiebreak/internal/redistest"
 )
@@ -159,7 +160,7 @@ func testDescribe(t *testing.T, bin string) {
 	arena := seedArena(t, ctx, env.Client, env.Prefix+"_arena", board.Options{DenseRanks: true})
 
 	t.Run("live", func(t *testing.T) {
-		d := arena.Descriptor()
+		d := storedOf(t, env.Client, "tb:{"+arena.Name()+"}:meta")
 		var got description
 		c.json(&got, "board", "describe", arena.Name())
 		want := description{Name: arena.Name(), Key: "tb:{" + arena.Name() + "}:meta", Descriptor: &d,
@@ -188,10 +189,10 @@ func testDescribe(t *testing.T, bin string) {
 		var got description
 		c.json(&got, "board", "describe", name)
 		p := "tb:{" + name + "}:"
-		target := board.Descriptor{Version: 1, Radix: 2, Strategy: "PackedScore", Fields: []board.FieldDescriptor{
+		target := storedDescriptor{Version: 1, Radix: 2, Strategy: "PackedScore", Fields: []storedField{
 			{Name: "points", Width: 8, Dir: "HigherIsBetter"}, {Name: "paid", Width: 1, Dir: "HigherIsBetter"},
 			{Name: "time", Width: 32, Dir: "LowerIsBetter"}}}
-		d := arena.Descriptor()
+		d := storedOf(t, env.Client, "tb:{"+arena.Name()+"}:meta")
 		d.DenseRanks = false
 		want := description{Name: name, Key: p + "meta", Descriptor: &d, Generation: 1, State: "migrating",
 			EntriesKey: p + "g1:z", Entries: 5, Migration: &migration{Target: &target, Generation: 2,
@@ -213,7 +214,7 @@ func testDescribe(t *testing.T, bin string) {
 	t.Run("group", func(t *testing.T) {
 		group := env.Prefix + "_season"
 		b := seedArena(t, ctx, env.Client, "kills", board.Options{Group: group})
-		d := b.Descriptor()
+		d := storedOf(t, env.Client, "tb:{"+group+"}:{kills}:meta")
 		var got description
 		c.json(&got, "board", "describe", "kills", "--group", group)
 		p := "tb:{" + group + "}:{kills}:"
@@ -253,7 +254,7 @@ func testDescribe(t *testing.T, bin string) {
 	})
 	t.Run("sharded", func(t *testing.T) {
 		sname := env.Prefix + "_sharded"
-		sb, err := board.NewSharded(ctx, env.Client, sname, arenaLayout(t), board.ShardedOptions{Shards: 3})
+		sb, err := board.New(ctx, env.Client, sname, arenaLayout(t), board.Options{Shards: 3})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -293,4 +294,18 @@ func testDescribe(t *testing.T, bin string) {
 			t.Errorf("board describe of a sharded board does not name its shards:\n%s", out)
 		}
 	})
+}
+
+// storedOf reads the descriptor stored in the meta HASH key.
+func storedOf(t *testing.T, client rueidis.Client, key string) storedDescriptor {
+	t.Helper()
+	s, err := client.Do(t.Context(), client.B().Hget().Key(key).Field("desc").Build()).ToString()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var d storedDescriptor
+	if err := json.Unmarshal([]byte(s), &d); err != nil {
+		t.Fatal(err)
+	}
+	return d
 }

@@ -26,12 +26,50 @@ const (
 	metaExpire   = "expire"   // a periodic window: when its keys expire, Unix ms
 )
 
+// storedDescriptor is a board's descriptor as the board stores it, JSON
+// in the field "desc" of its meta HASH: the command reads the stored
+// format itself, so that it shows what is stored even where the library
+// would refuse it.
+type storedDescriptor struct {
+	Version    int           `json:"version"`
+	Radix      int           `json:"radix"`
+	Fields     []storedField `json:"fields"`
+	Strategy   string        `json:"strategy"`
+	Cap        int64         `json:"cap"`
+	DenseRanks bool          `json:"denseRanks"`
+	SharedData bool          `json:"sharedData,omitempty"`
+	Shards     int           `json:"shards,omitempty"`
+	ShardNames []string      `json:"shardNames,omitempty"`
+	ShardGen   int           `json:"shardGen,omitempty"`
+	Lookup     string        `json:"lookup,omitempty"`
+}
+
+// storedField is one field of a storedDescriptor.
+type storedField struct {
+	Name   string `json:"name"`
+	Width  int    `json:"width"`
+	Dir    string `json:"dir"`
+	Signed bool   `json:"signed,omitempty"`
+}
+
+// String describes the field as pack.Layout.String does: "time:32/lower".
+func (f storedField) String() string {
+	s := fmt.Sprintf("%s:%d", f.Name, f.Width)
+	if f.Dir != "HigherIsBetter" {
+		s += "/lower"
+	}
+	if f.Signed {
+		s += "/signed"
+	}
+	return s
+}
+
 // description is board describe's answer in JSON.
 type description struct {
 	Name       string            `json:"name"`
 	Group      string            `json:"group,omitempty"`
 	Key        string            `json:"key"`
-	Descriptor *board.Descriptor `json:"descriptor"`
+	Descriptor *storedDescriptor `json:"descriptor"`
 	Generation int64             `json:"generation"`
 	State      string            `json:"state"`
 	EntriesKey string            `json:"entriesKey"`
@@ -42,7 +80,7 @@ type description struct {
 
 // migration is the state of a migration under way.
 type migration struct {
-	Target     *board.Descriptor  `json:"target"`
+	Target     *storedDescriptor  `json:"target"`
 	Generation int64              `json:"generation"`
 	Defaults   map[string]float64 `json:"defaults,omitempty"`
 	// Position is how far the copy has gone: the score and member of the
@@ -126,11 +164,11 @@ func describeMeta(name, group, key string, m map[string]string) (*description, e
 }
 
 // parseDescriptor reads a descriptor stored in field of the meta HASH key.
-func parseDescriptor(key, field, s string) (*board.Descriptor, error) {
+func parseDescriptor(key, field, s string) (*storedDescriptor, error) {
 	if s == "" {
 		return nil, fmt.Errorf("%s has no field %s: a board written before boards stored descriptors, on which board.New has not run since (not found)", key, field)
 	}
-	var d board.Descriptor
+	var d storedDescriptor
 	if err := json.Unmarshal([]byte(s), &d); err != nil {
 		return nil, fmt.Errorf("%s: field %s is not a descriptor (%v): %q", key, field, err, s)
 	}
@@ -153,7 +191,7 @@ func metaInt(key, field, s string) (int64, error) {
 // target, in one round trip.
 func countEntries(ctx context.Context, c rueidis.Client, d *description) error {
 	if d.Descriptor.Shards > 0 {
-		sb, err := board.OpenSharded(ctx, c, d.Name)
+		sb, err := board.Open(ctx, c, d.Name, board.Options{})
 		if err == nil {
 			d.Entries, err = sb.Len(ctx)
 		}
@@ -213,7 +251,7 @@ func describeTable(d *description, raw string) *table {
 }
 
 // addDescriptor adds a descriptor's rows, each label after prefix.
-func addDescriptor(t *table, prefix string, d *board.Descriptor) {
+func addDescriptor(t *table, prefix string, d *storedDescriptor) {
 	fields := make([]string, len(d.Fields))
 	for i, f := range d.Fields {
 		fields[i] = f.String()

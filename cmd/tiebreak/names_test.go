@@ -18,14 +18,14 @@ func testNames(t *testing.T, bin string) {
 	ctx := context.Background()
 	group := env.Prefix + "_game"
 	seedArena(t, ctx, env.Client, "global", board.Options{Group: group})
-	sb, err := board.NewSharded(ctx, env.Client, env.Prefix+"_sharded", arenaLayout(t), board.ShardedOptions{Shards: 2})
+	sb, err := board.New(ctx, env.Client, env.Prefix+"_sharded", arenaLayout(t), board.Options{Shards: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := sb.Submit(ctx, board.Submission{ID: "ann", Values: []float64{1, 0, 1}}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := sb.Reshard(ctx, 3, board.ReshardOptions{}); err != nil {
+	if _, err := sb.Reshard(ctx, 3, board.MigrateOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	out := c.ok("list", "--prefix", env.Prefix)

@@ -66,9 +66,8 @@ func seedMigrating(t testing.TB, ctx context.Context, c rueidis.Client, name str
 	t.Helper()
 	b := seedArena(t, ctx, c, name, board.Options{})
 	narrow := layoutOfPoints(t, 8)
-	var misfit *board.MisfitError
-	if _, err := b.Migrate(ctx, narrow, board.Options{}, board.MigrateOptions{}); !errors.As(err, &misfit) {
-		t.Fatalf("Migrate to 8-bit points: %v, want a *MisfitError", err)
+	if _, err := b.Migrate(ctx, narrow, board.Options{}, board.MigrateOptions{}); !errors.Is(err, pack.ErrOverflow) {
+		t.Fatalf("Migrate to 8-bit points: %v, want entries that do not fit (pack.ErrOverflow)", err)
 	}
 }
 

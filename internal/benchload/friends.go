@@ -18,7 +18,7 @@ func init() {
 		RatioOf: "n-get's p50 / among's p50 (times faster for one caller), in the same round",
 		Params: []Param{
 			{Name: "friends-board", Usage: "entries of the friends workload's board", Full: "1e6", Quick: "1e4", Min: 1000, Max: 1e8},
-			{Name: "friends", Usage: "sizes of the friends lists", Full: "20,1000", Quick: "20,1000", Min: 1, Max: board.MaxAmong, List: true},
+			{Name: "friends", Usage: "sizes of the friends lists", Full: "20,1000", Quick: "20,1000", Min: 1, Max: 1000, List: true},
 		},
 		Rows:    func(c Config) int { return 2 * len(c.Ints("friends")) },
 		Goals:   func(Config) int { return 0 },

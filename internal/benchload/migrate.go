@@ -107,7 +107,7 @@ func prepareMigrate(ctx context.Context, env Env, cfg Config) (*Fixture, error) 
 		sub := board.Submission{ID: IDOf(int64(pick(n, int(size)))), Values: WriteEntry(n).Values(), Policy: board.Best}
 		_, err := h.Load().Submit(ctx, sub)
 		if errors.Is(err, board.ErrMismatch) { // switched: follow the board
-			nb, oerr := board.Open(ctx, env.Client, h.Load().Name())
+			nb, oerr := board.Open(ctx, env.Client, h.Load().Name(), board.Options{})
 			if oerr != nil {
 				return oerr
 			}

@@ -55,7 +55,7 @@ type readBoard struct {
 // page Scan returns after cursor.
 type deepPage struct {
 	offset int64
-	cursor board.Cursor
+	cursor string
 }
 
 // readKind is one read the workload measures; s is the sequence number.
@@ -149,19 +149,19 @@ func prepareReadBoard(ctx context.Context, env Env, rb *readBoard) (string, erro
 }
 
 // deepPages walks rb with Scan, about 128 steps (of at most
-// board.MaxCount entries), and keeps the cursors that fall in the bottom
+// 1000 entries), and keeps the cursors that fall in the bottom
 // half with a full page after them.
 func deepPages(ctx context.Context, rb *readBoard) ([]deepPage, error) {
-	step := min(board.MaxCount, max(pageSize, int(rb.size/128)))
+	step := min(1000, max(pageSize, int(rb.size/128)))
 	var out []deepPage
-	var cur board.Cursor
+	var cur string
 	for pos := int64(0); ; {
 		p, err := rb.b.Scan(ctx, cur, step)
 		if err != nil {
 			return nil, err
 		}
 		pos += int64(len(p.Entries))
-		if !p.HasMore {
+		if p.Next == "" {
 			break
 		}
 		cur = p.Next

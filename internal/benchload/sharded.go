@@ -32,7 +32,7 @@ func init() {
 		RatioOf: "reads: p50 / the unsharded board's p50 (greater is slower); writes: throughput / the unsharded board's, in the same round",
 		Params: []Param{
 			{Name: "sharded-board", Usage: "entries of the sharded workload's boards", Full: "1e5", Quick: "1e4", Min: 2000, Max: 1e7},
-			{Name: "sharded-shards", Usage: "shard counts of the sharded workload", Full: "1,4,16", Quick: "16", Min: 1, Max: board.MaxShards, List: true},
+			{Name: "sharded-shards", Usage: "shard counts of the sharded workload", Full: "1,4,16", Quick: "16", Min: 1, Max: 256, List: true},
 			{Name: "sharded-cpu-writes", Usage: "writes per board whose Redis CPU per node the sharded workload measures", Full: "50000", Quick: "3000", Min: 100, Max: 1e7},
 		},
 		Rows: func(c Config) int {
@@ -59,7 +59,7 @@ type shReader interface {
 	Top(ctx context.Context, n int, opts ...board.ReadOption) (board.List, error)
 	Page(ctx context.Context, offset int64, n int, opts ...board.ReadOption) (board.List, error)
 	Around(ctx context.Context, id string, n int, opts ...board.ReadOption) (board.List, error)
-	Scan(ctx context.Context, cursor board.Cursor, n int, opts ...board.ReadOption) (board.ScanPage, error)
+	Scan(ctx context.Context, cursor string, n int, opts ...board.ReadOption) (board.List, error)
 	Submit(ctx context.Context, s board.Submission) (board.Result, error)
 }
 
@@ -75,7 +75,7 @@ type shBoard struct {
 // over the board (cursors of a sharded board and of a board are alike).
 type shFixture struct {
 	size    int64
-	cursors []board.Cursor
+	cursors []string
 }
 
 // shardedRead is one read measured; s is the sequence number.
@@ -107,11 +107,11 @@ var shardedReads = []shardedRead{
 		return err
 	}},
 	{"page50-shallow", func(ctx context.Context, b shReader, _ *shFixture, s uint64) error {
-		_, err := b.Page(ctx, int64(pick(s, board.MaxCount-pageSize)), pageSize)
+		_, err := b.Page(ctx, int64(pick(s, 1000-pageSize)), pageSize)
 		return err
 	}},
 	{"page50-deep", func(ctx context.Context, b shReader, f *shFixture, s uint64) error {
-		_, err := b.Page(ctx, board.MaxCount+int64(pick(s, int(f.size)-board.MaxCount-pageSize)), pageSize)
+		_, err := b.Page(ctx, 1000+int64(pick(s, int(f.size)-1000-pageSize)), pageSize)
 		return err
 	}},
 }
@@ -234,7 +234,7 @@ func newShBoard(ctx context.Context, sc *shCluster, name string, shards int, ski
 		sb.r, err = board.New(ctx, client, name, Layout, board.Options{})
 	} else {
 		sb.name = "S=" + strconv.Itoa(shards)
-		sb.r, err = board.NewSharded(ctx, client, name, Layout, board.ShardedOptions{Shards: shards, SkipWriteRank: skipRank})
+		sb.r, err = board.New(ctx, client, name, Layout, board.Options{Shards: shards, SkipWriteRank: skipRank})
 		if sb.shards = shards; !skipRank {
 			sb.name, sb.shards = sb.name+" +rank", -shards
 		}
@@ -243,7 +243,7 @@ func newShBoard(ctx context.Context, sc *shCluster, name string, shards int, ski
 }
 
 // loadSharded fills b with entries 0..n-1, as loadBoard does.
-func loadSharded(ctx context.Context, env Env, b *board.Sharded, n int64) error {
+func loadSharded(ctx context.Context, env Env, b *board.Board, n int64) error {
 	_, err := loadChunks(ctx, env, "sharded: loading "+b.Name(), n, func(ctx context.Context, from, to int64) error {
 		subs := make([]board.Submission, 0, to-from)
 		for i := from; i < to; i++ {
@@ -325,11 +325,12 @@ func loadShBoards(ctx context.Context, env Env, sc *shCluster, cfg Config, size 
 		wg.Go(func() {
 			name := fmt.Sprintf("%s_w9_s%d", env.Prefix, n)
 			b, err := newShBoard(ctx, sc, name, int(n), true)
-			switch r := b.r.(type) {
-			case *board.Board:
-				_, err = loadBoard(ctx, env, "sharded: loading "+name, r, size, LoadEntry)
-			case *board.Sharded:
-				err = loadSharded(ctx, env, r, size)
+			if r, ok := b.r.(*board.Board); ok && err == nil {
+				if n == 0 {
+					_, err = loadBoard(ctx, env, "sharded: loading "+name, r, size, LoadEntry)
+				} else {
+					err = loadSharded(ctx, env, r, size)
+				}
 			}
 			out[i], errs[i] = b, err
 		})
@@ -340,14 +341,14 @@ func loadShBoards(ctx context.Context, env Env, sc *shCluster, cfg Config, size 
 
 // shCursors scans b once, keeping a cursor every few pages.
 func shCursors(ctx context.Context, b shReader, size int64) (*shFixture, error) {
-	fx := &shFixture{size: size, cursors: []board.Cursor{""}}
-	var c board.Cursor
+	fx := &shFixture{size: size, cursors: []string{""}}
+	var c string
 	for {
-		p, err := b.Scan(ctx, c, board.MaxCount)
+		p, err := b.Scan(ctx, c, 1000)
 		if err != nil {
 			return nil, err
 		}
-		if !p.HasMore {
+		if p.Next == "" {
 			return fx, nil
 		}
 		c = p.Next
@@ -423,7 +424,7 @@ func (r recorder) Around(ctx context.Context, id string, n int, opts ...board.Re
 	return l, err
 }
 
-func (r recorder) Scan(ctx context.Context, c board.Cursor, n int, opts ...board.ReadOption) (board.ScanPage, error) {
+func (r recorder) Scan(ctx context.Context, c string, n int, opts ...board.ReadOption) (board.List, error) {
 	p, err := r.shReader.Scan(ctx, c, n, opts...)
 	*r.got = p
 	return p, err
@@ -530,8 +531,8 @@ func shCPUNotes(writers []*shBoard, cpus [][]float64, n int) []string {
 		}
 		line := fmt.Sprintf("%s: %s µs per write on the masters (sum %.1f); busiest node %.1f µs -> ceiling %.0f writes/s",
 			w.name, fmtCPUs(cpus[i]), total, busiest, 1e6/busiest)
-		if sb, ok := w.r.(*board.Sharded); ok && sb.Shards() > 1 {
-			s := sb.Shards()
+		if sb, ok := w.r.(*board.Board); ok && sb.Options().Shards > 1 {
+			s := sb.Options().Shards
 			line += fmt.Sprintf("; with S=%d on N nodes each holding at most ceil(S/N) shards, the busiest node takes ceil(S/N)/S of the writes: about %.0f writes/s on N=3 (%d shards on the busiest), %.0f on N=S=%d",
 				s, 1e6/(total*shareOf(s, shMasters)), (s+shMasters-1)/shMasters, 1e6/(total*shareOf(s, s)), s)
 		}

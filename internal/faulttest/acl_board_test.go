@@ -32,7 +32,7 @@ func TestBoardLeastPrivilege(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	for _, n := range []string{"{x}", "a}b", "", huge} {
-		cs.check("New "+quoted(n), errOf(board.New(ctx, c, n, boardLayout(t), board.Options{})), board.ErrName)
+		cs.check("New "+quoted(n), errOf(board.New(ctx, c, n, boardLayout(t), board.Options{})), board.ErrArgument)
 	}
 	var boards []*board.Board
 	for i, n := range names {
@@ -84,7 +84,7 @@ func boardOps(ctx context.Context, t *testing.T, cs *calls, c rueidis.Client, na
 	for _, r := range b.SubmitMany(ctx, []board.Submission{{ID: "*", Values: []float64{9, 0, 1}, Policy: board.Best}, {ID: "m\n", Values: []float64{1, 1, 1}}}) {
 		cs.check("SubmitMany", r.Err, nil)
 	}
-	cs.check("Submit of 1 MB id", errOf(b.Submit(ctx, board.Submission{ID: huge, Values: []float64{1, 1, 1}})), board.ErrID)
+	cs.check("Submit of 1 MB id", errOf(b.Submit(ctx, board.Submission{ID: huge, Values: []float64{1, 1, 1}})), board.ErrArgument)
 	cs.check("Submit of 1 MB data", errOf(b.Submit(ctx, board.Submission{ID: "p1", Values: []float64{1, 1, 1}, Data: []byte(huge)})), board.ErrArgument)
 	cs.check("SetData of 1 MB", b.SetData(ctx, "p1", []byte(huge)), board.ErrArgument)
 	cs.check("SetData", b.SetData(ctx, "*", []byte("redis.call('FLUSHALL')")), nil)
@@ -96,11 +96,11 @@ func boardOps(ctx context.Context, t *testing.T, cs *calls, c rueidis.Client, na
 	cs.check("Remove", errOf(b.Remove(ctx, "}{", "a*b?[c]", "absent")), nil)
 	to, mo := board.Options{Strategy: 1 - s, DenseRanks: true}, board.MigrateOptions{Batch: 2}
 	_, err = b.Migrate(ctx, timedLayout(t, 3), to, mo)
-	cs.check("Migrate to a layout two entries do not fit", err, board.ErrValue)
+	cs.check("Migrate to a layout two entries do not fit", err, board.ErrArgument)
 	cs.check("Remove the misfits", errOf(b.Remove(ctx, ids[8], ids[9])), nil)
 	nb, err := b.Migrate(ctx, timedLayout(t, 3), to, mo)
 	cs.check("Migrate", err, nil)
-	ob, err := board.Open(ctx, c, name)
+	ob, err := board.Open(ctx, c, name, board.Options{})
 	cs.check("Open", err, nil)
 	if ob != nil {
 		boardReads(ctx, cs, ob)
@@ -148,8 +148,8 @@ func nativeAndGroupOps(ctx context.Context, t *testing.T, cs *calls, c rueidis.C
 // shardedOps writes and reads a sharded board, reshards it and opens it
 // again: the copy, its drains, its lease and the retirement of the old
 // shards all run under the ACL.
-func shardedOps(ctx context.Context, t *testing.T, cs *calls, c rueidis.Client) *board.Sharded {
-	sb, err := board.NewSharded(ctx, c, "ranked", boardLayout(t), board.ShardedOptions{Shards: 2})
+func shardedOps(ctx context.Context, t *testing.T, cs *calls, c rueidis.Client) *board.Board {
+	sb, err := board.New(ctx, c, "ranked", boardLayout(t), board.Options{Shards: 2})
 	cs.check("NewSharded", err, nil)
 	if err != nil {
 		return nil
@@ -161,8 +161,8 @@ func shardedOps(ctx context.Context, t *testing.T, cs *calls, c rueidis.Client) 
 	cs.check("sharded Top", errOf(sb.Top(ctx, 5, board.WithData())), nil)
 	cs.check("sharded Rank", errOf(sb.Rank(ctx, "p1", board.Competition)), nil)
 	cs.check("sharded Remove", errOf(sb.Remove(ctx, "p2")), nil)
-	cs.check("Reshard", errOf(sb.Reshard(ctx, 3, board.ReshardOptions{Batch: 2})), nil)
-	ob, err := board.OpenSharded(ctx, c, "ranked")
+	cs.check("Reshard", errOf(sb.Reshard(ctx, 3, board.MigrateOptions{Batch: 2})), nil)
+	ob, err := board.Open(ctx, c, "ranked", board.Options{})
 	cs.check("OpenSharded", err, nil)
 	if ob != nil {
 		cs.check("sharded Around after Reshard", errOf(ob.Around(ctx, "p1", 3)), nil)

@@ -222,7 +222,7 @@ func lostEntries(ctx context.Context, b *board.Board, entries map[string]entry) 
 // lostDense compares the dense rank of every entry stored with the rank
 // its values have among the distinct value tuples stored.
 func lostDense(ctx context.Context, b *board.Board) []string {
-	all, err := b.Page(ctx, 0, board.MaxCount)
+	all, err := b.Page(ctx, 0, 1000)
 	if err != nil {
 		return []string{fmt.Sprintf("board page: %v", err)}
 	}

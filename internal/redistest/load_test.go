@@ -3,6 +3,7 @@ package redistest_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -251,7 +252,7 @@ func shardedObject(t *testing.T, client rueidis.Client, name string) *object {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := board.NewSharded(context.Background(), client, name, layout, board.ShardedOptions{Shards: 3})
+	b, err := board.New(context.Background(), client, name, layout, board.Options{Shards: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -323,7 +324,7 @@ func shardedObject(t *testing.T, client rueidis.Client, name string) *object {
 		}
 		return lost, nil
 	}
-	shards := b.Descriptor().ShardNames
+	shards := shardNames(t, client, b.Name())
 	return &object{name: "sharded board", tag: shards[0], more: shards[1:], write: write, read: read, check: check, acked: counter(&mu, acked)}
 }
 
@@ -519,4 +520,21 @@ func slotsOf(t *testing.T, c *redistest.Cluster, objs []*object) []int {
 		}
 	}
 	return slots
+}
+
+// shardNames reads the names of the shards of the sharded board name from
+// its stored descriptor.
+func shardNames(t *testing.T, client rueidis.Client, name string) []string {
+	t.Helper()
+	s, err := client.Do(t.Context(), client.B().Hget().Key("tb:{"+name+"}:meta").Field("desc").Build()).ToString()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var d struct {
+		ShardNames []string `json:"shardNames"`
+	}
+	if err := json.Unmarshal([]byte(s), &d); err != nil || len(d.ShardNames) == 0 {
+		t.Fatalf("descriptor of %s: %q: %v", name, s, err)
+	}
+	return d.ShardNames
 }
