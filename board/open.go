@@ -16,10 +16,10 @@ import (
 // keys expire. The handle's MaxIDLen and UpdateAttempts are the defaults.
 //
 // It refuses an invalid name (ErrName) and a nil client (ErrOptions); a
-// board with no descriptor (none at all, or one written before descriptors
-// existed on which New has not been called since) is ErrNotFound; a
-// descriptor it cannot read is ErrDescriptor; a sharded board is
-// ErrMismatch (open it with OpenSharded). Redis errors wrap ErrRedis.
+// name with no descriptor is ErrNotFound, whatever other keys it has (a
+// board is its descriptor, see New); a descriptor it cannot read is
+// ErrDescriptor; a sharded board is ErrMismatch (open it with
+// OpenSharded). Redis errors wrap ErrRedis.
 func Open(ctx context.Context, client rueidis.Client, name string) (*Board, error) {
 	return open(ctx, client, "", name)
 }
@@ -41,12 +41,12 @@ func open(ctx context.Context, client rueidis.Client, group, name string) (*Boar
 	if client == nil {
 		return nil, fmt.Errorf("board: Open: client is nil: %w", ErrOptions)
 	}
-	m, err := readMeta(ctx, redisretry.Wrap(client), name, prefixOf(group, name), "", "")
+	m, err := readMeta(ctx, redisretry.Wrap(client), name, prefixOf(group, name), "")
 	if err != nil {
 		return nil, err
 	}
 	if !m.exists {
-		return nil, fmt.Errorf("board: %s has no stored descriptor (no board, or one no handle has been made for since descriptors exist): %w", name, ErrNotFound)
+		return nil, fmt.Errorf("board: %s has no stored descriptor: %w", name, ErrNotFound)
 	}
 	d, err := parseDescriptor(name, m.desc)
 	if err != nil {

@@ -205,7 +205,7 @@ func parseRanks(comp, dense string) (int64, int64, error) {
 }
 
 // errNoDense reports a dense index that lacks an entry's tuple.
-var errNoDense = fmt.Errorf("board: the dense index lacks an entry: the board was written by a handle without DenseRanks: %w", ErrDenseDisabled)
+var errNoDense = fmt.Errorf("board: the dense index lacks an entry: %w", ErrDenseDisabled)
 
 func (b *Board) kindCode(kind RankKind) (string, error) {
 	switch kind {

@@ -121,7 +121,7 @@ func NewSharded(ctx context.Context, client rueidis.Client, name string, layout 
 		return nil, err
 	}
 	v := sb.view.Load()
-	m, err := readMeta(ctx, sb.client, name, prefixOf("", name), v.desc.encoded(), "")
+	m, err := readMeta(ctx, sb.client, name, prefixOf("", name), v.desc.encoded())
 	if err != nil {
 		return nil, err
 	}
@@ -171,7 +171,7 @@ func OpenSharded(ctx context.Context, client rueidis.Client, name string) (*Shar
 	if client == nil {
 		return nil, fmt.Errorf("board: OpenSharded: client is nil: %w", ErrOptions)
 	}
-	m, err := readMeta(ctx, redisretry.Wrap(client), name, prefixOf("", name), "", "")
+	m, err := readMeta(ctx, redisretry.Wrap(client), name, prefixOf("", name), "")
 	if err != nil {
 		return nil, err
 	}
