@@ -42,12 +42,17 @@ type Board struct {
 
 // New returns a handle to the board named name on client, ranking by
 // layout. The board's descriptor (its layout, Strategy, Cap and
-// DenseRanks) is stored with it: New writes it when the board has none (a
-// new board, or one written before descriptors existed), in one round
-// trip, and otherwise compares it with its own and refuses a difference
-// (ErrMismatch, naming the setting, stored and given), so that no two
-// handles ever write one board in two encodings. Use Open to build a
-// handle from the stored descriptor alone.
+// DenseRanks) is stored with it: New writes it when there is none, in one
+// round trip, and otherwise compares it with its own and refuses a
+// difference (ErrMismatch, naming the setting, stored and given), so that
+// no two handles ever write one board in two encodings. Use Open to build
+// a handle from the stored descriptor alone.
+//
+// A board is its descriptor: entries under the board's names with no
+// descriptor (keys left by something else, or whose meta HASH was
+// removed or evicted) are not a board, and New refuses them
+// (errDescriptor) rather than take them for its own; remove them, or
+// choose another name.
 //
 // It refuses (ErrArgument) an empty name, one over 200 bytes or one
 // holding a brace, and (ErrOptions) a nil client or layout and invalid
@@ -64,13 +69,8 @@ func New(ctx context.Context, client rueidis.Client, name string, layout *pack.L
 	if err != nil {
 		return nil, err
 	}
-	if twin, ok := b.desc.lookupTwin(); ok && m.exists && m.desc == twin.encoded() {
-		// The board keeps the other key-suffix lookup format (it was written
-		// before the bucketed lookup, and Migrate has not converted it).
-		opts.memberLookup = twin.Lookup == ""
-		if b, err = configure(client, name, layout, opts); err != nil {
-			return nil, err
-		}
+	if !m.exists {
+		return nil, fmt.Errorf("board: %s: entries with no stored descriptor are not a board: %w", name, errDescriptor)
 	}
 	return b, b.adopt(m)
 }
@@ -132,7 +132,6 @@ func (b *Board) layoutConsts(prefix string) []luascript.Const {
 		{Name: prefix + "CAP", Value: strconv.FormatInt(b.opts.Cap, 10)},
 		{Name: prefix + "RESTMAX", Value: strconv.FormatUint(b.rest, 10)},
 		{Name: prefix + "SHARED", Value: strconv.FormatBool(b.opts.SharedData)},
-		{Name: prefix + "BUCKETS", Value: strconv.FormatBool(b.suffix() && !b.opts.memberLookup)},
 		{Name: prefix + "FIELDS", Value: b.fieldsFunction()},
 	}
 }

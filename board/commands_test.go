@@ -87,17 +87,8 @@ func TestCommandsPerCall(t *testing.T) {
 			"top":    {"evalsha_ro": "1", "zcard": "1", "zrange": "1"},
 			"rank":   {"evalsha_ro": "1", "hget": "2", "zscore": "1", "zrank": "1"},
 		}},
-		{Options{Strategy: KeySuffix, memberLookup: true}, map[string]map[string]string{
-			"submit": {"evalsha": "1", "hget": "1", "zadd": "1", "hset": "1", "zrank": "1"},
-			"many":   {"evalsha": "3", "hget": "3", "zadd": "3", "hset": "3", "zrank": "3"},
-			"top":    {"evalsha_ro": "1", "zcard": "1", "zrange": "1"},
-			"rank":   {"evalsha_ro": "1", "hget": "1", "zscore": "1", "zrank": "1"},
-		}},
 	} {
 		name := c.o.Strategy.String()
-		if c.o.memberLookup {
-			name += "-first-format"
-		}
 		t.Run(name, func(t *testing.T) {
 			b, err := New(ctx, client, "commands"+name, testLayout(t), c.o)
 			if err != nil {

@@ -24,8 +24,7 @@ const descriptorVersion = 1
 //	{"version":1,"radix":2,"fields":[{"name":"points","width":20,"dir":"HigherIsBetter"},...],
 //	 "strategy":"PackedScore","cap":0,"denseRanks":false}
 //
-// (a KeySuffix board adds "lookup":"buckets", unless written before the
-// bucketed lookup).
+// (a KeySuffix board adds "lookup":"buckets").
 //
 // MaxIDLen and UpdateAttempts are not in it: they bound what one handle
 // sends, not how the board is stored.
@@ -55,10 +54,8 @@ type descriptor struct {
 	// ShardGen counts the reshardings of a sharded board (Reshard): the
 	// names of its shards change at each.
 	ShardGen int `json:"shardGen,omitempty"`
-	// Lookup is how a KeySuffix board finds an id's member: lookupBuckets,
-	// or "" for the first format (a HASH id -> member), which boards
-	// written before the buckets keep until Migrate converts them. Always
-	// "" for PackedScore.
+	// Lookup is how a KeySuffix board finds an id's member: lookupBuckets.
+	// Always "" for PackedScore.
 	Lookup string `json:"lookup,omitempty"`
 }
 
@@ -82,7 +79,7 @@ type fieldDescriptor struct {
 // describe returns the descriptor of a board with layout l and options o.
 func describe(l *pack.Layout, o Options) descriptor {
 	d := descriptor{Version: descriptorVersion, Radix: l.Radix(), Strategy: o.Strategy.String(), Cap: o.Cap, DenseRanks: o.DenseRanks, SharedData: o.SharedData}
-	if o.Strategy == KeySuffix && !o.memberLookup {
+	if o.Strategy == KeySuffix {
 		d.Lookup = lookupBuckets
 	}
 	for _, f := range l.Fields() {
@@ -137,27 +134,10 @@ func (d descriptor) build(name string) (*pack.Layout, Options, error) {
 		return nil, Options{}, fmt.Errorf("board: %s: stored strategy %q: %w", name, d.Strategy, errDescriptor)
 	}
 	o := Options{Strategy: s, Cap: d.Cap, DenseRanks: d.DenseRanks, SharedData: d.SharedData}
-	switch {
-	case d.Lookup == "" && s == KeySuffix:
-		o.memberLookup = true
-	case d.Lookup != "" && (d.Lookup != lookupBuckets || s != KeySuffix):
+	if d.Lookup != describe(l, o).Lookup {
 		return nil, Options{}, fmt.Errorf("board: %s: stored lookup %q for strategy %s, want %q (KeySuffix) or none: %w", name, d.Lookup, d.Strategy, lookupBuckets, errDescriptor)
 	}
 	return l, o, nil
-}
-
-// lookupTwin returns d in the other key-suffix lookup format, and false
-// for a PackedScore descriptor, which has one format.
-func (d descriptor) lookupTwin() (descriptor, bool) {
-	if d.Strategy != KeySuffix.String() {
-		return d, false
-	}
-	if d.Lookup == "" {
-		d.Lookup = lookupBuckets
-	} else {
-		d.Lookup = ""
-	}
-	return d, true
 }
 
 // diff names the first setting in which given differs from stored, as
@@ -183,8 +163,6 @@ func diff(stored, given descriptor) string {
 		return fmt.Sprintf("shard generation: stored %d, given %d", stored.ShardGen, given.ShardGen)
 	case !slices.Equal(stored.ShardNames, given.ShardNames):
 		return fmt.Sprintf("shard names: stored %q, given %q", stored.ShardNames, given.ShardNames)
-	case stored.Lookup != given.Lookup:
-		return fmt.Sprintf("key-suffix lookup: stored %s, given %s", lookupName(stored.Lookup), lookupName(given.Lookup))
 	}
 	for i, s := range stored.Fields {
 		if g := given.Fields[i]; s != g {
@@ -192,14 +170,6 @@ func diff(stored, given descriptor) string {
 		}
 	}
 	return ""
-}
-
-// lookupName names a descriptor.Lookup for people.
-func lookupName(l string) string {
-	if l == "" {
-		return "member HASH (the first format)"
-	}
-	return l
 }
 
 func fieldNames(d descriptor) string {

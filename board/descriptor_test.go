@@ -171,7 +171,8 @@ func TestOpenRefuses(t *testing.T) {
 		`{"version":1,"radix":2,"fields":[{"name":"a","width":1,"dir":"HigherIsBetter"}],"strategy":"Other"}`,
 		`{"version":1,"radix":2,"fields":[{"name":"a","width":1,"dir":"HigherIsBetter"}],"strategy":"PackedScore","cap":-1}`,
 		`{"version":1,"radix":2,"fields":[{"name":"a","width":1,"dir":"HigherIsBetter"}],"strategy":"PackedScore","lookup":"buckets"}`,
-		`{"version":1,"radix":2,"fields":[{"name":"a","width":1,"dir":"HigherIsBetter"}],"strategy":"KeySuffix","lookup":"other"}`} {
+		`{"version":1,"radix":2,"fields":[{"name":"a","width":1,"dir":"HigherIsBetter"}],"strategy":"KeySuffix","lookup":"other"}`,
+		`{"version":1,"radix":2,"fields":[{"name":"a","width":1,"dir":"HigherIsBetter"}],"strategy":"KeySuffix"}`} {
 		name := env.Prefix + "bad"
 		key := names(prefixOf("", name), 0).meta
 		if err := env.Client.Do(ctx, env.Client.B().Hset().Key(key).FieldValue().FieldValue("desc", bad).Build()).Error(); err != nil {
@@ -183,23 +184,21 @@ func TestOpenRefuses(t *testing.T) {
 	}
 }
 
-// A board written before descriptors existed keeps working: the first
-// handle made for it stores its descriptor, and the entries stay.
+// Entries with no descriptor are not a board: Open finds none, and New
+// refuses them and writes no descriptor.
 func TestBoardWithoutDescriptor(t *testing.T) {
 	env := redistest.New(t)
-	b := newBoard(t, env.Client, env.Prefix, "legacy", testLayout(t), Options{Strategy: KeySuffix})
+	b := newBoard(t, env.Client, env.Prefix, "nodesc", testLayout(t), Options{Strategy: KeySuffix})
 	mustSubmit(t, b, Submission{ID: "a", Values: []float64{5, 1, 2}, Data: []byte("x")})
 	forgetDescriptor(t, b)
 	if _, err := Open(t.Context(), env.Client, b.Name(), Options{}); !errors.Is(err, ErrNotFound) {
-		t.Errorf("Open before any handle: err = %v, want ErrNotFound", err)
+		t.Errorf("Open: err = %v, want ErrNotFound", err)
 	}
-	again := newBoard(t, env.Client, env.Prefix, "legacy", testLayout(t), Options{Strategy: KeySuffix})
-	if got := readMetaRaw(t, again)["desc"]; got != again.desc.encoded() {
-		t.Errorf("stored descriptor %q, want %q", got, again.desc.encoded())
+	if _, err := New(t.Context(), env.Client, b.Name(), testLayout(t), Options{Strategy: KeySuffix}); !errors.Is(err, errDescriptor) {
+		t.Errorf("New: err = %v, want errDescriptor", err)
 	}
-	e, err := again.Get(t.Context(), "a", WithData())
-	if err != nil || e.Values[0] != 5 || string(e.Data) != "x" {
-		t.Errorf("Get = %+v, %v", e, err)
+	if got := readMetaRaw(t, b); len(got) != 0 {
+		t.Errorf("meta HASH %v after a refused New, want none", got)
 	}
 }
 
@@ -245,12 +244,36 @@ func TestPeriodicWindowDescriptor(t *testing.T) {
 	}
 }
 
+// A key-suffix periodic window keeps its ids in buckets, as every
+// key-suffix board does, and Open of it agrees.
+func TestPeriodicWindowBuckets(t *testing.T) {
+	env := redistest.New(t)
+	p, err := NewPeriodic(env.Client, env.Prefix+"season", testLayout(t), Daily(nil), time.Hour, Options{Strategy: KeySuffix, DenseRanks: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := p.Current()
+	for i, id := range []string{"a", "b\x00\x03", "c"} {
+		mustSubmit(t, w, Submission{ID: id, Values: []float64{float64(i % 2), 1, float64(i)}})
+	}
+	if l := w.descriptorOf().Lookup; l != lookupBuckets {
+		t.Errorf("window lookup %q, want %q", l, lookupBuckets)
+	}
+	checkLookup(t, w)
+	o, err := Open(t.Context(), env.Client, w.Name(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(w.descriptorOf(), o.descriptorOf()); diff != "" {
+		t.Errorf("opened window's descriptor (-window +opened):\n%s", diff)
+	}
+}
+
 // FuzzDescriptor: any stored text is read without a panic, and a
 // descriptor that reads builds a board whose descriptor is itself.
 func FuzzDescriptor(f *testing.F) {
 	l, _ := pack.NewLayout(pack.Field{Name: "p", Width: 20}, pack.Field{Name: "t", Width: 9, Dir: pack.LowerIsBetter, Signed: true})
 	f.Add(describe(l, Options{Strategy: KeySuffix, Cap: 3}).encoded())
-	f.Add(describe(l, Options{Strategy: KeySuffix, memberLookup: true}).encoded())
 	f.Add(`{"version":1,"radix":10,"fields":[{"name":"a","width":16,"dir":"HigherIsBetter"}],"strategy":"PackedScore"}`)
 	f.Add(`{}`)
 	f.Fuzz(func(t *testing.T, s string) {
@@ -272,81 +295,4 @@ func FuzzDescriptor(f *testing.F) {
 			t.Errorf("rebuilt descriptor differs: %s", diff(d, got))
 		}
 	})
-}
-
-// A key-suffix board of the first format (a HASH id -> member, as boards
-// written before the bucketed lookup) keeps it: New with the same options
-// and Open take the stored format, and so does New on such a board with no
-// descriptor; a new board gets the buckets, and a periodic window the
-// first format.
-func TestFirstFormatBoard(t *testing.T) {
-	env := redistest.New(t)
-	ctx := t.Context()
-	o := Options{Strategy: KeySuffix, DenseRanks: true}
-	first := o
-	first.memberLookup = true
-	old := newBoard(t, env.Client, env.Prefix, "first", testLayout(t), first)
-	for i, id := range []string{"a", "b\x00\x03", "c"} {
-		mustSubmit(t, old, Submission{ID: id, Values: []float64{float64(i % 2), 1, float64(i)}, Data: []byte(id)})
-	}
-	if d := readMetaRaw(t, old)["desc"]; strings.Contains(d, "lookup") {
-		t.Errorf("first-format descriptor %s names a lookup", d)
-	}
-	want, err := old.Top(ctx, 10, WithData(), WithRanks(Dense))
-	if err != nil {
-		t.Fatal(err)
-	}
-	exists := func(b *Board, k string) bool {
-		n, err := b.client.Do(ctx, b.client.B().Exists().Key(k).Build()).AsInt64()
-		if err != nil {
-			t.Fatal(err)
-		}
-		return n == 1
-	}
-	check := func(what string, b *Board, wantFirst bool) {
-		t.Helper()
-		if b.opts.memberLookup != wantFirst || (b.descriptorOf().Lookup == "") != wantFirst {
-			t.Errorf("%s: first format %t, lookup %q; want first format %t", what, b.opts.memberLookup, b.descriptorOf().Lookup, wantFirst)
-		}
-		k := b.gen.Load().keys
-		if wantFirst && (!exists(b, k.m) || exists(b, k.i)) {
-			t.Errorf("%s: %s exists %t, %s exists %t; want the first only", what, k.m, exists(b, k.m), k.i, exists(b, k.i))
-		}
-		checkLookup(t, b)
-	}
-	again := newBoard(t, env.Client, env.Prefix, "first", testLayout(t), o)
-	check("New", again, true)
-	got, err := again.Top(ctx, 10, WithData(), WithRanks(Dense))
-	if diff := cmp.Diff(want, got); err != nil || diff != "" {
-		t.Errorf("Top through New (-want +got):\n%s %v", diff, err)
-	}
-	mustSubmit(t, again, Submission{ID: "d", Values: []float64{9, 0, 0}})
-	check("New, after a write", again, true)
-	opened, err := Open(ctx, env.Client, again.Name(), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	check("Open", opened, true)
-
-	forgetDescriptor(t, again)
-	adopted := newBoard(t, env.Client, env.Prefix, "first", testLayout(t), o)
-	check("New without a descriptor", adopted, true)
-	if e, err := adopted.Get(ctx, "b\x00\x03", WithData()); err != nil || string(e.Data) != "b\x00\x03" {
-		t.Errorf("Get without a descriptor = %+v, %v", e, err)
-	}
-
-	fresh := newBoard(t, env.Client, env.Prefix, "fresh", testLayout(t), o)
-	mustSubmit(t, fresh, Submission{ID: "a", Values: []float64{1, 0, 0}})
-	check("a new board", fresh, false)
-	if k := fresh.gen.Load().keys; exists(fresh, k.m) || !exists(fresh, k.i) {
-		t.Errorf("a new board: %s exists %t, %s exists %t; want the buckets only", k.m, exists(fresh, k.m), k.i, exists(fresh, k.i))
-	}
-
-	p, err := NewPeriodic(env.Client, env.Prefix+"season", testLayout(t), Daily(nil), time.Hour, o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := p.Current()
-	mustSubmit(t, w, Submission{ID: "a", Values: []float64{1, 0, 0}})
-	check("a periodic window", w, true)
 }

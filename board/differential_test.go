@@ -48,11 +48,6 @@ func newWorkload(t *testing.T, l *pack.Layout, o Options) *workload {
 		b := newBoard(t, env.Client, env.Prefix, s.String(), l, o)
 		w.boards, w.all = append(w.boards, b), append(w.all, b)
 	}
-	// A key-suffix board of the first format (a HASH id -> member), as
-	// boards written before the bucketed lookup keep it.
-	o.Strategy, o.memberLookup = KeySuffix, true
-	first := newBoard(t, env.Client, env.Prefix, "first", l, o)
-	w.boards, w.all = append(w.boards, first), append(w.all, first)
 	return w
 }
 

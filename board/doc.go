@@ -42,10 +42,6 @@
 // entry (about 70 bytes of Redis overhead each); a field per bucket brings
 // a key-suffix board to about 1.2x a plain sorted set per member. The
 // buckets split as the board grows (linear hashing, lua/lookup.lua).
-// Boards written before the buckets keep their HASH id -> member,
-// tb:{name}:m, recorded in their descriptor (no "lookup"), until Migrate
-// converts them; periodic windows keep it too, as a window's handle does
-// not read its descriptor before it reads.
 //
 // # A board describes itself
 //

@@ -99,15 +99,16 @@ func TestMalformedCursors(t *testing.T) {
 	})
 }
 
-// A board written before descriptors existed (no meta HASH) without the
-// dense index, adopted by a handle with it, says so instead of failing
-// inside the script.
+// A dense index that lacks an entry's tuple (its keys removed) says so
+// instead of failing inside the script.
 func TestDenseIndexMissing(t *testing.T) {
 	env := redistest.New(t)
-	plain := newBoard(t, env.Client, env.Prefix, "mm", testLayout(t), Options{})
-	mustSubmit(t, plain, Submission{ID: "x", Values: []float64{1, 0, 0}})
-	forgetDescriptor(t, plain)
 	dense := newBoard(t, env.Client, env.Prefix, "mm", testLayout(t), Options{DenseRanks: true})
+	mustSubmit(t, dense, Submission{ID: "x", Values: []float64{1, 0, 0}})
+	k := dense.gen.Load().keys
+	if err := env.Client.Do(t.Context(), env.Client.B().Del().Key(k.v, k.c).Build()).Error(); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := dense.Rank(context.Background(), "x", Dense); !errors.Is(err, errDenseDisabled) {
 		t.Errorf("err = %v, want errDenseDisabled", err)
 	}

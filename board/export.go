@@ -56,8 +56,8 @@ func (b *Board) exportTo(ctx context.Context, state string) error {
 			return err
 		}
 		cur, next := names(b.prefix, m.gen), names(b.prefix, m.gen+1)
-		keys := []string{cur.meta, cur.z, cur.d, cur.m, cur.i, cur.v, cur.c, cur.dirty, cur.inflight,
-			next.z, next.d, next.m, next.i, next.v, next.c, next.dirty, next.inflight}
+		keys := []string{cur.meta, cur.z, cur.d, cur.i, cur.v, cur.c, cur.dirty, cur.inflight,
+			next.z, next.d, next.i, next.v, next.c, next.dirty, next.inflight}
 		r, err := exportScript.Exec(ctx, b.client, keys, []string{strconv.FormatInt(m.gen, 10), state}).ToString()
 		if err != nil {
 			return redisErr("reshard", err)
@@ -77,7 +77,7 @@ func (b *Board) retire(ctx context.Context) error {
 			return err
 		}
 		k := names(b.prefix, m.gen)
-		r, err := retireScript.Exec(ctx, b.client, []string{k.meta, k.z, k.d, k.m, k.i, k.v, k.c, k.dirty, k.inflight}, []string{strconv.FormatInt(m.gen, 10)}).ToString()
+		r, err := retireScript.Exec(ctx, b.client, []string{k.meta, k.z, k.d, k.i, k.v, k.c, k.dirty, k.inflight}, []string{strconv.FormatInt(m.gen, 10)}).ToString()
 		if err != nil {
 			return redisErr("reshard", err)
 		}

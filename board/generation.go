@@ -87,29 +87,21 @@ type meta struct {
 }
 
 // readMeta reads the board's meta HASH; with create, it first stores b's
-// descriptor when the board has none.
-//
-// A board with no descriptor whose entries are in the first key-suffix
-// format (written before descriptors existed) gets the descriptor of that
-// format, when b differs from it in the lookup only.
+// descriptor when the board has none (see readMeta).
 func (b *Board) readMeta(ctx context.Context, create bool) (meta, error) {
-	arg, first := "", ""
+	arg := ""
 	if create {
 		arg = b.desc.encoded()
-		if twin, ok := b.desc.lookupTwin(); ok && twin.Lookup == "" {
-			first = twin.encoded()
-		}
 	}
-	return readMeta(ctx, b.client, b.name, b.prefix, arg, first)
+	return readMeta(ctx, b.client, b.name, b.prefix, arg)
 }
 
 // readMeta reads the meta HASH of board name, whose keys start with prefix,
-// first storing a descriptor when the board has none and desc is not "":
-// first when generation 0 holds an id HASH of the first key-suffix format
-// and first is not "", else desc.
-func readMeta(ctx context.Context, client rueidis.Client, name, prefix, desc, first string) (meta, error) {
+// first storing desc when it is not "" and there is no descriptor and no
+// entries: entries with no descriptor are not a board, and keep none.
+func readMeta(ctx context.Context, client rueidis.Client, name, prefix, desc string) (meta, error) {
 	n := names(prefix, 0)
-	r := metaScript.Exec(ctx, client, []string{n.meta, n.m}, []string{desc, first})
+	r := metaScript.Exec(ctx, client, []string{n.meta, n.z}, []string{desc})
 	arr, err := r.ToArray()
 	if err != nil {
 		return meta{}, redisErr("read descriptor", err)
@@ -290,16 +282,16 @@ func (b *Board) drop(ctx context.Context) error {
 // retired ones.
 func (b *Board) genNames(m meta) []string {
 	cur := names(b.prefix, m.gen)
-	out := []string{cur.z, cur.d, cur.m, cur.i, cur.v, cur.c, cur.x, cur.dirty, cur.inflight}
+	out := []string{cur.z, cur.d, cur.i, cur.v, cur.c, cur.x, cur.dirty, cur.inflight}
 	if m.migrating {
 		t := names(b.prefix, m.tgen)
-		out = append(out, t.z, t.d, t.m, t.i, t.v, t.c)
+		out = append(out, t.z, t.d, t.i, t.v, t.c)
 	}
 	// cur.d and t.d are the board's own member-data HASHes; shared data
 	// (Options.SharedData) lives at another name and stays.
 	for g := int64(0); g < m.gen; g++ {
 		old := names(b.prefix, g)
-		out = append(out, old.z, old.m, old.i)
+		out = append(out, old.z, old.i)
 	}
 	return out
 }

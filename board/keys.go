@@ -20,19 +20,16 @@ const maxNameLen = 200
 //	tb:{name}:g2:z   the same in generation 2, and so on
 //	...:d  HASH id -> member data
 //	...:i  HASH bucket -> ids and member prefixes (key-suffix strategy)
-//	...:m  HASH id -> member (key-suffix boards of the first format)
 //	...:v  sorted set of distinct value tuples (dense ranks)
 //	...:c  HASH tuple -> entries holding it (dense ranks)
 //	...:x  SET of ids that do not fit the target layout (while migrating)
 //
-// A board starts in generation 0, whose names are those of boards written
-// before descriptors existed. A migration moves the entries to new names
-// (migrate.go).
+// A board starts in generation 0. A migration moves the entries to new
+// names (migrate.go).
 type keys struct {
-	meta             string
-	z, d, m, i, v, c string
-	// lk is the id lookup of a key-suffix board: i, or m in the first
-	// format (Options.memberLookup); "" for a packed board.
+	meta          string
+	z, d, i, v, c string
+	// lk is the id lookup of a key-suffix board: i; "" for a packed board.
 	lk string
 	// migrating only: the target generation's keys, and the misfit set.
 	t *keys
@@ -90,17 +87,14 @@ func names(p string, n int64) keys {
 	if n > 0 {
 		g = p + "g" + strconv.FormatInt(n, 10) + ":"
 	}
-	return keys{meta: p + "meta", z: g + "z", d: g + "d", m: g + "m", i: g + "i", v: g + "v", c: g + "c", x: g + "x", dirty: g + "dirty", inflight: g + "inflight"}
+	return keys{meta: p + "meta", z: g + "z", d: g + "d", i: g + "i", v: g + "v", c: g + "c", x: g + "x", dirty: g + "dirty", inflight: g + "inflight"}
 }
 
-// lookup returns the id lookup key of a board stored with o: i, m in the
-// first key-suffix format, "" for a packed board.
+// lookup returns the id lookup key of a board stored with o: i for key
+// suffix, "" for a packed board.
 func (k keys) lookup(o Options) string {
-	switch {
-	case o.Strategy != KeySuffix:
+	if o.Strategy != KeySuffix {
 		return ""
-	case o.memberLookup:
-		return k.m
 	}
 	return k.i
 }
@@ -152,9 +146,9 @@ func (k keys) withMeta() []string {
 // all returns every key of the generation: data keys, and while migrating
 // the target's and the misfit set.
 func (k keys) all() []string {
-	out := []string{k.z, k.d, k.m, k.i, k.v, k.c}
+	out := []string{k.z, k.d, k.i, k.v, k.c}
 	if k.t != nil {
-		out = append(out, k.t.z, k.t.d, k.t.m, k.t.i, k.t.v, k.t.c, k.x)
+		out = append(out, k.t.z, k.t.d, k.t.i, k.t.v, k.t.c, k.x)
 	}
 	return out
 }

@@ -8,20 +8,16 @@ import (
 	"testing"
 )
 
-// lookupIDs reads a key-suffix board's id lookup as a map id -> member,
-// whichever its format: the buckets of lookup.lua (each record "\x00\x03",
-// the id with zero bytes written "\x00\x01", the prefix), or the first
-// format's HASH id -> member. It fails the test on a malformed bucket or an
-// id stored twice.
+// lookupIDs reads a key-suffix board's id lookup, the buckets of
+// lookup.lua (each record "\x00\x03", the id with zero bytes written
+// "\x00\x01", the prefix), as a map id -> member. It fails the test on a
+// malformed bucket or an id stored twice.
 func lookupIDs(t testing.TB, b *Board) map[string]string {
 	t.Helper()
 	k := b.gen.Load().keys
 	h, err := b.client.Do(t.Context(), b.client.B().Hgetall().Key(k.lk).Build()).AsStrMap()
 	if err != nil {
 		t.Fatalf("HGETALL %s: %v", k.lk, err)
-	}
-	if k.lk == k.m {
-		return h
 	}
 	out := map[string]string{}
 	n := 1

@@ -55,8 +55,8 @@ func bothStrategies(t *testing.T, o Options, f func(t *testing.T, b *Board)) {
 	}
 }
 
-// forgetDescriptor deletes b's meta HASH, as if b had been written before
-// boards stored their descriptors.
+// forgetDescriptor deletes b's meta HASH, leaving its entries with no
+// descriptor.
 func forgetDescriptor(t testing.TB, b *Board) {
 	t.Helper()
 	if err := b.client.Do(t.Context(), b.client.B().Del().Key(b.gen.Load().keys.meta).Build()).Error(); err != nil {

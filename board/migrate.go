@@ -89,10 +89,7 @@ const (
 // (ErrArgument, ErrArgument), a board whose stored descriptor is not b's
 // (ErrMismatch) and a board already migrating to other settings
 // (ErrMigrating). A migration to the settings the board already has
-// returns at once, but for a KeySuffix board written before its ids were
-// kept in buckets (see KeySuffix): Migrate to its own settings converts it
-// (about 0.7x its memory at 1e6 entries), and every migration of it to
-// KeySuffix settings does too. A periodic window keeps its format.
+// returns at once.
 func (b *Board) Migrate(ctx context.Context, layout *pack.Layout, opts Options, mo MigrateOptions) (*Board, error) {
 	if b.sh != nil || opts.Shards != 0 {
 		return nil, fmt.Errorf("board: %s: Migrate: a sharded board changes its shards with Reshard, and keeps its layout: %w", b.name, ErrArgument)
@@ -112,9 +109,6 @@ func (b *Board) Migrate(ctx context.Context, layout *pack.Layout, opts Options, 
 // migrate is Migrate.
 func (b *Board) migrate(ctx context.Context, layout *pack.Layout, opts Options, mo MigrateOptions) (*Board, error) {
 	opts.expireAt = b.opts.expireAt
-	if !opts.expireAt.IsZero() {
-		opts.memberLookup = b.opts.memberLookup // a window keeps its format (see NewPeriodic)
-	}
 	if opts.Group == "" {
 		opts.Group = b.opts.Group
 	}
@@ -170,7 +164,7 @@ func (b *Board) finishedMeanwhile(ctx context.Context, t *Board, err error) (*Bo
 	if !errors.Is(err, ErrMigrating) {
 		return nil, err
 	}
-	m, rerr := readMeta(ctx, b.client, b.name, b.prefix, "", "")
+	m, rerr := readMeta(ctx, b.client, b.name, b.prefix, "")
 	if rerr != nil || m.migrating || m.desc != t.desc.encoded() {
 		return nil, err
 	}
@@ -242,7 +236,7 @@ func (b *Board) beginMigration(ctx context.Context, t *Board, defaults string) (
 			return 0, b.mismatch(m)
 		}
 		from, to := names(b.prefix, m.gen), names(b.prefix, m.gen+1)
-		keys := []string{from.meta, from.z, from.d, from.m, from.v, from.c, from.i, to.z, to.d, to.m, to.v, to.c, to.i}
+		keys := []string{from.meta, from.z, from.d, from.v, from.c, from.i, to.z, to.d, to.v, to.c, to.i}
 		args := []string{strconv.FormatInt(m.gen, 10), t.desc.encoded(), defaults}
 		reply, err := beginScript.Exec(ctx, b.client, keys, args).ToString()
 		if err != nil {
@@ -317,7 +311,7 @@ func (b *Board) finishMigration(ctx context.Context, t *Board, tgen int64) (agai
 	}
 	g := b.gen.Load()
 	own := names(b.prefix, g.n) // the board's own keys: shared member data (Options.SharedData) stays
-	keys := []string{g.keys.meta, own.z, own.d, own.m, own.v, own.c, own.i, own.x, names(b.prefix, tgen).z}
+	keys := []string{g.keys.meta, own.z, own.d, own.v, own.c, own.i, own.x, names(b.prefix, tgen).z}
 	reply, err := switchScript.Exec(ctx, b.client, keys, []string{strconv.FormatInt(tgen, 10), strconv.FormatInt(t.opts.Cap, 10)}).ToString()
 	if err != nil {
 		return false, redisErr("switch", err)
@@ -331,7 +325,7 @@ func (b *Board) finishMigration(ctx context.Context, t *Board, tgen int64) (agai
 	default:
 		return false, fmt.Errorf("board: %s: switch: %s: %w", b.name, reply, ErrMigrating)
 	}
-	m, err := readMeta(ctx, b.client, b.name, b.prefix, "", "")
+	m, err := readMeta(ctx, b.client, b.name, b.prefix, "")
 	if err != nil {
 		return false, err
 	}

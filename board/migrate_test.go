@@ -46,8 +46,7 @@ func migrationCases(t testing.TB) []migrationCase {
 		{name: "key suffix to packed, wider", from: small, fo: Options{Strategy: KeySuffix}, to: wide},
 		{name: "dense ranks on", from: small, to: small, to2: Options{DenseRanks: true}},
 		{name: "a cap, dense, key suffix", from: small, fo: Options{DenseRanks: true}, to: withLevel(t), to2: Options{Strategy: KeySuffix, DenseRanks: true, Cap: 40}},
-		{name: "key suffix of the first format to buckets", from: small, fo: Options{Strategy: KeySuffix, memberLookup: true}, to: small, to2: Options{Strategy: KeySuffix}},
-		{name: "key suffix to the first format, a field added", from: small, fo: Options{Strategy: KeySuffix, DenseRanks: true}, to: withLevel(t), to2: Options{Strategy: KeySuffix, memberLookup: true}, defaults: map[string]float64{"level": 2}},
+		{name: "key suffix, a field added", from: small, fo: Options{Strategy: KeySuffix, DenseRanks: true}, to: withLevel(t), to2: Options{Strategy: KeySuffix}, defaults: map[string]float64{"level": 2}},
 	}
 }
 
@@ -157,12 +156,7 @@ func TestMigrateKinds(t *testing.T) {
 			if _, err := New(ctx, env.Client, b.Name(), c.to, c.to2); err != nil {
 				t.Errorf("New with the new settings: %v", err)
 			}
-			if c.fo.memberLookup && c.from == c.to && c.fo.DenseRanks == c.to2.DenseRanks {
-				// The same settings but the lookup: New takes the stored one.
-				if nb2, err := New(ctx, env.Client, b.Name(), c.from, c.fo); err != nil || nb2.opts.memberLookup {
-					t.Errorf("New with the first format's settings after the conversion: err = %v, first format %t; want the buckets", err, err == nil && nb2.opts.memberLookup)
-				}
-			} else if _, err := New(ctx, env.Client, b.Name(), c.from, c.fo); !errors.Is(err, ErrMismatch) {
+			if _, err := New(ctx, env.Client, b.Name(), c.from, c.fo); !errors.Is(err, ErrMismatch) {
 				t.Errorf("New with the old settings: err = %v, want ErrMismatch", err)
 			}
 			checkLookup(t, nb)
@@ -270,18 +264,6 @@ func TestMigrateUnderLoad(t *testing.T) {
 	c := migrationCases(t)[1] // add a trailing field
 	c.to2 = Options{Strategy: KeySuffix, DenseRanks: true}
 	migrateUnderLoad(t, 100_000, c)
-}
-
-// The same for the conversion of a 20,000-entry key-suffix board of the
-// first format (a HASH id -> member) to the bucketed lookup, with dense
-// ranks: the writers' first-format handles are refused at the switch and
-// they carry on with handles of the buckets.
-func TestMigrateFirstFormatUnderLoad(t *testing.T) {
-	l := migrationCases(t)[0].from
-	o := Options{Strategy: KeySuffix, DenseRanks: true}
-	first := o
-	first.memberLookup = true
-	migrateUnderLoad(t, 20_000, migrationCase{from: l, fo: first, to: l, to2: o})
 }
 
 // migrateUnderLoad runs c on a board of ids entries under 16 writers (see

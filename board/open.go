@@ -47,7 +47,7 @@ func Open(ctx context.Context, client rueidis.Client, name string, opts Options)
 	if _, err := handle.withDefaults(); err != nil {
 		return nil, err
 	}
-	m, err := readMeta(ctx, redisretry.Wrap(client), name, prefixOf(group, name), "", "")
+	m, err := readMeta(ctx, redisretry.Wrap(client), name, prefixOf(group, name), "")
 	if err != nil {
 		return nil, err
 	}
@@ -63,7 +63,7 @@ func Open(ctx context.Context, client rueidis.Client, name string, opts Options)
 		return nil, err
 	}
 	opts.Strategy, opts.Cap, opts.DenseRanks, opts.SharedData = stored.Strategy, stored.Cap, stored.DenseRanks, stored.SharedData
-	opts.memberLookup, opts.expireAt, opts.Group = stored.memberLookup, m.expireAt, group
+	opts.expireAt, opts.Group = m.expireAt, group
 	if d.Shards > 0 {
 		return openShardedBoard(ctx, client, name, l, d, opts)
 	}

@@ -24,9 +24,7 @@ const (
 	// the layout's 53 bits), and the other fields as a fixed-width
 	// order-preserving prefix of the member, followed by the id. A HASH
 	// finds each id's member: the ids hashed into buckets of a few dozen,
-	// each bucket one field holding its ids with their prefixes (boards
-	// written before this lookup keep theirs, a HASH id -> member, until
-	// Migrate converts them).
+	// each bucket one field holding its ids with their prefixes.
 	KeySuffix
 )
 
@@ -155,12 +153,6 @@ type Options struct {
 	// expireAt, set by Periodic, makes every write set the keys to expire
 	// at this instant. Zero: keys never expire.
 	expireAt time.Time
-
-	// memberLookup keeps a KeySuffix board's ids in the first format: a
-	// HASH id -> whole member (tb:{name}:m), as boards written before the
-	// bucketed lookup (tb:{name}:i) have them. Set for a board whose stored
-	// descriptor says so, and for periodic windows (see Periodic.At).
-	memberLookup bool
 }
 
 func (o Options) withDefaults() (Options, error) {

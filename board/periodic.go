@@ -134,11 +134,6 @@ func NewPeriodic(client rueidis.Client, name string, layout *pack.Layout, period
 	if _, err := configure(client, name+":x", layout, opts); err != nil {
 		return nil, err
 	}
-	// A window's handle (At) does not read the window's stored descriptor
-	// before it reads, so it cannot learn which key-suffix lookup a window
-	// written before the bucketed lookup has: windows keep the first
-	// format, a HASH id -> member.
-	opts.memberLookup = true
 	return &Periodic{client: client, name: name, layout: layout, period: period, retention: retention, opts: opts}, nil
 }
 

@@ -81,8 +81,7 @@ func (b *Board) refusal(op, text string) error {
 	case strings.HasPrefix(text, "TBFENCED"):
 		return fmt.Errorf("board: %s: %s: %w", op, b.name, errFenced)
 	case strings.HasPrefix(text, "TBNODENSE"):
-		return fmt.Errorf("board: %s: the dense index lacks this entry: the board was written by a handle without DenseRanks: %w",
-			op, errDenseDisabled)
+		return fmt.Errorf("board: %s: the dense index lacks this entry: %w", op, errDenseDisabled)
 	}
 	return nil
 }

@@ -58,22 +58,6 @@ func TestScriptsGolden(t *testing.T) {
 			checkGolden(t, config, b.generation(1, &migration{target: target, tgen: 2, defaults: map[string]float64{"level": 3}}))
 		})
 	}
-	// A key-suffix board of the first format (a HASH id -> member), and
-	// its conversion to the bucketed lookup.
-	t.Run("KeySuffix-first-format", func(t *testing.T) {
-		o := Options{Strategy: KeySuffix, DenseRanks: true, Cap: 100, memberLookup: true}
-		b, err := configure(env.Client, env.Prefix+"golden", goldenLayout(t), o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		checkGolden(t, "KeySuffix-first-format-dense=true-cap=100", b.gen.Load())
-		o.memberLookup = false
-		target, err := configure(env.Client, env.Prefix+"golden", goldenLayout(t), o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		checkGolden(t, "KeySuffix-first-format-converting", b.generation(1, &migration{target: target, tgen: 2, defaults: map[string]float64{}}))
-	})
 	t.Run("group", func(t *testing.T) {
 		var boards []*Board
 		var gens []*generation

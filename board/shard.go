@@ -105,7 +105,7 @@ func createSharded(ctx context.Context, client rueidis.Client, name string, layo
 		return nil, err
 	}
 	v := sb.view.Load()
-	m, err := readMeta(ctx, sb.client, name, prefixOf("", name), v.desc.encoded(), "")
+	m, err := readMeta(ctx, sb.client, name, prefixOf("", name), v.desc.encoded())
 	if err != nil {
 		return nil, err
 	}

@@ -251,7 +251,7 @@ func (sb *sharded) reload(ctx context.Context, old *shardView) error {
 	if sb.view.Load() != old {
 		return nil
 	}
-	m, err := readMeta(ctx, sb.client, sb.name, prefixOf("", sb.name), "", "")
+	m, err := readMeta(ctx, sb.client, sb.name, prefixOf("", sb.name), "")
 	if err != nil || m.desc == old.desc.encoded() {
 		return err
 	}

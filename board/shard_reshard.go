@@ -178,7 +178,7 @@ func restartCopy(ctx context.Context, src, dst *shardView, token string) error {
 	var cmds rueidis.Commands
 	for _, s := range dst.shards {
 		k := s.gen.Load().keys
-		cmds = append(cmds, src.client.B().Unlink().Key(k.z, k.d, k.m, k.i, k.v, k.c).Build())
+		cmds = append(cmds, src.client.B().Unlink().Key(k.z, k.d, k.i, k.v, k.c).Build())
 	}
 	for _, r := range src.client.DoMulti(ctx, cmds...) {
 		if err := r.Error(); err != nil {
@@ -216,7 +216,7 @@ var (
 
 // tryBeginReshard is one try of beginReshard.
 func (sb *sharded) tryBeginReshard(ctx context.Context, shards int, l *lease) (src, dst *shardView, err error) {
-	m, err := readMeta(ctx, sb.client, sb.name, prefixOf("", sb.name), "", "")
+	m, err := readMeta(ctx, sb.client, sb.name, prefixOf("", sb.name), "")
 	if err != nil {
 		return nil, nil, err
 	}

@@ -5,7 +5,6 @@
 --
 --   local STRATEGY = 'p'   local WIDTH = 0   local DENSE = false
 --   local CAP = 0          local RESTMAX = 0      local SHARED = false
---   local BUCKETS = false
 --   local function FIELDS() return {...} end
 --   local DESC = "{...}"   the board's descriptor (JSON)
 --   local KZ = 1  local KD = 2  local KM = 0  local KV = 0  local KC = 0
@@ -15,17 +14,14 @@
 -- key-suffix member prefix; DENSE whether the dense-rank index is kept; CAP
 -- the cap (0: none); RESTMAX the largest packed value of fields 2..n;
 -- SHARED whether member data is a group's shared HASH (never removed with
--- an entry); BUCKETS whether a key-suffix board's id lookup is in buckets
--- (lookup.lua) rather than a HASH id -> member (the first format);
--- FIELDS() builds the fields as a Lua table, one per field: {mul=, span=
--- (max raw + 1), min=, max=, hi= (higher is better)}, a function so that
--- only the calls that need the table build it.
+-- an entry); FIELDS() builds the fields as a Lua table, one per field:
+-- {mul=, span= (max raw + 1), min=, max=, hi= (higher is better)}, a
+-- function so that only the calls that need the table build it.
 --
 -- KEYS, the same for every script:
 --   KEYS[KZ] z  sorted set: score = stored score, member = stored member
 --   KEYS[KM] i  the id lookup (key-suffix strategy only): buckets of ids
---               and prefixes (lookup.lua); m, a HASH id -> member, in the
---               first format
+--               and prefixes (lookup.lua)
 --   KEYS[KD] d  HASH id -> member data
 --   KEYS[KV] v  sorted set of distinct value tuples (dense ranks only)
 --   KEYS[KC] c  HASH tuple -> number of entries holding it (dense ranks only)
@@ -59,8 +55,7 @@ local function find_member(id)
     if s then return id, s end
     return false
   end
-  local m
-  if BUCKETS then m = buckets().get(KEYS[KM], WIDTH, id) else m = redis.call('HGET', KEYS[KM], id) end
+  local m = buckets().get(KEYS[KM], WIDTH, id)
   if m then return m, redis.call('ZSCORE', KEYS[KZ], m) end
   return false
 end

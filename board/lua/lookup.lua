@@ -1,5 +1,5 @@
 -- lookup.lua: buckets(), the id lookup of a key-suffix board stored in
--- buckets (BUCKETS; T_BUCKETS for a migration's target), for every script
+-- buckets (and of a migration's key-suffix target), for every script
 -- that finds, writes or removes an id's member. It builds its closures on
 -- its first call only (later calls return the same table, whose caches
 -- every caller shares), so the other boards pay for none of it:

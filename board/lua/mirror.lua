@@ -8,8 +8,7 @@
 -- order of writes and copy steps.
 --
 -- Constants, besides the board's own (common.lua): the target's T_STRATEGY,
--- T_WIDTH, T_DENSE, T_CAP, T_RESTMAX, T_BUCKETS and T_FIELDS, as the
--- board's; T_FROM,
+-- T_WIDTH, T_DENSE, T_CAP, T_RESTMAX and T_FIELDS, as the board's; T_FROM,
 -- for each target field the index of the source field of the same name
 -- (0: none); T_DEF, the value of each target field that has no source
 -- field. KEYS[TKZ], KEYS[TKD], KEYS[TKM], KEYS[TKV], KEYS[TKC] are the
@@ -77,7 +76,7 @@ local function mirror_remove(member, s)
   local id = member
   if T_STRATEGY == 's' then
     id = string.sub(member, T_WIDTH + 1)
-    if T_BUCKETS then buckets().del(KEYS[TKM], T_WIDTH, id) else redis.call('HDEL', KEYS[TKM], id) end
+    buckets().del(KEYS[TKM], T_WIDTH, id)
   end
   redis.call('ZREM', KEYS[TKZ], member)
   if not T_SHARED then redis.call('HDEL', KEYS[TKD], id) end
@@ -87,14 +86,14 @@ end
 local function mirror(id)
   local tm, ts = id, nil
   if T_STRATEGY == 'p' then ts = redis.call('ZSCORE', KEYS[TKZ], id) else
-    if T_BUCKETS then tm = buckets().get(KEYS[TKM], T_WIDTH, id) else tm = redis.call('HGET', KEYS[TKM], id) end
+    tm = buckets().get(KEYS[TKM], T_WIDTH, id)
     if tm then ts = redis.call('ZSCORE', KEYS[TKZ], tm) end
   end
   if ts then mirror_remove(tm, ts) end
   redis.call('SREM', KEYS[KX], id)
   local sm, ss = id, nil
   if STRATEGY == 'p' then ss = redis.call('ZSCORE', KEYS[KZ], id) else
-    if BUCKETS then sm = buckets().get(KEYS[KM], WIDTH, id) else sm = redis.call('HGET', KEYS[KM], id) end
+    sm = buckets().get(KEYS[KM], WIDTH, id)
     if sm then ss = redis.call('ZSCORE', KEYS[KZ], sm) end
   end
   if not ss then return end
@@ -104,11 +103,7 @@ local function mirror(id)
     return
   end
   redis.call('ZADD', KEYS[TKZ], nts, ntm)
-  if T_BUCKETS then
-    buckets().set(KEYS[TKM], T_WIDTH, id, ntm)
-  elseif T_STRATEGY == 's' then
-    redis.call('HSET', KEYS[TKM], id, ntm)
-  end
+  if T_STRATEGY == 's' then buckets().set(KEYS[TKM], T_WIDTH, id, ntm) end
   local data = not T_SHARED and redis.call('HGET', KEYS[KD], id)
   if data then redis.call('HSET', KEYS[TKD], id, data) end
   mirror_dense(nts, ntm, 1)

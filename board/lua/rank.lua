@@ -7,8 +7,8 @@
 --          option)
 -- ARGV[3]  '1' to return the member data
 --
--- Error: 'TBNODENSE' when the dense index lacks the entry's tuple (the board
---        was written by a handle without the dense option).
+-- Error: 'TBNODENSE' when the dense index lacks the entry's tuple (its keys
+--        were removed).
 -- Reply: {} when the id is not on the board, else
 --        {member, score, ordinal, data, hasdata, competition, dense}: a
 --        rank not asked for is 0; data '' and hasdata 0 unless asked for

@@ -29,7 +29,7 @@ local function side()
     local id = member
     if STRATEGY == 's' then
       id = string.sub(member, WIDTH + 1)
-      if BUCKETS then buckets().del(KEYS[KM], WIDTH, id) else redis.call('HDEL', KEYS[KM], id) end
+      buckets().del(KEYS[KM], WIDTH, id)
     end
     redis.call('ZREM', KEYS[KZ], member)
     if not SHARED then redis.call('HDEL', KEYS[KD], id) end

@@ -43,7 +43,7 @@ if STRATEGY == 'p' then
   olds = redis.call('ZSCORE', KEYS[KZ], id)
   if olds then oldm = id end
 else
-  if BUCKETS then oldm = buckets().get(KEYS[KM], WIDTH, id) else oldm = redis.call('HGET', KEYS[KM], id) end
+  oldm = buckets().get(KEYS[KM], WIDTH, id)
   if oldm then olds = redis.call('ZSCORE', KEYS[KZ], oldm) end
 end
 local expect = ARGV[6]
@@ -118,11 +118,7 @@ if DENSE or CAP > 0 then S = side() end
 if changed then
   if oldm and oldm ~= nm then redis.call('ZREM', KEYS[KZ], oldm) end
   redis.call('ZADD', KEYS[KZ], ns, nm)
-  if BUCKETS then
-    if oldm ~= nm then buckets().set(KEYS[KM], WIDTH, id, nm) end
-  elseif STRATEGY == 's' then
-    redis.call('HSET', KEYS[KM], id, nm)
-  end
+  if STRATEGY == 's' and oldm ~= nm then buckets().set(KEYS[KM], WIDTH, id, nm) end
   if DENSE then
     if oldm then S.dense(olds, oldm, -1) end
     S.dense(ns, nm, 1)

@@ -166,7 +166,7 @@ func describeMeta(name, group, key string, m map[string]string) (*description, e
 // parseDescriptor reads a descriptor stored in field of the meta HASH key.
 func parseDescriptor(key, field, s string) (*storedDescriptor, error) {
 	if s == "" {
-		return nil, fmt.Errorf("%s has no field %s: a board written before boards stored descriptors, on which board.New has not run since (not found)", key, field)
+		return nil, fmt.Errorf("%s has no field %s: keys without a descriptor are not a board (not found)", key, field)
 	}
 	var d storedDescriptor
 	if err := json.Unmarshal([]byte(s), &d); err != nil {

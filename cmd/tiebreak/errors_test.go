@@ -26,7 +26,6 @@ func testErrors(t *testing.T, bin string) {
 	for _, cmd := range [][]string{
 		{"SET", "tb:{" + p + "_string}:meta", "x"},
 		{"HSET", "tl:{" + p + "_hash}:z", "f", "v"},
-		{"ZADD", "tb:{" + p + "_legacy}:z", "-1", "ann"},
 	} {
 		if err := env.Client.Do(ctx, env.Client.B().Arbitrary(cmd...).Build()).Error(); err != nil {
 			t.Fatal(err)
@@ -40,7 +39,6 @@ func testErrors(t *testing.T, bin string) {
 		c.fails(exitFailure, []string{`no map named "` + p + `_none"`}, "map", "range", p+"_none")
 		c.fails(exitFailure, []string{`no limiter named "` + p + `_none"`}, "limiter", "get", p+"_none", "--window", "1s")
 		c.fails(exitFailure, []string{`no board named "` + room + `"`, `"` + room + `" is a timeline (tl:{` + room + `}:z)`}, "board", "top", room)
-		c.fails(exitFailure, []string{"tb:{" + p + "_legacy}:z holds its entries", "board.New stores"}, "board", "top", p+"_legacy")
 		c.fails(exitFailure, []string{`id "zed" is not on board "` + arena + `" (not found)`}, "board", "get", arena, "zed")
 		c.fails(exitFailure, []string{`id "zed" is not on board`}, "board", "around", arena, "zed")
 		c.fails(exitFailure, []string{"not found"}, "timeline", "get", room, tsid.TSID.Format(tsidAt(t, 99)), "--layout", "TSID")

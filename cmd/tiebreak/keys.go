@@ -16,6 +16,7 @@ import (
 //	          tb:{group}:{name}:meta   the same for a board of a group
 //	          ...:z, ...:gN:z       the entries of generation 0, of N
 //	          ...:x, ...:gN:x       while migrating: the ids the target cannot hold
+//	          tb:{group}:data       the shared member data of a group's boards
 //	timeline  tl:{room}:z           sorted set of messages
 //	map       dm:{name}:k           sorted set of the keys (dm:{name}:e the values)
 //	limiter   rl:{key}              sorted set of admissions (rl: is the default prefix)
@@ -82,10 +83,10 @@ func mainKey(kind, name, limiterPrefix string) (key, typ string) {
 // parsed is what a key found by SCAN names.
 type parsed struct {
 	kind, group, name string
-	// legacy: a board's generation-0 entries, which are a board of their
-	// own only when the board has no meta HASH (written before
-	// descriptors existed).
-	legacy bool
+	// other: a key under tb: other than a meta HASH. The name it carries
+	// is a board only when its meta HASH is there: keys without a
+	// descriptor are not a board.
+	other bool
 }
 
 // parseKey tells which object key names, if any.
@@ -106,30 +107,24 @@ func parseKey(key, limiterPrefix string) (parsed, bool) {
 	return parsed{}, false
 }
 
-// parseBoardKey reads "{name}:meta", "{name}:z", "{group}:{name}:meta" or
-// "{group}:{name}:z".
+// parseBoardKey reads the key after "tb:": "{name}:meta" or
+// "{group}:{name}:meta", a board's meta HASH; any other key but a group's
+// shared data "{group}:data" is other, named by its braces (the whole of
+// rest when they do not read).
 func parseBoardKey(rest string) (parsed, bool) {
 	tag, after, ok := cutBraced(rest)
-	if !ok || !strings.HasPrefix(after, ":") {
+	if !ok {
+		return parsed{kind: kindBoard, name: rest, other: true}, true
+	}
+	if after == ":data" {
 		return parsed{}, false
 	}
 	p := parsed{kind: kindBoard, name: tag}
-	after = after[1:]
-	if strings.HasPrefix(after, "{") {
-		name, tail, ok := cutBraced(after)
-		if !ok || !strings.HasPrefix(tail, ":") {
-			return parsed{}, false
-		}
-		p.group, p.name, after = tag, name, tail[1:]
+	if name, tail, ok := cutBraced(strings.TrimPrefix(after, ":")); ok && strings.HasPrefix(after, ":") {
+		p.group, p.name, after = tag, name, tail
 	}
-	switch after {
-	case "meta":
-		return p, true
-	case "z":
-		p.legacy = true
-		return p, true
-	}
-	return parsed{}, false
+	p.other = after != ":meta"
+	return p, true
 }
 
 // braced returns s's content when s is "{content}" with a content free of
@@ -192,12 +187,6 @@ func checkKey(ctx context.Context, e *env, kind, name, key, want, limiterPrefix 
 // kinds are.
 func notFound(ctx context.Context, e *env, kind, name, key, limiterPrefix string) error {
 	msg := fmt.Sprintf("no %s named %q (no key %s)", kind, name, key)
-	if kind == kindBoard {
-		z := boardEntriesKey("", name, 0)
-		if n, err := e.client.Do(ctx, e.client.B().Exists().Key(z).Build()).AsInt64(); err == nil && n == 1 {
-			msg += fmt.Sprintf(", but %s holds its entries: a board written before boards stored descriptors, which board.New stores", z)
-		}
-	}
 	if kind == kindTimeline || kind == kindMap {
 		msg += fmt.Sprintf("; an empty %s has no key", kind)
 	}

@@ -132,14 +132,14 @@ func scanKind(ctx context.Context, e *env, kind string, o listOptions) ([]*objec
 		}
 		id := [2]string{p.group, p.name}
 		if ob := byName[id]; ob != nil {
-			if !p.legacy { // the meta HASH names the board
+			if !p.other { // the meta HASH names the board
 				ob.Key, ob.Detail = key, ""
 			}
 			continue
 		}
 		ob := &object{Kind: kind, Name: p.name, Group: p.group, Key: key}
-		if p.legacy {
-			ob.Detail = "no descriptor (written before boards stored one): board.Open refuses it until board.New runs once"
+		if p.other {
+			ob.Detail = "not understood: no descriptor (meta HASH), so not a board"
 		}
 		byName[id] = ob
 		out = append(out, ob)

@@ -22,7 +22,12 @@ func seedAll(t *testing.T, ctx context.Context, env *redistest.Env) []object {
 	seedArena(t, ctx, c, p+"_arena", board.Options{DenseRanks: true})
 	seedArena(t, ctx, c, "kills", board.Options{Group: p + "_season"})
 	seedMigrating(t, ctx, c, p+"_narrowing")
-	if err := c.Do(ctx, c.B().Zadd().Key("tb:{"+p+"_legacy}:z").ScoreMember().ScoreMember(-1, "ann").Build()).Error(); err != nil {
+	// Keys under tb: that name no board: entries with no descriptor, and
+	// a key whose braces do not read.
+	if err := c.Do(ctx, c.B().Zadd().Key("tb:{"+p+"_stray}:z").ScoreMember().ScoreMember(-1, "ann").Build()).Error(); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Do(ctx, c.B().Set().Key("tb:{"+p+"_odd").Value("x").Build()).Error(); err != nil {
 		t.Fatal(err)
 	}
 	seedTimeline(t, ctx, c, p+"_general", tsid.TSID, timeline.LexID, 30, func(i int) uint64 { return tsidAt(t, i) })
@@ -31,15 +36,18 @@ func seedAll(t *testing.T, ctx context.Context, env *redistest.Env) []object {
 	eight := int64(8)
 	return []object{
 		{Kind: "board", Name: p + "_arena", Key: "tb:{" + p + "_arena}:meta", Size: 5, Unit: "entries", Detail: "PackedScore"},
-		{Kind: "board", Name: p + "_legacy", Key: "tb:{" + p + "_legacy}:z", Size: 1, Unit: "entries",
-			Detail: "no descriptor (written before boards stored one): board.Open refuses it until board.New runs once"},
 		{Kind: "board", Name: p + "_narrowing", Key: "tb:{" + p + "_narrowing}:meta", Size: 5, Unit: "entries", Detail: "PackedScore, migrating"},
+		{Kind: "board", Name: p + "_stray", Key: "tb:{" + p + "_stray}:z", Size: 1, Unit: "entries", Detail: notBoard},
+		{Kind: "board", Name: "{" + p + "_odd", Key: "tb:{" + p + "_odd", Size: 0, Unit: "entries", Detail: notBoard},
 		{Kind: "board", Name: "kills", Group: p + "_season", Key: "tb:{" + p + "_season}:{kills}:meta", Size: 5, Unit: "entries", Detail: "PackedScore"},
 		{Kind: "timeline", Name: p + "_general", Key: "tl:{" + p + "_general}:z", Size: 30, Unit: "messages"},
 		{Kind: "map", Name: p + "_prices", Key: "dm:{" + p + "_prices}:k", Size: 6, Unit: "keys", Values: &eight, Detail: "8 values"},
 		{Kind: "limiter", Name: p + ":42", Key: "rl:{" + p + ":42}", Size: 3, Unit: "requests", Detail: "expires in"},
 	}
 }
+
+// notBoard is list's detail of keys under tb: that name no board.
+const notBoard = "not understood: no descriptor (meta HASH), so not a board"
 
 // cutDetail keeps the words of a limiter's detail that do not change
 // from run to run.
@@ -69,7 +77,7 @@ func testList(t *testing.T, bin string) {
 	t.Run("kind", func(t *testing.T) {
 		var got []object
 		c.json(&got, "list", "--kind", "map", "--prefix", env.Prefix)
-		if diff := cmp.Diff(want[5:6], got, ignore); diff != "" {
+		if diff := cmp.Diff(want[6:7], got, ignore); diff != "" {
 			t.Errorf("list --kind map --json (-want +got):\n%s", diff)
 		}
 		var none []object

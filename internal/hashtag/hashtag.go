@@ -2,7 +2,7 @@
 // to the string they put between braces in their keys: a board's name, a
 // timeline's room, a decimal map's name, a limited key.
 //
-//	tb:{name}:z   tb:{name}:m   ...   one object, one hash tag, one slot
+//	tb:{name}:z   tb:{name}:i   ...   one object, one hash tag, one slot
 //
 // Redis Cluster hashes only what stands between the first '{' and the next
 // '}', so the string must be non-empty and hold no brace for all of an

@@ -5,7 +5,6 @@ local DENSE = false
 local CAP = 0
 local RESTMAX = 8589934591
 local SHARED = false
-local BUCKETS = true
 local FIELDS = function() return {{mul = 8589934592, span = 1048576, min = 0, max = 1.7976931348623157e+308, hi = true}, {mul = 4294967296, span = 2, min = 0, max = 1, hi = true}, {mul = 1, span = 4294967296, min = 0, max = 4.294967295e+09, hi = false}, } end
 local DESC = [[{"version":1,"radix":2,"fields":[{"name":"points","width":20,"dir":"HigherIsBetter"},{"name":"paid","width":1,"dir":"HigherIsBetter"},{"name":"time","width":32,"dir":"LowerIsBetter"}],"strategy":"KeySuffix","cap":0,"denseRanks":false,"lookup":"buckets"}]]
 local KZ = 1
@@ -26,13 +25,12 @@ local T_DENSE = true
 local T_CAP = 100
 local T_RESTMAX = 536870911
 local T_SHARED = false
-local T_BUCKETS = false
 local T_FIELDS = function() return {{mul = 536870912, span = 16777216, min = 0, max = 1.6777215e+07, hi = true}, {mul = 268435456, span = 2, min = 0, max = 1, hi = true}, {mul = 256, span = 1048576, min = 0, max = 1.048575e+06, hi = false}, {mul = 1, span = 256, min = 0, max = 255, hi = true}, } end
 local T_FROM = {1, 2, 3, 0}
 local T_DEF = {0, 0, 0, 3}
 -- fragment: lookup.lua
 -- lookup.lua: buckets(), the id lookup of a key-suffix board stored in
--- buckets (BUCKETS; T_BUCKETS for a migration's target), for every script
+-- buckets (and of a migration's key-suffix target), for every script
 -- that finds, writes or removes an id's member. It builds its closures on
 -- its first call only (later calls return the same table, whose caches
 -- every caller shares), so the other boards pay for none of it:
@@ -167,7 +165,6 @@ end
 --
 --   local STRATEGY = 'p'   local WIDTH = 0   local DENSE = false
 --   local CAP = 0          local RESTMAX = 0      local SHARED = false
---   local BUCKETS = false
 --   local function FIELDS() return {...} end
 --   local DESC = "{...}"   the board's descriptor (JSON)
 --   local KZ = 1  local KD = 2  local KM = 0  local KV = 0  local KC = 0
@@ -177,17 +174,14 @@ end
 -- key-suffix member prefix; DENSE whether the dense-rank index is kept; CAP
 -- the cap (0: none); RESTMAX the largest packed value of fields 2..n;
 -- SHARED whether member data is a group's shared HASH (never removed with
--- an entry); BUCKETS whether a key-suffix board's id lookup is in buckets
--- (lookup.lua) rather than a HASH id -> member (the first format);
--- FIELDS() builds the fields as a Lua table, one per field: {mul=, span=
--- (max raw + 1), min=, max=, hi= (higher is better)}, a function so that
--- only the calls that need the table build it.
+-- an entry); FIELDS() builds the fields as a Lua table, one per field:
+-- {mul=, span= (max raw + 1), min=, max=, hi= (higher is better)}, a
+-- function so that only the calls that need the table build it.
 --
 -- KEYS, the same for every script:
 --   KEYS[KZ] z  sorted set: score = stored score, member = stored member
 --   KEYS[KM] i  the id lookup (key-suffix strategy only): buckets of ids
---               and prefixes (lookup.lua); m, a HASH id -> member, in the
---               first format
+--               and prefixes (lookup.lua)
 --   KEYS[KD] d  HASH id -> member data
 --   KEYS[KV] v  sorted set of distinct value tuples (dense ranks only)
 --   KEYS[KC] c  HASH tuple -> number of entries holding it (dense ranks only)
@@ -221,8 +215,7 @@ local function find_member(id)
     if s then return id, s end
     return false
   end
-  local m
-  if BUCKETS then m = buckets().get(KEYS[KM], WIDTH, id) else m = redis.call('HGET', KEYS[KM], id) end
+  local m = buckets().get(KEYS[KM], WIDTH, id)
   if m then return m, redis.call('ZSCORE', KEYS[KZ], m) end
   return false
 end
@@ -305,8 +298,8 @@ end
 --          option)
 -- ARGV[3]  '1' to return the member data
 --
--- Error: 'TBNODENSE' when the dense index lacks the entry's tuple (the board
---        was written by a handle without the dense option).
+-- Error: 'TBNODENSE' when the dense index lacks the entry's tuple (its keys
+--        were removed).
 -- Reply: {} when the id is not on the board, else
 --        {member, score, ordinal, data, hasdata, competition, dense}: a
 --        rank not asked for is 0; data '' and hasdata 0 unless asked for

@@ -5,7 +5,6 @@ local DENSE = true
 local CAP = 0
 local RESTMAX = 8589934591
 local SHARED = false
-local BUCKETS = false
 local FIELDS = function() return {{mul = 8589934592, span = 1048576, min = 0, max = 1.048575e+06, hi = true}, {mul = 4294967296, span = 2, min = 0, max = 1, hi = true}, {mul = 1, span = 4294967296, min = 0, max = 4.294967295e+09, hi = false}, } end
 local DESC = [[{"version":1,"radix":2,"fields":[{"name":"points","width":20,"dir":"HigherIsBetter"},{"name":"paid","width":1,"dir":"HigherIsBetter"},{"name":"time","width":32,"dir":"LowerIsBetter"}],"strategy":"PackedScore","cap":0,"denseRanks":true}]]
 local KZ = 1
@@ -16,7 +15,7 @@ local KC = 3
 local KMETA = 0
 -- fragment: lookup.lua
 -- lookup.lua: buckets(), the id lookup of a key-suffix board stored in
--- buckets (BUCKETS; T_BUCKETS for a migration's target), for every script
+-- buckets (and of a migration's key-suffix target), for every script
 -- that finds, writes or removes an id's member. It builds its closures on
 -- its first call only (later calls return the same table, whose caches
 -- every caller shares), so the other boards pay for none of it:
@@ -175,7 +174,7 @@ local function side()
     local id = member
     if STRATEGY == 's' then
       id = string.sub(member, WIDTH + 1)
-      if BUCKETS then buckets().del(KEYS[KM], WIDTH, id) else redis.call('HDEL', KEYS[KM], id) end
+      buckets().del(KEYS[KM], WIDTH, id)
     end
     redis.call('ZREM', KEYS[KZ], member)
     if not SHARED then redis.call('HDEL', KEYS[KD], id) end
@@ -240,7 +239,7 @@ if STRATEGY == 'p' then
   olds = redis.call('ZSCORE', KEYS[KZ], id)
   if olds then oldm = id end
 else
-  if BUCKETS then oldm = buckets().get(KEYS[KM], WIDTH, id) else oldm = redis.call('HGET', KEYS[KM], id) end
+  oldm = buckets().get(KEYS[KM], WIDTH, id)
   if oldm then olds = redis.call('ZSCORE', KEYS[KZ], oldm) end
 end
 local expect = ARGV[6]
@@ -315,11 +314,7 @@ if DENSE or CAP > 0 then S = side() end
 if changed then
   if oldm and oldm ~= nm then redis.call('ZREM', KEYS[KZ], oldm) end
   redis.call('ZADD', KEYS[KZ], ns, nm)
-  if BUCKETS then
-    if oldm ~= nm then buckets().set(KEYS[KM], WIDTH, id, nm) end
-  elseif STRATEGY == 's' then
-    redis.call('HSET', KEYS[KM], id, nm)
-  end
+  if STRATEGY == 's' and oldm ~= nm then buckets().set(KEYS[KM], WIDTH, id, nm) end
   if DENSE then
     if oldm then S.dense(olds, oldm, -1) end
     S.dense(ns, nm, 1)

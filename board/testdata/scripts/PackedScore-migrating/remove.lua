@@ -5,7 +5,6 @@ local DENSE = false
 local CAP = 0
 local RESTMAX = 8589934591
 local SHARED = false
-local BUCKETS = false
 local FIELDS = function() return {{mul = 8589934592, span = 1048576, min = 0, max = 1.048575e+06, hi = true}, {mul = 4294967296, span = 2, min = 0, max = 1, hi = true}, {mul = 1, span = 4294967296, min = 0, max = 4.294967295e+09, hi = false}, } end
 local DESC = [[{"version":1,"radix":2,"fields":[{"name":"points","width":20,"dir":"HigherIsBetter"},{"name":"paid","width":1,"dir":"HigherIsBetter"},{"name":"time","width":32,"dir":"LowerIsBetter"}],"strategy":"PackedScore","cap":0,"denseRanks":false}]]
 local KZ = 1
@@ -26,13 +25,12 @@ local T_DENSE = true
 local T_CAP = 100
 local T_RESTMAX = 536870911
 local T_SHARED = false
-local T_BUCKETS = true
 local T_FIELDS = function() return {{mul = 536870912, span = 16777216, min = 0, max = 1.7976931348623157e+308, hi = true}, {mul = 268435456, span = 2, min = 0, max = 1, hi = true}, {mul = 256, span = 1048576, min = 0, max = 1.048575e+06, hi = false}, {mul = 1, span = 256, min = 0, max = 255, hi = true}, } end
 local T_FROM = {1, 2, 3, 0}
 local T_DEF = {0, 0, 0, 3}
 -- fragment: lookup.lua
 -- lookup.lua: buckets(), the id lookup of a key-suffix board stored in
--- buckets (BUCKETS; T_BUCKETS for a migration's target), for every script
+-- buckets (and of a migration's key-suffix target), for every script
 -- that finds, writes or removes an id's member. It builds its closures on
 -- its first call only (later calls return the same table, whose caches
 -- every caller shares), so the other boards pay for none of it:
@@ -191,7 +189,7 @@ local function side()
     local id = member
     if STRATEGY == 's' then
       id = string.sub(member, WIDTH + 1)
-      if BUCKETS then buckets().del(KEYS[KM], WIDTH, id) else redis.call('HDEL', KEYS[KM], id) end
+      buckets().del(KEYS[KM], WIDTH, id)
     end
     redis.call('ZREM', KEYS[KZ], member)
     if not SHARED then redis.call('HDEL', KEYS[KD], id) end
@@ -207,7 +205,6 @@ end
 --
 --   local STRATEGY = 'p'   local WIDTH = 0   local DENSE = false
 --   local CAP = 0          local RESTMAX = 0      local SHARED = false
---   local BUCKETS = false
 --   local function FIELDS() return {...} end
 --   local DESC = "{...}"   the board's descriptor (JSON)
 --   local KZ = 1  local KD = 2  local KM = 0  local KV = 0  local KC = 0
@@ -217,17 +214,14 @@ end
 -- key-suffix member prefix; DENSE whether the dense-rank index is kept; CAP
 -- the cap (0: none); RESTMAX the largest packed value of fields 2..n;
 -- SHARED whether member data is a group's shared HASH (never removed with
--- an entry); BUCKETS whether a key-suffix board's id lookup is in buckets
--- (lookup.lua) rather than a HASH id -> member (the first format);
--- FIELDS() builds the fields as a Lua table, one per field: {mul=, span=
--- (max raw + 1), min=, max=, hi= (higher is better)}, a function so that
--- only the calls that need the table build it.
+-- an entry); FIELDS() builds the fields as a Lua table, one per field:
+-- {mul=, span= (max raw + 1), min=, max=, hi= (higher is better)}, a
+-- function so that only the calls that need the table build it.
 --
 -- KEYS, the same for every script:
 --   KEYS[KZ] z  sorted set: score = stored score, member = stored member
 --   KEYS[KM] i  the id lookup (key-suffix strategy only): buckets of ids
---               and prefixes (lookup.lua); m, a HASH id -> member, in the
---               first format
+--               and prefixes (lookup.lua)
 --   KEYS[KD] d  HASH id -> member data
 --   KEYS[KV] v  sorted set of distinct value tuples (dense ranks only)
 --   KEYS[KC] c  HASH tuple -> number of entries holding it (dense ranks only)
@@ -261,8 +255,7 @@ local function find_member(id)
     if s then return id, s end
     return false
   end
-  local m
-  if BUCKETS then m = buckets().get(KEYS[KM], WIDTH, id) else m = redis.call('HGET', KEYS[KM], id) end
+  local m = buckets().get(KEYS[KM], WIDTH, id)
   if m then return m, redis.call('ZSCORE', KEYS[KZ], m) end
   return false
 end
@@ -292,8 +285,7 @@ end
 -- order of writes and copy steps.
 --
 -- Constants, besides the board's own (common.lua): the target's T_STRATEGY,
--- T_WIDTH, T_DENSE, T_CAP, T_RESTMAX, T_BUCKETS and T_FIELDS, as the
--- board's; T_FROM,
+-- T_WIDTH, T_DENSE, T_CAP, T_RESTMAX and T_FIELDS, as the board's; T_FROM,
 -- for each target field the index of the source field of the same name
 -- (0: none); T_DEF, the value of each target field that has no source
 -- field. KEYS[TKZ], KEYS[TKD], KEYS[TKM], KEYS[TKV], KEYS[TKC] are the
@@ -361,7 +353,7 @@ local function mirror_remove(member, s)
   local id = member
   if T_STRATEGY == 's' then
     id = string.sub(member, T_WIDTH + 1)
-    if T_BUCKETS then buckets().del(KEYS[TKM], T_WIDTH, id) else redis.call('HDEL', KEYS[TKM], id) end
+    buckets().del(KEYS[TKM], T_WIDTH, id)
   end
   redis.call('ZREM', KEYS[TKZ], member)
   if not T_SHARED then redis.call('HDEL', KEYS[TKD], id) end
@@ -371,14 +363,14 @@ end
 local function mirror(id)
   local tm, ts = id, nil
   if T_STRATEGY == 'p' then ts = redis.call('ZSCORE', KEYS[TKZ], id) else
-    if T_BUCKETS then tm = buckets().get(KEYS[TKM], T_WIDTH, id) else tm = redis.call('HGET', KEYS[TKM], id) end
+    tm = buckets().get(KEYS[TKM], T_WIDTH, id)
     if tm then ts = redis.call('ZSCORE', KEYS[TKZ], tm) end
   end
   if ts then mirror_remove(tm, ts) end
   redis.call('SREM', KEYS[KX], id)
   local sm, ss = id, nil
   if STRATEGY == 'p' then ss = redis.call('ZSCORE', KEYS[KZ], id) else
-    if BUCKETS then sm = buckets().get(KEYS[KM], WIDTH, id) else sm = redis.call('HGET', KEYS[KM], id) end
+    sm = buckets().get(KEYS[KM], WIDTH, id)
     if sm then ss = redis.call('ZSCORE', KEYS[KZ], sm) end
   end
   if not ss then return end
@@ -388,11 +380,7 @@ local function mirror(id)
     return
   end
   redis.call('ZADD', KEYS[TKZ], nts, ntm)
-  if T_BUCKETS then
-    buckets().set(KEYS[TKM], T_WIDTH, id, ntm)
-  elseif T_STRATEGY == 's' then
-    redis.call('HSET', KEYS[TKM], id, ntm)
-  end
+  if T_STRATEGY == 's' then buckets().set(KEYS[TKM], T_WIDTH, id, ntm) end
   local data = not T_SHARED and redis.call('HGET', KEYS[KD], id)
   if data then redis.call('HSET', KEYS[TKD], id, data) end
   mirror_dense(nts, ntm, 1)

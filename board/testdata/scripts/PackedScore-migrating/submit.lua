@@ -5,7 +5,6 @@ local DENSE = false
 local CAP = 0
 local RESTMAX = 8589934591
 local SHARED = false
-local BUCKETS = false
 local FIELDS = function() return {{mul = 8589934592, span = 1048576, min = 0, max = 1.048575e+06, hi = true}, {mul = 4294967296, span = 2, min = 0, max = 1, hi = true}, {mul = 1, span = 4294967296, min = 0, max = 4.294967295e+09, hi = false}, } end
 local DESC = [[{"version":1,"radix":2,"fields":[{"name":"points","width":20,"dir":"HigherIsBetter"},{"name":"paid","width":1,"dir":"HigherIsBetter"},{"name":"time","width":32,"dir":"LowerIsBetter"}],"strategy":"PackedScore","cap":0,"denseRanks":false}]]
 local KZ = 1
@@ -26,13 +25,12 @@ local T_DENSE = true
 local T_CAP = 100
 local T_RESTMAX = 536870911
 local T_SHARED = false
-local T_BUCKETS = true
 local T_FIELDS = function() return {{mul = 536870912, span = 16777216, min = 0, max = 1.7976931348623157e+308, hi = true}, {mul = 268435456, span = 2, min = 0, max = 1, hi = true}, {mul = 256, span = 1048576, min = 0, max = 1.048575e+06, hi = false}, {mul = 1, span = 256, min = 0, max = 255, hi = true}, } end
 local T_FROM = {1, 2, 3, 0}
 local T_DEF = {0, 0, 0, 3}
 -- fragment: lookup.lua
 -- lookup.lua: buckets(), the id lookup of a key-suffix board stored in
--- buckets (BUCKETS; T_BUCKETS for a migration's target), for every script
+-- buckets (and of a migration's key-suffix target), for every script
 -- that finds, writes or removes an id's member. It builds its closures on
 -- its first call only (later calls return the same table, whose caches
 -- every caller shares), so the other boards pay for none of it:
@@ -191,7 +189,7 @@ local function side()
     local id = member
     if STRATEGY == 's' then
       id = string.sub(member, WIDTH + 1)
-      if BUCKETS then buckets().del(KEYS[KM], WIDTH, id) else redis.call('HDEL', KEYS[KM], id) end
+      buckets().del(KEYS[KM], WIDTH, id)
     end
     redis.call('ZREM', KEYS[KZ], member)
     if not SHARED then redis.call('HDEL', KEYS[KD], id) end
@@ -210,8 +208,7 @@ end
 -- order of writes and copy steps.
 --
 -- Constants, besides the board's own (common.lua): the target's T_STRATEGY,
--- T_WIDTH, T_DENSE, T_CAP, T_RESTMAX, T_BUCKETS and T_FIELDS, as the
--- board's; T_FROM,
+-- T_WIDTH, T_DENSE, T_CAP, T_RESTMAX and T_FIELDS, as the board's; T_FROM,
 -- for each target field the index of the source field of the same name
 -- (0: none); T_DEF, the value of each target field that has no source
 -- field. KEYS[TKZ], KEYS[TKD], KEYS[TKM], KEYS[TKV], KEYS[TKC] are the
@@ -279,7 +276,7 @@ local function mirror_remove(member, s)
   local id = member
   if T_STRATEGY == 's' then
     id = string.sub(member, T_WIDTH + 1)
-    if T_BUCKETS then buckets().del(KEYS[TKM], T_WIDTH, id) else redis.call('HDEL', KEYS[TKM], id) end
+    buckets().del(KEYS[TKM], T_WIDTH, id)
   end
   redis.call('ZREM', KEYS[TKZ], member)
   if not T_SHARED then redis.call('HDEL', KEYS[TKD], id) end
@@ -289,14 +286,14 @@ end
 local function mirror(id)
   local tm, ts = id, nil
   if T_STRATEGY == 'p' then ts = redis.call('ZSCORE', KEYS[TKZ], id) else
-    if T_BUCKETS then tm = buckets().get(KEYS[TKM], T_WIDTH, id) else tm = redis.call('HGET', KEYS[TKM], id) end
+    tm = buckets().get(KEYS[TKM], T_WIDTH, id)
     if tm then ts = redis.call('ZSCORE', KEYS[TKZ], tm) end
   end
   if ts then mirror_remove(tm, ts) end
   redis.call('SREM', KEYS[KX], id)
   local sm, ss = id, nil
   if STRATEGY == 'p' then ss = redis.call('ZSCORE', KEYS[KZ], id) else
-    if BUCKETS then sm = buckets().get(KEYS[KM], WIDTH, id) else sm = redis.call('HGET', KEYS[KM], id) end
+    sm = buckets().get(KEYS[KM], WIDTH, id)
     if sm then ss = redis.call('ZSCORE', KEYS[KZ], sm) end
   end
   if not ss then return end
@@ -306,11 +303,7 @@ local function mirror(id)
     return
   end
   redis.call('ZADD', KEYS[TKZ], nts, ntm)
-  if T_BUCKETS then
-    buckets().set(KEYS[TKM], T_WIDTH, id, ntm)
-  elseif T_STRATEGY == 's' then
-    redis.call('HSET', KEYS[TKM], id, ntm)
-  end
+  if T_STRATEGY == 's' then buckets().set(KEYS[TKM], T_WIDTH, id, ntm) end
   local data = not T_SHARED and redis.call('HGET', KEYS[KD], id)
   if data then redis.call('HSET', KEYS[TKD], id, data) end
   mirror_dense(nts, ntm, 1)
@@ -371,7 +364,7 @@ if STRATEGY == 'p' then
   olds = redis.call('ZSCORE', KEYS[KZ], id)
   if olds then oldm = id end
 else
-  if BUCKETS then oldm = buckets().get(KEYS[KM], WIDTH, id) else oldm = redis.call('HGET', KEYS[KM], id) end
+  oldm = buckets().get(KEYS[KM], WIDTH, id)
   if oldm then olds = redis.call('ZSCORE', KEYS[KZ], oldm) end
 end
 local expect = ARGV[6]
@@ -446,11 +439,7 @@ if DENSE or CAP > 0 then S = side() end
 if changed then
   if oldm and oldm ~= nm then redis.call('ZREM', KEYS[KZ], oldm) end
   redis.call('ZADD', KEYS[KZ], ns, nm)
-  if BUCKETS then
-    if oldm ~= nm then buckets().set(KEYS[KM], WIDTH, id, nm) end
-  elseif STRATEGY == 's' then
-    redis.call('HSET', KEYS[KM], id, nm)
-  end
+  if STRATEGY == 's' and oldm ~= nm then buckets().set(KEYS[KM], WIDTH, id, nm) end
   if DENSE then
     if oldm then S.dense(olds, oldm, -1) end
     S.dense(ns, nm, 1)

@@ -9,8 +9,8 @@
 -- mirrors each of its writes into the target (mirror.lua).
 --
 -- KEYS[1]      the board's meta HASH
--- KEYS[2..7]   the source generation's z, d, m, v, c, i
--- KEYS[8..13]  the same names in the next generation
+-- KEYS[2..6]   the source generation's z, d, v, c, i
+-- KEYS[7..11]  the same names in the next generation
 -- ARGV[1]      the source generation, as read from the meta HASH
 -- ARGV[2]      the target descriptor
 -- ARGV[3]      the defaults of the target's new fields (JSON)
@@ -26,10 +26,10 @@ if m[2] == 'migrating' then
   return 'busy'
 end
 local at = redis.call('PEXPIRETIME', KEYS[2])
-for i = 2, 7 do
-  if redis.call('EXISTS', KEYS[i]) == 1 then redis.call('RENAME', KEYS[i], KEYS[i + 6]) end
+for i = 2, 6 do
+  if redis.call('EXISTS', KEYS[i]) == 1 then redis.call('RENAME', KEYS[i], KEYS[i + 5]) end
 end
-for _, k in ipairs({KEYS[2], KEYS[4], KEYS[7]}) do
+for _, k in ipairs({KEYS[2], KEYS[6]}) do
   redis.call('SET', k, 'tiebreak: moved to generation ' .. (tonumber(m[1]) + 1))
   if at > 0 then redis.call('PEXPIREAT', k, at) end
 end

@@ -4,11 +4,10 @@
 -- descriptor when the board has none.
 --
 -- KEYS[1]  the board's meta HASH (tb:{name}:meta)
--- KEYS[2]  generation 0's id HASH of the first key-suffix format
---          (tb:{name}:m)
--- ARGV[1]  the descriptor to store when there is none; '' to only read
--- ARGV[2]  the descriptor to store instead when KEYS[2] exists: a board
---          written before descriptors existed keeps its format ('' none)
+-- KEYS[2]  generation 0's sorted set (tb:{name}:z)
+-- ARGV[1]  the descriptor to store when there is none and KEYS[2] does
+--          not exist (entries with no descriptor are not a board: they
+--          get none); '' to only read
 --
 -- Reply: {desc, gen, state, target, tgen, defaults, expire, cursor}: the
 --        HASH's fields, each false when absent. state is 'live',
@@ -19,8 +18,7 @@
 --        expire only by periodic windows.
 
 local desc = ARGV[1]
-if ARGV[2] ~= '' and redis.call('EXISTS', KEYS[2]) == 1 then desc = ARGV[2] end
-if desc ~= '' and redis.call('HSETNX', KEYS[1], 'desc', desc) == 1 then
+if desc ~= '' and redis.call('EXISTS', KEYS[2]) == 0 and redis.call('HSETNX', KEYS[1], 'desc', desc) == 1 then
   redis.call('HSET', KEYS[1], 'gen', '0', 'state', 'live')
 end
 return redis.call('HMGET', KEYS[1], 'desc', 'gen', 'state', 'target', 'tgen', 'defaults', 'expire', 'cursor')

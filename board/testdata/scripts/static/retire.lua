@@ -7,7 +7,7 @@
 -- reads the sharded board's descriptor again.
 --
 -- KEYS[1]      the shard's meta HASH
--- KEYS[2..9]   the generation's z, d, m, i, v, c, dirty, inflight
+-- KEYS[2..8]   the generation's z, d, i, v, c, dirty, inflight
 -- ARGV[1]      the generation, as read from the meta HASH
 --
 -- Reply: 'done' (also when already retired); 'stale' when the generation is
@@ -16,8 +16,8 @@
 local m = redis.call('HMGET', KEYS[1], 'gen', 'state')
 if m[2] == 'retired' then return 'done' end
 if (m[1] or '0') ~= ARGV[1] or m[2] ~= 'frozen' then return 'stale' end
-redis.call('UNLINK', KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8], KEYS[9])
-for _, k in ipairs({KEYS[2], KEYS[4], KEYS[5]}) do
+redis.call('UNLINK', KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8])
+for _, k in ipairs({KEYS[2], KEYS[4]}) do
   redis.call('SET', k, 'tiebreak: retired')
 end
 redis.call('HSET', KEYS[1], 'state', 'retired')

@@ -8,9 +8,9 @@
 -- (every write is mirrored meanwhile, so a second pass converges).
 --
 -- KEYS[1]     the board's meta HASH
--- KEYS[2..7]  the source generation's z, d, m, v, c, i
--- KEYS[8]     the source generation's misfit set
--- KEYS[9]     the target's sorted set
+-- KEYS[2..6]  the source generation's z, d, v, c, i
+-- KEYS[7]     the source generation's misfit set
+-- KEYS[8]     the target's sorted set
 -- ARGV[1]     the target generation, as read from the meta HASH
 -- ARGV[2]     the target's cap ('0': none)
 --
@@ -23,19 +23,19 @@
 local m = redis.call('HMGET', KEYS[1], 'state', 'tgen', 'pscore', 'target')
 if m[1] ~= 'migrating' or m[2] ~= ARGV[1] then return 'stale' end
 if m[3] ~= 'done' then return 'copying' end
-local misfits = redis.call('SCARD', KEYS[8])
+local misfits = redis.call('SCARD', KEYS[7])
 if misfits > 0 then return 'misfits' end
 local want = redis.call('ZCARD', KEYS[2])
 local cap = tonumber(ARGV[2])
 if cap > 0 and want > cap then want = cap end
-if redis.call('ZCARD', KEYS[9]) ~= want then
+if redis.call('ZCARD', KEYS[8]) ~= want then
   redis.call('HDEL', KEYS[1], 'pscore', 'pmember')
   redis.call('HINCRBY', KEYS[1], 'recopies', 1)
   return 'recopy'
 end
 local at = redis.call('PEXPIRETIME', KEYS[2])
-redis.call('UNLINK', KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8])
-for _, k in ipairs({KEYS[2], KEYS[4], KEYS[7]}) do
+redis.call('UNLINK', KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7])
+for _, k in ipairs({KEYS[2], KEYS[6]}) do
   redis.call('SET', k, 'tiebreak: moved to generation ' .. m[2])
   if at > 0 then redis.call('PEXPIREAT', k, at) end
 end
