@@ -51,7 +51,7 @@ type Board struct {
 // A board is its descriptor: entries under the board's names with no
 // descriptor (keys left by something else, or whose meta HASH was
 // removed or evicted) are not a board, and New refuses them
-// (errDescriptor) rather than take them for its own; remove them, or
+// (ErrMismatch) rather than take them for its own; remove them, or
 // choose another name.
 //
 // It refuses (ErrArgument) an empty name, one over 200 bytes or one
@@ -177,7 +177,7 @@ func fmtNum(v float64) string {
 }
 
 // expireArg is the expire-at argument of the write scripts. It refuses
-// (errExpired) a periodic window already past its retention.
+// (ErrArgument) a periodic window already past its retention.
 func (b *Board) expireArg() (string, error) {
 	if b.opts.expireAt.IsZero() {
 		return "0", nil

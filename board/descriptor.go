@@ -44,7 +44,7 @@ type descriptor struct {
 	DenseRanks bool `json:"denseRanks"`
 	// SharedData is Options.SharedData.
 	SharedData bool `json:"sharedData,omitempty"`
-	// Shards is the number of shards of a sharded board (createSharded); 0
+	// Shards is the number of shards of a sharded board (Options.Shards); 0
 	// for a board that is not sharded.
 	Shards int `json:"shards,omitempty"`
 	// ShardNames are the names of a sharded board's shards, in shard
@@ -95,7 +95,7 @@ func (d descriptor) encoded() string {
 	return string(j)
 }
 
-// parseDescriptor reads a stored descriptor. It refuses (errDescriptor)
+// parseDescriptor reads a stored descriptor. It refuses (ErrMismatch)
 // malformed JSON and a version it does not know.
 func parseDescriptor(name, s string) (descriptor, error) {
 	var d descriptor
@@ -111,7 +111,7 @@ func parseDescriptor(name, s string) (descriptor, error) {
 }
 
 // build returns the layout and options the descriptor describes. It
-// refuses (errDescriptor) one that no layout or options could give.
+// refuses (ErrMismatch) one that no layout or options could give.
 func (d descriptor) build(name string) (*pack.Layout, Options, error) {
 	fields := make([]pack.Field, len(d.Fields))
 	for i, f := range d.Fields {

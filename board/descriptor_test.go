@@ -212,7 +212,7 @@ func TestPeriodicWindowDescriptor(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := p.Current()
+	w := p.At(time.Now())
 	if _, err := Open(ctx, env.Client, w.Name(), Options{}); !errors.Is(err, ErrNotFound) {
 		t.Errorf("Open before the first write: err = %v, want ErrNotFound", err)
 	}
@@ -233,7 +233,7 @@ func TestPeriodicWindowDescriptor(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := readMetaRaw(t, w)
-	if _, err := other.Current().Submit(ctx, Submission{ID: "b", Values: []float64{1, 0, 0}}); !errors.Is(err, ErrMismatch) {
+	if _, err := other.At(time.Now()).Submit(ctx, Submission{ID: "b", Values: []float64{1, 0, 0}}); !errors.Is(err, ErrMismatch) {
 		t.Errorf("write with other settings: err = %v, want ErrMismatch", err)
 	}
 	if n, _ := o.Len(ctx); n != 1 {
@@ -252,7 +252,7 @@ func TestPeriodicWindowBuckets(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := p.Current()
+	w := p.At(time.Now())
 	for i, id := range []string{"a", "b\x00\x03", "c"} {
 		mustSubmit(t, w, Submission{ID: id, Values: []float64{float64(i % 2), 1, float64(i)}})
 	}

@@ -70,7 +70,7 @@
 //
 // # One board over many nodes
 //
-// A sharded board (createSharded) spreads one board over S shards, each a
+// A sharded board (Options.Shards) spreads one board over S shards, each a
 // board of its own with its own hash tag, so that on a cluster they live
 // on different nodes:
 //
@@ -88,6 +88,26 @@
 // shard becomes exporting (its writes record their ids), is copied, frozen
 // (its writes wait), drained of the last ids, retired; then the
 // descriptor switches to the new shards.
+//
+// Reads of a sharded board are exact: every answer, ranks included, is the
+// one a board of one hash tag holding the same entries gives. Each read
+// makes at most two round trips whatever S, asking all shards at once (one
+// pipelined batch per node): Len, Top, Scan and, near the top, Page and
+// Between make one; Get, Rank, Around, Among, a deep Page or Between make
+// two. Each shard answers atomically, but a read across shards is not one
+// snapshot: during writes, ranks may count an entry twice or not at all
+// for an instant (an id never moves between shards); a read of a board at
+// rest, or of entries no write touches meanwhile, is exact. Dense ranks,
+// Group and SharedData are refused (ErrOptions), and so are Migrate
+// (ErrArgument: a sharded board keeps its layout) and NewGroup.
+//
+// Cap on a sharded board: each shard keeps its best Cap entries, which
+// holds the best Cap of the board whatever shard they are in, and reads
+// show only the best Cap of the whole board (Len counts at most Cap; an
+// entry beyond is ErrNotFound). Unlike a board of one hash tag, which
+// forgets an entry pushed out of the best Cap, a shard keeps it until its
+// own shard holds Cap better ones, so an entry can come back into view when
+// better ones leave. The board holds up to S times Cap entries.
 //
 // # Atomicity
 //

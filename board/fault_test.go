@@ -271,7 +271,7 @@ func archiveCase(t *testing.T, client rueidis.Client, addrs []string, name strin
 	}
 	c.load = loadConfig{
 		writers: faultWriters, readers: faultReaders, ids: faultIDs, seed: 3,
-		target:   func(context.Context) (faultTarget, error) { return p.Current(), nil },
+		target:   func(context.Context) (faultTarget, error) { return p.At(time.Now()), nil },
 		stale:    func(faultTarget) {},
 		ledgerOf: ledgerOf,
 		writes:   &c.writes, reads: &c.reads,

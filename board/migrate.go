@@ -78,15 +78,16 @@ const (
 // arguments, from any process (a handle from Open will do); until then the
 // board keeps working, its writes mirrored. A restart or a failover of
 // Redis does not cut it short: it goes on by itself once Redis answers
-// again (trying for up to 30 s; then its error wraps ErrRedis). Values that do not fit the new layout are never masked:
-// those entries stay out of the target and Migrate returns a *misfitsError
-// listing them (wrapping ErrArgument and pack.ErrOverflow) without switching;
+// again (trying for up to 30 s; then its error wraps ErrRedis). Values
+// that do not fit the new layout are never masked: those entries stay out
+// of the target and Migrate returns an error that counts them and names
+// up to ten (wrapping ErrArgument and pack.ErrOverflow) without switching;
 // fix or remove them through any handle and call Migrate again.
 //
 // It refuses what New refuses for the new settings, a Group or SharedData
 // other than the board's (ErrArgument; an empty Group keeps the board's),
 // bad MigrateOptions
-// (ErrArgument, ErrArgument), a board whose stored descriptor is not b's
+// (ErrArgument), a board whose stored descriptor is not b's
 // (ErrMismatch) and a board already migrating to other settings
 // (ErrMigrating). A migration to the settings the board already has
 // returns at once.

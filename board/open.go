@@ -25,7 +25,7 @@ import (
 //
 // It refuses an invalid name (ErrArgument), a nil client and invalid options
 // (ErrOptions); a name with no stored descriptor is ErrNotFound, a
-// descriptor it cannot read errDescriptor. Redis errors wrap ErrRedis.
+// descriptor it cannot read ErrMismatch. Redis errors wrap ErrRedis.
 func Open(ctx context.Context, client rueidis.Client, name string, opts Options) (*Board, error) {
 	group, name := splitName(name)
 	if err := checkName(name); err != nil {

@@ -112,7 +112,7 @@ type Options struct {
 
 	// Shards spreads the board over Shards shards, each a board of its
 	// own with its own hash tag, so that on a Redis Cluster the board
-	// outgrows one node's memory and one core (see "Sharded boards" in the
+	// outgrows one node's memory and one core (see "One board over many nodes" in the
 	// package doc; Reshard changes the count). Default 0: one hash tag, no
 	// shards. 1 to 256 shards a board; a sharded board refuses
 	// DenseRanks, Group and SharedData (ErrOptions). Part of the stored

@@ -139,7 +139,7 @@ func NewPeriodic(client rueidis.Client, name string, layout *pack.Layout, period
 
 // At returns the board of the window holding t. Its keys expire Retention
 // after the window ends, set again by every write; a write once that moment
-// has passed is refused (errExpired).
+// has passed is refused (ErrArgument).
 //
 // At does not talk to Redis. The window's first write stores its
 // descriptor (with the instant its keys expire), so that Open can read the
@@ -155,6 +155,3 @@ func (p *Periodic) At(t time.Time) *Board {
 	}
 	return b
 }
-
-// Current returns the board of the window holding time.Now().
-func (p *Periodic) Current() *Board { return p.At(time.Now()) }

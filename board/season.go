@@ -18,13 +18,6 @@ import (
 // and a day's retention, 1,440.
 const maxWindows = 10_000
 
-// Previous returns the board of the window before the current one: last
-// week's board of a weekly Periodic.
-func (p *Periodic) Previous() *Board {
-	w, _ := p.period.Window(time.Now()) // NewPeriodic validated the period
-	return p.At(w.Start.Add(-time.Nanosecond))
-}
-
 // Windows returns the windows whose boards still exist, newest first: of
 // the windows that end no longer than Retention ago (at most 10,000 of
 // them), those with a stored descriptor or entries, in one pipelined round

@@ -41,7 +41,7 @@ import (
 // wraps ErrRedis). A resharding cut short (context cancelled, process
 // killed, Redis away for longer) resumes where it stopped when Reshard is
 // called again with the same count, from any process, with a handle from
-// openSharded, or createSharded with the old count or the new one. One process
+// Open, or from New with the old count or the new one. One process
 // at a time copies: it holds a lease in the board's meta HASH, renewed at
 // every step, and its token fences its writes: each shard's meta HASH
 // names it, and a process that lost the lease writes nothing more. A

@@ -107,7 +107,7 @@ type Result struct {
 // pack.ErrOverflow for ranges); an unknown policy or operator, or
 // operators without PerField, member data over 64 KiB bytes
 // (ErrArgument); a write to a periodic window
-// past its retention (errExpired). Redis errors wrap ErrRedis; an error
+// past its retention (ErrArgument). Redis errors wrap ErrRedis; an error
 // of ctx wraps ctx's error (context.Canceled, context.DeadlineExceeded).
 //
 // With Options.WaitReplicas, it returns once that many replicas hold the

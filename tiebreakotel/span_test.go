@@ -196,7 +196,7 @@ func TestMigrateKeepsTheObserver(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := p.Current().Submit(ctx, board.Submission{ID: "ada", Values: []float64{1, 2}}); err != nil {
+	if _, err := p.At(time.Now()).Submit(ctx, board.Submission{ID: "ada", Values: []float64{1, 2}}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := p.Windows(ctx); err != nil {

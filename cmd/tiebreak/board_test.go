@@ -238,7 +238,7 @@ func testDescribe(t *testing.T, bin string) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		w := p.Current()
+		w := p.At(time.Now())
 		if _, err := w.Submit(ctx, board.Submission{ID: "ann", Values: []float64{1, 0, 2}}); err != nil {
 			t.Fatal(err)
 		}

@@ -175,7 +175,7 @@ func shardedOps(ctx context.Context, t *testing.T, cs *calls, c rueidis.Client) 
 func seasonOps(ctx context.Context, t *testing.T, cs *calls, c rueidis.Client) []*board.Board {
 	p, err := board.NewPeriodic(c, "season", boardLayout(t), board.Every(200*time.Millisecond), time.Minute, board.Options{})
 	cs.check("NewPeriodic", err, nil)
-	w := p.Current()
+	w := p.At(time.Now())
 	cs.check("window Submit", errOf(w.Submit(ctx, board.Submission{ID: "*", Values: []float64{1, 1, 1}})), nil)
 	time.Sleep(450 * time.Millisecond)
 	cs.check("Windows", errOf(p.Windows(ctx)), nil)
@@ -193,7 +193,7 @@ func seasonOps(ctx context.Context, t *testing.T, cs *calls, c rueidis.Client) [
 func periodicOps(ctx context.Context, t *testing.T, cs *calls, c rueidis.Client) *board.Board {
 	p, err := board.NewPeriodic(c, "daily", boardLayout(t), board.Daily(nil), time.Hour, board.Options{DenseRanks: true})
 	cs.check("NewPeriodic", err, nil)
-	b := p.Current()
+	b := p.At(time.Now())
 	for i, id := range []string{"*", "p1", "line\nbreak\r\n", "nul\x00byte"} {
 		sub := board.Submission{ID: id, Values: []float64{float64(i), 1, 1}, Data: []byte("\n")}
 		cs.check("periodic Submit", errOf(b.Submit(ctx, sub)), nil)
