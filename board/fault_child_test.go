@@ -158,7 +158,9 @@ func runFaultOp(ctx context.Context, c rueidis.Client, spec faultSpec) error {
 		if err != nil {
 			return err
 		}
-		_, err = sb.Reshard(ctx, spec.Shards, MigrateOptions{Batch: spec.Batch})
+		// A pause between copy steps leaves the writers time to write to
+		// the shards being copied, so that every run has ids to drain.
+		_, err = sb.Reshard(ctx, spec.Shards, MigrateOptions{Batch: spec.Batch, Pause: 2 * time.Millisecond})
 		return err
 	case "Archive":
 		p, err := NewPeriodic(c, spec.Name, faultLayout(migrateFromWidth), Every(time.Duration(spec.PeriodMS)*time.Millisecond),
