@@ -1,4 +1,7 @@
-// Package docpaths holds a test only: every import path of this module
-// that the code, its comments and the documentation name must exist, so
-// that no doc sends a reader to a package that is not there.
+// Package docpaths holds tests only, of the documentation: every import
+// path of this module that the code, its comments and the documentation
+// name must exist, so that no doc sends a reader to a package that is not
+// there; every Go block of README.md and docs/*.md compiles (see
+// TestGoSnippetsCompile for how a fragment is wrapped); and every
+// relative link of those pages leads somewhere.
 package docpaths

@@ -16,7 +16,7 @@ import (
 	"github.com/tiebreak/tiebreak/internal/redistest"
 )
 
-// The ACL each package needs, as the README lists it: the commands (those
+// The ACL each package needs, as docs/operating.md lists it: the commands (those
 // the package sends and those its scripts call), without the key
 // patterns, which name each object. Every user also needs aclConnection
 // (rueidis asks CLUSTER SLOTS, or SHARDS on Redis 8 and Valkey 8, when it
@@ -182,11 +182,11 @@ func quoted(s string) string {
 	return fmt.Sprintf("%q", s)
 }
 
-// The README's table of least privilege lists what the tests give: each
-// package's commands, what every client needs, and client|setinfo where
-// the engine has it.
-func TestACLTableIsTheREADMEs(t *testing.T) {
-	readme, err := os.ReadFile("../../README.md")
+// The table of least privilege in docs/operating.md lists what the tests
+// give: each package's commands, what every client needs, and
+// client|setinfo where the engine has it.
+func TestACLTableIsTheDocs(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/operating.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -201,13 +201,13 @@ func TestACLTableIsTheREADMEs(t *testing.T) {
 		{"writes that wait for replicas", aclWait},
 	} {
 		found := false
-		for line := range strings.Lines(string(readme)) {
+		for line := range strings.Lines(string(doc)) {
 			if strings.HasPrefix(line, "| "+row.what) && strings.Contains(line, " | "+cell(row.commands)+" |") {
 				found = true
 			}
 		}
 		if !found {
-			t.Errorf("README.md has no row %q with the commands %s", row.what, cell(row.commands))
+			t.Errorf("docs/operating.md has no row %q with the commands %s", row.what, cell(row.commands))
 		}
 	}
 }
