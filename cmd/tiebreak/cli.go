@@ -17,6 +17,8 @@ type globals struct {
 	cluster bool
 	json    bool
 	timeout time.Duration
+	// The flags of the commands that write.
+	yes, dryRun, resume bool
 }
 
 func (g *globals) register(fs *flag.FlagSet) {
@@ -34,6 +36,11 @@ type command struct {
 	name string   // "board top"
 	args []string // positional arguments, by name: "NAME", "ID"
 	help string   // one line
+	// writes, when not empty, says what the command changes: it then
+	// takes --yes and --dry-run and refuses to run with neither.
+	writes string
+	// resumes marks a command that reads, and writes only with --resume.
+	resumes bool
 	// setup defines the command's own flags on fs and returns the function
 	// that runs it with their values.
 	setup func(fs *flag.FlagSet) runFunc
@@ -49,6 +56,12 @@ func init() {
 	commands = append(commands, timelineCommands()...)
 	commands = append(commands, mapCommands()...)
 	commands = append(commands, limiterCommands()...)
+	commands = append(commands, writeCommands()...)
+}
+
+// writing reports whether the command line asks cmd to write.
+func (g *globals) writing(c *command) bool {
+	return c.writes != "" && (!c.resumes || g.resume)
 }
 
 // lookup finds the command named by the first one or two words of args
@@ -100,6 +113,13 @@ func (c *command) flagSet() (*flag.FlagSet, *globals, runFunc) {
 	fs.SetOutput(io.Discard)
 	g := &globals{}
 	g.register(fs)
+	if c.writes != "" {
+		fs.BoolVar(&g.yes, "yes", false, "do it: "+c.writes)
+		fs.BoolVar(&g.dryRun, "dry-run", false, "print exactly what it would change, and change nothing")
+	}
+	if c.resumes {
+		fs.BoolVar(&g.resume, "resume", false, "resume it (writes; needs --yes or --dry-run)")
+	}
 	var fn runFunc
 	if c.setup != nil {
 		fn = c.setup(fs)
@@ -133,11 +153,20 @@ func parse(c *command, args []string) (*globals, []string, runFunc, error) {
 			pos, args = append(pos, args[0]), args[1:]
 		}
 	}
-	want := 0
+	want, more := 0, false
 	for _, a := range c.args {
-		if !strings.HasPrefix(a, "[") {
+		switch {
+		case strings.HasSuffix(a, "..."): // one or more
+			want, more = want+1, true
+		case !strings.HasPrefix(a, "["):
 			want++
 		}
+	}
+	if more && len(pos) >= want {
+		return g, pos, fn, nil
+	}
+	if more {
+		return nil, nil, nil, fmt.Errorf("want at least %d argument(s) (%s), got %d: %q", want, strings.Join(c.args, " "), len(pos), pos)
 	}
 	if len(pos) != want {
 		return nil, nil, nil, fmt.Errorf("want %d argument(s) (%s), got %d: %q", want, strings.Join(c.args, " "), len(pos), pos)
@@ -154,7 +183,11 @@ func isNumber(s string) bool {
 // usage is the command's help text: its synopsis and flags.
 func (c *command) usage() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "usage: tiebreak %s [flags]\n\n%s\n\nflags:\n", c.synopsis(), c.help)
+	fmt.Fprintf(&b, "usage: tiebreak %s [flags]\n\n%s\n", c.synopsis(), c.help)
+	if c.writes != "" {
+		fmt.Fprintf(&b, "\nIt writes: %s. It refuses to run without --yes; --dry-run prints what it\nwould change and changes nothing.\n", c.writes)
+	}
+	b.WriteString("\nflags:\n")
 	fs, _, _ := c.flagSet()
 	fs.SetOutput(&b)
 	fs.PrintDefaults()
@@ -169,9 +202,17 @@ func (c *command) synopsis() string {
 func overview() string {
 	var b strings.Builder
 	b.WriteString("usage: tiebreak COMMAND [ARGS] [flags]\n\n" +
-		"Shows what the tiebreak packages store in Redis. It writes nothing.\n\ncommands:\n")
+		"Shows what the tiebreak packages store in Redis. The commands marked [writes] change\n" +
+		"it, and only with --yes (--dry-run prints what they would change); the others never write.\n\ncommands:\n")
 	for _, c := range commands {
-		fmt.Fprintf(&b, "  %-30s %s\n", c.synopsis(), c.help)
+		mark := ""
+		if c.writes != "" {
+			mark = "[writes] "
+		}
+		if c.resumes {
+			mark = "[writes with --resume] "
+		}
+		fmt.Fprintf(&b, "  %-30s %s%s\n", c.synopsis(), mark, c.help)
 	}
 	b.WriteString("\nflags of every command: --url URL (default $REDIS_URL), --cluster, --json, --timeout;\n" +
 		"`tiebreak help COMMAND` for the flags of one. Exit status: 0 ok, 1 failure, 2 usage.\n")

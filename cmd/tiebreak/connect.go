@@ -23,6 +23,7 @@ type env struct {
 	client rueidis.Client
 	out    *printer
 	where  string // the server, its URL without a password
+	g      *globals
 }
 
 // execute connects as g says, runs fn and closes the connection.
@@ -37,7 +38,7 @@ func execute(ctx context.Context, g *globals, stdout io.Writer, fn func(context.
 		return err
 	}
 	defer client.Close()
-	return fn(ctx, &env{client: client, out: &printer{w: stdout, json: g.json}, where: where})
+	return fn(ctx, &env{client: client, out: &printer{w: stdout, json: g.json}, where: where, g: g})
 }
 
 // connect opens a client to the server g names, cluster or not, and checks

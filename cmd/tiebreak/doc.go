@@ -2,7 +2,10 @@
 // boards, timelines, decimal maps and rate-limited keys it finds, a
 // board's stored descriptor and its entries with every field decoded by
 // name, a timeline's messages with their IDs and times, a map's keys in
-// order, a limited key's count and reset time. It writes nothing.
+// order, a limited key's count and reset time. Reading is the default:
+// only the commands below marked "writes" change anything, and each
+// refuses to run without --yes; --dry-run prints exactly what it would
+// change (keys, counts, the entries affected) and changes nothing.
 //
 //	go install github.com/tiebreak/tiebreak/cmd/tiebreak@latest
 //
@@ -21,6 +24,24 @@
 //	map range NAME [--min K|--gt K] [--max K|--lt K] [--reverse] [-n 100]
 //	map get NAME KEY
 //	limiter get KEY --window 1m [--limit N]
+//
+// Writes (each through the package's own call, atomic where it is):
+//
+//	board remove NAME ID...               Board.Remove, one script
+//	board remove --group GROUP ID...      every board of a group and its shared data
+//	board clear NAME                      Board.Clear: empty, descriptor kept
+//	board drop NAME                       Board.Drop (sharded boards, windows, archives)
+//	board archive NAME --window LABEL [--tz UTC] [--top N] [--retention D]
+//	                                      Periodic.Archive of an ended window
+//	board migration NAME [--resume]       progress, lease, last step; --resume resumes
+//	timeline remove ROOM ID... --layout L Timeline.Remove
+//	map remove NAME KEY...                Map.Remove
+//	limiter reset KEY                     Limiter.Reset
+//
+// A periodic board stores neither its period nor its retention: board
+// archive reads the period from the window's label (2026-11-22 daily,
+// 2026-W47 weekly, 2026-11 monthly, 60000ms-29544480 fixed) and its time
+// zone from --tz.
 //
 // The server is --url, else the REDIS_URL environment variable, else
 // redis://127.0.0.1:6379; a cluster is recognised by itself (--cluster

@@ -100,7 +100,7 @@ func testUsage(t *testing.T, bin string) {
 		}
 	}
 	// An unknown command says which exist, in one line, not the whole help.
-	for _, args := range [][]string{{"board", "remove", "x"}, {"boards"}} {
+	for _, args := range [][]string{{"board", "erase", "x"}, {"boards"}} {
 		r := c.run(args...)
 		if r.code != exitUsage || strings.Count(strings.TrimSpace(r.stderr), "\n") != 0 || !strings.Contains(r.stderr, "board top") {
 			t.Errorf("tiebreak %q: exit %d, stderr %q; want one line naming the commands", args, r.code, r.stderr)

@@ -39,6 +39,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	case err != nil:
 		return usageFailure(stderr, fmt.Errorf("%s: %w\n(tiebreak help %s lists its flags)", cmd.name, err, cmd.name))
 	}
+	if g.writing(cmd) && !g.yes && !g.dryRun {
+		return usageFailure(stderr, fmt.Errorf("%s writes (%s): add --yes to do it, or --dry-run to see what it would change", cmd.name, cmd.writes))
+	}
 	if err := execute(ctx, g, stdout, func(ctx context.Context, e *env) error { return runFn(ctx, e, pos) }); err != nil {
 		var u usageError
 		if errors.As(err, &u) {
@@ -71,7 +74,7 @@ func badCommand(args []string) error {
 	if len(words) == 0 {
 		return fmt.Errorf("no command given\n\n%s", overview())
 	}
-	return fmt.Errorf("unknown command %q; the commands (all read only): %s; `tiebreak help` says more", strings.Join(words, " "), commandsLike(words[0]))
+	return fmt.Errorf("unknown command %q; the commands: %s; `tiebreak help` says more", strings.Join(words, " "), commandsLike(words[0]))
 }
 
 // commandsLike lists, in one line, the commands whose first word is

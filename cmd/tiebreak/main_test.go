@@ -54,6 +54,7 @@ func TestCommand(t *testing.T) {
 		{"readonly", testReadOnly},
 		{"cluster", testCluster},
 		{"names", testNames},
+		{"write", testWrite},
 	} {
 		t.Run(g.name, func(t *testing.T) { g.fn(t, bin) })
 	}

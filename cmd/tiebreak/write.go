@@ -1,0 +1,397 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/board"
+	"github.com/tiebreak/tiebreak/internal/redisops"
+)
+
+// writeCommands are the commands that change what is stored. Each refuses
+// to run without --yes, and with --dry-run prints what it would change
+// and changes nothing (main.go checks the flags before connecting).
+func writeCommands() []*command {
+	return []*command{
+		{name: "board remove", args: []string{"[NAME]", "ID..."},
+			help:   "remove ids from a board (Board.Remove, atomic); --group GROUP ID...: from every board of a group",
+			writes: "removes the entries of the ids, with their member data and rank indexes",
+			setup: func(fs *flag.FlagSet) runFunc {
+				group := fs.String("group", "", "remove the ids from every board of this `group` (then every argument is an id)")
+				return func(ctx context.Context, e *env, a []string) error { return boardRemove(ctx, e, *group, a) }
+			}},
+		{name: "board clear", args: []string{"NAME"}, help: "empty a board, keeping its descriptor (Board.Clear)",
+			writes: "removes every entry of the board; its descriptor stays",
+			setup: func(fs *flag.FlagSet) runFunc {
+				return func(ctx context.Context, e *env, a []string) error { return boardClear(ctx, e, a[0]) }
+			}},
+		{name: "board drop", args: []string{"NAME"}, help: "remove a whole board, descriptor included (Board.Drop): sharded boards, windows and archives too",
+			writes: "removes every key of the board",
+			setup: func(fs *flag.FlagSet) runFunc {
+				return func(ctx context.Context, e *env, a []string) error { return boardDrop(ctx, e, a[0]) }
+			}},
+		archiveCommand(),
+		migrationCommand(),
+		{name: "timeline remove", args: []string{"ROOM", "ID..."}, help: "remove messages from a timeline (Timeline.Remove, one atomic script)",
+			writes: "removes the messages of the IDs",
+			setup: func(fs *flag.FlagSet) runFunc {
+				q := timelineQuery{op: "remove"}
+				fs.StringVar(&q.layout, "layout", "", "the IDs' tsid `layout`, required (timelines do not store it): "+strings.Join(layoutNames, ", "))
+				fs.StringVar(&q.strategy, "strategy", "auto", "the timeline's `strategy`: LexID, SplitScore, or auto (told by its scores)")
+				return func(ctx context.Context, e *env, a []string) error {
+					q.room = a[0]
+					return timelineRemove(ctx, e, q, a[1:])
+				}
+			}},
+		{name: "map remove", args: []string{"NAME", "KEY..."}, help: "remove keys, each with all its values, from a decimal map (Map.Remove, one atomic script)",
+			writes: "removes the keys and their values",
+			setup: func(fs *flag.FlagSet) runFunc {
+				return func(ctx context.Context, e *env, a []string) error { return mapRemove(ctx, e, a[0], a[1:]) }
+			}},
+		{name: "limiter reset", args: []string{"KEY"}, help: "forget every request logged for a rate-limited key (Limiter.Reset)",
+			writes: "removes the key's log of requests",
+			setup: func(fs *flag.FlagSet) runFunc {
+				prefix := fs.String("limiter-prefix", defaultLimiterPrefix, limiterPrefixHelp)
+				return func(ctx context.Context, e *env, a []string) error { return limiterReset(ctx, e, *prefix, a[0]) }
+			}},
+	}
+}
+
+// changeOut is what a writing command changed, or with --dry-run would
+// change, in JSON.
+type changeOut struct {
+	Command string `json:"command"`
+	Object  string `json:"object"`
+	DryRun  bool   `json:"dryRun"`
+	// Keys are the Redis keys it changes (removes, empties or creates).
+	Keys []string `json:"keys"`
+	// Count is how many entries, messages, keys or requests it removes
+	// (copies, for an archive).
+	Count int64 `json:"count"`
+	// Affected names them: ids, message IDs, map keys.
+	Affected []string `json:"affected"`
+	// Entries are the board entries affected, as they were.
+	Entries []entryOut `json:"entries,omitempty"`
+	// Boards are the boards of a group each id was removed from.
+	Boards map[string][]string `json:"boards,omitempty"`
+}
+
+// report prints what a writing command changed, or would change: the
+// table t (if any rows) then what was done.
+func report(e *env, g *globals, c changeOut, t *table, what string) error {
+	c.DryRun = g.dryRun
+	if c.Keys == nil {
+		c.Keys = []string{}
+	}
+	if c.Affected == nil {
+		c.Affected = []string{}
+	}
+	if t == nil {
+		t = &table{}
+	}
+	if g.dryRun {
+		t.note("dry run: %s would %s; nothing changed", c.Command, what)
+	} else {
+		t.note("%s: done: %s", c.Command, what)
+	}
+	t.note("keys: %s", strings.Join(c.Keys, " "))
+	return e.out.emit(c, t)
+}
+
+// globalsOf is the parsed flags of the running command; execute keeps
+// them in env.
+func globalsOf(e *env) *globals { return e.g }
+
+// boardRef is a board named on the command line, resolved.
+type boardRef struct {
+	arg, group, name string
+	b                *board.Board
+}
+
+// openRef opens the board arg names: "name", or "group/name" for a board
+// of a group.
+func openRef(ctx context.Context, e *env, arg string) (*boardRef, error) {
+	group, name := groupOf(ctx, e, "", arg)
+	b, err := openBoard(ctx, e, group, name)
+	if err != nil {
+		return nil, err
+	}
+	return &boardRef{arg: arg, group: group, name: name, b: b}, nil
+}
+
+// boardKeys returns the existing keys of board name of group, sorted:
+// those under its prefix (less those of a group of the same name), and
+// those of its shards, current, target and retired, for a sharded board.
+// With entriesOnly, its meta HASH and tombstones (strings) are left out.
+func boardKeys(ctx context.Context, e *env, group, name string, entriesOnly bool) ([]string, error) {
+	prefix := boardPrefix(group, name)
+	keys, err := redisops.ScanKeys(ctx, e.client, globEscape(prefix)+"*")
+	if err != nil {
+		return nil, fmt.Errorf("SCAN %s*: %w", prefix, err)
+	}
+	keys = slices.DeleteFunc(keys, func(k string) bool { return group == "" && strings.HasPrefix(k, prefix+"{") })
+	meta := boardMetaKey(group, name)
+	m, err := e.client.Do(ctx, e.client.B().Hgetall().Key(meta).Build()).AsStrMap()
+	if err != nil {
+		return nil, fmt.Errorf("HGETALL %s: %w", meta, err)
+	}
+	for _, s := range shardNames(m) {
+		sk, err := boardKeys(ctx, e, "", s, entriesOnly)
+		if err != nil {
+			return nil, err
+		}
+		keys = append(keys, sk...)
+	}
+	if entriesOnly {
+		types := make(rueidis.Commands, len(keys))
+		for i, k := range keys {
+			types[i] = e.client.B().Type().Key(k).Build()
+		}
+		var kept []string
+		for i, r := range e.client.DoMulti(ctx, types...) {
+			typ, err := r.ToString()
+			if err != nil {
+				return nil, fmt.Errorf("TYPE %s: %w", keys[i], err)
+			}
+			if keys[i] != meta && typ != "string" && typ != "none" && !strings.HasSuffix(keys[i], ":meta") {
+				kept = append(kept, keys[i])
+			}
+		}
+		keys = kept
+	}
+	slices.Sort(keys)
+	return slices.Compact(keys), nil
+}
+
+// shardNames returns the names of the shards a sharded board's meta HASH
+// m names: current, target of a resharding, and retired.
+func shardNames(m map[string]string) []string {
+	var out []string
+	for field, v := range m {
+		if s, ok := strings.CutPrefix(field, "retired:"); ok {
+			out = append(out, s)
+		} else if field == metaDesc || field == metaTarget {
+			var d storedDescriptor
+			if json.Unmarshal([]byte(v), &d) == nil {
+				out = append(out, d.ShardNames...)
+			}
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// allEntries reads every entry of b, best first, with their data.
+func allEntries(ctx context.Context, b *board.Board) ([]board.Entry, error) {
+	var out []board.Entry
+	cursor := ""
+	for {
+		l, err := b.Scan(ctx, cursor, 1000, board.WithData())
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, l.Entries...)
+		if l.Next == "" {
+			return out, nil
+		}
+		cursor = l.Next
+	}
+}
+
+// entryIDs returns the ids of es.
+func entryIDs(es []board.Entry) []string {
+	ids := make([]string, len(es))
+	for i, en := range es {
+		ids[i] = en.ID
+	}
+	return ids
+}
+
+func boardRemove(ctx context.Context, e *env, group string, args []string) error {
+	if group != "" {
+		return groupRemove(ctx, e, group, args)
+	}
+	if len(args) < 2 {
+		return usagef("want a board NAME and at least one ID (or --group GROUP and IDs), got %q", args)
+	}
+	r, err := openRef(ctx, e, args[0])
+	if err != nil {
+		return err
+	}
+	ids := args[1:]
+	data := true
+	l, err := r.b.Among(ctx, ids, boardRead{data: &data}.options(r.b)...)
+	if err != nil {
+		return err
+	}
+	keys, err := boardKeys(ctx, e, r.group, r.name, true)
+	if err != nil {
+		return err
+	}
+	t, out := entriesTable(r.b, l.Entries, 0, true)
+	c := changeOut{Command: "board remove", Object: r.arg, Keys: keys, Count: int64(len(l.Entries)), Affected: entryIDs(l.Entries), Entries: out.Entries}
+	g := globalsOf(e)
+	if !g.dryRun {
+		if c.Count, err = r.b.Remove(ctx, ids...); err != nil {
+			return err
+		}
+	}
+	return report(e, g, c, t, fmt.Sprintf("remove %s of the %d given from board %s", count(c.Count, "entries"), len(ids), r.arg))
+}
+
+// groupBoards opens every board of group, in name order.
+func groupBoards(ctx context.Context, e *env, group string) ([]*boardRef, error) {
+	if err := checkName("group", group); err != nil {
+		return nil, err
+	}
+	prefix := "tb:{" + group + "}:{"
+	metas, err := redisops.ScanKeys(ctx, e.client, globEscape(prefix)+"*}:meta")
+	if err != nil {
+		return nil, fmt.Errorf("SCAN %s*}:meta: %w", prefix, err)
+	}
+	slices.Sort(metas)
+	var out []*boardRef
+	for _, k := range metas {
+		name, rest, ok := cutBraced(strings.TrimPrefix(k, "tb:{"+group+"}:"))
+		if !ok || rest != ":meta" {
+			continue
+		}
+		r, err := openRef(ctx, e, group+"/"+name)
+		if err != nil {
+			return nil, err
+		}
+		r.group, r.name = group, name
+		out = append(out, r)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("group %q has no boards (not found)", group)
+	}
+	return out, nil
+}
+
+// groupRemove removes ids from every board of group and from its shared
+// member data, in one atomic script.
+func groupRemove(ctx context.Context, e *env, group string, ids []string) error {
+	refs, err := groupBoards(ctx, e, group)
+	if err != nil {
+		return err
+	}
+	c := changeOut{Command: "board remove", Object: "group " + group, Boards: map[string][]string{}}
+	t := &table{header: []string{"BOARD", "ID"}}
+	affected := map[string]bool{}
+	var boards []*board.Board
+	for _, r := range refs {
+		boards = append(boards, r.b)
+		l, err := r.b.Among(ctx, ids)
+		if err != nil {
+			return err
+		}
+		keys, err := boardKeys(ctx, e, group, r.name, true)
+		if err != nil {
+			return err
+		}
+		c.Keys = append(c.Keys, keys...)
+		if len(l.Entries) > 0 {
+			c.Boards[r.name] = entryIDs(l.Entries)
+		}
+		for _, en := range l.Entries {
+			t.add(r.name, text([]byte(en.ID)))
+			affected[en.ID] = true
+			c.Count++
+		}
+	}
+	shared := "tb:{" + group + "}:data"
+	for _, id := range ids {
+		n, err := e.client.Do(ctx, e.client.B().Hexists().Key(shared).Field(id).Build()).AsInt64()
+		if err != nil {
+			return fmt.Errorf("HEXISTS %s: %w", shared, err)
+		}
+		if n == 1 {
+			t.add("(shared data)", text([]byte(id)))
+			affected[id] = true
+			c.Keys = append(c.Keys, shared)
+		}
+	}
+	for _, id := range ids {
+		if affected[id] {
+			c.Affected = append(c.Affected, id)
+		}
+	}
+	slices.Sort(c.Keys)
+	c.Keys = slices.Compact(c.Keys)
+	g := globalsOf(e)
+	if !g.dryRun {
+		if c.Count, err = removeFromGroup(ctx, boards, ids); err != nil {
+			return err
+		}
+	}
+	return report(e, g, c, t, fmt.Sprintf("remove %s (%d of the %d ids given) from the %d boards of group %s and its shared data",
+		count(c.Count, "entries"), len(c.Affected), len(ids), len(refs), group))
+}
+
+// removeFromGroup removes ids from every board of boards, one group, and
+// from the group's shared member data, in one atomic script, and returns
+// how many entries were removed.
+func removeFromGroup(ctx context.Context, boards []*board.Board, ids []string) (int64, error) {
+	if _, err := board.NewGroup(boards...); err != nil {
+		return 0, err
+	}
+	return 0, errors.New("removing ids from every board of a group at once is not available: it needs (*board.Group).Remove")
+}
+
+func boardClear(ctx context.Context, e *env, arg string) error {
+	r, err := openRef(ctx, e, arg)
+	if err != nil {
+		return err
+	}
+	n, err := r.b.Len(ctx)
+	if err != nil {
+		return err
+	}
+	keys, err := boardKeys(ctx, e, r.group, r.name, true)
+	if err != nil {
+		return err
+	}
+	c := changeOut{Command: "board clear", Object: arg, Keys: keys, Count: n}
+	g := globalsOf(e)
+	if !g.dryRun {
+		if err := clearBoard(ctx, r.b); err != nil {
+			return err
+		}
+	}
+	return report(e, g, c, nil, fmt.Sprintf("remove the %s of board %s, keeping its descriptor (%s)", count(n, "entries"), arg, boardMetaKey(r.group, r.name)))
+}
+
+// clearBoard empties b, keeping its descriptor.
+func clearBoard(ctx context.Context, b *board.Board) error {
+	return errors.New("clearing a board is not available: it needs (*board.Board).Clear")
+}
+
+func boardDrop(ctx context.Context, e *env, arg string) error {
+	r, err := openRef(ctx, e, arg)
+	if err != nil {
+		return err
+	}
+	n, err := r.b.Len(ctx)
+	if err != nil {
+		return err
+	}
+	keys, err := boardKeys(ctx, e, r.group, r.name, false)
+	if err != nil {
+		return err
+	}
+	c := changeOut{Command: "board drop", Object: arg, Keys: keys, Count: n}
+	g := globalsOf(e)
+	if !g.dryRun {
+		if err := r.b.Drop(ctx); err != nil {
+			return err
+		}
+	}
+	return report(e, g, c, nil, fmt.Sprintf("remove board %s: its %s and all %s", arg, count(n, "entries"), count(int64(len(keys)), "keys")))
+}
