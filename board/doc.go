@@ -117,6 +117,12 @@
 // same script. Every read that lists entries computes their ranks in the
 // same script, so an answer comes from one snapshot.
 //
+// A Group of boards of one Options.Group writes one result to all of them
+// (Group.Submit, each board with its own policy) and removes ids from all
+// of them and from their shared member data (Group.Remove), each in one
+// script: every board's part is checked before any board is written, so
+// a refusal by any board writes nothing on any.
+//
 // The scripts never compare strings with Lua's < (it follows the server's
 // locale), never use the 32-bit bit library, and return scores as strings.
 //
@@ -127,8 +133,8 @@
 // takes over from a dead master, LOADING) is sent again, with waits from 1
 // ms to 100 ms, within ctx and for 10 s at most. A connection error is never
 // sent again; its message says whether a write may have run. Safe to call
-// again after such an error: Submit and SubmitMany with Replace, Best, or
-// PerField without OpAdd; SetData, Remove, Drop and every read. Not
-// idempotent: PerField with OpAdd (it adds again) and Update (its function
-// runs again on the entry it may have changed).
+// again after such an error: Submit, SubmitMany and Group.Submit with
+// Replace, Best, or PerField without OpAdd; SetData, Remove, Group.Remove,
+// Drop and every read. Not idempotent: PerField with OpAdd (it adds again)
+// and Update (its function runs again on the entry it may have changed).
 package board

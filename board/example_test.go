@@ -421,7 +421,8 @@ func ExampleBoard_Among() {
 
 // One match result on a game's global board (best score kept) and weekly
 // board (points added), in one atomic script: both boards share the hash
-// tag of their Group, and their member data.
+// tag of their Group, and their member data. Remove takes a player off
+// both, with the data, in one script too.
 func ExampleNewGroup() {
 	ctx := context.Background()
 	env, err := redistest.Shared()
@@ -445,22 +446,29 @@ func ExampleNewGroup() {
 		panic(err)
 	}
 	for _, points := range []float64{30, 50, 40} {
-		res, err := g.Submit(ctx, board.GroupSubmission{ID: "ann", Data: []byte("Ann"), Entries: []board.GroupEntry{
-			{Values: []float64{points}, Policy: board.Best},
-			{Values: []float64{points}, Policy: board.PerField, Ops: []board.Op{board.OpAdd}},
-		}})
+		res, err := g.Submit(ctx, []board.Submission{
+			{ID: "ann", Values: []float64{points}, Policy: board.Best, Data: []byte("Ann")},
+			{ID: "ann", Values: []float64{points}, Policy: board.PerField, Ops: []board.Op{board.OpAdd}},
+		})
 		if err != nil {
 			panic(err)
 		}
 		fmt.Println(res[0].Entry.Values, res[1].Entry.Values)
 	}
 	e, _ := weekly.Get(ctx, "ann", board.WithData())
-	fmt.Println(g.Atomic(), string(e.Data))
+	fmt.Println(string(e.Data))
+	n, err := g.Remove(ctx, "ann")
+	if err != nil {
+		panic(err)
+	}
+	_, err = weekly.Get(ctx, "ann", board.WithData())
+	fmt.Println(n, errors.Is(err, board.ErrNotFound))
 	// Output:
 	// [30] [30]
 	// [50] [80]
 	// [50] [120]
-	// true Ann
+	// Ann
+	// 2 true
 }
 
 // One board over four shards, each with a hash tag of its own (on a

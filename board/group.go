@@ -1,14 +1,17 @@
 package board
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/internal/clip"
 	"github.com/tiebreak/tiebreak/internal/luascript"
 	"github.com/tiebreak/tiebreak/internal/observed"
 	"github.com/tiebreak/tiebreak/observe"
@@ -17,94 +20,86 @@ import (
 // maxGroup is the most boards one Group holds.
 const maxGroup = 16
 
-// Group writes one result to several boards in one call: a game's global,
-// weekly and regional boards, say, each applying its own policy.
+// Group writes one result to several boards in one call, and removes ids
+// from all of them: a game's global, weekly and regional boards, say,
+// each applying its own policy.
 //
-// Boards that set the same Options.Group share its hash tag, so a Group
-// of them writes all of them in one atomic script and one round trip:
-// every board's write is checked first (values, operators, stored
-// descriptors), and nothing is written unless all of them can be. A Group
-// of boards of different tags writes each board in its own script, all
-// sent at once (one pipelined round trip), and is not atomic across them:
-// each board's result or error is its own. Atomic says which.
+// Every board of a Group sets the same Options.Group, so their keys
+// share its hash tag and one script reaches all of them: each call is
+// one atomic script and one round trip. Every board's part is checked
+// first (values, operators, stored descriptors, the generation it is
+// in), and nothing is written unless all of them can be. The group's
+// calls wait for no replica (Options.WaitReplicas).
 //
 // The group's calls are observed by its first board's Options.Observer,
-// as one operation each (Group.Submit, Group.RemoveData).
+// as one operation each (Group.Submit, Group.Remove).
 //
 // A Group is safe for concurrent use.
 type Group struct {
 	boards  []*Board
-	atomic  bool
-	scripts sync.Map // the boards' generations' constants -> *luascript.Script
-}
-
-// GroupSubmission is one result for every board of a group.
-type GroupSubmission struct {
-	// ID identifies the entry on every board.
-	ID string
-	// Data, when not nil, replaces the entry's member data: once in the
-	// shared HASH for the boards with Options.SharedData, on each of the
-	// others. Nil leaves it as it is.
-	Data []byte
-	// Entries hold, for each board of the group in order, the values,
-	// policy and operators of its write, as a Submission's.
-	Entries []GroupEntry
-}
-
-// GroupEntry is one board's part of a GroupSubmission.
-type GroupEntry struct {
-	// Values holds one value per field of the board's layout, as
-	// Submission.Values.
-	Values []float64
-	// Policy combines Values with the board's stored entry, as
-	// Submission.Policy. Default Replace.
-	Policy Policy
-	// Ops holds the PerField operators, as Submission.Ops.
-	Ops []Op
+	shared  bool     // some board keeps its member data in the group's shared HASH
+	scripts sync.Map // the call and the boards' generations' constants -> *luascript.Script
 }
 
 // NewGroup returns a group of boards, written in the order given. It
-// refuses (ErrOptions) no boards, more than 16, a nil board and one
-// board twice. The group is atomic (see Group) when every board sets the
-// same Options.Group and uses the same client: a periodic window of a
-// Periodic built with that Group included (its current window: build the
-// group again when the window turns, which costs no round trip).
+// refuses (ErrOptions), changing nothing: no boards, more than 16, a nil
+// board, one board twice, a sharded board (its shards have hash tags of
+// their own), a board that sets no Options.Group, boards of different
+// Options.Group, and boards of different clients. A periodic window of a
+// Periodic built with the same Options.Group may be one of the boards
+// (its current window: build the group again when the window turns,
+// which costs no round trip). NewGroup does not talk to Redis.
 func NewGroup(boards ...*Board) (*Group, error) {
 	if len(boards) == 0 || len(boards) > maxGroup {
 		return nil, fmt.Errorf("board: NewGroup: %d boards, want 1 to %d: %w", len(boards), maxGroup, ErrOptions)
 	}
 	seen := map[string]bool{}
-	atomic := true
+	g := &Group{boards: boards}
 	for _, b := range boards {
-		if b == nil {
+		switch {
+		case b == nil:
 			return nil, fmt.Errorf("board: NewGroup: a nil board: %w", ErrOptions)
-		}
-		if b.sh != nil {
+		case b.sh != nil:
 			return nil, fmt.Errorf("board: NewGroup: board %q is sharded: its shards have hash tags of their own: %w", b.name, ErrOptions)
-		}
-		if seen[b.prefix] {
+		case b.opts.Group == "":
+			return nil, fmt.Errorf("board: NewGroup: board %q sets no Options.Group: %w", b.name, ErrOptions)
+		case b.opts.Group != boards[0].opts.Group:
+			return nil, fmt.Errorf("board: NewGroup: board %q is in group %q, board %q in %q: %w", b.name, b.opts.Group, boards[0].name, boards[0].opts.Group, ErrOptions)
+		case b.given != boards[0].given:
+			return nil, fmt.Errorf("board: NewGroup: board %q uses another client than board %q: %w", b.name, boards[0].name, ErrOptions)
+		case seen[b.prefix]:
 			return nil, fmt.Errorf("board: NewGroup: board %q given twice: %w", b.name, ErrOptions)
 		}
 		seen[b.prefix] = true
-		atomic = atomic && b.opts.Group != "" && b.opts.Group == boards[0].opts.Group &&
-			b.given == boards[0].given
+		g.shared = g.shared || b.opts.SharedData
 	}
-	return &Group{boards: boards, atomic: atomic}, nil
+	return g, nil
 }
 
-// Atomic reports whether Submit writes every board in one atomic script.
-func (g *Group) Atomic() bool { return g.atomic }
-
-// Submit writes s to every board of the group and returns one result per
-// board, in order. It refuses, writing nothing: a number of entries other
-// than the number of boards (ErrArgument), and what each board's Submit
-// refuses (with the board's name). In an atomic group any refusal,
-// including one only the script can see (an add that leaves a field's
-// range), is the call's error and nothing is written; otherwise each
-// board's error is in its ManyResult, the others written.
-func (g *Group) Submit(ctx context.Context, s GroupSubmission) ([]ManyResult, error) {
+// Submit writes subs, one Submission per board of the group in its
+// order, each with the board's own values, policy and operators, in one
+// atomic script and one round trip, and returns one result per board, in
+// order (each ManyResult's Err is nil: a refusal is the call's error).
+//
+// Every Submission has the same ID. Member data is the entry's, not a
+// board's: a Submission that sets Data (not nil) sets it for every board
+// of the group, written once in the group's shared HASH for the boards
+// with Options.SharedData and on each of the other boards; Submissions
+// that set Data set the same bytes. When none sets it, every board's
+// member data stays as it is.
+//
+// It refuses, writing nothing on any board: a number of Submissions other
+// than the number of boards, Submissions of different IDs, Submissions
+// setting different Data (ErrArgument); what each board's Submit refuses
+// (the error names the board), including what only the script can see
+// (an add that leaves a field's range, ErrArgument wrapping
+// pack.ErrOverflow; a window's stored descriptor that differs,
+// ErrMismatch). A board that migrated since its handle last looked is
+// read again and the write sent again (nothing was written). Redis
+// errors wrap ErrRedis.
+func (g *Group) Submit(ctx context.Context, subs []Submission) ([]ManyResult, error) {
 	if o := g.boards[0].opts.Observer; o != nil {
-		return observed.Call(ctx, o, g.op("Group.Submit"), errKinds, func(ctx context.Context) ([]ManyResult, error) { return g.submit(ctx, s) },
+		return observed.Call(ctx, o, g.op("Group.Submit"), errKinds, func(ctx context.Context) ([]ManyResult, error) { return g.submit(ctx, subs) },
 			func(rs []ManyResult, o observe.Outcome) observe.Outcome {
 				if o.Err != nil {
 					return o
@@ -112,7 +107,7 @@ func (g *Group) Submit(ctx context.Context, s GroupSubmission) ([]ManyResult, er
 				return manyOutcome(rs, o)
 			})
 	}
-	return g.submit(ctx, s)
+	return g.submit(ctx, subs)
 }
 
 // op describes the group's operation name: the first board's name and
@@ -124,44 +119,43 @@ func (g *Group) op(name string) observe.Op {
 }
 
 // submit is Submit.
-func (g *Group) submit(ctx context.Context, s GroupSubmission) ([]ManyResult, error) {
-	if len(s.Entries) != len(g.boards) {
-		return nil, fmt.Errorf("board: group submit: %d entries for %d boards: %w", len(s.Entries), len(g.boards), ErrArgument)
+func (g *Group) submit(ctx context.Context, in []Submission) ([]ManyResult, error) {
+	subs, err := g.submissions(in)
+	if err != nil {
+		return nil, err
 	}
-	subs := g.submissions(s)
 	for i, b := range g.boards {
 		if err := b.checkSubmission(subs[i]); err != nil {
 			return nil, fmt.Errorf("board %s: %w", b.name, err)
 		}
 	}
-	if !g.atomic {
-		return g.submitEach(ctx, subs), nil
-	}
-	gens := make([]*generation, len(g.boards))
-	for i, b := range g.boards {
-		gens[i] = b.gen.Load()
-	}
-	for reloads := 0; ; reloads++ {
-		out, err := g.submitAtomic(ctx, gens, subs)
-		if !errors.Is(err, errStale) || reloads == maxReloads {
-			return out, err
-		}
-		for i, b := range g.boards {
-			if gens[i], err = b.reload(ctx, gens[i]); err != nil {
-				return nil, err
-			}
-		}
-	}
+	return inGroupGens(ctx, g, func(gens []*generation) ([]ManyResult, error) { return g.submitAtomic(ctx, gens, subs) })
 }
 
-// submissions splits s into one Submission per board: the data goes to
-// the first board that shares it and to every board that does not.
-func (g *Group) submissions(s GroupSubmission) []Submission {
-	subs := make([]Submission, len(g.boards))
+// submissions checks in (one Submission per board, one ID, one Data) and
+// returns the Submission each board's part writes: the data goes to the
+// first board that shares it and to every board that does not.
+func (g *Group) submissions(in []Submission) ([]Submission, error) {
+	if len(in) != len(g.boards) {
+		return nil, fmt.Errorf("board: group submit: %d submissions for %d boards: %w", len(in), len(g.boards), ErrArgument)
+	}
+	var data []byte
+	for i, s := range in {
+		if s.ID != in[0].ID {
+			return nil, fmt.Errorf("board: group submit: submission %d has id %s, submission 1 %s: %w", i+1, clip.Quote(s.ID), clip.Quote(in[0].ID), ErrArgument)
+		}
+		if s.Data == nil {
+			continue
+		}
+		if data != nil && !bytes.Equal(data, s.Data) {
+			return nil, fmt.Errorf("board: group submit: id %s: submissions set different data: %w", clip.Quote(s.ID), ErrArgument)
+		}
+		data = s.Data
+	}
+	subs := make([]Submission, len(in))
 	shared := false
 	for i, b := range g.boards {
-		e := s.Entries[i]
-		subs[i] = Submission{ID: s.ID, Values: e.Values, Policy: e.Policy, Ops: e.Ops, Data: s.Data}
+		subs[i] = Submission{ID: in[i].ID, Values: in[i].Values, Policy: in[i].Policy, Ops: in[i].Ops, Data: data}
 		if b.opts.SharedData {
 			if shared {
 				subs[i].Data = nil
@@ -169,24 +163,29 @@ func (g *Group) submissions(s GroupSubmission) []Submission {
 			shared = true
 		}
 	}
-	return subs
+	return subs, nil
 }
 
-// submitEach writes every board in its own script, all at once.
-func (g *Group) submitEach(ctx context.Context, subs []Submission) []ManyResult {
-	out := make([]ManyResult, len(g.boards))
-	var wg sync.WaitGroup
+// inGroupGens runs op on the boards' current generations and, when op
+// finds that one moved (errStale, nothing written), on the boards'
+// generations read again, at most maxReloads times.
+func inGroupGens[T any](ctx context.Context, g *Group, op func(gens []*generation) (T, error)) (T, error) {
+	gens := make([]*generation, len(g.boards))
 	for i, b := range g.boards {
-		wg.Go(func() {
-			res, _, err := b.submit(ctx, subs[i], "", "", "")
-			if err != nil {
-				err = fmt.Errorf("board %s: %w", b.name, err)
-			}
-			out[i] = ManyResult{Result: res, Err: err}
-		})
+		gens[i] = b.gen.Load()
 	}
-	wg.Wait()
-	return out
+	for reloads := 0; ; reloads++ {
+		out, err := op(gens)
+		if !errors.Is(err, errStale) || reloads == maxReloads {
+			return out, err
+		}
+		for i, b := range g.boards {
+			if gens[i], err = b.reload(ctx, gens[i]); err != nil {
+				var zero T
+				return zero, err
+			}
+		}
+	}
 }
 
 // submitAtomic writes every board in one script, in generations gens.
@@ -206,7 +205,7 @@ func (g *Group) submitAtomic(ctx context.Context, gens []*generation, subs []Sub
 	for _, c := range calls {
 		args = append(args, c.args...)
 	}
-	arr, err := g.script(gens).Exec(ctx, g.boards[0].client, keys, args).ToArray()
+	arr, err := g.script("submit", gens, groupSource).Exec(ctx, g.boards[0].client, keys, args).ToArray()
 	if err != nil {
 		return nil, g.scriptErr(err)
 	}
@@ -224,14 +223,16 @@ func (g *Group) submitAtomic(ctx context.Context, gens []*generation, subs []Sub
 	return out, nil
 }
 
-// scriptErr reads an error of the group script: a board's refusal
+// scriptErr reads an error of the group write script: a board's refusal
 // ("TBBOARD <i> <text>") becomes that board's error.
 func (g *Group) scriptErr(err error) error {
 	if rerr, ok := rueidis.IsRedisErr(err); ok {
 		var i int
 		if n, _ := fmt.Sscanf(rerr.Error(), "TBBOARD %d", &i); n == 1 && i >= 1 && i <= len(g.boards) {
 			b := g.boards[i-1]
-			text := strings.SplitN(rerr.Error(), " ", 3)[2]
+			// Redis may have given a one-word error_reply of a board's
+			// script the code ERR ("ERR TBMISMATCH").
+			text := strings.TrimPrefix(strings.SplitN(rerr.Error(), " ", 3)[2], "ERR ")
 			if known := b.refusal("group submit", text); known != nil {
 				return fmt.Errorf("board %s: %w", b.name, known)
 			}
@@ -241,73 +242,125 @@ func (g *Group) scriptErr(err error) error {
 	return redisErr("group submit", err)
 }
 
-// script returns the group script for the boards in generations gens.
-func (g *Group) script(gens []*generation) *luascript.Script {
+// script returns the group script of kind ("submit" or "remove") for
+// the boards in generations gens, built by source on first use.
+func (g *Group) script(kind string, gens []*generation, source func([]*Board, []*generation) string) *luascript.Script {
 	var key strings.Builder
+	key.WriteString(kind)
 	for _, gen := range gens {
 		fmt.Fprint(&key, gen.mig != nil, gen.consts)
 	}
 	if s, ok := g.scripts.Load(key.String()); ok {
 		return s.(*luascript.Script)
 	}
-	s, _ := g.scripts.LoadOrStore(key.String(), luascript.New(groupSource(g.boards, gens)))
+	s, _ := g.scripts.LoadOrStore(key.String(), luascript.New(source(g.boards, gens)))
 	return s.(*luascript.Script)
 }
 
-// groupSource writes the group script: a function per board (its
+// groupSource writes the group write script: a function per board (its
 // constants and submit fragments), then group.lua.
 func groupSource(boards []*Board, gens []*generation) string {
-	var src strings.Builder
-	funcs, nkeys := make([]string, len(boards)), make([]string, len(boards))
-	for i, gen := range gens {
-		mirror := "nomirror"
-		if gen.mig != nil {
-			mirror = "mirror"
-		}
-		body := luascript.MustAssemble(luaFiles, "lua", "board: group write of "+boards[i].name, gen.consts, "lookup", "side", mirror, "submit")
-		funcs[i], nkeys[i] = "board_"+strconv.Itoa(i+1), strconv.Itoa(len(gen.keys.script))
-		fmt.Fprintf(&src, "local function %s(KEYS, ARGV, CHECK)\n%send\n", funcs[i], body)
-	}
-	consts := []luascript.Const{
-		{Name: "BOARDS", Value: "{" + strings.Join(funcs, ", ") + "}"},
-		{Name: "NKEYS", Value: "{" + strings.Join(nkeys, ", ") + "}"},
-	}
+	src, consts := groupFuncs(boards, gens, "(KEYS, ARGV, CHECK)", "group write of ", "lookup", "side", "mirror", "submit")
 	src.WriteString(luascript.MustAssemble(luaFiles, "lua", "board: group", consts, "group"))
 	return src.String()
 }
 
-// RemoveData removes the shared member data (Options.SharedData) of ids,
-// which removing their entries leaves, and returns how many ids had some.
-// It refuses no ids, more than 1000 and an invalid id (ErrArgument,
-// ErrArgument), and a group whose boards share no data (ErrOptions).
-func (g *Group) RemoveData(ctx context.Context, ids ...string) (int64, error) {
-	if o := g.boards[0].opts.Observer; o != nil {
-		op := g.op("Group.RemoveData")
-		op.N = int64(len(ids))
-		return observed.Call(ctx, o, op, errKinds, func(ctx context.Context) (int64, error) { return g.removeData(ctx, ids) }, observed.Count[int64])
+// groupRemoveSource writes the group remove script: a function per board
+// (its constants and remove fragments), then groupremove.lua.
+func groupRemoveSource(boards []*Board, gens []*generation) string {
+	src, consts := groupFuncs(boards, gens, "(KEYS, ARGV)", "group remove of ", "lookup", "side", "common", "mirror", "groupremoveboard")
+	shared := false
+	for _, b := range boards {
+		shared = shared || b.opts.SharedData
 	}
-	return g.removeData(ctx, ids)
+	consts = append(consts, luascript.Const{Name: "GROUPDATA", Value: strconv.FormatBool(shared)})
+	src.WriteString(luascript.MustAssemble(luaFiles, "lua", "board: group remove", consts, "groupremove"))
+	return src.String()
 }
 
-// removeData is RemoveData.
-func (g *Group) removeData(ctx context.Context, ids []string) (int64, error) {
-	var b *Board
-	for _, x := range g.boards {
-		if x.opts.SharedData {
-			b = x
+// groupFuncs writes one Lua function per board, board_1 ... board_n, with
+// the parameters params, each the board's constants in its generation
+// and the fragments given ("mirror" standing for mirror.lua in a
+// migrating board's function and nomirror.lua in the others'), and
+// returns them with the constants BOARDS (the functions) and NKEYS (each
+// board's number of keys).
+func groupFuncs(boards []*Board, gens []*generation, params, title string, fragments ...string) (*strings.Builder, []luascript.Const) {
+	var src strings.Builder
+	funcs, nkeys := make([]string, len(boards)), make([]string, len(boards))
+	for i, gen := range gens {
+		frags := slices.Clone(fragments)
+		if j := slices.Index(frags, "mirror"); j >= 0 && gen.mig == nil {
+			frags[j] = "nomirror"
 		}
+		body := luascript.MustAssemble(luaFiles, "lua", "board: "+title+boards[i].name, gen.consts, frags...)
+		funcs[i], nkeys[i] = "board_"+strconv.Itoa(i+1), strconv.Itoa(len(gen.keys.script))
+		fmt.Fprintf(&src, "local function %s%s\n%send\n", funcs[i], params, body)
 	}
-	if b == nil {
-		return 0, fmt.Errorf("board: RemoveData: no board of the group shares its data: %w", ErrOptions)
+	return &src, []luascript.Const{
+		{Name: "BOARDS", Value: "{" + strings.Join(funcs, ", ") + "}"},
+		{Name: "NKEYS", Value: "{" + strings.Join(nkeys, ", ") + "}"},
 	}
+}
+
+// Remove removes ids from every board of the group, each as the board's
+// Remove does (its entry, its own member data, its rank indexes; a
+// migrating board's target too, as its writes are mirrored), and from the
+// group's shared member-data HASH (Options.SharedData: the data every
+// board of the Options.Group that shares data reads, in this Group or
+// not) when a board of the group shares data. It is one atomic script
+// and one round trip, whatever each board's strategy, cap and dense
+// ranks, and whether a board is a periodic window or migrating: every
+// board finds its ids before any is written, and a board that moved to
+// another generation since its handle last looked is read again and the
+// call sent again (nothing was written). It waits for no replica.
+//
+// It returns the number of entries removed, counted once per board and
+// id: an id on three boards counts 3; an id given twice counts once;
+// shared member data removed does not count.
+//
+// It refuses, removing nothing: no ids or more than 1000, and an id that
+// any board of the group would refuse (ErrArgument). Redis errors wrap
+// ErrRedis.
+func (g *Group) Remove(ctx context.Context, ids ...string) (int64, error) {
+	if o := g.boards[0].opts.Observer; o != nil {
+		op := g.op("Group.Remove")
+		op.N = int64(len(ids))
+		return observed.Call(ctx, o, op, errKinds, func(ctx context.Context) (int64, error) { return g.remove(ctx, ids) }, observed.Count[int64])
+	}
+	return g.remove(ctx, ids)
+}
+
+// remove is Remove.
+func (g *Group) remove(ctx context.Context, ids []string) (int64, error) {
 	if len(ids) == 0 || len(ids) > maxRemove {
-		return 0, fmt.Errorf("board: RemoveData: len(ids) = %d out of range [1, %d]: %w", len(ids), maxRemove, ErrArgument)
+		return 0, fmt.Errorf("board: group remove: len(ids) = %d out of range [1, %d]: %w", len(ids), maxRemove, ErrArgument)
 	}
-	for _, id := range ids {
-		if err := b.checkID(id); err != nil {
-			return 0, err
+	for _, b := range g.boards {
+		for _, id := range ids {
+			if err := b.checkID(id); err != nil {
+				return 0, fmt.Errorf("board %s: %w", b.name, err)
+			}
 		}
 	}
-	n, err := b.client.Do(ctx, b.client.B().Hdel().Key(sharedDataKey(b.opts.Group)).Field(ids...).Build()).AsInt64()
-	return n, redisErr("remove data", err)
+	return inGroupGens(ctx, g, func(gens []*generation) (int64, error) {
+		var keys []string
+		for _, gen := range gens {
+			keys = append(keys, gen.keys.script...)
+		}
+		if g.shared {
+			keys = append(keys, sharedDataKey(g.boards[0].opts.Group))
+		}
+		ns, err := g.script("remove", gens, groupRemoveSource).Exec(ctx, g.boards[0].client, keys, ids).AsIntSlice()
+		if err != nil {
+			return 0, redisErr("group remove", err)
+		}
+		if len(ns) != len(g.boards) {
+			return 0, fmt.Errorf("board: group remove reply of %d counts for %d boards: %w", len(ns), len(g.boards), ErrReply)
+		}
+		var n int64
+		for _, x := range ns {
+			n += x
+		}
+		return n, nil
+	})
 }

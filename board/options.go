@@ -105,9 +105,9 @@ type Options struct {
 	// SharedData keeps the member data of the boards of a Group that set
 	// it in one HASH, tb:{Group}:data, instead of one per board: a group
 	// write's Data is stored once for all of them. Removing an entry from
-	// a board (Remove, a cap, Drop) leaves its shared data; remove it with
-	// (*Group).RemoveData. It needs Group and is part of the board's
-	// descriptor. Default false.
+	// a board (Remove, a cap, Drop) leaves its shared data; (*Group).Remove
+	// removes it with the entries. It needs Group and is part of the
+	// board's descriptor. Default false.
 	SharedData bool
 
 	// Shards spreads the board over Shards shards, each a board of its

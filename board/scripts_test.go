@@ -69,6 +69,7 @@ func TestScriptsGolden(t *testing.T) {
 			boards, gens = append(boards, b), append(gens, b.gen.Load())
 		}
 		golden.Check(t, filepath.Join("testdata", "scripts", "group", "group.lua"), groupSource(boards, gens))
+		golden.Check(t, filepath.Join("testdata", "scripts", "group", "groupremove.lua"), groupRemoveSource(boards, gens))
 	})
 	for _, name := range staticNames {
 		golden.Check(t, filepath.Join("testdata", "scripts", "static", name+".lua"), staticSource(name))

@@ -228,12 +228,9 @@ func TestPeriodicInAGroup(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !g.Atomic() {
-		t.Fatal("a group of an all-time board and a window of one Group is not atomic")
-	}
 	for i := range 20 {
 		v := []float64{float64(i), 1, 2}
-		s := GroupSubmission{ID: strconv.Itoa(i), Data: []byte("d"), Entries: []GroupEntry{{Values: v}, {Values: v, Policy: Best}}}
+		s := []Submission{{ID: strconv.Itoa(i), Values: v, Data: []byte("d")}, {ID: strconv.Itoa(i), Values: v, Policy: Best}}
 		if _, err := g.Submit(ctx, s); err != nil {
 			t.Fatal(err)
 		}

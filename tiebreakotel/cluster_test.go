@@ -13,7 +13,7 @@ import (
 
 // TestClusterNesting: on a three-master cluster, through a
 // rueidisotel-wrapped cluster client, a board's Submit, a group's Submit,
-// a Top, a limiter's Allow, a group's RemoveData and a Drop each make one
+// a Top, a limiter's Allow, a group's Remove and a Drop each make one
 // span under the caller's, over the command spans of the node its keys
 // live on.
 func TestClusterNesting(t *testing.T) {
@@ -47,7 +47,7 @@ func TestClusterNesting(t *testing.T) {
 			return err
 		}},
 		{"board.Group.Submit", func(c context.Context) error {
-			_, err := g.Submit(c, board.GroupSubmission{ID: "bob", Entries: []board.GroupEntry{{Values: []float64{5, 1}}, {Values: []float64{9, 1}}}})
+			_, err := g.Submit(c, []board.Submission{{ID: "bob", Values: []float64{5, 1}}, {ID: "bob", Values: []float64{9, 1}}})
 			return err
 		}},
 		{"board.Top", func(c context.Context) error { _, err := weekly.Top(c, 10); return err }},
@@ -55,7 +55,7 @@ func TestClusterNesting(t *testing.T) {
 			_, err := lim.Allow(c, "ada", ratelimit.Limit{N: 3, Window: time.Minute})
 			return err
 		}},
-		{"board.Group.RemoveData", func(c context.Context) error { _, err := g.RemoveData(c, "bob"); return err }},
+		{"board.Group.Remove", func(c context.Context) error { _, err := g.Remove(c, "bob"); return err }},
 		{"board.Drop", func(c context.Context) error { return weekly.Drop(c) }},
 	}
 	for _, c := range calls {

@@ -139,9 +139,9 @@ func nativeAndGroupOps(ctx context.Context, t *testing.T, cs *calls, c rueidis.C
 	}
 	g, err := board.NewGroup(gb...)
 	cs.check("NewGroup", err, nil)
-	e := board.GroupEntry{Values: []float64{1, 1, 1}, Policy: board.Best}
-	cs.check("group Submit", errOf(g.Submit(ctx, board.GroupSubmission{ID: "line\nbreak", Data: []byte("*"), Entries: []board.GroupEntry{e, e}})), nil)
-	cs.check("group RemoveData", errOf(g.RemoveData(ctx, "line\nbreak")), nil)
+	e := board.Submission{ID: "line\nbreak", Values: []float64{1, 1, 1}, Policy: board.Best, Data: []byte("*")}
+	cs.check("group Submit", errOf(g.Submit(ctx, []board.Submission{e, e})), nil)
+	cs.check("group Remove", errOf(g.Remove(ctx, "line\nbreak")), nil)
 	return append(gb, plain)
 }
 
