@@ -339,10 +339,11 @@ func groupRemove(ctx context.Context, e *env, group string, ids []string) error 
 // from the group's shared member data, in one atomic script, and returns
 // how many entries were removed.
 func removeFromGroup(ctx context.Context, boards []*board.Board, ids []string) (int64, error) {
-	if _, err := board.NewGroup(boards...); err != nil {
+	g, err := board.NewGroup(boards...)
+	if err != nil {
 		return 0, err
 	}
-	return 0, errors.New("removing ids from every board of a group at once is not available: it needs (*board.Group).Remove")
+	return g.Remove(ctx, ids...)
 }
 
 func boardClear(ctx context.Context, e *env, arg string) error {

@@ -341,7 +341,6 @@ keys: ` + strings.Join(keys, " ") + "\n"
 			Keys:   []string{pre + "data", pre + "{a}:z", pre + "{b}:z"},
 			Boards: map[string][]string{"a": {"ann", "bob"}, "b": {"bob"}}}
 		w.dry(want)
-		t.Skip("needs Group.Remove")
 		want.DryRun = false
 		w.real(want)
 		for _, b := range []*board.Board{a, bb} {
