@@ -188,12 +188,21 @@ func (b *Board) expireArg() (string, error) {
 	return strconv.FormatInt(b.opts.expireAt.UnixMilli(), 10), nil
 }
 
-// Drop removes the whole board: entries, member data and rank indexes, in
-// one command (UNLINK: Redis frees the memory in the background, so deleting
-// a board of millions of entries does not block the server). It returns nil
-// only once the board is gone: when a migration keeps moving the board to
-// other generations while it tries, it removes nothing and returns an
-// error wrapping ErrMigrating.
+// Drop removes the whole board: entries, member data, rank indexes and its
+// descriptor, in one script (UNLINK: Redis frees the memory in the
+// background, so deleting a board of millions of entries does not block
+// the server); a sharded board, shard after shard, then its descriptor.
+// It returns nil only once the board is gone: when a migration keeps
+// moving the board to other generations while it tries, it removes nothing
+// and returns an error wrapping ErrMigrating. Use Clear to empty a board
+// and keep it.
+//
+// Other handles of the board live on: a write through one of them after
+// the Drop makes the board whole again, storing that handle's descriptor
+// (and generation, and a window's expiry) with the entry in the same
+// script or transaction, so that Open reads the board as before; a write
+// to a sharded board dropped is refused (ErrNotFound) and writes nothing.
+// Reads through them see an empty board.
 func (b *Board) Drop(ctx context.Context) error {
 	if b.sh != nil {
 		return b.sh.Drop(ctx)

@@ -34,9 +34,11 @@ type nativeWrite struct {
 	skip      bool // its caller left before the batch was sent: not sent
 }
 
-// nativeBatch is the writes sent as one MULTI/EXEC to the sorted set z.
+// nativeBatch is the writes sent as one MULTI/EXEC to the sorted set z
+// of generation g.
 type nativeBatch struct {
 	z       string
+	g       *generation
 	writes  []*nativeWrite
 	start   chan struct{} // closed when the batch may be sent (nil: at once)
 	done    chan struct{} // closed when every write has its result
@@ -52,12 +54,13 @@ type combiner struct {
 
 // join adds w to a batch for z and reports whether its caller leads it
 // (sends it); a led batch with a start channel waits for it first.
-func (c *combiner) join(z string, w *nativeWrite) (*nativeBatch, bool) {
+func (c *combiner) join(g *generation, w *nativeWrite) (*nativeBatch, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	z := g.keys.z
 	if c.sends < maxNativeSends && len(c.queue) == 0 {
 		c.sends++
-		return &nativeBatch{z: z, writes: []*nativeWrite{w}, sending: true}, true
+		return &nativeBatch{z: z, g: g, writes: []*nativeWrite{w}, sending: true}, true
 	}
 	if n := len(c.queue); n > 0 {
 		if last := c.queue[n-1]; last.z == z && len(last.writes) < maxNativeBatch {
@@ -65,7 +68,7 @@ func (c *combiner) join(z string, w *nativeWrite) (*nativeBatch, bool) {
 			return last, false
 		}
 	}
-	nb := &nativeBatch{z: z, writes: []*nativeWrite{w}, start: make(chan struct{}), done: make(chan struct{})}
+	nb := &nativeBatch{z: z, g: g, writes: []*nativeWrite{w}, start: make(chan struct{}), done: make(chan struct{})}
 	c.queue = append(c.queue, nb)
 	return nb, true
 }
@@ -101,7 +104,7 @@ func (c *combiner) leave(nb *nativeBatch, w *nativeWrite) bool {
 // generation g, alone or in a batch (see combiner).
 func (b *Board) writeNative(ctx context.Context, g *generation, s Submission, score float64) (Result, error) {
 	w := &nativeWrite{s: s, score: score}
-	nb, lead := b.comb.join(g.keys.z, w)
+	nb, lead := b.comb.join(g, w)
 	if lead {
 		if nb.start != nil {
 			<-nb.start                       // as long as the send before it
@@ -145,7 +148,7 @@ func (b *Board) sendBatch(ctx context.Context, nb *nativeBatch) {
 		for _, w := range ws {
 			w.withScore = withScore
 		}
-		return redisretry.DoMultiBuilt(ctx, b.client, func() rueidis.Commands { return b.batchCommands(nb.z, ws) })
+		return redisretry.DoMultiBuilt(ctx, b.client, func() rueidis.Commands { return b.batchCommands(nb.g, ws) })
 	}
 	res := send()
 	if withScore && refusedWithScore(res) {
@@ -169,26 +172,28 @@ func (b *Board) sendBatch(ctx context.Context, nb *nativeBatch) {
 	}
 }
 
-// batchCommands are MULTI, each write's commands (see appendNative), EXEC.
-func (b *Board) batchCommands(z string, ws []*nativeWrite) rueidis.Commands {
+// batchCommands are MULTI, the guard of generation g (see appendGuard),
+// each write's commands (see appendNative), EXEC.
+func (b *Board) batchCommands(g *generation, ws []*nativeWrite) rueidis.Commands {
 	c := b.client
-	cmds := make(rueidis.Commands, 0, 2+3*len(ws))
-	cmds = append(cmds, c.B().Multi().Build())
+	cmds := make(rueidis.Commands, 0, 2+guardReplies+3*len(ws))
+	cmds = b.appendGuard(append(cmds, c.B().Multi().Build()), g)
 	for _, w := range ws {
-		cmds = b.appendNative(cmds, z, w.s, w.score, w.withScore)
+		cmds = b.appendNative(cmds, g.keys.z, w.s, w.score, w.withScore)
 	}
 	return append(cmds, c.B().Exec().Build())
 }
 
 // batchResults gives each write its part of the EXEC reply arr.
 func (b *Board) batchResults(ws []*nativeWrite, arr []rueidis.RedisMessage) error {
-	n := 0
+	n := guardReplies
 	for _, w := range ws {
 		n += nativeReplies(w.s, w.withScore)
 	}
 	if len(arr) != n {
 		return fmt.Errorf("board: submit: EXEC reply of %d elements, want %d: %w", len(arr), n, ErrReply)
 	}
+	arr = arr[guardReplies:]
 	for _, w := range ws {
 		k := nativeReplies(w.s, w.withScore)
 		w.replies, arr = arr[:k:k], arr[k:]

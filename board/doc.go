@@ -126,6 +126,23 @@
 // The scripts never compare strings with Lua's < (it follows the server's
 // locale), never use the 32-bit bit library, and return scores as strings.
 //
+// # Clear and Drop
+//
+// Clear empties a board and keeps its descriptor, so the board stays
+// openable and writable with the same settings; Drop removes the board,
+// descriptor included. Both are one script on a board of one hash tag;
+// on a sharded board, one script per shard. Both refuse (ErrMigrating,
+// nothing changed) while a migration or a resharding is under way (Drop
+// only when it kept losing races to one).
+//
+// After a Drop, a write through a handle made before it makes the board
+// whole again in the same atomic step: the handle's descriptor,
+// generation and (a window's) expiry with the entry, as New would have
+// stored them, so that Open and every handle read it as before. A write
+// to a sharded board dropped (or to a shard dropped) is refused instead,
+// with an error wrapping ErrNotFound: its descriptor lives at another
+// hash tag than its shards', out of any shard's script.
+//
 // # A changing cluster
 //
 // On a Redis Cluster, a call that Redis refused without running it (TRYAGAIN
@@ -135,6 +152,7 @@
 // sent again; its message says whether a write may have run. Safe to call
 // again after such an error: Submit, SubmitMany and Group.Submit with
 // Replace, Best, or PerField without OpAdd; SetData, Remove, Group.Remove,
-// Drop and every read. Not idempotent: PerField with OpAdd (it adds again)
-// and Update (its function runs again on the entry it may have changed).
+// Clear, Drop and every read. Not idempotent: PerField with OpAdd (it adds
+// again) and Update (its function runs again on the entry it may have
+// changed).
 package board

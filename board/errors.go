@@ -35,7 +35,8 @@ var (
 	ErrOptions = errs.Options
 
 	// ErrNotFound reports an id that is not on the board, or a board or
-	// archive that does not exist.
+	// archive that does not exist (a sharded board dropped since the
+	// handle was made, to its writes and Clear).
 	ErrNotFound = errs.NotFound
 
 	// ErrConflict reports an Update that kept losing its compare-and-set
@@ -54,7 +55,7 @@ var (
 
 	// ErrMigrating reports a Migrate or a Reshard to other settings than
 	// those of the one already under way on the board, and an operation
-	// that waits for one (Drop).
+	// that waits for one (Drop, Clear).
 	ErrMigrating = errors.New("another migration under way")
 
 	// ErrRedis wraps an error from Redis or the connection.
@@ -83,6 +84,11 @@ var (
 // errExpired reports a write to a periodic board whose window, with its
 // retention, has already expired: the write would be deleted at once.
 var errExpired = errs.Invalid("window expired")
+
+// errDropped reports a write to a shard of a sharded board that was
+// dropped: the board's descriptor lives at another hash tag than the
+// shard's keys, so no write of a shard can store it again.
+var errDropped = fmt.Errorf("the sharded board was dropped (build it again with New): %w", ErrNotFound)
 
 // errDescriptor reports a stored descriptor this package cannot read.
 var errDescriptor = fmt.Errorf("invalid stored descriptor: %w", ErrMismatch)

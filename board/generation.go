@@ -37,10 +37,9 @@ type migration struct {
 
 // generation builds generation n of b, migrating to mig when not nil.
 func (b *Board) generation(n int64, mig *migration) *generation {
-	periodic := !b.opts.expireAt.IsZero()
-	k := genKeys(b.prefix, n, b.opts, periodic || b.fence != "")
+	k := genKeys(b.prefix, n, b.opts)
 	if mig != nil {
-		k = k.withTarget(names(b.prefix, mig.tgen), mig.target.opts, periodic)
+		k = k.withTarget(names(b.prefix, mig.tgen), mig.target.opts)
 	}
 	g := &generation{n: n, keys: k, mig: mig}
 	g.consts = b.scriptConsts(g)
@@ -57,7 +56,10 @@ func (b *Board) generation(n int64, mig *migration) *generation {
 // with (see lua/common.lua and, while migrating, lua/mirror.lua).
 func (b *Board) scriptConsts(g *generation) []luascript.Const {
 	consts := b.layoutConsts("")
-	consts = append(consts, luascript.Const{Name: "DESC", Value: luaString(b.desc.encoded())})
+	consts = append(consts,
+		luascript.Const{Name: "DESC", Value: luaString(b.desc.encoded())},
+		luascript.Const{Name: "GEN", Value: luaString(strconv.FormatInt(g.n, 10))},
+		luascript.Const{Name: "SHARD", Value: strconv.FormatBool(b.opts.shard)})
 	consts = append(consts, g.keys.luaIndexes()...)
 	if g.mig == nil {
 		return consts

@@ -40,29 +40,28 @@ type keys struct {
 	dirty, inflight string
 	// script holds the keys a script of this board may touch, in the order
 	// their K constants index them (luaIndexes): z, then lk for key suffix,
-	// then v and c for dense ranks, then d; while migrating, the target's
-	// in the same order and x; meta last when writes keep it (periodic
-	// windows).
+	// then v and c for dense ranks, then meta, then d; while migrating, the
+	// target's data keys in the same order and x. Every write reads the
+	// meta HASH (submit.lua: a board dropped under a handle).
 	script []string
 	// nlean is how many leading keys of script a submit that writes no
-	// member data, sets no expiry and trims no cap needs (see lean).
+	// member data, sets no expiry and trims no cap needs (see lean): all
+	// but d.
 	nlean int
 }
 
 // genKeys returns the keys of generation n of the board whose keys start
 // with prefix (see prefixOf), for the strategy and options of o; a
 // migrating generation gets its target's keys with withTarget.
-func genKeys(prefix string, n int64, o Options, periodic bool) keys {
+func genKeys(prefix string, n int64, o Options) keys {
 	k := names(prefix, n)
 	k.lk = k.lookup(o)
 	if o.SharedData {
 		k.d = sharedDataKey(o.Group)
 	}
-	k.script = k.data(o)
+	data := k.data(o)
+	k.script = append(append(data[:len(data)-1:len(data)-1], k.meta), k.d)
 	k.nlean = len(k.script) - 1
-	if periodic {
-		k.script = append(k.script, k.meta)
-	}
 	return k
 }
 
@@ -115,7 +114,7 @@ func (k keys) data(o Options) []string {
 // withTarget returns k migrating to target t (stored with options to): the
 // target's data keys and the misfit set follow k's in script order, and no
 // submit is lean (every write mirrors into the target).
-func (k keys) withTarget(t keys, to Options, periodic bool) keys {
+func (k keys) withTarget(t keys, to Options) keys {
 	if to.SharedData {
 		t.d = sharedDataKey(to.Group)
 	}
@@ -123,9 +122,6 @@ func (k keys) withTarget(t keys, to Options, periodic bool) keys {
 	k.t = &t
 	k.script = append(k.script[:k.nlean+1:k.nlean+1], t.data(to)...)
 	k.script = append(k.script, k.x)
-	if periodic {
-		k.script = append(k.script, k.meta)
-	}
 	k.nlean = len(k.script)
 	return k
 }
@@ -134,12 +130,10 @@ func (k keys) withTarget(t keys, to Options, periodic bool) keys {
 // expiry and trims no cap.
 func (k keys) lean() []string { return k.script[:k.nlean] }
 
-// withMeta returns script with the meta HASH last, for the scripts of a
-// migration (copy.lua, mirrorids.lua), which keep their state there.
+// withMeta returns script with the meta HASH last (again), for the scripts
+// of a migration (copy.lua, mirrorids.lua) and drain.lua, which find their
+// state in KEYS[#KEYS].
 func (k keys) withMeta() []string {
-	if k.script[len(k.script)-1] == k.meta {
-		return k.script
-	}
 	return append(k.script[:len(k.script):len(k.script)], k.meta)
 }
 

@@ -13,10 +13,11 @@ import (
 
 // native reports whether a submit of s can use Redis's own commands
 // instead of submit.lua: a packed board whose writes keep nothing beside
-// the entry (no dense index, cap, member data or expiry), not migrating,
-// with Replace or Best and no expectation.
+// the entry (no dense index, cap, member data or expiry), not migrating
+// and not a shard (whose write must refuse a dropped board: a transaction
+// cannot), with Replace or Best and no expectation.
 func (b *Board) native(g *generation, s Submission, expect string) bool {
-	return g.mig == nil && g.state == "" && b.fence == "" && !b.suffix() && !b.opts.DenseRanks && b.opts.Cap == 0 && b.opts.expireAt.IsZero() &&
+	return g.mig == nil && g.state == "" && b.fence == "" && !b.opts.shard && !b.suffix() && !b.opts.DenseRanks && b.opts.Cap == 0 && b.opts.expireAt.IsZero() &&
 		s.Data == nil && expect == "" && (s.Policy == Replace || s.Policy == Best)
 }
 
@@ -34,7 +35,7 @@ func (b *Board) submitNative(ctx context.Context, c rueidis.Client, g *generatio
 	}
 	send := func(withScore bool) []rueidis.RedisResult {
 		return redisretry.DoMultiBuilt(ctx, c, func() rueidis.Commands {
-			cmds := append(make(rueidis.Commands, 0, 5), c.B().Multi().Build())
+			cmds := b.appendGuard(append(make(rueidis.Commands, 0, 8), c.B().Multi().Build()), g)
 			return append(b.appendNative(cmds, g.keys.z, s, score, withScore), c.B().Exec().Build())
 		})
 	}
@@ -49,10 +50,10 @@ func (b *Board) submitNative(ctx context.Context, c rueidis.Client, g *generatio
 	if err != nil {
 		return Result{}, b.nativeErr(res, err)
 	}
-	if len(arr) != nativeReplies(s, withScore) {
-		return Result{}, fmt.Errorf("board: submit: EXEC reply of %d elements, want %d: %w", len(arr), nativeReplies(s, withScore), ErrReply)
+	if len(arr) != guardReplies+nativeReplies(s, withScore) {
+		return Result{}, fmt.Errorf("board: submit: EXEC reply of %d elements, want %d: %w", len(arr), guardReplies+nativeReplies(s, withScore), ErrReply)
 	}
-	return b.nativeResult(s, score, arr, withScore)
+	return b.nativeResult(s, score, arr[guardReplies:], withScore)
 }
 
 // zrankWithScore is ZRANK ... WITHSCORE, whose reply holds the member's
@@ -78,6 +79,22 @@ func refusedWithScore(res []rueidis.RedisResult) bool {
 		}
 	}
 	return false
+}
+
+// guardReplies is how many replies appendGuard's commands have.
+const guardReplies = 3
+
+// appendGuard appends to cmds what a native write of generation g sends
+// first, in its transaction: HSETNX of the descriptor, the generation and
+// the state 'live' in the meta HASH. On a board at rest they change
+// nothing; on a board dropped since the handle read it, they make it whole
+// again with the entry written, as submit.lua does.
+func (b *Board) appendGuard(cmds rueidis.Commands, g *generation) rueidis.Commands {
+	c, meta := b.client, g.keys.meta
+	return append(cmds,
+		c.B().Hsetnx().Key(meta).Field("desc").Value(b.desc.encoded()).Build(),
+		c.B().Hsetnx().Key(meta).Field("gen").Value(strconv.FormatInt(g.n, 10)).Build(),
+		c.B().Hsetnx().Key(meta).Field("state").Value("live").Build())
 }
 
 // appendNative appends to cmds the commands of a native write of s, whose

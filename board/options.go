@@ -153,6 +153,10 @@ type Options struct {
 	// expireAt, set by Periodic, makes every write set the keys to expire
 	// at this instant. Zero: keys never expire.
 	expireAt time.Time
+
+	// shard, set by a sharded board on its shards' handles, makes their
+	// writes refuse a shard with no descriptor (errDropped).
+	shard bool
 }
 
 func (o Options) withDefaults() (Options, error) {

@@ -73,9 +73,19 @@ func (b *Board) refusal(op, text string) error {
 			op, b.layout.Field(i-1).Name, v, fmtNum(min), fmtNum(max), errValue, pack.ErrOverflow)
 	}
 	switch {
+	case strings.HasPrefix(text, "TBMISMATCH") && b.opts.expireAt.IsZero():
+		// Stored over since the handle read it (a migration switched, or
+		// the board was dropped and made again): read it again (adopt).
+		return fmt.Errorf("board: %s: %s: the stored descriptor changed: %w", op, b.name, errStale)
 	case strings.HasPrefix(text, "TBMISMATCH"):
 		return fmt.Errorf("board: %s: %s: the window's stored descriptor differs from this handle's (read it with Open): %w",
 			op, b.name, ErrMismatch)
+	case strings.HasPrefix(text, "TBDROPPED") && b.opts.shard:
+		return fmt.Errorf("board: %s: %s: %w", op, b.name, errDropped)
+	case strings.HasPrefix(text, "TBDROPPED"):
+		// A migrating handle: read the board again (generation 0, live),
+		// then the write stores the descriptor.
+		return fmt.Errorf("board: %s: %s: the board was dropped: %w", op, b.name, errStale)
 	case strings.HasPrefix(text, "TBFROZEN"):
 		return fmt.Errorf("board: %s: %s: %w", op, b.name, errFrozen)
 	case strings.HasPrefix(text, "TBFENCED"):

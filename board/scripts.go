@@ -142,6 +142,7 @@ func scriptSources(consts []luascript.Const, mode string) map[string]string {
 var (
 	metaScript    = staticScript("meta")
 	dropScript    = staticScript("drop")
+	clearScript   = staticScript("clear")
 	beginScript   = staticScript("begin")
 	switchScript  = staticScript("switch")
 	archiveScript = staticScript("archive")
@@ -153,7 +154,7 @@ var (
 )
 
 // staticNames lists the scripts without constants, for the golden test.
-var staticNames = []string{"meta", "drop", "begin", "switch", "archive", "export", "retire", "reshard", "frozen", "shardpos"}
+var staticNames = []string{"meta", "drop", "clear", "begin", "switch", "archive", "export", "retire", "reshard", "frozen", "shardpos"}
 
 func staticScript(name string) *luascript.Script {
 	return luascript.New(staticSource(name))

@@ -233,6 +233,7 @@ func (v *shardView) connectShards(ctx context.Context, client rueidis.Client, re
 			defer wg.Done()
 			o := v.opts.Options
 			o.Observer = nil // the sharded board's calls make the spans
+			o.shard = true
 			shards[i], errs[i] = New(ctx, client, name, v.probe.layout, o)
 			if retired && errors.Is(errs[i], errRetired) {
 				shards[i], errs[i] = configure(client, name, v.probe.layout, o)

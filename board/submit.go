@@ -113,6 +113,11 @@ type Result struct {
 // With Options.WaitReplicas, it returns once that many replicas hold the
 // write; when fewer acknowledged it within Options.WaitTimeout, it
 // returns the result with an error wrapping ErrNotReplicated.
+//
+// A write (Submit, SubmitMany, Update, a group's) to a board dropped
+// since the handle read it stores the handle's descriptor with the entry,
+// atomically: the board exists again, whole (see Drop). On a sharded
+// board it is refused instead, with an error wrapping ErrNotFound.
 func (b *Board) Submit(ctx context.Context, s Submission) (Result, error) {
 	if b.sh != nil {
 		return b.sh.Submit(ctx, s)

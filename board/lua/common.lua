@@ -7,6 +7,8 @@
 --   local CAP = 0          local RESTMAX = 0      local SHARED = false
 --   local function FIELDS() return {...} end
 --   local DESC = "{...}"   the board's descriptor (JSON)
+--   local GEN = "0"        the generation (as the meta HASH holds it)
+--   local SHARD = false    a shard of a sharded board
 --   local KZ = 1  local KD = 2  local KM = 0  local KV = 0  local KC = 0
 --   local KMETA = 0
 --
@@ -25,8 +27,8 @@
 --   KEYS[KD] d  HASH id -> member data
 --   KEYS[KV] v  sorted set of distinct value tuples (dense ranks only)
 --   KEYS[KC] c  HASH tuple -> number of entries holding it (dense ranks only)
---   KEYS[KMETA] the meta HASH: descriptor and generation (periodic windows'
---               writes only, which keep it; 0 elsewhere)
+--   KEYS[KMETA] the meta HASH: descriptor and generation (the writes read
+--               it: submit.lua)
 -- A board that is migrating also passes its target's keys and misfit set
 -- (mirror.lua), and its writes keep the target up to date.
 --

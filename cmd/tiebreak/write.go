@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"slices"
@@ -371,7 +370,7 @@ func boardClear(ctx context.Context, e *env, arg string) error {
 
 // clearBoard empties b, keeping its descriptor.
 func clearBoard(ctx context.Context, b *board.Board) error {
-	return errors.New("clearing a board is not available: it needs (*board.Board).Clear")
+	return b.Clear(ctx)
 }
 
 func boardDrop(ctx context.Context, e *env, arg string) error {

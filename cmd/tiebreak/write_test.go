@@ -313,7 +313,6 @@ keys: ` + strings.Join(keys, " ") + "\n"
 		w := writeCase{t, c, env, []string{"board", "clear", name}}
 		want := changeOut{Command: "board clear", Object: name, Keys: []string{"tb:{" + name + "}:d", "tb:{" + name + "}:z"}, Count: 5, Affected: []string{}}
 		w.dry(want)
-		t.Skip("needs Board.Clear")
 		want.DryRun = false
 		_, after := w.real(want)
 		if _, ok := after["tb:{"+name+"}:meta"]; !ok {

@@ -7,18 +7,20 @@ local RESTMAX = 8589934591
 local SHARED = false
 local FIELDS = function() return {{mul = 8589934592, span = 1048576, min = 0, max = 1.7976931348623157e+308, hi = true}, {mul = 4294967296, span = 2, min = 0, max = 1, hi = true}, {mul = 1, span = 4294967296, min = 0, max = 4.294967295e+09, hi = false}, } end
 local DESC = [[{"version":1,"radix":2,"fields":[{"name":"points","width":20,"dir":"HigherIsBetter"},{"name":"paid","width":1,"dir":"HigherIsBetter"},{"name":"time","width":32,"dir":"LowerIsBetter"}],"strategy":"KeySuffix","cap":0,"denseRanks":false,"lookup":"buckets"}]]
+local GEN = [[1]]
+local SHARD = false
 local KZ = 1
-local KD = 3
+local KD = 4
 local KM = 2
 local KV = 0
 local KC = 0
-local KMETA = 0
-local TKZ = 4
-local TKD = 7
+local KMETA = 3
+local TKZ = 5
+local TKD = 8
 local TKM = 0
-local TKV = 5
-local TKC = 6
-local KX = 8
+local TKV = 6
+local TKC = 7
+local KX = 9
 local T_STRATEGY = 'p'
 local T_WIDTH = 9
 local T_DENSE = true
@@ -167,6 +169,8 @@ end
 --   local CAP = 0          local RESTMAX = 0      local SHARED = false
 --   local function FIELDS() return {...} end
 --   local DESC = "{...}"   the board's descriptor (JSON)
+--   local GEN = "0"        the generation (as the meta HASH holds it)
+--   local SHARD = false    a shard of a sharded board
 --   local KZ = 1  local KD = 2  local KM = 0  local KV = 0  local KC = 0
 --   local KMETA = 0
 --
@@ -185,8 +189,8 @@ end
 --   KEYS[KD] d  HASH id -> member data
 --   KEYS[KV] v  sorted set of distinct value tuples (dense ranks only)
 --   KEYS[KC] c  HASH tuple -> number of entries holding it (dense ranks only)
---   KEYS[KMETA] the meta HASH: descriptor and generation (periodic windows'
---               writes only, which keep it; 0 elsewhere)
+--   KEYS[KMETA] the meta HASH: descriptor and generation (the writes read
+--               it: submit.lua)
 -- A board that is migrating also passes its target's keys and misfit set
 -- (mirror.lua), and its writes keep the target up to date.
 --

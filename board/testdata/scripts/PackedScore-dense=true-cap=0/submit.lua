@@ -7,12 +7,14 @@ local RESTMAX = 8589934591
 local SHARED = false
 local FIELDS = function() return {{mul = 8589934592, span = 1048576, min = 0, max = 1.048575e+06, hi = true}, {mul = 4294967296, span = 2, min = 0, max = 1, hi = true}, {mul = 1, span = 4294967296, min = 0, max = 4.294967295e+09, hi = false}, } end
 local DESC = [[{"version":1,"radix":2,"fields":[{"name":"points","width":20,"dir":"HigherIsBetter"},{"name":"paid","width":1,"dir":"HigherIsBetter"},{"name":"time","width":32,"dir":"LowerIsBetter"}],"strategy":"PackedScore","cap":0,"denseRanks":true}]]
+local GEN = [[0]]
+local SHARD = false
 local KZ = 1
-local KD = 4
+local KD = 5
 local KM = 0
 local KV = 2
 local KC = 3
-local KMETA = 0
+local KMETA = 4
 -- fragment: lookup.lua
 -- lookup.lua: buckets(), the id lookup of a key-suffix board stored in
 -- buckets (and of a migration's key-suffix target), for every script
@@ -216,9 +218,14 @@ local CHECK = false
 -- KEYS may leave out d when ARGV[9] is not '1', ARGV[5] is '0', there is
 -- no cap and the board is not migrating: nothing then touches it.
 --
--- A periodic window keeps its meta HASH in KEYS[KMETA] (KMETA > 0): a
--- write refuses a window whose stored descriptor is not DESC, and stores
--- DESC in a window that has none.
+-- Every write reads the meta HASH, KEYS[KMETA]: it refuses a board whose
+-- stored descriptor is not DESC, and one with no descriptor (a window not
+-- yet written, or a board dropped since the handle read it) it makes whole
+-- again: it stores DESC, the generation GEN, state 'live' and, for a
+-- window, its expiry, as New or a window's first write do. A shard of a
+-- sharded board (SHARD), whose descriptor lives at another hash tag, and a
+-- migrating or exporting generation (mirror), which would leave its
+-- target's keys behind, refuse instead (TBDROPPED).
 --
 -- Reply: {rank, changed, trimmed} when the stored member and score are
 --        ARGV[4] and ARGV[3] as sent, else
@@ -228,12 +235,15 @@ local CHECK = false
 --    or  'conflict' when the expectation does not hold (nothing written).
 -- Error: 'TBRANGE <field index from 1> <value>' when a value would leave
 --        its field's range (nothing written).
---        'TBMISMATCH' when the window's stored descriptor is not DESC
---        (nothing written).
+--        'TBMISMATCH' when the stored descriptor is not DESC (nothing
+--        written).
+--        'TBDROPPED' when the board has no descriptor and the write may
+--        not store it (see above; nothing written).
 
 local id, policy = ARGV[1], ARGV[2]
-local desc = KMETA > 0 and redis.call('HGET', KEYS[KMETA], 'desc')
+local desc = redis.call('HGET', KEYS[KMETA], 'desc')
 if desc and desc ~= DESC then return redis.error_reply('TBMISMATCH') end
+if not desc and (SHARD or mirror) then return redis.error_reply('TBDROPPED') end
 local oldm, olds = false, false
 if STRATEGY == 'p' then
   olds = redis.call('ZSCORE', KEYS[KZ], id)
@@ -336,8 +346,9 @@ if CAP > 0 and redis.call('ZCARD', KEYS[KZ]) > CAP then
   end
 end
 if mirror then mirror(id) end
-if KMETA > 0 and not desc then
-  redis.call('HSET', KEYS[KMETA], 'desc', DESC, 'gen', '0', 'state', 'live', 'expire', ARGV[5] or '0')
+if not desc then
+  redis.call('HSET', KEYS[KMETA], 'desc', DESC, 'gen', GEN, 'state', 'live')
+  if ARGV[5] and ARGV[5] ~= '0' then redis.call('HSET', KEYS[KMETA], 'expire', ARGV[5]) end
 end
 if ARGV[5] and ARGV[5] ~= '0' then
   for i = 1, #KEYS do redis.call('PEXPIREAT', KEYS[i], ARGV[5]) end

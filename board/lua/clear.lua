@@ -1,0 +1,20 @@
+-- clear.lua: empty a board, keeping its descriptor and settings,
+-- atomically.
+--
+-- KEYS[1]   the board's meta HASH
+-- KEYS[2..] the data keys of its current generation, as the caller read
+--           it: z, i, v, c and its own member data d (never a group's
+--           shared data HASH)
+-- ARGV[1]   the board's descriptor, as the caller's handle holds it
+-- ARGV[2]   the generation, as read from the meta HASH
+--
+-- Reply: 'cleared'; 'stale' when the stored descriptor or generation is
+--        no longer ARGV[1] and ARGV[2] (nothing removed: read them
+--        again); 'busy' when the board is not live: migrating, or a
+--        shard whose sharded board changes its shards (nothing removed).
+
+local m = redis.call('HMGET', KEYS[1], 'desc', 'gen', 'state')
+if m[1] ~= ARGV[1] or m[2] ~= ARGV[2] then return 'stale' end
+if m[3] ~= 'live' then return 'busy' end
+redis.call('UNLINK', unpack(KEYS, 2))
+return 'cleared'
