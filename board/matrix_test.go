@@ -763,6 +763,15 @@ func (f *fixture) checkOpen(t *testing.T) {
 		t.Errorf("Open(%s) expires at %v, want %v", f.open, o.opts.expireAt, f.b.opts.expireAt)
 	}
 	f.checkAll(t, o, "Open("+f.open+")")
+	// A write through the opened handle is a write to the same board,
+	// expiring as the board does.
+	sub := Submission{ID: "opened", Values: []float64{4, 1, 1}, Data: []byte("via Open")}
+	if _, err := o.Submit(t.Context(), sub); err != nil {
+		t.Fatalf("Submit through Open(%s): %v", f.open, err)
+	}
+	f.m.apply(sub)
+	f.data[sub.ID] = sub.Data
+	f.checkAll(t, f.b, "a write through Open("+f.open+")")
 }
 
 // runMatrix runs every column on a fresh board of every kind in kinds,
