@@ -88,6 +88,15 @@ func (r boardRead) checkN() error {
 // reader is what the command reads of a board.
 type reader = *board.Board
 
+// spelling is how the command names b, as list does and Open reads it:
+// group/name for a board of a group, else its name.
+func spelling(b reader) string {
+	if g := b.Options().Group; g != "" {
+		return g + "/" + b.Name()
+	}
+	return b.Name()
+}
+
 // openBoard returns a handle to board name of group (none: ""), built
 // from its descriptor: a sharded board's when it is one.
 func openBoard(ctx context.Context, e *env, group, name string) (reader, error) {
@@ -169,7 +178,7 @@ func entriesTable(b reader, es []board.Entry, total int64, data bool) (*table, e
 	if data {
 		t.header = append(t.header, "DATA")
 	}
-	out := entriesOut{Board: b.Name(), Total: total, Entries: []entryOut{}}
+	out := entriesOut{Board: spelling(b), Total: total, Entries: []entryOut{}}
 	for _, en := range es {
 		row := []string{fmt.Sprint(en.Rank), fmt.Sprint(en.Competition)}
 		o := entryOut{ID: en.ID, Rank: en.Rank, Competition: en.Competition, Fields: map[string]float64{}, Data: blobOf(en.Data)}
@@ -258,7 +267,7 @@ func boardRank(ctx context.Context, e *env, name, id string, r boardRead) error 
 	if err != nil {
 		return err
 	}
-	out := rankOut{Board: name, ID: id, Ordinal: en.Rank, Competition: en.Competition}
+	out := rankOut{Board: spelling(b), ID: id, Ordinal: en.Rank, Competition: en.Competition}
 	t := &table{}
 	t.add("ordinal", fmt.Sprint(en.Rank))
 	t.add("competition", fmt.Sprint(en.Competition))

@@ -228,7 +228,7 @@ func testDescribe(t *testing.T, bin string) {
 		}
 		var top entriesOut
 		c.json(&top, "board", "top", "kills", "--group", group)
-		if diff := cmp.Diff(entriesOut{Board: "kills", Total: 5, Entries: wantEntries(b, l.Entries, false)}, top); diff != "" {
+		if diff := cmp.Diff(entriesOut{Board: group + "/kills", Total: 5, Entries: wantEntries(b, l.Entries, false)}, top); diff != "" {
 			t.Errorf("board top --group --json (-want +got):\n%s", diff)
 		}
 	})
