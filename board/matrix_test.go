@@ -311,11 +311,35 @@ func snapshot(t *testing.T, client rueidis.Client, pattern string) map[string]st
 // groupSubmit writes one entry, id with data, to every board of g: each
 // part gives one board's values, policy and operators.
 func groupSubmit(t *testing.T, g *Group, id string, data []byte, parts ...Submission) ([]ManyResult, error) {
-	s := GroupSubmission{ID: id, Data: data}
-	for _, p := range parts {
-		s.Entries = append(s.Entries, GroupEntry{Values: p.Values, Policy: p.Policy, Ops: p.Ops})
+	subs := make([]Submission, len(parts))
+	for i, p := range parts {
+		subs[i] = Submission{ID: id, Values: p.Values, Policy: p.Policy, Ops: p.Ops, Data: data}
 	}
-	return g.Submit(t.Context(), s)
+	return g.Submit(t.Context(), subs)
+}
+
+// group returns a group of f's board alone, and false (after checking
+// the refusal) for a board that cannot join one: sharded, or of no
+// Options.Group.
+func (f *fixture) group(t *testing.T) (*Group, bool) {
+	t.Helper()
+	g, err := NewGroup(f.b)
+	if o := f.b.Options(); o.Shards > 0 || o.Group == "" {
+		if !errors.Is(err, ErrOptions) {
+			t.Errorf("NewGroup of a board that is sharded or of no group: err = %v, want ErrOptions", err)
+		}
+		return nil, false
+	}
+	if err != nil {
+		t.Fatalf("NewGroup: %v", err)
+	}
+	return g, true
+}
+
+// replyInt reads an integer reply, 0 on an error (the caller checks it).
+func replyInt(r rueidis.RedisResult) int64 {
+	n, _ := r.AsInt64()
+	return n
 }
 
 // column is one operation of the matrix: the exported methods it covers,
@@ -400,19 +424,10 @@ var columns = []column{
 		})
 		f.checkAll(t, f.b, "after Update")
 	}},
-	{"Group.Submit", []string{"Group.Submit", "Group.Atomic"}, func(t *testing.T, f *fixture) {
-		g, err := NewGroup(f.b)
-		if f.b.Options().Shards > 0 {
-			if !errors.Is(err, ErrOptions) {
-				t.Errorf("NewGroup of a sharded board: err = %v, want ErrOptions", err)
-			}
+	{"Group.Submit", []string{"Group.Submit"}, func(t *testing.T, f *fixture) {
+		g, ok := f.group(t)
+		if !ok {
 			return
-		}
-		if err != nil {
-			t.Fatalf("NewGroup: %v", err)
-		}
-		if want := f.b.Options().Group != ""; g.Atomic() != want {
-			t.Errorf("Atomic() = %t, want %t", g.Atomic(), want)
 		}
 		rs, err := groupSubmit(t, g, "g1", []byte("g1 data"), Submission{Values: []float64{5, 1, 2}})
 		if err != nil || len(rs) != 1 || rs[0].Err != nil {
@@ -436,8 +451,8 @@ var columns = []column{
 				t.Fatal(err)
 			}
 			g2, err := NewGroup(f.b, other)
-			if err != nil || !g2.Atomic() {
-				t.Fatalf("NewGroup with another board of the group: atomic %t, %v; want atomic", err == nil && g2.Atomic(), err)
+			if err != nil {
+				t.Fatalf("NewGroup with another board of the group: %v", err)
 			}
 			f.refuses(t, "Group.Submit of an add out of range on the other board", ErrArgument, func() error {
 				return second(groupSubmit(t, g2, "a", []byte("lost"), Submission{Values: []float64{5, 1, 0}},
@@ -453,40 +468,56 @@ var columns = []column{
 		}
 		f.checkAll(t, f.b, "after Group.Submit")
 	}},
-	{"Group.RemoveData", []string{"Group.RemoveData"}, func(t *testing.T, f *fixture) {
-		g, err := NewGroup(f.b)
-		if f.b.Options().Shards > 0 {
-			if !errors.Is(err, ErrOptions) {
-				t.Errorf("NewGroup of a sharded board: err = %v, want ErrOptions", err)
+	{"Group.Remove", []string{"Group.Remove"}, func(t *testing.T, f *fixture) {
+		g, ok := f.group(t)
+		if !ok {
+			return
+		}
+		f.refuses(t, "Group.Remove of no ids", ErrArgument, func() error { return second(g.Remove(t.Context())) })
+		f.refuses(t, "Group.Remove of an invalid id", ErrArgument, func() error { return second(g.Remove(t.Context(), "a", "")) })
+		want := int64(0)
+		for _, id := range []string{"a", "p10", "absent", "a"} {
+			if _, on := f.m.vals[id]; on {
+				want++
+				delete(f.m.vals, id)
 			}
-			return
+			delete(f.data, id)
 		}
+		n, err := g.Remove(t.Context(), "a", "p10", "absent", "a")
+		if err != nil || n != want {
+			t.Errorf("Group.Remove = %d, %v; want %d", n, err, want)
+		}
+		if o := f.b.Options(); o.SharedData {
+			key := "tb:{" + o.Group + "}:data"
+			if got := f.client.Do(t.Context(), f.client.B().Hexists().Key(key).Field("a").Build()); got.Error() != nil || replyInt(got) != 0 {
+				t.Errorf("the shared data of a is left after Group.Remove")
+			}
+		}
+		f.checkAll(t, f.b, "after Group.Remove")
+	}},
+	{"Clear", []string{"Board.Clear"}, func(t *testing.T, f *fixture) {
+		before := snapshot(t, f.client, "*"+f.prefix+"*:meta")
+		if err := f.b.Clear(t.Context()); err != nil {
+			t.Fatalf("Clear: %v", err)
+		}
+		if after := snapshot(t, f.client, "*"+f.prefix+"*:meta"); !cmp.Equal(before, after) {
+			t.Errorf("Clear changed the meta HASHes (-before +after):\n%s", cmp.Diff(before, after))
+		}
+		f.m = newModel(f.b.Layout())
+		if o := f.b.Options(); !o.SharedData {
+			f.data = map[string][]byte{}
+		}
+		f.checkAll(t, f.b, "after Clear")
+		o, err := Open(t.Context(), f.client, f.open, Options{})
 		if err != nil {
-			t.Fatalf("NewGroup: %v", err)
+			t.Fatalf("Open after Clear: %v", err)
 		}
-		if !f.b.Options().SharedData {
-			f.refuses(t, "RemoveData of a group that shares no data", ErrOptions, func() error {
-				return second(g.RemoveData(t.Context(), "a"))
-			})
-			return
-		}
-		// Removing an entry leaves its shared data; RemoveData removes it.
-		if _, err := f.b.Remove(t.Context(), "a"); err != nil {
-			t.Fatal(err)
-		}
-		delete(f.m.vals, "a")
-		n, err := g.RemoveData(t.Context(), "a", "ab", "absent")
-		if err != nil || n != 1 {
-			t.Errorf("RemoveData = %d, %v; want 1 (a had data)", n, err)
-		}
-		// Written again without data, a has none.
-		delete(f.data, "a")
-		s := Submission{ID: "a", Values: []float64{2, 1, 1}}
-		if _, err := f.b.Submit(t.Context(), s); err != nil {
-			t.Fatal(err)
+		s := Submission{ID: "after", Values: []float64{3, 1, 3}}
+		if _, err := o.Submit(t.Context(), s); err != nil {
+			t.Fatalf("Submit after Clear: %v", err)
 		}
 		f.m.apply(s)
-		f.checkAll(t, f.b, "after RemoveData")
+		f.checkAll(t, f.b, "after Clear and a write")
 	}},
 	{"Get", []string{"Board.Get"}, func(t *testing.T, f *fixture) {
 		for _, id := range []string{"a", "p10", "id31", "z"} {
@@ -683,25 +714,13 @@ var columns = []column{
 			t.Errorf("Open of the window gave a %s", kindOf(w))
 		}
 	}},
-	{"Window", []string{"Periodic.At", "Periodic.Current", "Periodic.Previous"}, func(t *testing.T, f *fixture) {
+	{"Window", []string{"Periodic.At"}, func(t *testing.T, f *fixture) {
 		if f.p == nil {
 			f.checkOpen(t)
 			return
 		}
 		if got, want := f.p.At(f.w.Start).Name(), f.p.name+":"+f.w.Label; got != want {
 			t.Errorf("At names %s, want %s", got, want)
-		}
-		// The windows turn every second: Current and Previous are read
-		// between two instants, and may belong to either.
-		before := time.Now()
-		cur, prev := f.p.Current().Name(), f.p.Previous().Name()
-		after := time.Now()
-		label := func(t time.Time) string { w, _ := f.p.period.Window(t); return f.p.name + ":" + w.Label }
-		if cur != label(before) && cur != label(after) {
-			t.Errorf("Current names %s, want %s or %s", cur, label(before), label(after))
-		}
-		if lb, la := label(before.Add(-time.Second)), label(after.Add(-time.Second)); prev != lb && prev != la {
-			t.Errorf("Previous names %s, want %s or %s", prev, lb, la)
 		}
 		f.checkAll(t, f.p.At(f.w.Start), "At of the window") // an archive's window too
 	}},
