@@ -149,7 +149,7 @@ func (b *Board) submitOne(ctx context.Context, s Submission) (Result, error) {
 // written): submit then takes the write, reading the board again.
 func (b *Board) submitFast(ctx context.Context, s Submission) (res Result, done bool, err error) {
 	g := b.gen.Load()
-	if b.opts.WaitReplicas != 0 || !b.native(g, s, "") {
+	if b.opts.WaitReplicas != 0 || b.opts.WaitAOF || !b.native(g, s, "") {
 		return Result{}, false, nil
 	}
 	if err := b.checkSubmission(s); err != nil {

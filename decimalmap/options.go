@@ -43,8 +43,20 @@ type Options struct {
 
 	// WaitTimeout is how long a write waits for its replicas (rounded up
 	// to whole milliseconds). Default DefaultWaitTimeout (1s); at most
-	// MaxWaitTimeout (1 minute). Used only with WaitReplicas.
+	// MaxWaitTimeout (1 minute). Used only with WaitReplicas or WaitAOF.
 	WaitTimeout time.Duration
+
+	// WaitAOF makes each write return once it is in the master's
+	// append-only file on disk and, with WaitReplicas, in that many
+	// replicas' files (WAITAOF, sent after the write in the same round
+	// trip), so that it survives the master's crash and restart as well as
+	// a failover. A write the disks did not acknowledge within WaitTimeout
+	// returns its result with an error wrapping ErrNotReplicated. It needs
+	// Redis or Valkey 7.2 or later with appendonly yes: on another server
+	// every write is refused, writing nothing, with an error wrapping
+	// ErrOptions (the server is asked once, before the handle's first
+	// write). Default false.
+	WaitAOF bool
 
 	// Observer, when not nil, is told of every operation of the handle:
 	// it may trace it and measure it (see package observe; the module
@@ -72,5 +84,5 @@ func (o Options) withDefaults() (Options, error) {
 
 // wait is what every write of the map waits for.
 func (o Options) wait() durable.Wait {
-	return durable.Wait{Replicas: o.WaitReplicas, Timeout: o.WaitTimeout}
+	return durable.Wait{Replicas: o.WaitReplicas, Timeout: o.WaitTimeout, AOF: o.WaitAOF}
 }

@@ -41,8 +41,20 @@ type Options struct {
 
 	// WaitTimeout is how long a write waits for its replicas (rounded up
 	// to whole milliseconds). Default DefaultWaitTimeout (1s); at most
-	// MaxWaitTimeout (1 minute). Used only with WaitReplicas.
+	// MaxWaitTimeout (1 minute). Used only with WaitReplicas or WaitAOF.
 	WaitTimeout time.Duration
+
+	// WaitAOF makes each write return once it is in the master's
+	// append-only file on disk and, with WaitReplicas, in that many
+	// replicas' files (WAITAOF, sent after the write in the same round
+	// trip), so that it survives the master's crash and restart as well as
+	// a failover. A write the disks did not acknowledge within WaitTimeout
+	// returns its result with an error wrapping ErrNotReplicated. It needs
+	// Redis or Valkey 7.2 or later with appendonly yes: on another server
+	// every write is refused, writing nothing, with an error wrapping
+	// ErrOptions (the server is asked once, before the handle's first
+	// write). Default false.
+	WaitAOF bool
 
 	// Observer, when not nil, is told of every operation of the limiter:
 	// it may trace it and measure it (see package observe; the module
@@ -62,7 +74,7 @@ func (o Options) withDefaults() (Options, error) {
 	case strings.ContainsAny(o.Prefix, "{}"):
 		return o, fmt.Errorf("ratelimit: Options.Prefix = %q holds a brace: %w", o.Prefix, ErrOptions)
 	}
-	w, bad := durable.Wait{Replicas: o.WaitReplicas, Timeout: o.WaitTimeout}.WithDefaults()
+	w, bad := durable.Wait{Replicas: o.WaitReplicas, Timeout: o.WaitTimeout, AOF: o.WaitAOF}.WithDefaults()
 	if bad != "" {
 		return o, fmt.Errorf("ratelimit: Options.%s: %w", bad, ErrOptions)
 	}
@@ -95,7 +107,7 @@ func New(client rueidis.Client, opts Options) (*Limiter, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := durable.Wait{Replicas: o.WaitReplicas, Timeout: o.WaitTimeout}
+	w := durable.Wait{Replicas: o.WaitReplicas, Timeout: o.WaitTimeout, AOF: o.WaitAOF}
 	return &Limiter{client: redisretry.Wrap(client), prefix: o.Prefix, wait: w, obs: o.Observer}, nil
 }
 

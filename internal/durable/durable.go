@@ -4,9 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/internal/errs"
 )
 
 // ErrNotReplicated reports a write that the master applied but that fewer
@@ -28,9 +31,13 @@ const (
 // Wait says how many replicas must acknowledge each write (Replicas; 0:
 // none, no WAIT is sent) and how long a write waits for them (Timeout;
 // 0: DefaultTimeout; rounded up to whole milliseconds, as WAIT takes them).
+// With AOF, a write waits instead until it is in the master's append-only
+// file on disk and in that of Replicas replicas: WAITAOF 1 Replicas, which
+// Redis and Valkey have from 7.2 on, with appendonly yes.
 type Wait struct {
 	Replicas int
 	Timeout  time.Duration
+	AOF      bool
 }
 
 // WithDefaults returns w with its default Timeout, or says what is out of
@@ -61,9 +68,20 @@ func (w Wait) millis() int64 {
 // w.Replicas replicas, or failed, Write returns write's value and an error
 // naming op that wraps ErrNotReplicated. The client given to write is for
 // that call only, one command at a time.
+//
+// With w.AOF, the first write of a client first asks the server whether it
+// can wait for its disk (WAITAOF with nothing to wait for): a server
+// without WAITAOF, or with appendonly no, gets no write from it: Write
+// returns an error wrapping errs.Options, and nothing is written.
 func Write[T any](ctx context.Context, c rueidis.Client, w Wait, op string, write func(rueidis.Client) (T, error)) (T, error) {
-	if w.Replicas == 0 {
+	if w.Replicas == 0 && !w.AOF {
 		return write(c)
+	}
+	if w.AOF {
+		if err := aofUsable(ctx, c, op); err != nil {
+			var zero T
+			return zero, err
+		}
 	}
 	d, release := c.Dedicate()
 	defer release()
@@ -94,6 +112,9 @@ func (p *pinned) Do(ctx context.Context, cmd rueidis.Completed) rueidis.RedisRes
 // replies to cmds.
 func (p *pinned) DoMulti(ctx context.Context, cmds ...rueidis.Completed) []rueidis.RedisResult {
 	wait := p.B().Wait().Numreplicas(int64(p.w.Replicas)).Timeout(p.w.millis()).Build()
+	if p.w.AOF {
+		wait = p.B().Waitaof().Numlocal(1).Numreplicas(int64(p.w.Replicas)).Timeout(p.w.millis()).Build()
+	}
 	all := append(make([]rueidis.Completed, 0, len(cmds)+1), cmds...)
 	res := p.d.DoMulti(ctx, append(all, wait)...)
 	p.last, p.sent = res[len(cmds)], true
@@ -105,6 +126,9 @@ func (p *pinned) check(op string) error {
 	if !p.sent {
 		return nil
 	}
+	if p.w.AOF {
+		return p.checkAOF(op)
+	}
 	n, err := p.last.AsInt64()
 	if err != nil {
 		return fmt.Errorf("%s: applied on the master, but waiting for %d replicas failed: %w: %w",
@@ -115,4 +139,53 @@ func (p *pinned) check(op string) error {
 			op, n, p.w.Replicas, p.w.Timeout, ErrNotReplicated)
 	}
 	return nil
+}
+
+// checkAOF says whether the last WAITAOF counted the master's disk and
+// enough replicas'.
+func (p *pinned) checkAOF(op string) error {
+	n, err := p.last.AsIntSlice()
+	if err == nil && len(n) != 2 {
+		err = fmt.Errorf("WAITAOF replied %d numbers, want 2", len(n))
+	}
+	if err != nil {
+		return fmt.Errorf("%s: applied on the master, but waiting for its disk and %d replicas' failed: %w: %w",
+			op, p.w.Replicas, ErrNotReplicated, err)
+	}
+	if n[0] < 1 || n[1] < int64(p.w.Replicas) {
+		return fmt.Errorf("%s: applied on the master, but within %v it was on the master's disk %d time(s) and on %d of %d replicas' disks: %w",
+			op, p.w.Timeout, n[0], n[1], p.w.Replicas, ErrNotReplicated)
+	}
+	return nil
+}
+
+// aofOK holds, by client, the answer of the first WAITAOF asked: nil, or
+// why the server cannot wait for its disk.
+var aofOK sync.Map
+
+// aofUsable says whether c's server can wait for its disk: asked once per
+// client, and again at each write while the server answers that its
+// append-only file is off or the question fails.
+func aofUsable(ctx context.Context, c rueidis.Client, op string) error {
+	if v, ok := aofOK.Load(c); ok {
+		if v == nil {
+			return nil
+		}
+		return v.(error)
+	}
+	err := c.Do(ctx, c.B().Waitaof().Numlocal(1).Numreplicas(0).Timeout(1).Build()).Error()
+	rerr, isRedis := rueidis.IsRedisErr(err)
+	switch {
+	case err == nil:
+		aofOK.Store(c, nil)
+		return nil
+	case !isRedis:
+		return errs.FromRedis(op+": asking whether the server can wait for its disk (WAITAOF)", err)
+	case strings.Contains(strings.ToLower(rerr.Error()), "unknown command"):
+		err = fmt.Errorf("%s: WaitAOF: the server has no WAITAOF (Redis and Valkey have it from 7.2 on): %w", op, errs.Options)
+	default: // asked again at the next write: appendonly may be turned on
+		return fmt.Errorf("%s: WaitAOF: the server refuses WAITAOF (%v; it needs appendonly yes): %w", op, rerr, errs.Options)
+	}
+	aofOK.Store(c, err)
+	return err
 }
