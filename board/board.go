@@ -22,6 +22,17 @@ import (
 // every field are ordered by id, in ascending byte order (as bytes.Compare),
 // in both strategies.
 //
+// A Board is any kind of board, each with its stored descriptor, and
+// Open returns whichever is stored: a board of its own hash tag, a board
+// of a group (Options.Group, named "group/name"), a periodic window
+// (Periodic.At, named "name:label"), an archive ("name:label:final") and
+// a sharded board (Options.Shards). Every method works on every kind, but
+// for three refusals, each changing nothing: Migrate of a sharded board
+// and Reshard of a board that is not sharded (ErrArgument), and a sharded
+// board in NewGroup (ErrOptions). A test (the kind x operation matrix)
+// holds every method to this on every kind, on one server and on a
+// cluster.
+//
 // A Board holds its configuration and the board's generation (which keys
 // hold the entries now, see Migrate); it is safe for concurrent use.
 type Board struct {
