@@ -12,7 +12,7 @@ import (
 
 func boardCommands() []*command {
 	return []*command{
-		{name: "board describe", args: []string{"NAME"}, help: "a board's stored descriptor, generation and migration state",
+		{name: "board describe", args: []string{"NAME"}, help: "a board's stored descriptor, generation, migration state, and hash slots (with CLUSTER SLOT-STATS where offered)",
 			setup: func(fs *flag.FlagSet) runFunc {
 				group := fs.String("group", "", "the board's `group` (board.Options.Group), if it has one")
 				return func(ctx context.Context, e *env, a []string) error { return boardDescribe(ctx, e, *group, a[0]) }

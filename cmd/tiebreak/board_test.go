@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/board"
+	"github.com/tiebreak/tiebreak/internal/hashtag"
 	"github.com/tiebreak/tiebreak/internal/redistest"
 )
 
@@ -163,22 +165,26 @@ func testDescribe(t *testing.T, bin string) {
 		d := storedOf(t, env.Client, "tb:{"+arena.Name()+"}:meta")
 		var got description
 		c.json(&got, "board", "describe", arena.Name())
+		slot := hashtag.Slot(arena.Name())
 		want := description{Name: arena.Name(), Key: "tb:{" + arena.Name() + "}:meta", Descriptor: &d,
-			State: "live", EntriesKey: "tb:{" + arena.Name() + "}:z", Entries: 5}
+			State: "live", EntriesKey: "tb:{" + arena.Name() + "}:z", Entries: 5,
+			Slots: []slotOut{{Object: arena.Name(), HashTag: arena.Name(), Slot: slot}}}
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("board describe --json (-want +got):\n%s", diff)
 		}
 		raw, _ := json.Marshal(d)
-		wantTable := "board        " + arena.Name() + "\n" +
-			"key          tb:{" + arena.Name() + "}:meta\n" +
-			"fields       points:20, paid:1, time:32/lower (widths in bits; /lower: lower is better)\n" +
-			"strategy     PackedScore\n" +
-			"cap          none\n" +
-			"dense ranks  true\n" +
-			"generation   0 (entries in tb:{" + arena.Name() + "}:z)\n" +
-			"state        live\n" +
-			"entries      5\n" +
-			"descriptor   " + string(raw) + "\n"
+		wantTable := "board            " + arena.Name() + "\n" +
+			"key              tb:{" + arena.Name() + "}:meta\n" +
+			"fields           points:20, paid:1, time:32/lower (widths in bits; /lower: lower is better)\n" +
+			"strategy         PackedScore\n" +
+			"cap              none\n" +
+			"dense ranks      true\n" +
+			"generation       0 (entries in tb:{" + arena.Name() + "}:z)\n" +
+			"state            live\n" +
+			"entries          5\n" +
+			"slot             " + itoa(int64(slot)) + " (hash tag {" + arena.Name() + "})\n" +
+			"slot statistics  not offered by this server\n" +
+			"descriptor       " + string(raw) + "\n"
 		if diff := cmp.Diff(wantTable, c.ok("board", "describe", arena.Name())); diff != "" {
 			t.Errorf("board describe (-want +got):\n%s", diff)
 		}
@@ -196,7 +202,8 @@ func testDescribe(t *testing.T, bin string) {
 		d.DenseRanks = false
 		want := description{Name: name, Key: p + "meta", Descriptor: &d, Generation: 1, State: "migrating",
 			EntriesKey: p + "g1:z", Entries: 5, Migration: &migration{Target: &target, Generation: 2,
-				EntriesKey: p + "g2:z", Copied: 4, Misfits: 1, MisfitsKey: p + "g1:x"}}
+				EntriesKey: p + "g2:z", Copied: 4, Misfits: 1, MisfitsKey: p + "g1:x"},
+			Slots: []slotOut{{Object: name, HashTag: name, Slot: hashtag.Slot(name)}}}
 		if diff := cmp.Diff(want, got, cmpopts.IgnoreFields(migration{}, "Position")); diff != "" {
 			t.Errorf("board describe --json of a migrating board (-want +got):\n%s", diff)
 		}
@@ -218,7 +225,8 @@ func testDescribe(t *testing.T, bin string) {
 		var got description
 		c.json(&got, "board", "describe", "kills", "--group", group)
 		p := "tb:{" + group + "}:{kills}:"
-		want := description{Name: "kills", Group: group, Key: p + "meta", Descriptor: &d, State: "live", EntriesKey: p + "z", Entries: 5}
+		want := description{Name: "kills", Group: group, Key: p + "meta", Descriptor: &d, State: "live", EntriesKey: p + "z", Entries: 5,
+			Slots: []slotOut{{Object: group + "/kills", HashTag: group, Slot: hashtag.Slot(group)}}}
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("board describe --group --json (-want +got):\n%s", diff)
 		}
@@ -290,8 +298,23 @@ func testDescribe(t *testing.T, bin string) {
 		if out := c.ok("list"); !strings.Contains(out, "sharded over 3 boards") {
 			t.Errorf("list does not say the board is sharded:\n%s", out)
 		}
-		if out := c.ok("board", "describe", sname); !strings.Contains(out, "shards") {
+		// One slot for the board's own keys, one for each shard.
+		wantSlots := []slotOut{{Object: sname, HashTag: sname, Slot: hashtag.Slot(sname)}}
+		for _, s := range d.Descriptor.ShardNames {
+			wantSlots = append(wantSlots, slotOut{Object: s, HashTag: s, Slot: hashtag.Slot(s)})
+		}
+		if diff := cmp.Diff(wantSlots, d.Slots); diff != "" || d.SlotStats {
+			t.Errorf("board describe of a sharded board: slots (-want +got):\n%s\nslot statistics offered: %v, want not", diff, d.SlotStats)
+		}
+		out := c.ok("board", "describe", sname)
+		if !strings.Contains(out, "shards") {
 			t.Errorf("board describe of a sharded board does not name its shards:\n%s", out)
+		}
+		for _, s := range wantSlots[1:] {
+			line := regexp.MustCompile(`\nslot of ` + regexp.QuoteMeta(s.Object) + ` +` + itoa(int64(s.Slot)) + ` \(hash tag \{` + regexp.QuoteMeta(s.Object) + `\}\)\n`)
+			if !line.MatchString(out) {
+				t.Errorf("board describe of a sharded board lacks the slot of %s, %d:\n%s", s.Object, s.Slot, out)
+			}
 		}
 	})
 }

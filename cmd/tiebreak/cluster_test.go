@@ -34,6 +34,13 @@ func testCluster(t *testing.T, bin string) {
 			object{Kind: kindMap, Name: name + "_map", Key: "dm:{" + name + "_map}:k", Size: 6, Unit: "keys", Values: &eight, Detail: "8 values"},
 			object{Kind: kindLimiter, Name: name + "_user", Key: "rl:{" + name + "_user}", Size: int64(i + 1), Unit: "requests"})
 	}
+	for i := range want { // the slot the cluster serves each object from
+		slot, err := env.Client.Do(ctx, env.Client.B().ClusterKeyslot().Key(want[i].Key).Build()).AsInt64()
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[i].Slot = int(slot)
+	}
 	var got []object
 	c.json(&got, "list", "--cluster", "--prefix", env.Prefix)
 	for i := range got {

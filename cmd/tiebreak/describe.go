@@ -76,6 +76,12 @@ type description struct {
 	Entries    int64             `json:"entries"`
 	ExpireAt   string            `json:"expireAt,omitempty"`
 	Migration  *migration        `json:"migration,omitempty"`
+	// Slots are the hash slots of the board's keys and, for a sharded
+	// board, of each of its shards; SlotStats reports whether the server
+	// offers their statistics (CLUSTER SLOT-STATS), which each slot then
+	// holds.
+	Slots     []slotOut `json:"slots"`
+	SlotStats bool      `json:"slotStats"`
 }
 
 // migration is the state of a migration under way.
@@ -120,6 +126,17 @@ func boardDescribe(ctx context.Context, e *env, group, name string) error {
 		return err
 	}
 	if err := countEntries(ctx, e.client, d); err != nil {
+		return err
+	}
+	object := name
+	if group != "" {
+		object = group + "/" + name
+	}
+	d.Slots = []slotOut{slotOf(object, key)}
+	for _, s := range d.Descriptor.ShardNames {
+		d.Slots = append(d.Slots, slotOf(s, boardMetaKey("", s)))
+	}
+	if d.SlotStats, err = slotStats(ctx, e.client, d.Slots); err != nil {
 		return err
 	}
 	return e.out.emit(d, describeTable(d, m[metaDesc]))
@@ -246,6 +263,7 @@ func describeTable(d *description, raw string) *table {
 			t.add("misfits", fmt.Sprintf("%s not fitting the target (ids in %s): fix or remove them, then call Migrate again", count(m.Misfits, "entries"), m.MisfitsKey))
 		}
 	}
+	addSlots(t, d.Slots, d.SlotStats)
 	t.add("descriptor", raw)
 	return t
 }

@@ -39,6 +39,9 @@ type object struct {
 	Group string `json:"group,omitempty"`
 	// Key is the Redis key that names the object.
 	Key string `json:"key"`
+	// Slot is the Redis Cluster hash slot of Key, which every key of the
+	// object shares (one hash tag).
+	Slot int `json:"slot"`
 	// Size is what the object holds: a board's entries, a timeline's
 	// messages, a map's keys, a limited key's logged requests.
 	Size int64  `json:"size"`
@@ -49,6 +52,7 @@ type object struct {
 	// limited key's expiry.
 	Detail string `json:"detail,omitempty"`
 	gen    int64
+	shards []string // a sharded board's shards, by name
 }
 
 // list scans every node for the keys of each kind and prints the objects
@@ -70,6 +74,10 @@ func list(ctx context.Context, e *env, o listOptions) error {
 	}
 	if err := measure(ctx, e.client, objs); err != nil {
 		return err
+	}
+	sumShards(objs)
+	for _, ob := range objs {
+		ob.Slot = keySlot(ob.Key)
 	}
 	t := &table{header: []string{"KIND", "NAME", "SIZE", "KEY", "DETAIL"}}
 	for _, ob := range objs {
@@ -194,19 +202,51 @@ func boardDetail(ob *object, r rueidis.RedisResult) {
 	f = append(f, "", "", "", "")[:4] // absent fields
 	ob.gen, _ = strconv.ParseInt(f[0], 10, 64)
 	var d struct {
-		Strategy string
-		Shards   int
+		Strategy   string
+		Shards     int
+		ShardNames []string
 	}
 	_ = json.Unmarshal([]byte(f[2]), &d) // a board with no readable descriptor shows no strategy
 	ob.Detail = d.Strategy
 	if d.Shards > 0 {
-		ob.Detail += fmt.Sprintf(", sharded over %d boards (its entries are theirs)", d.Shards)
+		ob.shards = d.ShardNames
+		ob.Detail += fmt.Sprintf(", sharded over %d boards (its size is the sum of theirs)", d.Shards)
 	}
 	if f[1] != "" && f[1] != "live" { // migrating, resharding, or a shard's exporting, frozen, retired
 		ob.Detail += ", " + f[1]
 	}
 	if ms, err := strconv.ParseInt(f[3], 10, 64); err == nil && ms > 0 {
 		ob.Detail += ", window expiring " + stamp(time.UnixMilli(ms))
+	}
+}
+
+// sumShards gives each sharded board the size of its entries, which its
+// shards hold: the sum of the sizes of its shards, each listed on a row of
+// its own (a shard's name starts with its board's, so a prefix that finds
+// the board finds them). A shard not found is noted in the board's detail.
+func sumShards(objs []*object) {
+	byName := map[string]*object{}
+	for _, ob := range objs {
+		if ob.Kind == kindBoard && ob.Group == "" {
+			byName[ob.Name] = ob
+		}
+	}
+	for _, ob := range objs {
+		if len(ob.shards) == 0 {
+			continue
+		}
+		ob.Size = 0
+		var missing []string
+		for _, name := range ob.shards {
+			if s := byName[name]; s != nil {
+				ob.Size += s.Size
+			} else {
+				missing = append(missing, name)
+			}
+		}
+		if missing != nil {
+			ob.Detail += fmt.Sprintf("; shards not found, not counted: %s", strings.Join(missing, ", "))
+		}
 	}
 }
 

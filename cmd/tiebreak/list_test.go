@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/tiebreak/tiebreak/board"
+	"github.com/tiebreak/tiebreak/internal/hashtag"
 	"github.com/tiebreak/tiebreak/internal/redistest"
 	"github.com/tiebreak/tiebreak/ratelimit"
 	"github.com/tiebreak/tiebreak/tsid"
@@ -34,15 +35,18 @@ func seedAll(t *testing.T, ctx context.Context, env *redistest.Env) []object {
 	seedMap(t, ctx, c, p+"_prices")
 	seedLimiter(t, ctx, c, p+":42", ratelimit.PerMinute(10), 3)
 	eight := int64(8)
+	// Each object's slot is its hash tag's; a key whose braces do not
+	// read hashes whole.
+	slot := hashtag.Slot
 	return []object{
-		{Kind: "board", Name: p + "_arena", Key: "tb:{" + p + "_arena}:meta", Size: 5, Unit: "entries", Detail: "PackedScore"},
-		{Kind: "board", Name: p + "_narrowing", Key: "tb:{" + p + "_narrowing}:meta", Size: 5, Unit: "entries", Detail: "PackedScore, migrating"},
-		{Kind: "board", Name: p + "_stray", Key: "tb:{" + p + "_stray}:z", Size: 1, Unit: "entries", Detail: notBoard},
-		{Kind: "board", Name: "{" + p + "_odd", Key: "tb:{" + p + "_odd", Size: 0, Unit: "entries", Detail: notBoard},
-		{Kind: "board", Name: "kills", Group: p + "_season", Key: "tb:{" + p + "_season}:{kills}:meta", Size: 5, Unit: "entries", Detail: "PackedScore"},
-		{Kind: "timeline", Name: p + "_general", Key: "tl:{" + p + "_general}:z", Size: 30, Unit: "messages"},
-		{Kind: "map", Name: p + "_prices", Key: "dm:{" + p + "_prices}:k", Size: 6, Unit: "keys", Values: &eight, Detail: "8 values"},
-		{Kind: "limiter", Name: p + ":42", Key: "rl:{" + p + ":42}", Size: 3, Unit: "requests", Detail: "expires in"},
+		{Kind: "board", Name: p + "_arena", Key: "tb:{" + p + "_arena}:meta", Slot: slot(p + "_arena"), Size: 5, Unit: "entries", Detail: "PackedScore"},
+		{Kind: "board", Name: p + "_narrowing", Key: "tb:{" + p + "_narrowing}:meta", Slot: slot(p + "_narrowing"), Size: 5, Unit: "entries", Detail: "PackedScore, migrating"},
+		{Kind: "board", Name: p + "_stray", Key: "tb:{" + p + "_stray}:z", Slot: slot(p + "_stray"), Size: 1, Unit: "entries", Detail: notBoard},
+		{Kind: "board", Name: "{" + p + "_odd", Key: "tb:{" + p + "_odd", Slot: slot("tb:{" + p + "_odd"), Size: 0, Unit: "entries", Detail: notBoard},
+		{Kind: "board", Name: "kills", Group: p + "_season", Key: "tb:{" + p + "_season}:{kills}:meta", Slot: slot(p + "_season"), Size: 5, Unit: "entries", Detail: "PackedScore"},
+		{Kind: "timeline", Name: p + "_general", Key: "tl:{" + p + "_general}:z", Slot: slot(p + "_general"), Size: 30, Unit: "messages"},
+		{Kind: "map", Name: p + "_prices", Key: "dm:{" + p + "_prices}:k", Slot: slot(p + "_prices"), Size: 6, Unit: "keys", Values: &eight, Detail: "8 values"},
+		{Kind: "limiter", Name: p + ":42", Key: "rl:{" + p + ":42}", Slot: slot(p + ":42"), Size: 3, Unit: "requests", Detail: "expires in"},
 	}
 }
 

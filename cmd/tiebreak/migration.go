@@ -13,14 +13,14 @@ import (
 	"github.com/tiebreak/tiebreak/pack"
 )
 
-// reshardLease is how long a resharding's lease lasts from each step of
-// its copy, which renews it (board's reshardLease): the last step was
-// this long before the lease's end.
-const reshardLease = 3 * time.Second
+// metaMoved is the field of a board's meta HASH holding when the last
+// step of its resharding's copy was made, Unix ms of Redis's clock; absent
+// when no step has recorded it.
+const metaMoved = "moved"
 
 func migrationCommand() *command {
 	return &command{name: "board migration", args: []string{"NAME"}, resumes: true,
-		help:   "a migration's or a resharding's progress, its lease and last step; --resume resumes it",
+		help:   "a migration's or a resharding's progress, its lease and the time of its last step; --resume resumes it",
 		writes: "resumes the migration (Migrate to the stored target) or the resharding (Reshard to the stored count)",
 		setup: func(fs *flag.FlagSet) runFunc {
 			return func(ctx context.Context, e *env, a []string) error { return boardMigration(ctx, e, a[0]) }
@@ -51,12 +51,13 @@ type migrationOut struct {
 	Shards   []shardProgress `json:"shards,omitempty"`
 	Retiring []string        `json:"retiring,omitempty"`
 	// Lease is the token of the process copying, "revoked", or empty;
-	// LeaseUntil when it runs out (Redis's clock), LastStep the last step
-	// of the copy (the lease's start), both with how long ago.
+	// LeaseUntil when it runs out (Redis's clock).
 	Lease      string `json:"lease,omitempty"`
 	LeaseUntil string `json:"leaseUntil,omitempty"`
 	LeaseHeld  bool   `json:"leaseHeld,omitempty"`
-	LastStep   string `json:"lastStep,omitempty"`
+	// LastMoved is when the copy's last step was made (the meta HASH's
+	// field moved, Redis's clock); empty when the HASH does not record it.
+	LastMoved string `json:"lastMoved,omitempty"`
 	// Resume is the command that resumes it.
 	Resume  string `json:"resume,omitempty"`
 	Resumed bool   `json:"resumed,omitempty"`
@@ -130,14 +131,13 @@ func boardMigration(ctx context.Context, e *env, arg string) error {
 		default:
 			u := time.UnixMilli(until)
 			out.LeaseUntil, out.LeaseHeld = stamp(u), u.After(now)
-			out.LastStep = stamp(u.Add(-reshardLease))
 			state := "held"
 			if !out.LeaseHeld {
 				state = "free (ran out)"
 			}
 			t.add("lease", fmt.Sprintf("%s by %s until %s (%s)", state, out.Lease, out.LeaseUntil, ago(u, now)))
-			t.add("last step", fmt.Sprintf("%s (%s; every step renews the lease for %v)", out.LastStep, ago(u.Add(-reshardLease), now), reshardLease))
 		}
+		lastMoved(t, &out, key, m, now)
 	case m["retiring"] != "" && m["retiring"] != "[]":
 		out.Kind = "retiring"
 		_ = json.Unmarshal([]byte(m["retiring"]), &out.Retiring)
@@ -170,6 +170,24 @@ func boardMigration(ctx context.Context, e *env, arg string) error {
 	out.Resumed = true
 	t.note("board migration --resume: done: the %s of board %s ran to its end", out.Kind, arg)
 	return e.out.emit(out, t)
+}
+
+// lastMoved adds when the copy's last step was made, as the meta HASH m
+// of key records it in its field moved.
+func lastMoved(t *table, out *migrationOut, key string, m map[string]string, now time.Time) {
+	v, ok := m[metaMoved]
+	if !ok {
+		t.add("last moved", fmt.Sprintf("unknown: %s records no time of the last step (no field %s)", key, metaMoved))
+		return
+	}
+	ms, err := strconv.ParseInt(v, 10, 64)
+	if err != nil {
+		t.add("last moved", fmt.Sprintf("unknown: %s's field %s = %q is not a time in Unix ms", key, metaMoved, v))
+		return
+	}
+	at := time.UnixMilli(ms)
+	out.LastMoved = stamp(at)
+	t.add("last moved", fmt.Sprintf("%s (%s)", out.LastMoved, ago(at, now)))
 }
 
 func orStart(s string) string {
