@@ -102,23 +102,23 @@ const thaw = "thaw"
 
 // The fields of a meta HASH.
 const (
-	fieldDesc     = "desc"     // the descriptor (JSON, descriptor.go)
-	fieldGen      = "gen"      // the current generation of the keys
-	fieldState    = "state"    // the phase
-	fieldExpire   = "expire"   // a periodic window's expire-at, Unix ms
-	fieldMoved    = "moved"    // when a step last moved a migration or a resharding, Unix ms of the server's clock
-	fieldTarget   = "target"   // migrating or resharding: the descriptor moved to
-	fieldTGen     = "tgen"     // migrating: the target's generation
-	fieldDefaults = "defaults" // migrating: the values of the target's new fields (JSON)
-	fieldPScore   = "pscore"   // migrating: the score of the last entry copied, positionDone at the end
-	fieldPMember  = "pmember"  // migrating: the member of the last entry copied
-	fieldRecopies = "recopies" // migrating: how many times the check sent the copy back to its start
-	fieldCursor   = "cursor"   // an exporting shard: its copy position (a Scan cursor), positionDone at the end
-	fieldFence    = "fence"    // a shard, or an archive: the token of the process whose copy may write
-	fieldLease    = "lease"    // resharding: the token of the process copying, or leaseRevoked
-	fieldUntil    = "leaseuntil"
-	fieldRetiring = "retiring" // a sharded board switched: its old shards not yet retired (JSON list)
-	fieldRetired  = "retired:" // a sharded board: the prefix of one field per shard a resharding retired
+	fieldDesc     = "desc"       // the descriptor (JSON, descriptor.go)
+	fieldGen      = "gen"        // the current generation of the keys
+	fieldState    = "state"      // the phase
+	fieldExpire   = "expire"     // a periodic window's expire-at, Unix ms
+	fieldMoved    = "moved"      // when a step last moved a migration or a resharding, Unix ms of the server's clock
+	fieldTarget   = "target"     // migrating or resharding: the descriptor moved to
+	fieldTGen     = "tgen"       // migrating: the target's generation
+	fieldDefaults = "defaults"   // migrating: the values of the target's new fields (JSON)
+	fieldPScore   = "pscore"     // migrating: the score of the last entry copied, positionDone at the end
+	fieldPMember  = "pmember"    // migrating: the member of the last entry copied
+	fieldRecopies = "recopies"   // migrating: how many times the check sent the copy back to its start
+	fieldCursor   = "cursor"     // an exporting shard: its copy position (a Scan cursor), positionDone at the end
+	fieldFence    = "fence"      // a shard, or an archive: the token of the process whose copy may write
+	fieldLease    = "lease"      // resharding: the token of the process copying, or leaseRevoked
+	fieldUntil    = "leaseuntil" // resharding: when the lease runs out, Unix ms of the server's clock
+	fieldRetiring = "retiring"   // a sharded board switched: its old shards not yet retired (JSON list)
+	fieldRetired  = "retired:"   // a sharded board: the prefix of one field per shard a resharding retired
 )
 
 // leaseRevoked is the field lease of a resharding whose lease a writer
