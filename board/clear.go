@@ -57,7 +57,7 @@ func (b *Board) clear(ctx context.Context) error {
 			return fmt.Errorf("board: %s: Clear: the board has no stored descriptor (dropped?): %w", b.name, ErrNotFound)
 		case m.desc != b.desc.encoded():
 			return b.mismatch(m)
-		case m.state != "live":
+		case m.state != phaseLive:
 			return fmt.Errorf("board: %s: Clear: the board is %s; nothing removed: %w", b.name, m.state, ErrMigrating)
 		}
 		cur := names(b.prefix, m.gen)
@@ -96,7 +96,7 @@ func (sb *sharded) clear(ctx context.Context) error {
 		return err
 	case !m.exists:
 		return fmt.Errorf("board: %s: Clear: the board has no stored descriptor (dropped?): %w", sb.name, ErrNotFound)
-	case m.state == "resharding":
+	case m.state == phaseResharding:
 		return fmt.Errorf("board: %s: Clear: the board is changing its shards; nothing removed: %w", sb.name, ErrMigrating)
 	}
 	v := sb.view.Load()

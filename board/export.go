@@ -6,22 +6,6 @@ import (
 	"strconv"
 )
 
-// The export states of a shard whose sharded board changes its number of
-// shards (Reshard), in the state field of the shard's meta HASH, in order:
-// exporting (the resharding copies its entries; its writes record the ids
-// they touch in its dirty set), frozen (its writes are refused while the
-// last ids are copied) and retired (its keys are gone; tombstones remain).
-const (
-	stateExporting = "exporting"
-	stateFrozen    = "frozen"
-	stateRetired   = "retired"
-	stateThaw      = "thaw" // not a state: exportTo's move from frozen back to exporting
-)
-
-func isExportState(s string) bool {
-	return s == stateExporting || s == stateFrozen || s == stateRetired
-}
-
 // errFrozen and errRetired report a shard that a resharding froze or
 // retired: the sharded board's handle reads its descriptor again and
 // retries (onView), waiting for the switch to the new shards.
@@ -33,7 +17,7 @@ var (
 
 // adoptExport makes the export state of m b's generation.
 func (b *Board) adoptExport(m meta) error {
-	if m.state == stateRetired {
+	if m.state == phaseRetired {
 		return errRetired
 	}
 	k := genKeys(b.prefix, m.gen, b.opts)
@@ -46,10 +30,20 @@ func (b *Board) adoptExport(m meta) error {
 	return nil
 }
 
-// exportTo moves the shard to the export state (stateExporting or
-// stateFrozen), unless it is there or further already, or thaws it
-// (stateThaw: frozen back to exporting), and adopts it.
-func (b *Board) exportTo(ctx context.Context, state string) error {
+// exportTo moves the shard to the export phase to (phaseExporting or
+// phaseFrozen), unless it is there or further already, and adopts it
+// (export.lua).
+func (b *Board) exportTo(ctx context.Context, to phase) error {
+	return b.export(ctx, string(to))
+}
+
+// thaw moves the shard from frozen back to exporting, and adopts it.
+func (b *Board) thaw(ctx context.Context) error {
+	return b.export(ctx, thaw)
+}
+
+// export runs export.lua's move to (a phase, or thaw).
+func (b *Board) export(ctx context.Context, to string) error {
 	for range maxReloads {
 		m, err := b.readMeta(ctx, false)
 		if err != nil {
@@ -58,7 +52,7 @@ func (b *Board) exportTo(ctx context.Context, state string) error {
 		cur, next := names(b.prefix, m.gen), names(b.prefix, m.gen+1)
 		keys := []string{cur.meta, cur.z, cur.d, cur.i, cur.v, cur.c, cur.dirty, cur.inflight,
 			next.z, next.d, next.i, next.v, next.c, next.dirty, next.inflight}
-		r, err := exportScript.Exec(ctx, b.client, keys, []string{strconv.FormatInt(m.gen, 10), state}).ToString()
+		r, err := exportScript.Exec(ctx, b.client, keys, []string{strconv.FormatInt(m.gen, 10), to}).ToString()
 		if err != nil {
 			return redisErr("reshard", err)
 		}
@@ -97,14 +91,14 @@ func (b *Board) refresh(ctx context.Context) error {
 	return b.adopt(m)
 }
 
-// exportState returns the shard's export state: "" (live), stateExporting,
-// stateFrozen or stateRetired, and its copy position (a Scan cursor).
-func (b *Board) exportState(ctx context.Context) (state, cursor string, err error) {
+// exportState returns the shard's export phase: "" (live), phaseExporting,
+// phaseFrozen or phaseRetired, and its copy position (a Scan cursor).
+func (b *Board) exportState(ctx context.Context) (state phase, cursor string, err error) {
 	m, err := b.readMeta(ctx, false)
 	if err != nil {
 		return "", "", err
 	}
-	if !isExportState(m.state) {
+	if !m.state.exports() {
 		return "", "", nil
 	}
 	return m.state, m.cursor, nil
@@ -164,14 +158,14 @@ func (b *Board) drained(strs []string) ([]drained, error) {
 // copyPage returns the shard's entries that come after position (a Scan
 // cursor: the score and member of the last entry copied, "" for the
 // start), at most n, with their member data, and the position after them;
-// copyDone when none is left.
+// positionDone when none is left.
 func (b *Board) copyPage(ctx context.Context, position string, n int) ([]Entry, string, error) {
 	p, err := b.scan(ctx, (position), n, []ReadOption{WithData()})
 	if err != nil {
 		return nil, "", err
 	}
 	if !p.HasMore {
-		return p.Entries, copyDone, nil
+		return p.Entries, positionDone, nil
 	}
 	return p.Entries, string(p.Next), nil
 }

@@ -23,7 +23,7 @@ type generation struct {
 	consts  []luascript.Const // what every script of the generation starts with
 	scripts *scriptSet
 	mig     *migration // nil unless the board is migrating
-	state   string     // "", or a shard's stateExporting or stateFrozen (export.go)
+	state   phase      // "", or a shard's phaseExporting or phaseFrozen (export.go)
 }
 
 // migration is the target of a board that is migrating: a handle that has
@@ -83,7 +83,7 @@ type meta struct {
 	desc, target     string
 	gen, tgen        int64
 	migrating        bool
-	state            string // the state field: live, migrating, or a shard's export states
+	state            phase  // the field state (lifecycle.go)
 	defaults, cursor string // cursor: a shard's copy position while it exports
 	expireAt         time.Time
 }
@@ -115,7 +115,7 @@ func readMeta(ctx context.Context, client rueidis.Client, name, prefix, desc str
 	for i := range arr {
 		f[i], _ = arr[i].ToString() // absent fields are nil: ""
 	}
-	m := meta{exists: f[0] != "", desc: f[0], migrating: f[2] == "migrating", state: f[2], target: f[3], defaults: f[5], cursor: f[7]}
+	m := meta{exists: f[0] != "", desc: f[0], migrating: phase(f[2]) == phaseMigrating, state: phase(f[2]), target: f[3], defaults: f[5], cursor: f[7]}
 	var errs [3]error
 	m.gen, errs[0] = parseGen(f[1])
 	m.tgen, errs[1] = parseGen(f[4])
@@ -148,7 +148,7 @@ func (b *Board) adopt(m meta) error {
 	if m.desc != b.desc.encoded() {
 		return b.mismatch(m)
 	}
-	if isExportState(m.state) {
+	if m.state.exports() {
 		return b.adoptExport(m)
 	}
 	if !m.migrating {

@@ -53,7 +53,7 @@ const (
 //
 //	begin   one script: the entries move to the next generation's key
 //	        names (RENAME), tombstones take the old names, the meta HASH
-//	        says "migrating" with the target descriptor. Every handle's
+//	        says migrating (phaseMigrating) with the target descriptor. Every handle's
 //	        next command hits a tombstone before writing anything, reads
 //	        the meta HASH and from then on mirrors each write into the
 //	        target keys, in the same script as the write.
@@ -70,6 +70,10 @@ const (
 //	        HASH holds the target descriptor. Handles built with the old
 //	        settings then get ErrMismatch; those built with the new ones
 //	        (as the handle returned) follow.
+//
+// Each step stores the server's time in the meta HASH's field moved (Unix
+// milliseconds), so that an operator sees how long ago the migration last
+// moved.
 //
 // Reads are served from the source until the switch, so ranks never come
 // from a half-copied board, and an acknowledged write is in the target

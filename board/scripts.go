@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"embed"
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/tiebreak/tiebreak/internal/luascript"
@@ -49,12 +50,12 @@ var scriptFragments = []struct {
 	{"after", true, false, []string{"lookup", "common", "ranks", "after"}},
 	{"between", true, false, []string{"lookup", "common", "ranks", "between"}},
 	{"among", true, false, []string{"lookup", "common", "ranks", "among"}},
-	{"copy", false, true, []string{"lookup", "mirror", "position", "copy"}},
+	{"copy", false, true, []string{"lookup", "mirror", "position", "moved", "copy"}},
 	{"mirrorids", false, true, []string{"lookup", "mirror", "mirrorids"}},
 	{"shardrun", true, false, []string{"lookup", "common", "position", "shardrun"}},
 	{"shardsample", true, false, []string{"lookup", "common", "position", "shardsample"}},
 	{"shardprobe", true, false, []string{"lookup", "common", "position", "shardprobe"}},
-	{"drain", false, false, []string{"lookup", "common", "drain"}},
+	{"drain", false, false, []string{"lookup", "common", "moved", "drain"}},
 }
 
 // Modes of a generation's scripts: what the writes do beside their own
@@ -73,14 +74,14 @@ const (
 )
 
 // modeOf is the mode of a generation that is migrating or not, in a
-// shard's export state (stateExporting, stateFrozen or "").
-func modeOf(migrating bool, state string) string {
+// shard's export phase (phaseExporting, phaseFrozen or "").
+func modeOf(migrating bool, state phase) string {
 	switch {
 	case migrating:
 		return modeMigrating
-	case state == stateExporting:
+	case state == phaseExporting:
 		return modeExporting
-	case state == stateFrozen:
+	case state == phaseFrozen:
 		return modeFrozen
 	}
 	return modeLive
@@ -114,7 +115,8 @@ func scriptsFor(consts []luascript.Const, mode string) *scriptSet {
 	return actual.(*scriptSet)
 }
 
-// scriptSources returns the text Redis runs for each script, by name.
+// scriptSources returns the text Redis runs for each script, by name: the
+// constants, those of the lifecycle its fragments name, then the fragments.
 func scriptSources(consts []luascript.Const, mode string) map[string]string {
 	src := make(map[string]string, len(scriptFragments))
 	mirror := map[string]string{modeMigrating: "mirror", modeExporting: "exportmirror"}[mode]
@@ -132,13 +134,14 @@ func scriptSources(consts []luascript.Const, mode string) map[string]string {
 			}
 			frags = append(frags, name)
 		}
-		src[f.name] = luascript.MustAssemble(luaFiles, "lua", "board: "+f.name, consts, frags...)
+		all := append(consts[:len(consts):len(consts)], lifecycleConsts(fragmentTexts(frags)...)...)
+		src[f.name] = luascript.MustAssemble(luaFiles, "lua", "board: "+f.name, all, frags...)
 	}
 	return src
 }
 
 // The scripts that work on a board's meta HASH and generations, the same
-// for every board: they have no constants.
+// for every board: their only constants are the lifecycle's.
 var (
 	metaScript    = staticScript("meta")
 	dropScript    = staticScript("drop")
@@ -160,6 +163,27 @@ func staticScript(name string) *luascript.Script {
 	return luascript.New(staticSource(name))
 }
 
+// staticFragments lists the fragments a static script runs before its
+// own: moved.lua for those that move a migration or a resharding.
+var staticFragments = map[string][]string{
+	"begin": {"moved"}, "switch": {"moved"}, "export": {"moved"},
+	"retire": {"moved"}, "reshard": {"moved"}, "shardpos": {"moved"},
+}
+
 func staticSource(name string) string {
-	return luascript.MustAssemble(luaFiles, "lua", "board: "+name, nil, name)
+	frags := append(slices.Clone(staticFragments[name]), name)
+	return luascript.MustAssemble(luaFiles, "lua", "board: "+name, lifecycleConsts(fragmentTexts(frags)...), frags...)
+}
+
+// fragmentTexts returns the text of each fragment (lua/<name>.lua).
+func fragmentTexts(names []string) []string {
+	out := make([]string, len(names))
+	for i, name := range names {
+		b, err := luaFiles.ReadFile("lua/" + name + ".lua")
+		if err != nil {
+			panic(fmt.Sprintf("board: fragment %s: %v", name, err)) // embedded: missing is a bug
+		}
+		out[i] = string(b)
+	}
+	return out
 }

@@ -134,7 +134,7 @@ func (sb *sharded) resharded(v *shardView, m meta) (*shardView, error) {
 		d.ShardGen, d.ShardNames = v.desc.ShardGen, v.desc.ShardNames
 		return d.encoded() == v.desc.encoded()
 	}
-	if target, err := parseDescriptor(sb.name, m.target); m.state == "resharding" && err == nil && like(target) {
+	if target, err := parseDescriptor(sb.name, m.target); m.state == phaseResharding && err == nil && like(target) {
 		return sb.viewOf(stored)
 	}
 	if !like(stored) {
@@ -336,9 +336,9 @@ func (sb *sharded) Drop(ctx context.Context) error {
 	}
 	var all []string
 	for field, v := range f {
-		if name, ok := strings.CutPrefix(field, "retired:"); ok {
+		if name, ok := strings.CutPrefix(field, fieldRetired); ok {
 			all = append(all, name)
-		} else if field == "desc" || field == "target" {
+		} else if field == fieldDesc || field == fieldTarget {
 			if d, err := parseDescriptor(sb.name, v); err == nil {
 				all = append(all, d.ShardNames...)
 			}

@@ -224,11 +224,11 @@ func (sb *sharded) rescue(ctx context.Context, v *shardView) (bool, error) {
 	}
 	thawed := false
 	for _, s := range v.shards {
-		if s.gen.Load().state != stateFrozen {
+		if s.gen.Load().state != phaseFrozen {
 			continue
 		}
 		if r == "revoked" {
-			err = s.exportTo(ctx, stateThaw)
+			err = s.thaw(ctx)
 		} else {
 			err = s.refresh(ctx)
 		}
@@ -238,7 +238,7 @@ func (sb *sharded) rescue(ctx context.Context, v *shardView) (bool, error) {
 		if err != nil {
 			return false, err
 		}
-		thawed = thawed || s.gen.Load().state != stateFrozen
+		thawed = thawed || s.gen.Load().state != phaseFrozen
 	}
 	return thawed, nil
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/redis/rueidis"
@@ -34,7 +35,10 @@ import (
 // ones are emptied and the copy starts again. Then the descriptor switches
 // to the new shards, where the waiting writes go, and the old shards are
 // retired (their keys removed, tombstones left). Reads are served by the
-// old shards until the switch.
+// old shards until the switch. Each step stores the server's time (Unix
+// milliseconds) in the field moved of the meta HASH it writes, a shard's,
+// and the board's at the next renewal of the lease, so that an operator
+// sees how long ago the resharding last moved.
 //
 // A restart or a failover of Redis does not cut it short: it goes on by
 // itself once Redis answers again (trying for up to 30 s; then its error
@@ -168,7 +172,7 @@ func checkMoved(ctx context.Context, src, dst *shardView) (bool, error) {
 // back to the start, and the new shards are emptied.
 func restartCopy(ctx context.Context, src, dst *shardView, token string) error {
 	for _, s := range src.shards {
-		if err := s.exportTo(ctx, stateThaw); err != nil {
+		if err := s.thaw(ctx); err != nil {
 			return err
 		}
 		if err := s.savePosition(ctx, token, ""); err != nil {
@@ -227,7 +231,7 @@ func (sb *sharded) tryBeginReshard(ctx context.Context, shards int, l *lease) (s
 	target := cur
 	target.ShardGen++
 	target.Shards, target.ShardNames = shards, shardNames(sb.name, target.ShardGen, shards)
-	if m.state == "resharding" {
+	if m.state == phaseResharding {
 		if target, err = parseDescriptor(sb.name, m.target); err != nil {
 			return nil, nil, err
 		}
@@ -245,7 +249,7 @@ func (sb *sharded) tryBeginReshard(ctx context.Context, shards int, l *lease) (s
 	switch {
 	case err != nil:
 		return nil, nil, err
-	case r == "busy" && m.state == "resharding":
+	case r == "busy" && m.state == phaseResharding:
 		return nil, nil, fmt.Errorf("board: %s: Reshard: %w", sb.name, errLeaseHeld)
 	case r == "stale":
 		return nil, nil, fmt.Errorf("board: %s: Reshard: %w", sb.name, errDescMoved)
@@ -277,6 +281,9 @@ type lease struct {
 	token    string
 	from, to string   // the descriptors, before and after
 	retired  []string // the old shards' names
+	// moved says that a step of a shard moved the resharding since the
+	// last renew, which then stores the time (reshard.lua's moved).
+	moved atomic.Bool
 }
 
 // call runs reshard.lua's op with the lease.
@@ -294,7 +301,7 @@ func (l *lease) call(ctx context.Context, op string) (string, error) {
 func (l *lease) fence(ctx context.Context, src, dst *shardView) error {
 	var cmds rueidis.Commands
 	for _, s := range append(append([]*Board{}, src.shards...), dst.shards...) {
-		cmds = append(cmds, l.sb.client.B().Hset().Key(names(s.prefix, 0).meta).FieldValue().FieldValue("fence", l.token).Build())
+		cmds = append(cmds, l.sb.client.B().Hset().Key(names(s.prefix, 0).meta).FieldValue().FieldValue(fieldFence, l.token).Build())
 	}
 	for _, r := range l.sb.client.DoMulti(ctx, cmds...) {
 		if err := r.Error(); err != nil {
@@ -311,9 +318,15 @@ func (l *lease) fence(ctx context.Context, src, dst *shardView) error {
 }
 
 // renew extends the lease before a step of the copy, or reports that
-// another process took the resharding over.
+// another process took the resharding over; it stores the time in the
+// board's field moved when a step moved the resharding since the last
+// renew.
 func (l *lease) renew(ctx context.Context) error {
-	r, err := l.call(ctx, "renew")
+	op := "renew"
+	if l.moved.Swap(false) {
+		op = "moved"
+	}
+	r, err := l.call(ctx, op)
 	if err == nil && r != "renewed" {
 		err = fmt.Errorf("board: %s: Reshard: another process took the resharding over (%s): %w", l.sb.name, r, ErrMigrating)
 	}
@@ -360,7 +373,7 @@ func (sb *sharded) moveAll(ctx context.Context, src, dst *shardView, o MigrateOp
 // One HGET when there are none (the field retiring lists them).
 func (sb *sharded) retireOld(ctx context.Context) error {
 	meta := names(prefixOf("", sb.name), 0).meta
-	list, err := sb.client.Do(ctx, sb.client.B().Hget().Key(meta).Field("retiring").Build()).ToString()
+	list, err := sb.client.Do(ctx, sb.client.B().Hget().Key(meta).Field(fieldRetiring).Build()).ToString()
 	if rueidis.IsRedisNil(err) {
 		return nil
 	} else if err != nil {
@@ -390,7 +403,8 @@ func (sb *sharded) retireOld(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	return redisErr("reshard", sb.client.Do(ctx, sb.client.B().Hdel().Key(meta).Field("retiring").Build()).Error())
+	err = reshardScript.Exec(ctx, sb.client, []string{meta}, []string{"retired"}).Error()
+	return redisErr("reshard", err)
 }
 
 // eachShard runs f on every shard at once and returns the first error.
@@ -413,24 +427,22 @@ func eachShard(shards []*Board, f func(*Board) error) error {
 	return nil
 }
 
-// copyDone is the copy position of a shard whose copy is complete.
-const copyDone = "done"
-
 // exportShard makes s exporting, copies its entries to dst's shards from
 // its saved position, then the ids written meanwhile.
 func (dst *shardView) exportShard(ctx context.Context, s *Board, o MigrateOptions, l *lease) error {
 	state, position, err := s.exportState(ctx)
-	if err != nil || state == stateRetired {
+	if err != nil || state == phaseRetired {
 		return err
 	}
 	if state == "" {
-		if err := s.exportTo(ctx, stateExporting); err != nil {
+		if err := s.exportTo(ctx, phaseExporting); err != nil {
 			return err
 		}
+		l.moved.Store(true)
 		atStep("Reshard", "export")
 		position = ""
 	}
-	for state != stateFrozen && position != copyDone {
+	for state != phaseFrozen && position != positionDone {
 		if err := l.renew(ctx); err != nil {
 			return err
 		}
@@ -444,6 +456,7 @@ func (dst *shardView) exportShard(ctx context.Context, s *Board, o MigrateOption
 		if err != nil {
 			return err
 		}
+		l.moved.Store(true)
 		atStep("Reshard", "copy")
 		position = next
 		if err := sleep(ctx, o.Pause); err != nil {
@@ -455,12 +468,13 @@ func (dst *shardView) exportShard(ctx context.Context, s *Board, o MigrateOption
 
 // freezeShard freezes s, then copies the last ids written to it.
 func (dst *shardView) freezeShard(ctx context.Context, s *Board, batch int, l *lease) error {
-	if state, _, err := s.exportState(ctx); err != nil || state == stateRetired {
+	if state, _, err := s.exportState(ctx); err != nil || state == phaseRetired {
 		return err
 	}
-	if err := s.exportTo(ctx, stateFrozen); err != nil {
+	if err := s.exportTo(ctx, phaseFrozen); err != nil {
 		return err
 	}
+	l.moved.Store(true)
 	atStep("Reshard", "freeze")
 	return dst.drainShard(ctx, s, batch, true, l)
 }
@@ -500,6 +514,7 @@ func (dst *shardView) drainShard(ctx context.Context, s *Board, batch int, all b
 			if _, err := s.drain(ctx, l.token, 0, false, ids); err != nil {
 				return err
 			}
+			l.moved.Store(true)
 			atStep("Reshard", "drain")
 		}
 		if len(ds) == 0 || (!all && len(ds) < batch) {

@@ -145,7 +145,7 @@ func TestReshardKilledAfterSwitchIsFinishedByAnyHandle(t *testing.T) {
 				_, _ = b.Reshard(ctx, 3, MigrateOptions{})
 			}()
 			old := stale.sh.view.Load().shards
-			if st, _, err := old[0].exportState(ctx); err != nil || st != stateFrozen {
+			if st, _, err := old[0].exportState(ctx); err != nil || st != phaseFrozen {
 				t.Fatalf("after a kill at the switch: old shard %q, %v; want frozen", st, err)
 			}
 			switch finish {
@@ -163,7 +163,7 @@ func TestReshardKilledAfterSwitchIsFinishedByAnyHandle(t *testing.T) {
 				check(t, err)
 			}
 			for i, s := range old {
-				if st, _, err := s.exportState(ctx); err != nil || st != stateRetired {
+				if st, _, err := s.exportState(ctx); err != nil || st != phaseRetired {
 					t.Errorf("old shard %d: %q, %v; want retired", i, st, err)
 				}
 			}

@@ -72,7 +72,7 @@ func TestReshardAtRest(t *testing.T) {
 					t.Fatalf("old handle: %d shards after a call, want %d", old.Options().Shards, g[1])
 				}
 				for _, name := range oldShards {
-					if state, _, err := (&sharded{}).shardState(t, env, name); err != nil || state != stateRetired {
+					if state, _, err := (&sharded{}).shardState(t, env, name); err != nil || state != phaseRetired {
 						t.Fatalf("old shard %s: state %q, %v; want retired", name, state, err)
 					}
 				}
@@ -88,7 +88,7 @@ func TestReshardAtRest(t *testing.T) {
 }
 
 // shardState reads the export state of the shard board named name.
-func (*sharded) shardState(t *testing.T, env *redistest.Env, name string) (string, string, error) {
+func (*sharded) shardState(t *testing.T, env *redistest.Env, name string) (phase, string, error) {
 	t.Helper()
 	s, err := configure(env.Client, name, testLayout(t), Options{})
 	if err != nil {

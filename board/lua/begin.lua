@@ -13,13 +13,15 @@
 -- ARGV[2]      the target descriptor
 -- ARGV[3]      the defaults of the target's new fields (JSON)
 --
+-- A migration begun stores the server's time in the field moved (moved.lua).
+--
 -- Reply: 'begun'; 'resumed' when this migration is already under way;
 --        'busy' when another one is; 'stale' when the generation is no
 --        longer ARGV[1] (nothing written).
 
-local m = redis.call('HMGET', KEYS[1], 'gen', 'state', 'target', 'defaults')
+local m = redis.call('HMGET', KEYS[1], F_GEN, F_STATE, F_TARGET, F_DEFAULTS)
 if m[1] ~= ARGV[1] then return 'stale' end
-if m[2] == 'migrating' then
+if m[2] == PHASE_MIGRATING then
   if m[3] == ARGV[2] and m[4] == ARGV[3] then return 'resumed' end
   return 'busy'
 end
@@ -32,7 +34,8 @@ for _, k in ipairs({KEYS[2], KEYS[6]}) do
   if at > 0 then redis.call('PEXPIREAT', k, at) end
 end
 local next = tonumber(m[1]) + 1
-redis.call('HSET', KEYS[1], 'state', 'migrating', 'gen', next, 'tgen', next + 1,
-  'target', ARGV[2], 'defaults', ARGV[3])
-redis.call('HDEL', KEYS[1], 'pscore', 'pmember', 'recopies')
+redis.call('HSET', KEYS[1], F_STATE, PHASE_MIGRATING, F_GEN, next, F_TGEN, next + 1,
+  F_TARGET, ARGV[2], F_DEFAULTS, ARGV[3])
+redis.call('HDEL', KEYS[1], F_PSCORE, F_PMEMBER, F_RECOPIES)
+moved(KEYS[1])
 return 'begun'

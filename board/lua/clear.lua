@@ -13,8 +13,8 @@
 --        again); 'busy' when the board is not live: migrating, or a
 --        shard whose sharded board changes its shards (nothing removed).
 
-local m = redis.call('HMGET', KEYS[1], 'desc', 'gen', 'state')
+local m = redis.call('HMGET', KEYS[1], F_DESC, F_GEN, F_STATE)
 if m[1] ~= ARGV[1] or m[2] ~= ARGV[2] then return 'stale' end
-if m[3] ~= 'live' then return 'busy' end
+if m[3] ~= PHASE_LIVE then return 'busy' end
 redis.call('UNLINK', unpack(KEYS, 2))
 return 'cleared'

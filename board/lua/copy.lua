@@ -12,14 +12,17 @@
 -- ARGV[1]  the target generation, as read from the meta HASH
 -- ARGV[2]  how many entries to mirror
 --
+-- Each step that mirrors stores the server's time in the field moved
+-- (moved.lua).
+--
 -- Reply: {'more' or 'done', entries mirrored}.
 -- Error: 'TBSTALE' when no migration to ARGV[1] is under way (nothing
 --        written).
 
 local meta = KEYS[#KEYS]
-local st = redis.call('HMGET', meta, 'tgen', 'pscore', 'pmember')
+local st = redis.call('HMGET', meta, F_TGEN, F_PSCORE, F_PMEMBER)
 if st[1] ~= ARGV[1] then return redis.error_reply('TBSTALE') end
-if st[2] == 'done' then return {'done', 0} end
+if st[2] == POSITION_DONE then return {'done', 0} end
 local start = 0
 if st[2] then
   start = position(st[2], st[3])
@@ -37,10 +40,11 @@ local at = redis.call('PEXPIRETIME', KEYS[KZ])
 if at > 0 then
   for i = 1, #KEYS - 1 do redis.call('PEXPIREAT', KEYS[i], at) end
 end
+moved(meta)
 if #got < 2 * n then
-  redis.call('HSET', meta, 'pscore', 'done')
-  redis.call('HDEL', meta, 'pmember')
+  redis.call('HSET', meta, F_PSCORE, POSITION_DONE)
+  redis.call('HDEL', meta, F_PMEMBER)
   return {'done', #got / 2}
 end
-redis.call('HSET', meta, 'pscore', string.format('%.17g', tonumber(got[#got])), 'pmember', got[#got - 1])
+redis.call('HSET', meta, F_PSCORE, string.format('%.17g', tonumber(got[#got])), F_PMEMBER, got[#got - 1])
 return {'more', #got / 2}

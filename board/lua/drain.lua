@@ -11,12 +11,15 @@
 -- ARGV[3]  the lease token of the resharding's process (see fence.lua)
 -- ARGV[4…] ids taken before and now copied: forgotten
 --
+-- Acknowledging ids stores the server's time in the field moved of the
+-- meta HASH (moved.lua).
+--
 -- Reply: {id, member, score, data, hasdata, ...}: member and score '' for
 --        an id no longer on the shard (removed: the copy removes it too).
 -- Error: 'TBFENCED' when the shard names another process's token
 --        (nothing written).
 
-if redis.call('HGET', KEYS[#KEYS], 'fence') ~= ARGV[3] then
+if redis.call('HGET', KEYS[#KEYS], F_FENCE) ~= ARGV[3] then
   return redis.error_reply('TBFENCED another process took the resharding over')
 end
 
@@ -24,7 +27,10 @@ if ARGV[2] == '1' and redis.call('EXISTS', KEYS[KINFLIGHT]) == 1 then
   redis.call('SUNIONSTORE', KEYS[KDIRTY], KEYS[KDIRTY], KEYS[KINFLIGHT])
   redis.call('UNLINK', KEYS[KINFLIGHT])
 end
-if #ARGV > 3 then redis.call('SREM', KEYS[KINFLIGHT], unpack(ARGV, 4)) end
+if #ARGV > 3 then
+  redis.call('SREM', KEYS[KINFLIGHT], unpack(ARGV, 4))
+  moved(KEYS[#KEYS])
+end
 local out = {}
 local n = tonumber(ARGV[1])
 if n == 0 then return out end

@@ -19,15 +19,19 @@
 -- ARGV[1]      the generation, as read from the meta HASH
 -- ARGV[2]      'exporting', 'frozen' or 'thaw'
 --
+-- A move to exporting or frozen stores the server's time in the field
+-- moved (moved.lua); a thaw does not (a writer may thaw a resharding
+-- whose process died: nothing moved it).
+--
 -- Reply: 'done'; also when the shard is already in that state or a later
 --        one (exporting, frozen, retired), or thawed when not frozen;
 --        'stale' when the generation is no longer ARGV[1] (nothing
 --        written).
 
-local order = {live = 1, exporting = 2, frozen = 3, retired = 4}
-local m = redis.call('HMGET', KEYS[1], 'gen', 'state')
-if ARGV[2] == 'thaw' then
-  if m[2] == 'frozen' then redis.call('HSET', KEYS[1], 'state', 'exporting') end
+local order = {[PHASE_LIVE] = 1, [PHASE_EXPORTING] = 2, [PHASE_FROZEN] = 3, [PHASE_RETIRED] = 4}
+local m = redis.call('HMGET', KEYS[1], F_GEN, F_STATE)
+if ARGV[2] == THAW then
+  if m[2] == PHASE_FROZEN then redis.call('HSET', KEYS[1], F_STATE, PHASE_EXPORTING) end
   return 'done'
 end
 if (order[m[2]] or 1) >= order[ARGV[2]] then return 'done' end
@@ -39,6 +43,7 @@ local next = tonumber(ARGV[1]) + 1
 for _, k in ipairs({KEYS[2], KEYS[4]}) do
   redis.call('SET', k, 'tiebreak: moved to generation ' .. next)
 end
-redis.call('HSET', KEYS[1], 'state', ARGV[2], 'gen', next)
-if ARGV[2] == 'exporting' then redis.call('HDEL', KEYS[1], 'cursor') end
+redis.call('HSET', KEYS[1], F_STATE, ARGV[2], F_GEN, next)
+if ARGV[2] == PHASE_EXPORTING then redis.call('HDEL', KEYS[1], F_CURSOR) end
+moved(KEYS[1])
 return 'done'

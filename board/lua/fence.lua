@@ -6,6 +6,6 @@
 --
 -- Error: 'TBFENCED' when the shard names another token (nothing written).
 
-if redis.call('HGET', KEYS[KMETA], 'fence') ~= FENCE then
+if redis.call('HGET', KEYS[KMETA], F_FENCE) ~= FENCE then
   return redis.error_reply('TBFENCED another process took the resharding over')
 end

@@ -16,7 +16,7 @@
 --        expire only by periodic windows.
 
 local desc = ARGV[1]
-if desc ~= '' and redis.call('EXISTS', KEYS[2]) == 0 and redis.call('HSETNX', KEYS[1], 'desc', desc) == 1 then
-  redis.call('HSET', KEYS[1], 'gen', '0', 'state', 'live')
+if desc ~= '' and redis.call('EXISTS', KEYS[2]) == 0 and redis.call('HSETNX', KEYS[1], F_DESC, desc) == 1 then
+  redis.call('HSET', KEYS[1], F_GEN, '0', F_STATE, PHASE_LIVE)
 end
-return redis.call('HMGET', KEYS[1], 'desc', 'gen', 'state', 'target', 'tgen', 'defaults', 'expire', 'cursor')
+return redis.call('HMGET', KEYS[1], F_DESC, F_GEN, F_STATE, F_TARGET, F_TGEN, F_DEFAULTS, F_EXPIRE, F_CURSOR)

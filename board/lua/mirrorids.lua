@@ -10,6 +10,6 @@
 -- Error: 'TBSTALE' when no migration to ARGV[1] is under way (nothing
 --        written).
 
-if redis.call('HGET', KEYS[#KEYS], 'tgen') ~= ARGV[1] then return redis.error_reply('TBSTALE') end
+if redis.call('HGET', KEYS[#KEYS], F_TGEN) ~= ARGV[1] then return redis.error_reply('TBSTALE') end
 for i = 2, #ARGV do mirror(ARGV[i]) end
 return redis.call('SCARD', KEYS[KX])

@@ -8,10 +8,14 @@
 -- ARGV[1]  the lease token of the resharding's process
 -- ARGV[2]  the position
 --
+-- Each position kept stores the server's time in the field moved
+-- (moved.lua).
+--
 -- Reply: 'ok'. Error: 'TBFENCED' when the shard names another token.
 
-if redis.call('HGET', KEYS[1], 'fence') ~= ARGV[1] then
+if redis.call('HGET', KEYS[1], F_FENCE) ~= ARGV[1] then
   return redis.error_reply('TBFENCED another process took the resharding over')
 end
-if ARGV[2] == '' then redis.call('HDEL', KEYS[1], 'cursor') else redis.call('HSET', KEYS[1], 'cursor', ARGV[2]) end
+if ARGV[2] == '' then redis.call('HDEL', KEYS[1], F_CURSOR) else redis.call('HSET', KEYS[1], F_CURSOR, ARGV[2]) end
+moved(KEYS[1])
 return 'ok'

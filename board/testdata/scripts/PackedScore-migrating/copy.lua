@@ -30,6 +30,11 @@ local T_SHARED = false
 local T_FIELDS = function() return {{mul = 536870912, span = 16777216, min = 0, max = 1.7976931348623157e+308, hi = true}, {mul = 268435456, span = 2, min = 0, max = 1, hi = true}, {mul = 256, span = 1048576, min = 0, max = 1.048575e+06, hi = false}, {mul = 1, span = 256, min = 0, max = 255, hi = true}, } end
 local T_FROM = {1, 2, 3, 0}
 local T_DEF = {0, 0, 0, 3}
+local POSITION_DONE = [[done]]
+local F_MOVED = [[moved]]
+local F_TGEN = [[tgen]]
+local F_PSCORE = [[pscore]]
+local F_PMEMBER = [[pmember]]
 -- fragment: lookup.lua
 -- lookup.lua: buckets(), the id lookup of a key-suffix board stored in
 -- buckets (and of a migration's key-suffix target), for every script
@@ -314,6 +319,16 @@ local function tuple_position(s, m)
   if STRATEGY == 'p' then return position(s, '') end
   return position(s, string.sub(m, 1, WIDTH))
 end
+-- fragment: moved.lua
+-- moved.lua: moved(meta) stores in the meta HASH meta, field F_MOVED, the
+-- server's time in Unix milliseconds: the scripts that move a migration or
+-- a resharding forward call it in the same script as the step (see
+-- lifecycle.go), so that an operator sees how long ago it last moved.
+
+local function moved(meta)
+  local t = redis.call('TIME')
+  redis.call('HSET', meta, F_MOVED, t[1] .. string.format('%03d', math.floor(tonumber(t[2]) / 1000)))
+end
 -- fragment: copy.lua
 -- copy.lua: one step of a migration's copy: mirror (mirror.lua) the next
 -- entries of the source into the target, walking the source's sorted set
@@ -329,14 +344,17 @@ end
 -- ARGV[1]  the target generation, as read from the meta HASH
 -- ARGV[2]  how many entries to mirror
 --
+-- Each step that mirrors stores the server's time in the field moved
+-- (moved.lua).
+--
 -- Reply: {'more' or 'done', entries mirrored}.
 -- Error: 'TBSTALE' when no migration to ARGV[1] is under way (nothing
 --        written).
 
 local meta = KEYS[#KEYS]
-local st = redis.call('HMGET', meta, 'tgen', 'pscore', 'pmember')
+local st = redis.call('HMGET', meta, F_TGEN, F_PSCORE, F_PMEMBER)
 if st[1] ~= ARGV[1] then return redis.error_reply('TBSTALE') end
-if st[2] == 'done' then return {'done', 0} end
+if st[2] == POSITION_DONE then return {'done', 0} end
 local start = 0
 if st[2] then
   start = position(st[2], st[3])
@@ -354,10 +372,11 @@ local at = redis.call('PEXPIRETIME', KEYS[KZ])
 if at > 0 then
   for i = 1, #KEYS - 1 do redis.call('PEXPIREAT', KEYS[i], at) end
 end
+moved(meta)
 if #got < 2 * n then
-  redis.call('HSET', meta, 'pscore', 'done')
-  redis.call('HDEL', meta, 'pmember')
+  redis.call('HSET', meta, F_PSCORE, POSITION_DONE)
+  redis.call('HDEL', meta, F_PMEMBER)
   return {'done', #got / 2}
 end
-redis.call('HSET', meta, 'pscore', string.format('%.17g', tonumber(got[#got])), 'pmember', got[#got - 1])
+redis.call('HSET', meta, F_PSCORE, string.format('%.17g', tonumber(got[#got])), F_PMEMBER, got[#got - 1])
 return {'more', #got / 2}

@@ -30,6 +30,7 @@ local T_SHARED = false
 local T_FIELDS = function() return {{mul = 536870912, span = 16777216, min = 0, max = 1.7976931348623157e+308, hi = true}, {mul = 268435456, span = 2, min = 0, max = 1, hi = true}, {mul = 256, span = 1048576, min = 0, max = 1.048575e+06, hi = false}, {mul = 1, span = 256, min = 0, max = 255, hi = true}, } end
 local T_FROM = {1, 2, 3, 0}
 local T_DEF = {0, 0, 0, 3}
+local F_TGEN = [[tgen]]
 -- fragment: lookup.lua
 -- lookup.lua: buckets(), the id lookup of a key-suffix board stored in
 -- buckets (and of a migration's key-suffix target), for every script
@@ -287,6 +288,6 @@ end
 -- Error: 'TBSTALE' when no migration to ARGV[1] is under way (nothing
 --        written).
 
-if redis.call('HGET', KEYS[#KEYS], 'tgen') ~= ARGV[1] then return redis.error_reply('TBSTALE') end
+if redis.call('HGET', KEYS[#KEYS], F_TGEN) ~= ARGV[1] then return redis.error_reply('TBSTALE') end
 for i = 2, #ARGV do mirror(ARGV[i]) end
 return redis.call('SCARD', KEYS[KX])

@@ -1,4 +1,24 @@
 -- board: begin
+local PHASE_MIGRATING = [[migrating]]
+local F_GEN = [[gen]]
+local F_STATE = [[state]]
+local F_MOVED = [[moved]]
+local F_TARGET = [[target]]
+local F_TGEN = [[tgen]]
+local F_DEFAULTS = [[defaults]]
+local F_PSCORE = [[pscore]]
+local F_PMEMBER = [[pmember]]
+local F_RECOPIES = [[recopies]]
+-- fragment: moved.lua
+-- moved.lua: moved(meta) stores in the meta HASH meta, field F_MOVED, the
+-- server's time in Unix milliseconds: the scripts that move a migration or
+-- a resharding forward call it in the same script as the step (see
+-- lifecycle.go), so that an operator sees how long ago it last moved.
+
+local function moved(meta)
+  local t = redis.call('TIME')
+  redis.call('HSET', meta, F_MOVED, t[1] .. string.format('%03d', math.floor(tonumber(t[2]) / 1000)))
+end
 -- fragment: begin.lua
 -- begin.lua: start a board's migration to another descriptor.
 --
@@ -15,13 +35,15 @@
 -- ARGV[2]      the target descriptor
 -- ARGV[3]      the defaults of the target's new fields (JSON)
 --
+-- A migration begun stores the server's time in the field moved (moved.lua).
+--
 -- Reply: 'begun'; 'resumed' when this migration is already under way;
 --        'busy' when another one is; 'stale' when the generation is no
 --        longer ARGV[1] (nothing written).
 
-local m = redis.call('HMGET', KEYS[1], 'gen', 'state', 'target', 'defaults')
+local m = redis.call('HMGET', KEYS[1], F_GEN, F_STATE, F_TARGET, F_DEFAULTS)
 if m[1] ~= ARGV[1] then return 'stale' end
-if m[2] == 'migrating' then
+if m[2] == PHASE_MIGRATING then
   if m[3] == ARGV[2] and m[4] == ARGV[3] then return 'resumed' end
   return 'busy'
 end
@@ -34,7 +56,8 @@ for _, k in ipairs({KEYS[2], KEYS[6]}) do
   if at > 0 then redis.call('PEXPIREAT', k, at) end
 end
 local next = tonumber(m[1]) + 1
-redis.call('HSET', KEYS[1], 'state', 'migrating', 'gen', next, 'tgen', next + 1,
-  'target', ARGV[2], 'defaults', ARGV[3])
-redis.call('HDEL', KEYS[1], 'pscore', 'pmember', 'recopies')
+redis.call('HSET', KEYS[1], F_STATE, PHASE_MIGRATING, F_GEN, next, F_TGEN, next + 1,
+  F_TARGET, ARGV[2], F_DEFAULTS, ARGV[3])
+redis.call('HDEL', KEYS[1], F_PSCORE, F_PMEMBER, F_RECOPIES)
+moved(KEYS[1])
 return 'begun'

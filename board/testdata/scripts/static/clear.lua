@@ -1,4 +1,8 @@
 -- board: clear
+local PHASE_LIVE = [[live]]
+local F_DESC = [[desc]]
+local F_GEN = [[gen]]
+local F_STATE = [[state]]
 -- fragment: clear.lua
 -- clear.lua: empty a board, keeping its descriptor and settings,
 -- atomically.
@@ -15,8 +19,8 @@
 --        again); 'busy' when the board is not live: migrating, or a
 --        shard whose sharded board changes its shards (nothing removed).
 
-local m = redis.call('HMGET', KEYS[1], 'desc', 'gen', 'state')
+local m = redis.call('HMGET', KEYS[1], F_DESC, F_GEN, F_STATE)
 if m[1] ~= ARGV[1] or m[2] ~= ARGV[2] then return 'stale' end
-if m[3] ~= 'live' then return 'busy' end
+if m[3] ~= PHASE_LIVE then return 'busy' end
 redis.call('UNLINK', unpack(KEYS, 2))
 return 'cleared'

@@ -1,4 +1,6 @@
 -- board: drop
+local F_GEN = [[gen]]
+local F_TGEN = [[tgen]]
 -- fragment: drop.lua
 -- drop.lua: remove a whole board, in every generation it has, atomically.
 --
@@ -11,7 +13,7 @@
 -- Reply: 1 when removed, 0 when the generations changed since they were
 --        read (nothing removed: read them again).
 
-local g = redis.call('HMGET', KEYS[1], 'gen', 'tgen')
+local g = redis.call('HMGET', KEYS[1], F_GEN, F_TGEN)
 if (g[1] or '') .. ' ' .. (g[2] or '') ~= ARGV[1] then return 0 end
 redis.call('UNLINK', unpack(KEYS))
 return 1
