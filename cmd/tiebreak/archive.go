@@ -16,7 +16,10 @@ import (
 // archiveCommand is board archive: Periodic.Archive of one ended window.
 // A periodic board stores neither its period nor its retention; the
 // window's label tells the period (2026-11-22 daily, 2026-W47 weekly,
-// 2026-11 monthly, 60000ms-29544480 every 60000 ms), --tz its location.
+// 2026-11 monthly, 60000ms-29544480 every 60000 ms, 60000ms+7-29544480
+// every 60000 ms from a chosen origin), --tz its location and --from where
+// its windows start (Period.From), as the program that writes the board
+// gives them.
 func archiveCommand() *command {
 	return &command{name: "board archive", args: []string{"NAME"},
 		help:   "keep an ended window's final standings in NAME:LABEL:final (Periodic.Archive), as the periodic board's archive would",
@@ -25,6 +28,7 @@ func archiveCommand() *command {
 			var a archiveArgs
 			fs.StringVar(&a.label, "window", "", "the window's `label`, required: 2026-11-22 (daily), 2026-W47 (weekly), 2026-11 (monthly), 60000ms-29544480 (Every)")
 			fs.StringVar(&a.tz, "tz", "UTC", "the period's time `zone` (a periodic board does not store it), for daily, weekly and monthly windows")
+			fs.StringVar(&a.from, "from", "", "where the period's windows start, as Period.From takes it (RFC 3339: 2026-11-16T09:00:00+01:00 for Mondays at 09:00 in Paris); default: the calendar's own boundaries")
 			fs.Int64Var(&a.top, "top", 0, "keep only the best `n` entries (0: every entry)")
 			fs.DurationVar(&a.retention, "retention", 0, "keep the archive this long after the window's end (0: forever)")
 			return func(ctx context.Context, e *env, x []string) error { a.name = x[0]; return boardArchive(ctx, e, a) }
@@ -33,51 +37,93 @@ func archiveCommand() *command {
 
 // archiveArgs are board archive's arguments.
 type archiveArgs struct {
-	name, label, tz string
-	top             int64
-	retention       time.Duration
+	name, label, tz, from string
+	top                   int64
+	retention             time.Duration
 }
 
-// windowOf returns the period and window that label names, in loc.
-func windowOf(label string, loc *time.Location) (board.Period, board.Window, error) {
-	var p board.Period
-	var at time.Time
+// windowOf returns the period and window that label names, in loc, its
+// windows starting from from (Period.From) when not nil.
+func windowOf(label string, loc *time.Location, from *time.Time) (board.Period, board.Window, error) {
+	p, at, err := periodOf(label, loc)
+	if err != nil {
+		return p, board.Window{}, err
+	}
+	if from != nil {
+		p = p.From(*from)
+	}
+	// A window is labelled by the day, week or month it starts in, which
+	// from moves within it: look from the unshifted window's start, a
+	// quarter of an hour at a time, for the window of that label.
+	w, err := p.Window(at)
+	for end := at.AddDate(0, 1, 1); err == nil && w.Label != label && at.Before(end); {
+		at = at.Add(15 * time.Minute)
+		w, err = p.Window(at)
+	}
+	if err == nil && w.Label != label {
+		err = usagef("--window %q is no window label of this period (the window there is %s)", label, w.Label)
+	}
+	return p, w, err
+}
+
+// periodOf returns the period that label's form names, in loc, and an
+// instant at or before the start of the window of that label.
+func periodOf(label string, loc *time.Location) (board.Period, time.Time, error) {
 	switch {
-	case strings.Contains(label, "ms-"):
-		ms, n, _ := strings.Cut(label, "ms-")
-		d, err1 := strconv.ParseInt(ms, 10, 64)
-		i, err2 := strconv.ParseInt(n, 10, 64)
-		if err1 != nil || err2 != nil || d < 1 {
-			return p, board.Window{}, usagef("--window %q: want <ms>ms-<index>", label)
-		}
-		p, at = board.Every(time.Duration(d)*time.Millisecond), time.UnixMilli(d*i)
+	case strings.Contains(label, "ms"):
+		return everyOf(label)
 	case strings.Contains(label, "-W"):
 		y, w, _ := strings.Cut(label, "-W")
 		yy, err1 := strconv.Atoi(y)
 		ww, err2 := strconv.Atoi(w)
 		if err1 != nil || err2 != nil {
-			return p, board.Window{}, usagef("--window %q: want YYYY-Www", label)
+			return board.Period{}, time.Time{}, usagef("--window %q: want YYYY-Www", label)
 		}
-		// January 4th is in week 1.
-		p, at = board.Weekly(loc), time.Date(yy, 1, 4+7*(ww-1), 12, 0, 0, 0, loc)
+		// January 4th is in week 1; the week's Monday is at most 6 days
+		// before it.
+		monday := time.Date(yy, 1, 4+7*(ww-1), 0, 0, 0, 0, loc)
+		monday = monday.AddDate(0, 0, -((int(monday.Weekday()) + 6) % 7))
+		return board.Weekly(loc), monday, nil
 	case len(label) == len("2006-01"):
 		t, err := time.ParseInLocation("2006-01", label, loc)
 		if err != nil {
-			return p, board.Window{}, usagef("--window %q: %v", label, err)
+			return board.Period{}, time.Time{}, usagef("--window %q: %v", label, err)
 		}
-		p, at = board.Monthly(loc), t.Add(12*time.Hour)
-	default:
-		t, err := time.ParseInLocation("2006-01-02", label, loc)
-		if err != nil {
-			return p, board.Window{}, usagef("--window %q is no window label: want 2026-11-22, 2026-W47, 2026-11 or 60000ms-29544480", label)
+		return board.Monthly(loc), t, nil
+	}
+	t, err := time.ParseInLocation("2006-01-02", label, loc)
+	if err != nil {
+		return board.Period{}, time.Time{}, usagef("--window %q is no window label: want 2026-11-22, 2026-W47, 2026-11, 60000ms-29544480 or 60000ms+7-29544480", label)
+	}
+	return board.Daily(loc), t, nil
+}
+
+// everyOf reads an Every period's label: <d>ms-<index>, or
+// <d>ms+<phase>-<index> for windows from an origin phase ms after the
+// epoch's.
+func everyOf(label string) (board.Period, time.Time, error) {
+	bad := usagef("--window %q: want <ms>ms-<index> or <ms>ms+<phase>-<index>", label)
+	ms, rest, _ := strings.Cut(label, "ms")
+	d, err := strconv.ParseInt(ms, 10, 64)
+	if err != nil || d < 1 {
+		return board.Period{}, time.Time{}, bad
+	}
+	var phase int64
+	if p, r, ok := strings.Cut(strings.TrimPrefix(rest, "+"), "-"); ok && strings.HasPrefix(rest, "+") {
+		if phase, err = strconv.ParseInt(p, 10, 64); err != nil {
+			return board.Period{}, time.Time{}, bad
 		}
-		p, at = board.Daily(loc), t.Add(12*time.Hour)
+		rest = "-" + r
 	}
-	w, err := p.Window(at)
-	if err == nil && w.Label != label {
-		err = usagef("--window %q is no window label (the window there is %s)", label, w.Label)
+	i, err := strconv.ParseInt(strings.TrimPrefix(rest, "-"), 10, 64)
+	if err != nil || !strings.HasPrefix(rest, "-") {
+		return board.Period{}, time.Time{}, bad
 	}
-	return p, w, err
+	p := board.Every(time.Duration(d) * time.Millisecond)
+	if phase != 0 {
+		p = p.From(time.UnixMilli(phase))
+	}
+	return p, time.UnixMilli(phase + d*i), nil
 }
 
 func boardArchive(ctx context.Context, e *env, a archiveArgs) error {
@@ -91,7 +137,15 @@ func boardArchive(ctx context.Context, e *env, a archiveArgs) error {
 	if err != nil {
 		return usagef("--tz %q: %v", a.tz, err)
 	}
-	period, w, err := windowOf(a.label, loc)
+	var origin *time.Time
+	if a.from != "" {
+		t, err := time.Parse(time.RFC3339Nano, a.from)
+		if err != nil {
+			return usagef("--from %q: want an RFC 3339 instant: %v", a.from, err)
+		}
+		origin = &t
+	}
+	period, w, err := windowOf(a.label, loc, origin)
 	if err != nil {
 		return err
 	}
