@@ -27,8 +27,13 @@ type config struct {
 	// Prefix starts every key name of the run; only [a-z0-9_].
 	Prefix string
 	// Out and SVG are where the JSON and the chart are written ("-": not
-	// written).
+	// written); with Engines, each engine's go into a folder named after
+	// it beside them (see forEngine), with the tables as text.
 	Out, SVG string
+	// Engines are the engines to run on, one after the other, each on a
+	// temporary redis-server of its own; none: one run on REDIS_URL or
+	// the redis-server on PATH.
+	Engines []engineSpec
 }
 
 // defaultConfig is the full run (quick: the quick run).
@@ -64,6 +69,9 @@ func parseFlags(args []string) (config, error) {
 	if c.Workloads, err = parseWorkloads(*f.workloads); err != nil {
 		return c, err
 	}
+	if c.Engines, err = parseEngines(*f.engines, *f.enginesDir); err != nil {
+		return c, err
+	}
 	c.defaultPaths(*f.workloads != "all")
 	return c, c.validate()
 }
@@ -71,10 +79,12 @@ func parseFlags(args []string) (config, error) {
 // flags are the command line's values: set applies a flag given
 // explicitly, params the workloads' parameters given.
 type flags struct {
-	quick     *bool
-	workloads *string
-	set       map[string]func(*config)
-	params    map[string]string
+	quick      *bool
+	workloads  *string
+	engines    *string
+	enginesDir *string
+	set        map[string]func(*config)
+	params     map[string]string
 }
 
 // defineFlags declares the flags on fs, with the full run's defaults.
@@ -83,6 +93,8 @@ func defineFlags(fs *flag.FlagSet) *flags {
 	f := &flags{params: map[string]string{}}
 	f.quick = fs.Bool("quick", false, "everything small: the whole run in under a minute")
 	f.workloads = fs.String("workloads", "all", "comma-separated workloads to run, by name or number: "+strings.Join(workloadNames(), ","))
+	f.engines = fs.String("engines", "", "run on each of these engines in turn, each on a temporary redis-server of its own (not REDIS_URL), writing each one's results, tables and chart into a folder named after it beside --out: all, or comma-separated folder names of --engines-dir and "+DefaultEngine+" (the redis-server on PATH); all is "+DefaultEngine+" and every folder")
+	f.enginesDir = fs.String("engines-dir", defaultEnginesDir, "the engines directory: one folder per engine, each holding bin/redis-server (and bin/redis-cli, for the sharded workload's cluster)")
 	conc := fs.Int("concurrency", full.Run.Concurrency, "goroutines issuing operations")
 	dur := fs.Duration("duration", full.Duration, "measured time per variant per round (--quick 200ms)")
 	warm := fs.Duration("warmup", full.Warmup, "unrecorded warm-up before each measurement (--quick 50ms)")
@@ -138,12 +150,17 @@ func parseWorkloads(s string) ([]string, error) {
 // defaultPaths fills Out and SVG. Only a full run of every workload writes
 // into results/ (bench/results/: the command runs in its module's
 // directory, go run -C bench .), so a --quick or partial run never
-// overwrites the committed results.
+// overwrites the committed results. With Engines, the temporary directory's
+// files go under tiebreak-bench/ in it, each engine's in a folder of its
+// own (see forEngine).
 func (c *config) defaultPaths(subset bool) {
 	dir := "results"
 	name := "results.json"
 	if c.Run.Quick || subset {
 		dir, name = os.TempDir(), "tiebreak-bench-quick.json"
+		if len(c.Engines) > 0 {
+			dir = filepath.Join(dir, "tiebreak-bench")
+		}
 		if !c.Run.Quick {
 			name = "tiebreak-bench.json"
 		}

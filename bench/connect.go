@@ -36,6 +36,12 @@ func connect() (*connection, error) {
 		}
 		return &connection{client: c, source: "REDIS_URL", close: c.Close}, nil
 	}
+	return startTemporary()
+}
+
+// startTemporary starts a temporary redis-server from PATH and connects
+// to it.
+func startTemporary() (*connection, error) {
 	srv, err := redisserver.StartServer("")
 	if err != nil {
 		return nil, fmt.Errorf("no REDIS_URL, and starting a temporary redis-server failed "+

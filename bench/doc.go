@@ -5,10 +5,13 @@
 //	go run -C bench . --quick            # everything small, under a minute
 //	go run -C bench .                    # the full run (writes bench/results/)
 //	go run -C bench . --sizes 1e4,1e5,1e6,1e7 --workloads reads
+//	go run -C bench . --engines all      # on each engine in turn (bench/results/<engine>/)
 //
 // It uses REDIS_URL when set, else starts a temporary redis-server of its
 // own (internal/redisserver.StartServer); never an in-process fake, whose
-// numbers would mean nothing. Every key it writes starts with a name unique
+// numbers would mean nothing. With --engines it starts one per engine
+// instead: each folder of --engines-dir named (bin/redis-server), and
+// "default", the redis-server on PATH. Every key it writes starts with a name unique
 // to the run, and is deleted when its workload ends.
 //
 // The workloads (data, variants, baselines, goals, and their settings,

@@ -95,9 +95,13 @@ type RedisInfo struct {
 	// Version is the engine's own version: valkey_version on Valkey,
 	// else redis_version.
 	Version string `json:"version"`
-	Mode    string `json:"mode"`
-	OS      string `json:"os"`
-	Memory  string `json:"allocator"`
+	// ZRankWithScore reports whether the engine's ZRANK takes WITHSCORE
+	// (Redis 7.2+, Valkey 8), which the packed board's native write then
+	// sends in place of ZSCORE and ZRANK.
+	ZRankWithScore bool   `json:"zrank_withscore"`
+	Mode           string `json:"mode"`
+	OS             string `json:"os"`
+	Memory         string `json:"allocator"`
 	// Client is the Redis client module and version, with its default
 	// settings for every variant.
 	Client string            `json:"client"`
@@ -127,7 +131,7 @@ func redisInfo(ctx context.Context, c rueidis.Client, source string) (RedisInfo,
 	}
 	e := engine.Parse(server)
 	ri := RedisInfo{Source: source, Engine: e.String(), ServerName: e.ServerName, ValkeyVersion: e.ValkeyVersion,
-		RedisVersion: e.RedisVersion, Version: e.Version(), Mode: server["redis_mode"],
+		RedisVersion: e.RedisVersion, Version: e.Version(), ZRankWithScore: e.ZRankWithScore(), Mode: server["redis_mode"],
 		OS: server["os"], Memory: mem["mem_allocator"], Client: clientVersion(), Config: map[string]string{}}
 	cmds := make(rueidis.Commands, len(redisConfigKeys))
 	for i, k := range redisConfigKeys {

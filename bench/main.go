@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"time"
 
 	"github.com/redis/rueidis"
@@ -35,27 +36,38 @@ func main() {
 	}
 }
 
-// runMain connects, runs, prints the tables and writes the files.
+// runMain connects, runs, prints the tables and writes the files; with
+// --engines, once per engine (see runEngines).
 func runMain(ctx context.Context, cfg config) error {
+	log := newProgress(os.Stderr)
+	if len(cfg.Engines) > 0 {
+		return runEngines(ctx, cfg, os.Stdout, log)
+	}
 	conn, err := connect()
 	if err != nil {
 		return err
 	}
 	defer conn.close()
-	rdb, err := redisrate.Connect(conn.addr)
-	if err != nil {
-		return err
-	}
-	defer rdb.Close()
-	benchload.SetRLPeer(redisrate.Peer(rdb))
-	cfg.Prefix = runPrefix()
-	log := newProgress(os.Stderr)
-	log.printf("bench: Redis from %s; workloads %v; results to %s", conn.source, cfg.Workloads, cfg.Out)
-	rep, err := run(ctx, conn.client, conn.source, cfg, log)
+	rep, err := runOn(ctx, conn, cfg, log)
 	if err != nil {
 		return err
 	}
 	return output(os.Stdout, rep, cfg, log)
+}
+
+// runOn runs cfg on conn, with the ratelimit workload's peer on the same
+// server, under a key prefix of its own.
+func runOn(ctx context.Context, conn *connection, cfg config, log *progress) (*Report, error) {
+	rdb, err := redisrate.Connect(conn.addr)
+	if err != nil {
+		return nil, err
+	}
+	defer rdb.Close()
+	benchload.SetRLPeer(redisrate.Peer(rdb))
+	defer benchload.SetRLPeer(nil)
+	cfg.Prefix = runPrefix()
+	log.printf("bench: Redis from %s; workloads %v; results to %s", conn.source, cfg.Workloads, cfg.Out)
+	return run(ctx, conn.client, conn.source, cfg, log)
 }
 
 // runPrefix names a run's keys: "bench_" and 8 random hex digits, so that
@@ -84,6 +96,9 @@ func run(ctx context.Context, client rueidis.Client, source string, cfg config, 
 		if cfg.Run.Quick {
 			sec.unjudge()
 		}
+		if w.Name == "writes" {
+			sec.Notes = append(sec.Notes, zrankNote(rep.Redis))
+		}
 		rep.Sections = append(rep.Sections, sec)
 	}
 	rep.Seconds = time.Since(rep.Started).Seconds()
@@ -108,6 +123,31 @@ func output(w io.Writer, rep *Report, cfg config, log *progress) error {
 		}
 	}
 	log.printf("results written to %s", cfg.Out)
+	return nil
+}
+
+// outputText is output to w and, as a --engines run does, to the text
+// file beside the JSON (see textFile).
+func outputText(w io.Writer, rep *Report, cfg config, log *progress) error {
+	path := textFile(cfg.Out)
+	if path == "-" {
+		return output(w, rep, cfg, log)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := output(io.MultiWriter(w, f), rep, cfg, log); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	log.printf("tables written to %s", path)
 	return nil
 }
 

@@ -18,6 +18,10 @@ type Report struct {
 	Settings Settings  `json:"settings"`
 	Machine  Machine   `json:"machine"`
 	Redis    RedisInfo `json:"redis"`
+	// Engine is the engine a --engines run started, by the name it ran
+	// under: a folder of the engines directory, or "default" for the
+	// redis-server on PATH ("" in a run without --engines).
+	Engine string `json:"engine,omitempty"`
 	// Sections holds one section per workload run, in order.
 	Sections []Section `json:"sections"`
 }
