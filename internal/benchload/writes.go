@@ -295,7 +295,7 @@ func dropKeys(ctx context.Context, c rueidis.Client, keys []string) error {
 func writeNotes(c Config) []string {
 	return []string{
 		fmt.Sprintf("Every board starts with %d ids at zero points; a write's points grow with the run, so keeping the better result still writes.", c.Int("ids")),
-		"packed, suffix: board.Submit with Policy Best (packed: MULTI, ZADD LT CH, ZSCORE, ZRANK, EXEC; suffix: its script). watch-multi: WATCH z m, HGET, ZSCORE, MULTI ZREM ZADD HSET EXEC, retried. cas-spin: ZSCORE, then a compare-and-set script, spun (2s limit). zadd: ZADD LT CH, Redis's own keep-best. bare-evalsha overwrites. zadd and bare-evalsha are the limits.",
+		"packed, suffix: board.Submit with Policy Best (packed: MULTI, ZADD LT CH, ZRANK WITHSCORE, EXEC on Redis and Valkey 7.2+, ZSCORE and ZRANK on 7.0; suffix: its script). watch-multi: WATCH z m, HGET, ZSCORE, MULTI ZREM ZADD HSET EXEC, retried. cas-spin: ZSCORE, then a compare-and-set script, spun (2s limit). zadd: ZADD LT CH, Redis's own keep-best. bare-evalsha overwrites. zadd and bare-evalsha are the limits.",
 		"watch-multi WATCHes whole keys, so any two concurrent writes to the board conflict, hot ids or not.",
 		"extra: retries (and gave_up) per operation.",
 	}
