@@ -413,8 +413,8 @@ func TestUnexpectedReplies(t *testing.T) {
 			t.Errorf("listing(%s): err = %v, want ErrReply", lua, err)
 		}
 		r = env.Client.Do(ctx, env.Client.B().Eval().Script(lua).Numkeys(0).Build())
-		c := submitCall{s: Submission{ID: "a", Values: []float64{1, 1, 1}}}
-		if _, _, err := b.finish(c, r); !errors.Is(err, ErrReply) {
+		p := writePlan{id: "a", values: []float64{1, 1, 1}}
+		if _, _, err := b.finish(&p, r); !errors.Is(err, ErrReply) {
 			t.Errorf("finish(%s): err = %v, want ErrReply", lua, err)
 		}
 	}

@@ -23,14 +23,13 @@ const (
 
 // nativeWrite is one write in a batch; replies (its part of EXEC's reply)
 // or err is set once the batch was sent. Its caller reads its result from
-// them: the sender never reads another caller's Submission values, which
-// that caller may reuse once it has left.
+// them: the sender never reads another caller's values, which that
+// caller may reuse once it has left.
 type nativeWrite struct {
-	s         Submission
-	score     float64
-	withScore bool // sent with ZRANK ... WITHSCORE (see appendNative)
+	writePlan
 	replies   []rueidis.RedisMessage
 	err       error
+	withScore bool // sent with ZRANK ... WITHSCORE (see appendNative)
 	skip      bool // its caller left before the batch was sent: not sent
 }
 
@@ -100,10 +99,10 @@ func (c *combiner) leave(nb *nativeBatch, w *nativeWrite) bool {
 	return true
 }
 
-// writeNative writes s, whose score is given, as a native write of the
-// generation g, alone or in a batch (see combiner).
-func (b *Board) writeNative(ctx context.Context, g *generation, s Submission, score float64) (Result, error) {
-	w := &nativeWrite{s: s, score: score}
+// writeNative writes p as a native write of the generation g, alone or
+// in a batch (see combiner).
+func (b *Board) writeNative(ctx context.Context, g *generation, p *writePlan) (Result, error) {
+	w := &nativeWrite{writePlan: *p}
 	nb, lead := b.comb.join(g, w)
 	if lead {
 		if nb.start != nil {
@@ -130,7 +129,7 @@ func (b *Board) writeResult(w *nativeWrite) (Result, error) {
 	if w.err != nil {
 		return Result{}, w.err
 	}
-	return b.nativeResult(w.s, w.score, w.replies, w.withScore)
+	return b.nativeResult(&w.writePlan, w.replies, w.withScore)
 }
 
 // sendBatch sends nb's writes (those whose callers did not leave) in one
@@ -179,7 +178,7 @@ func (b *Board) batchCommands(g *generation, ws []*nativeWrite) rueidis.Commands
 	cmds := make(rueidis.Commands, 0, 2+guardReplies+3*len(ws))
 	cmds = b.appendGuard(append(cmds, c.B().Multi().Build()), g)
 	for _, w := range ws {
-		cmds = b.appendNative(cmds, g.keys.z, w.s, w.score, w.withScore)
+		cmds = b.appendNative(cmds, g.keys.z, &w.writePlan, w.withScore)
 	}
 	return append(cmds, c.B().Exec().Build())
 }
@@ -188,14 +187,14 @@ func (b *Board) batchCommands(g *generation, ws []*nativeWrite) rueidis.Commands
 func (b *Board) batchResults(ws []*nativeWrite, arr []rueidis.RedisMessage) error {
 	n := guardReplies
 	for _, w := range ws {
-		n += nativeReplies(w.s, w.withScore)
+		n += nativeReplies(&w.writePlan, w.withScore)
 	}
 	if len(arr) != n {
 		return fmt.Errorf("board: submit: EXEC reply of %d elements, want %d: %w", len(arr), n, ErrReply)
 	}
 	arr = arr[guardReplies:]
 	for _, w := range ws {
-		k := nativeReplies(w.s, w.withScore)
+		k := nativeReplies(&w.writePlan, w.withScore)
 		w.replies, arr = arr[:k:k], arr[k:]
 	}
 	return nil

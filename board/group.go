@@ -124,12 +124,13 @@ func (g *Group) submit(ctx context.Context, in []Submission) ([]ManyResult, erro
 	if err != nil {
 		return nil, err
 	}
+	plans := make([]writePlan, len(g.boards))
 	for i, b := range g.boards {
-		if err := b.checkSubmission(subs[i]); err != nil {
+		if plans[i], err = b.plan(subs[i], nil); err != nil {
 			return nil, fmt.Errorf("board %s: %w", b.name, err)
 		}
 	}
-	return inGroupGens(ctx, g, func(gens []*generation) ([]ManyResult, error) { return g.submitAtomic(ctx, gens, subs) })
+	return inGroupGens(ctx, g, func(gens []*generation) ([]ManyResult, error) { return g.submitAtomic(ctx, gens, plans) })
 }
 
 // submissions checks in (one Submission per board, one ID, one Data) and
@@ -188,22 +189,22 @@ func inGroupGens[T any](ctx context.Context, g *Group, op func(gens []*generatio
 	}
 }
 
-// submitAtomic writes every board in one script, in generations gens.
-func (g *Group) submitAtomic(ctx context.Context, gens []*generation, subs []Submission) ([]ManyResult, error) {
-	calls := make([]submitCall, len(g.boards))
+// submitAtomic writes every board's plan in one script, in generations
+// gens.
+func (g *Group) submitAtomic(ctx context.Context, gens []*generation, plans []writePlan) ([]ManyResult, error) {
+	argv := make([][]string, len(g.boards))
 	var keys, args []string
 	for i, b := range g.boards {
-		c, err := b.prepare(gens[i], subs[i], "", "", "")
+		a, err := b.scriptArgs(&plans[i])
 		if err != nil {
 			return nil, fmt.Errorf("board %s: %w", b.name, err)
 		}
-		c.keys = gens[i].keys.script // every key: the script's key counts are fixed
-		calls[i] = c
-		keys = append(keys, c.keys...)
-		args = append(args, strconv.Itoa(len(c.args)))
+		argv[i] = a
+		keys = append(keys, gens[i].keys.script...) // every key: the script's key counts are fixed
+		args = append(args, strconv.Itoa(len(a)))
 	}
-	for _, c := range calls {
-		args = append(args, c.args...)
+	for _, a := range argv {
+		args = append(args, a...)
 	}
 	arr, err := g.script("submit", gens, groupSource).Exec(ctx, g.boards[0].client, keys, args).ToArray()
 	if err != nil {
@@ -214,7 +215,7 @@ func (g *Group) submitAtomic(ctx context.Context, gens []*generation, subs []Sub
 	}
 	out := make([]ManyResult, len(g.boards))
 	for i, b := range g.boards {
-		res, _, err := b.finishMsg(calls[i], arr[i])
+		res, _, err := b.finishMsg(&plans[i], arr[i])
 		if err != nil {
 			return nil, fmt.Errorf("board %s: %w", b.name, err)
 		}

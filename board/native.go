@@ -11,32 +11,19 @@ import (
 	"github.com/tiebreak/tiebreak/internal/redisretry"
 )
 
-// native reports whether a submit of s can use Redis's own commands
-// instead of submit.lua: a packed board whose writes keep nothing beside
-// the entry (no dense index, cap, member data or expiry), not migrating
-// and not a shard (whose write must refuse a dropped board: a transaction
-// cannot), with Replace or Best and no expectation.
-func (b *Board) native(g *generation, s Submission, expect string) bool {
-	return g.mig == nil && g.state == "" && b.fence == "" && !b.opts.shard && !b.suffix() && !b.opts.DenseRanks && b.opts.Cap == 0 && b.opts.expireAt.IsZero() &&
-		s.Data == nil && expect == "" && (s.Policy == Replace || s.Policy == Best)
-}
-
-// submitNative writes s with one MULTI/EXEC through c: ZADD (LT for
-// Best: the stored score is the negated packed value, so lower is better;
-// CH counts a changed score), then ZRANK, which for Best is ZRANK ...
-// WITHSCORE where the engine takes it (Redis 7.2, Valkey 8), else ZSCORE
-// then ZRANK (Replace stores the score sent); one round trip, one atomic
-// step, the same result as submit.lua's. Submit's own path, writeNative,
-// sends the same commands, batched with other callers' under load.
-func (b *Board) submitNative(ctx context.Context, c rueidis.Client, g *generation, s Submission) (Result, error) {
-	score, _, err := b.encode(s.ID, s.Values)
-	if err != nil {
-		return Result{}, err
-	}
+// submitNative writes p (see writePlan.nativeIn) with one MULTI/EXEC
+// through c: ZADD (LT for Best: the stored score is the negated packed
+// value, so lower is better; CH counts a changed score), then ZRANK,
+// which for Best is ZRANK ... WITHSCORE where the engine takes it (Redis
+// 7.2, Valkey 8), else ZSCORE then ZRANK (Replace stores the score sent);
+// one round trip, one atomic step, the same result as submit.lua's.
+// Submit's own path, writeNative, sends the same commands, batched with
+// other callers' under load.
+func (b *Board) submitNative(ctx context.Context, c rueidis.Client, g *generation, p *writePlan) (Result, error) {
 	send := func(withScore bool) []rueidis.RedisResult {
 		return redisretry.DoMultiBuilt(ctx, c, func() rueidis.Commands {
 			cmds := b.appendGuard(append(make(rueidis.Commands, 0, 8), c.B().Multi().Build()), g)
-			return append(b.appendNative(cmds, g.keys.z, s, score, withScore), c.B().Exec().Build())
+			return append(b.appendNative(cmds, g.keys.z, p, withScore), c.B().Exec().Build())
 		})
 	}
 	withScore := b.withScore()
@@ -50,10 +37,10 @@ func (b *Board) submitNative(ctx context.Context, c rueidis.Client, g *generatio
 	if err != nil {
 		return Result{}, b.nativeErr(res, err)
 	}
-	if len(arr) != guardReplies+nativeReplies(s, withScore) {
-		return Result{}, fmt.Errorf("board: submit: EXEC reply of %d elements, want %d: %w", len(arr), guardReplies+nativeReplies(s, withScore), ErrReply)
+	if want := guardReplies + nativeReplies(p, withScore); len(arr) != want {
+		return Result{}, fmt.Errorf("board: submit: EXEC reply of %d elements, want %d: %w", len(arr), want, ErrReply)
 	}
-	return b.nativeResult(s, score, arr[guardReplies:], withScore)
+	return b.nativeResult(p, arr[guardReplies:], withScore)
 }
 
 // zrankWithScore is ZRANK ... WITHSCORE, whose reply holds the member's
@@ -97,29 +84,29 @@ func (b *Board) appendGuard(cmds rueidis.Commands, g *generation) rueidis.Comman
 		c.B().Hsetnx().Key(meta).Field("state").Value("live").Build())
 }
 
-// appendNative appends to cmds the commands of a native write of s, whose
-// score is given, to the sorted set z: ZADD, then for Best ZRANK ...
-// WITHSCORE (withScore) or ZSCORE and ZRANK, for Replace ZRANK.
-func (b *Board) appendNative(cmds rueidis.Commands, z string, s Submission, score float64, withScore bool) rueidis.Commands {
-	c := b.client
+// appendNative appends to cmds the commands of a native write of p to
+// the sorted set z: ZADD, then for Best ZRANK ... WITHSCORE (withScore)
+// or ZSCORE and ZRANK, for Replace ZRANK.
+func (b *Board) appendNative(cmds rueidis.Commands, z string, p *writePlan, withScore bool) rueidis.Commands {
+	c, id, score := b.client, p.id, p.score
 	zadd := c.B().Zadd().Key(z)
-	if s.Policy == Replace {
-		cmds = append(cmds, zadd.Ch().ScoreMember().ScoreMember(score, s.ID).Build())
+	if p.policy == Replace {
+		cmds = append(cmds, zadd.Ch().ScoreMember().ScoreMember(score, id).Build())
 	} else if withScore {
-		return append(cmds, zadd.Lt().Ch().ScoreMember().ScoreMember(score, s.ID).Build(),
-			c.B().Zrank().Key(z).Member(s.ID).Withscore().Build())
+		return append(cmds, zadd.Lt().Ch().ScoreMember().ScoreMember(score, id).Build(),
+			c.B().Zrank().Key(z).Member(id).Withscore().Build())
 	} else {
-		cmds = append(cmds, zadd.Lt().Ch().ScoreMember().ScoreMember(score, s.ID).Build(),
-			c.B().Zscore().Key(z).Member(s.ID).Build())
+		cmds = append(cmds, zadd.Lt().Ch().ScoreMember().ScoreMember(score, id).Build(),
+			c.B().Zscore().Key(z).Member(id).Build())
 	}
-	return append(cmds, c.B().Zrank().Key(z).Member(s.ID).Build())
+	return append(cmds, c.B().Zrank().Key(z).Member(id).Build())
 }
 
-// nativeReplies is how many replies the commands of a native write of s
+// nativeReplies is how many replies the commands of a native write of p
 // have in EXEC's: {changed, stored score, rank} for Best, {changed, [rank,
 // stored score]} for Best withScore, {changed, rank} for Replace.
-func nativeReplies(s Submission, withScore bool) int {
-	if s.Policy == Replace || withScore {
+func nativeReplies(p *writePlan, withScore bool) int {
+	if p.policy == Replace || withScore {
 		return 2
 	}
 	return 3
@@ -137,8 +124,8 @@ func (b *Board) nativeErr(res []rueidis.RedisResult, err error) error {
 }
 
 // nativeResult reads the replies arr (see nativeReplies) of a native
-// write of s, whose score was sent.
-func (b *Board) nativeResult(s Submission, sent float64, arr []rueidis.RedisMessage, withScore bool) (Result, error) {
+// write of p.
+func (b *Board) nativeResult(p *writePlan, arr []rueidis.RedisMessage, withScore bool) (Result, error) {
 	for i := range arr {
 		if err := arr[i].Error(); err != nil {
 			return Result{}, redisErr("submit", err)
@@ -150,7 +137,7 @@ func (b *Board) nativeResult(s Submission, sent float64, arr []rueidis.RedisMess
 	var err2, err3 error
 	stored := ""
 	switch {
-	case s.Policy == Replace:
+	case p.policy == Replace:
 		rank, err2 = last.AsInt64()
 	case withScore:
 		var pair []rueidis.RedisMessage
@@ -168,16 +155,13 @@ func (b *Board) nativeResult(s Submission, sent float64, arr []rueidis.RedisMess
 	if err1 != nil || err2 != nil || err3 != nil {
 		return Result{}, fmt.Errorf("board: submit: EXEC reply: %w", ErrReply)
 	}
-	res := Result{Entry: Entry{ID: s.ID, Rank: rank + 1}, Changed: changed == 1}
-	if s.Policy == Replace || storedIs(stored, sent) {
-		res.Entry.Values = make([]float64, len(s.Values))
-		for i, x := range s.Values {
-			res.Entry.Values[i] = x + 0 // one zero: never -0
-		}
+	res := Result{Entry: Entry{ID: p.id, Rank: rank + 1}, Changed: changed == 1}
+	if p.policy == Replace || storedIs(stored, p.score) {
+		res.Entry.Values = p.sentValues()
 		return res, nil
 	}
 	var err error
-	_, res.Entry.Values, err = b.decode(stored, s.ID)
+	_, res.Entry.Values, err = b.decode(stored, p.id)
 	return res, err
 }
 

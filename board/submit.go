@@ -4,10 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/redis/rueidis"
-	"github.com/tiebreak/tiebreak/internal/clip"
 	"github.com/tiebreak/tiebreak/internal/durable"
 	"github.com/tiebreak/tiebreak/internal/observed"
 )
@@ -132,61 +130,55 @@ func (b *Board) Submit(ctx context.Context, s Submission) (Result, error) {
 
 // submitOne is Submit.
 func (b *Board) submitOne(ctx context.Context, s Submission) (Result, error) {
-	if res, done, err := b.submitFast(ctx, s); done {
+	p, err := b.plan(s, nil)
+	if err != nil {
+		return Result{}, err
+	}
+	if res, done, err := b.submitFast(ctx, &p); done {
 		return res, err
 	}
-	res, conflict, err := b.submit(ctx, s, "", "", "")
+	res, conflict, err := b.submit(ctx, &p)
 	if err == nil && conflict {
 		err = fmt.Errorf("board: submit: unexpected conflict: %w", ErrReply)
 	}
 	return res, err
 }
 
-// submitFast is Submit's shortest path: a native write (see native) that
-// waits for no replica, sent at once or with other callers' (see
-// combiner). done is false when the path does not
+// submitFast is Submit's shortest path: a native write (see
+// writePlan.nativeIn) that waits for no replica, sent at once or with
+// other callers' (see combiner). done is false when the path does not
 // apply, or when the board moved to another generation (nothing was
 // written): submit then takes the write, reading the board again.
-func (b *Board) submitFast(ctx context.Context, s Submission) (res Result, done bool, err error) {
+func (b *Board) submitFast(ctx context.Context, p *writePlan) (res Result, done bool, err error) {
 	g := b.gen.Load()
-	if b.opts.WaitReplicas != 0 || b.opts.WaitAOF || !b.native(g, s, "") {
+	if b.opts.WaitReplicas != 0 || b.opts.WaitAOF || !p.nativeIn(g) {
 		return Result{}, false, nil
 	}
-	if err := b.checkSubmission(s); err != nil {
-		return Result{}, true, err
-	}
-	score, _, err := b.encode(s.ID, s.Values)
-	if err != nil {
-		return Result{}, true, err
-	}
-	res, err = b.writeNative(ctx, g, s, score)
+	res, err = b.writeNative(ctx, g, p)
 	if errors.Is(err, errStale) {
 		return Result{}, false, nil
 	}
 	return res, true, err
 }
 
-// submit runs submit.lua for s with the expectation given (see prepare)
-// in b's generation; conflict is true when the expectation did not hold.
-func (b *Board) submit(ctx context.Context, s Submission, expect, expScore, expMember string) (Result, bool, error) {
+// submit writes p in b's generation, natively or with submit.lua;
+// conflict is true when p's expectation did not hold.
+func (b *Board) submit(ctx context.Context, p *writePlan) (Result, bool, error) {
 	type out struct {
 		res      Result
 		conflict bool
 	}
 	o, err := durable.Write(ctx, b.client, b.opts.wait(), "board: submit", func(client rueidis.Client) (out, error) {
 		return inGen(ctx, b, func(g *generation) (out, error) {
-			if b.native(g, s, expect) {
-				if err := b.checkSubmission(s); err != nil {
-					return out{}, err
-				}
-				res, err := b.submitNative(ctx, client, g, s)
+			if p.nativeIn(g) {
+				res, err := b.submitNative(ctx, client, g, p)
 				return out{res: res}, err
 			}
-			c, err := b.prepare(g, s, expect, expScore, expMember)
+			args, err := b.scriptArgs(p)
 			if err != nil {
 				return out{}, err
 			}
-			res, conflict, err := b.finish(c, g.scripts.submit.Exec(ctx, client, c.keys, c.args))
+			res, conflict, err := b.finish(p, g.scripts.submit.Exec(ctx, client, b.scriptKeys(g, p), args))
 			if err == nil && conflict {
 				err = errConflict // nothing written: no replica to wait for
 			}
@@ -202,159 +194,3 @@ func (b *Board) submit(ctx context.Context, s Submission, expect, expScore, expM
 // errConflict reports, inside submit, a compare-and-set that did not
 // hold: the script wrote nothing.
 var errConflict = errors.New("board: the entry changed since it was read")
-
-// submitCall is one call of submit.lua, ready to send.
-type submitCall struct {
-	s    Submission
-	keys []string
-	args []string
-}
-
-// prepare validates s and builds submit.lua's KEYS and ARGV. For Replace
-// and Best the new stored score and member are computed here; the script
-// computes them only for the per-field operators, which need the old
-// values. The member-data key is left out when nothing can touch it.
-func (b *Board) prepare(g *generation, s Submission, expect, expScore, expMember string) (submitCall, error) {
-	if err := b.checkSubmission(s); err != nil {
-		return submitCall{}, err
-	}
-	expire, err := b.expireArg()
-	if err != nil {
-		return submitCall{}, err
-	}
-	third, fourth := b.opsString(s), ""
-	if s.Policy != PerField {
-		score, member, err := b.encode(s.ID, s.Values)
-		if err != nil {
-			return submitCall{}, err
-		}
-		third, fourth = fmtFloat(score), member
-	}
-	c := submitCall{s: s, keys: g.keys.script}
-	c.args = []string{s.ID, policyCodes[s.Policy], third, fourth}
-	if s.Data == nil && !s.dropData && expire == "0" && b.opts.Cap == 0 && b.fence == "" {
-		c.keys = g.keys.lean()
-	}
-	if expect == "" && s.Data == nil && !s.dropData && s.Policy != PerField && expire == "0" && b.fence == "" {
-		return c, nil // the common case: no optional arguments (a fenced write's script reads its expire-at)
-	}
-	c.args = append(c.args, expire)
-	hasData := ""
-	if s.Data != nil {
-		hasData = "1"
-	} else if s.dropData {
-		hasData = "0"
-	}
-	c.args = append(c.args, expect, expScore, expMember, hasData, string(s.Data))
-	if s.Policy == PerField {
-		for _, v := range s.Values {
-			c.args = append(c.args, fmtFloat(v))
-		}
-	}
-	return c, nil
-}
-
-func (b *Board) checkSubmission(s Submission) error {
-	if err := b.checkID(s.ID); err != nil {
-		return err
-	}
-	if len(s.Data) > maxDataLen {
-		return fmt.Errorf("board: id %s: %d bytes of data, over maxDataLen = %d: %w", clip.Quote(s.ID), len(s.Data), maxDataLen, ErrArgument)
-	}
-	if int(s.Policy) >= len(policyCodes) {
-		return fmt.Errorf("board: unknown policy %v, want Replace, Best or PerField: %w", s.Policy, ErrArgument)
-	}
-	n := b.layout.Len()
-	if len(s.Values) != n {
-		return fmt.Errorf("board: %d values for %d fields: %w", len(s.Values), n, errValue)
-	}
-	if s.Policy != PerField && s.Ops != nil {
-		return fmt.Errorf("board: operators given with policy %v; they need PerField: %w", s.Policy, ErrArgument)
-	}
-	if s.Policy == PerField && s.Ops != nil && len(s.Ops) != n {
-		return fmt.Errorf("board: %d operators for %d fields: %w", len(s.Ops), n, errValue)
-	}
-	for i, v := range s.Values {
-		if err := b.checkFieldArg(s, i, v); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func (b *Board) checkFieldArg(s Submission, i int, v float64) error {
-	op := OpSet
-	if s.Policy == PerField && s.Ops != nil {
-		op = s.Ops[i]
-	}
-	switch {
-	case int(op) >= len(opCodes):
-		return fmt.Errorf("board: unknown operator %v for field %d, want OpSet, OpAdd, OpMax, OpMin or OpKeep: %w", op, i, ErrArgument)
-	case op == OpAdd:
-		return b.checkDelta(i, v)
-	}
-	return b.checkValue(i, v)
-}
-
-func (b *Board) opsString(s Submission) string {
-	var o strings.Builder
-	if s.Ops == nil {
-		return strings.Repeat("s", len(s.Values))
-	}
-	for _, op := range s.Ops {
-		o.WriteByte(opCodes[op])
-	}
-	return o.String()
-}
-
-// finish reads submit.lua's reply to c: conflict is true when the
-// expectation did not hold.
-func (b *Board) finish(c submitCall, r rueidis.RedisResult) (res Result, conflict bool, err error) {
-	msg, err := r.ToMessage()
-	if err != nil {
-		return Result{}, false, b.scriptErr("submit", err)
-	}
-	return b.finishMsg(c, msg)
-}
-
-// finishMsg reads one submit.lua reply, msg, to c.
-func (b *Board) finishMsg(c submitCall, msg rueidis.RedisMessage) (res Result, conflict bool, err error) {
-	if s, err := msg.ToString(); err == nil {
-		if s == "conflict" {
-			return Result{}, true, nil
-		}
-		return Result{}, false, fmt.Errorf("board: submit reply %q: %w", s, ErrReply)
-	}
-	arr, err := msg.ToArray()
-	if err != nil || (len(arr) != 3 && len(arr) != 5) {
-		return Result{}, false, fmt.Errorf("board: submit reply of unexpected shape: %w", ErrReply)
-	}
-	var n [3]int64
-	for i := range n {
-		if n[i], err = arr[i].AsInt64(); err != nil {
-			return Result{}, false, fmt.Errorf("board: submit reply: %w: %w", ErrReply, err)
-		}
-	}
-	res = Result{Entry: Entry{ID: c.s.ID, Rank: n[0]}, Changed: n[1] == 1, Trimmed: n[2] == 1}
-	res.Entry.Values, err = b.storedValues(c, arr[3:])
-	return res, false, err
-}
-
-// storedValues returns the values the script stored: those sent, or those
-// of the member and score it replied.
-func (b *Board) storedValues(c submitCall, ms []rueidis.RedisMessage) ([]float64, error) {
-	if len(ms) == 0 {
-		vals := make([]float64, len(c.s.Values))
-		for i, v := range c.s.Values {
-			vals[i] = v + 0 // one zero: never -0
-		}
-		return vals, nil
-	}
-	member, err1 := ms[0].ToString()
-	score, err2 := ms[1].ToString()
-	if err := errors.Join(err1, err2); err != nil {
-		return nil, fmt.Errorf("board: submit reply: %w: %w", ErrReply, err)
-	}
-	_, vals, err := b.decode(score, member)
-	return vals, err
-}

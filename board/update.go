@@ -83,7 +83,7 @@ func (b *Board) update(ctx context.Context, id string, fn updateFunc, tries *upd
 // concurrent writer won.
 func (b *Board) tryUpdate(ctx context.Context, id string, fn updateFunc) (Result, bool, error) {
 	var old *Entry
-	expect, score, member := "-", "", ""
+	expect := &expectation{op: "-"}
 	e, err := b.rank(ctx, id, Ordinal, nil)
 	switch {
 	case err == nil:
@@ -92,7 +92,7 @@ func (b *Board) tryUpdate(ctx context.Context, id string, fn updateFunc) (Result
 		if encErr != nil {
 			return Result{}, false, encErr
 		}
-		expect, score, member = "=", fmtFloat(s), m
+		expect = &expectation{op: "=", score: fmtFloat(s), member: m}
 	case !errors.Is(err, ErrNotFound):
 		return Result{}, false, err
 	}
@@ -100,7 +100,11 @@ func (b *Board) tryUpdate(ctx context.Context, id string, fn updateFunc) (Result
 	if err != nil {
 		return Result{}, false, err
 	}
-	res, conflict, err := b.submit(ctx, Submission{ID: id, Values: vals}, expect, score, member)
+	p, err := b.plan(Submission{ID: id, Values: vals}, expect)
+	if err != nil {
+		return Result{}, false, err
+	}
+	res, conflict, err := b.submit(ctx, &p)
 	return res, !conflict, err
 }
 
@@ -160,8 +164,18 @@ func (b *Board) submitManyOf(ctx context.Context, subs []Submission) []ManyResul
 		}
 		return out
 	}
+	plans := make([]writePlan, len(subs))
+	todo := make([]int, 0, len(subs))
+	for i, s := range subs {
+		p, err := b.plan(s, nil)
+		if err != nil {
+			out[i].Err = err
+			continue
+		}
+		plans[i], todo = p, append(todo, i)
+	}
 	_, err := durable.Write(ctx, b.client, b.opts.wait(), "board: submit many", func(c rueidis.Client) (struct{}, error) {
-		b.submitAll(ctx, c, subs, out)
+		b.submitAll(ctx, c, plans, todo, out)
 		return struct{}{}, nil
 	})
 	if err != nil {
@@ -174,16 +188,13 @@ func (b *Board) submitManyOf(ctx context.Context, subs []Submission) []ManyResul
 	return out
 }
 
-// submitAll sends subs on c and writes their results to out, sending
-// again those that found the board moved to another generation.
-func (b *Board) submitAll(ctx context.Context, c rueidis.Client, subs []Submission, out []ManyResult) {
-	todo := make([]int, len(subs))
-	for i := range todo {
-		todo[i] = i
-	}
+// submitAll sends the plans listed in todo on c and writes their results
+// to out, sending again those that found the board moved to another
+// generation.
+func (b *Board) submitAll(ctx context.Context, c rueidis.Client, plans []writePlan, todo []int, out []ManyResult) {
 	g := b.gen.Load()
 	for reloads := 0; ; reloads++ {
-		todo = b.submitMany(ctx, c, g, subs, todo, out)
+		todo = b.submitMany(ctx, c, g, plans, todo, out)
 		if len(todo) == 0 || reloads == maxReloads {
 			return
 		}
@@ -197,28 +208,28 @@ func (b *Board) submitAll(ctx context.Context, c rueidis.Client, subs []Submissi
 	}
 }
 
-// submitMany sends the submissions of subs listed in todo in generation g, on client,
-// writes their results to out, and returns those that found the
-// generation moved (errStale), to send again.
-func (b *Board) submitMany(ctx context.Context, client rueidis.Client, g *generation, subs []Submission, todo []int, out []ManyResult) []int {
+// submitMany sends the plans listed in todo with submit.lua in
+// generation g, pipelined on client, writes their results to out, and
+// returns those that found the generation moved (errStale), to send
+// again.
+func (b *Board) submitMany(ctx context.Context, client rueidis.Client, g *generation, plans []writePlan, todo []int, out []ManyResult) []int {
 	execs := make([]rueidis.LuaExec, 0, len(todo))
-	calls := make([]submitCall, 0, len(todo))
 	sent := make([]int, 0, len(todo))
 	for _, i := range todo {
-		c, err := b.prepare(g, subs[i], "", "", "")
+		args, err := b.scriptArgs(&plans[i])
 		if err != nil {
 			out[i].Err = err
 			continue
 		}
-		execs = append(execs, rueidis.LuaExec{Keys: c.keys, Args: c.args})
-		calls, sent = append(calls, c), append(sent, i)
+		execs = append(execs, rueidis.LuaExec{Keys: b.scriptKeys(g, &plans[i]), Args: args})
+		sent = append(sent, i)
 	}
 	if len(execs) == 0 {
 		return nil
 	}
 	var again []int
 	for j, r := range g.scripts.submit.ExecMany(ctx, client, execs...) {
-		res, _, err := b.finish(calls[j], r)
+		res, _, err := b.finish(&plans[sent[j]], r)
 		out[sent[j]] = ManyResult{Result: res, Err: err}
 		if errors.Is(err, errStale) {
 			again = append(again, sent[j])

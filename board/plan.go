@@ -1,0 +1,232 @@
+package board
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/internal/clip"
+)
+
+// writePlan is one submission ready for every route that sends it:
+// checked, encoded (the stored score and member of Replace and Best, the
+// operators of PerField), whether Redis's own commands may write it, and
+// Update's expectation. A route sends it its own way (a native write
+// alone or batched, submit.lua alone or pipelined, the group script) and
+// reads its reply into the Result with nativeResult or finish.
+type writePlan struct {
+	id       string
+	values   []float64    // as submitted
+	data     []byte       // the member data to store; nil leaves it
+	score    float64      // Replace and Best: the score stored
+	member   string       // Replace and Best: the member stored
+	ops      string       // PerField: the operators' codes, one a field
+	expect   *expectation // Update's compare-and-set; nil for none
+	policy   Policy
+	dropData bool // with data nil: remove the member data (a resharding's copy)
+	native   bool // a native write may take it, in a generation at rest (see nativeIn)
+}
+
+// expectation is what a compare-and-set write requires of the stored
+// entry: op "-", that there is none; "=", that its score and member are
+// those given.
+type expectation struct{ op, score, member string }
+
+// plan checks s and builds its writePlan, with the expectation e (nil for
+// none). For Replace and Best the new stored score and member are
+// computed here; submit.lua computes them only for the per-field
+// operators, which need the old values.
+func (b *Board) plan(s Submission, e *expectation) (writePlan, error) {
+	if err := b.checkSubmission(s); err != nil {
+		return writePlan{}, err
+	}
+	p := writePlan{id: s.ID, values: s.Values, data: s.Data, expect: e, policy: s.Policy, dropData: s.dropData}
+	if s.Policy == PerField {
+		p.ops = opsString(s.Ops, len(s.Values))
+	} else {
+		var err error
+		if p.score, p.member, err = b.encode(s.ID, s.Values); err != nil {
+			return writePlan{}, err
+		}
+	}
+	p.native = e == nil && s.Data == nil && (s.Policy == Replace || s.Policy == Best) && b.writesNative()
+	return p, nil
+}
+
+// writesNative reports whether b's writes may use Redis's own commands
+// instead of submit.lua: a packed board whose writes keep nothing beside
+// the entry (no dense index, cap or expiry), not a shard (whose write
+// must refuse a dropped board: a transaction cannot) and not fenced.
+func (b *Board) writesNative() bool {
+	return b.fence == "" && !b.opts.shard && !b.suffix() && !b.opts.DenseRanks && b.opts.Cap == 0 && b.opts.expireAt.IsZero()
+}
+
+// nativeIn reports whether p is written with Redis's own commands in
+// generation g: a native plan (Replace or Best, no member data, no
+// expectation, on a board that allows it) in a generation not migrating.
+func (p *writePlan) nativeIn(g *generation) bool {
+	return p.native && g.mig == nil && g.state == ""
+}
+
+// scriptKeys is submit.lua's KEYS for p in generation g: the member-data
+// key is left out when nothing can touch it.
+func (b *Board) scriptKeys(g *generation, p *writePlan) []string {
+	if p.data == nil && !p.dropData && b.opts.expireAt.IsZero() && b.opts.Cap == 0 && b.fence == "" {
+		return g.keys.lean()
+	}
+	return g.keys.script
+}
+
+// scriptArgs is submit.lua's ARGV for p, with the board's expire-at read
+// now (see expireArg).
+func (b *Board) scriptArgs(p *writePlan) ([]string, error) {
+	expire, err := b.expireArg()
+	if err != nil {
+		return nil, err
+	}
+	if p.expect == nil && p.data == nil && !p.dropData && p.policy != PerField && expire == "0" && b.fence == "" {
+		// The common case: no optional arguments (a fenced write's script reads its expire-at).
+		return []string{p.id, policyCodes[p.policy], fmtFloat(p.score), p.member}, nil
+	}
+	return p.fullArgs(expire), nil
+}
+
+// fullArgs is submit.lua's ARGV for p with its optional arguments: the
+// expire-at given, the expectation, the member data, and PerField's
+// values (which the script combines with the stored ones).
+func (p *writePlan) fullArgs(expire string) []string {
+	third, n := fmtFloat(p.score), 10
+	if p.policy == PerField {
+		third, n = p.ops, n+len(p.values)
+	}
+	var e expectation
+	if p.expect != nil {
+		e = *p.expect
+	}
+	hasData := ""
+	if p.data != nil {
+		hasData = "1"
+	} else if p.dropData {
+		hasData = "0"
+	}
+	args := append(make([]string, 0, n), p.id, policyCodes[p.policy], third, p.member, expire, e.op, e.score, e.member, hasData, string(p.data))
+	if p.policy == PerField {
+		for _, v := range p.values {
+			args = append(args, fmtFloat(v))
+		}
+	}
+	return args
+}
+
+func (b *Board) checkSubmission(s Submission) error {
+	if err := b.checkID(s.ID); err != nil {
+		return err
+	}
+	if len(s.Data) > maxDataLen {
+		return fmt.Errorf("board: id %s: %d bytes of data, over maxDataLen = %d: %w", clip.Quote(s.ID), len(s.Data), maxDataLen, ErrArgument)
+	}
+	if int(s.Policy) >= len(policyCodes) {
+		return fmt.Errorf("board: unknown policy %v, want Replace, Best or PerField: %w", s.Policy, ErrArgument)
+	}
+	n := b.layout.Len()
+	if len(s.Values) != n {
+		return fmt.Errorf("board: %d values for %d fields: %w", len(s.Values), n, errValue)
+	}
+	if s.Policy != PerField && s.Ops != nil {
+		return fmt.Errorf("board: operators given with policy %v; they need PerField: %w", s.Policy, ErrArgument)
+	}
+	if s.Policy == PerField && s.Ops != nil && len(s.Ops) != n {
+		return fmt.Errorf("board: %d operators for %d fields: %w", len(s.Ops), n, errValue)
+	}
+	for i, v := range s.Values {
+		if err := b.checkFieldArg(s, i, v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (b *Board) checkFieldArg(s Submission, i int, v float64) error {
+	op := OpSet
+	if s.Policy == PerField && s.Ops != nil {
+		op = s.Ops[i]
+	}
+	switch {
+	case int(op) >= len(opCodes):
+		return fmt.Errorf("board: unknown operator %v for field %d, want OpSet, OpAdd, OpMax, OpMin or OpKeep: %w", op, i, ErrArgument)
+	case op == OpAdd:
+		return b.checkDelta(i, v)
+	}
+	return b.checkValue(i, v)
+}
+
+// opsString is submit.lua's code of the operators ops of n fields (nil:
+// OpSet for each).
+func opsString(ops []Op, n int) string {
+	var o strings.Builder
+	if ops == nil {
+		return strings.Repeat("s", n)
+	}
+	for _, op := range ops {
+		o.WriteByte(opCodes[op])
+	}
+	return o.String()
+}
+
+// sentValues is a copy of the values p sends, each zero a positive one.
+func (p *writePlan) sentValues() []float64 {
+	vals := make([]float64, len(p.values))
+	for i, v := range p.values {
+		vals[i] = v + 0 // one zero: never -0
+	}
+	return vals
+}
+
+// finish reads submit.lua's reply to p: conflict is true when the
+// expectation did not hold.
+func (b *Board) finish(p *writePlan, r rueidis.RedisResult) (res Result, conflict bool, err error) {
+	msg, err := r.ToMessage()
+	if err != nil {
+		return Result{}, false, b.scriptErr("submit", err)
+	}
+	return b.finishMsg(p, msg)
+}
+
+// finishMsg reads one submit.lua reply, msg, to p.
+func (b *Board) finishMsg(p *writePlan, msg rueidis.RedisMessage) (res Result, conflict bool, err error) {
+	if s, err := msg.ToString(); err == nil {
+		if s == "conflict" {
+			return Result{}, true, nil
+		}
+		return Result{}, false, fmt.Errorf("board: submit reply %q: %w", s, ErrReply)
+	}
+	arr, err := msg.ToArray()
+	if err != nil || (len(arr) != 3 && len(arr) != 5) {
+		return Result{}, false, fmt.Errorf("board: submit reply of unexpected shape: %w", ErrReply)
+	}
+	var n [3]int64
+	for i := range n {
+		if n[i], err = arr[i].AsInt64(); err != nil {
+			return Result{}, false, fmt.Errorf("board: submit reply: %w: %w", ErrReply, err)
+		}
+	}
+	res = Result{Entry: Entry{ID: p.id, Rank: n[0]}, Changed: n[1] == 1, Trimmed: n[2] == 1}
+	res.Entry.Values, err = b.storedValues(p, arr[3:])
+	return res, false, err
+}
+
+// storedValues returns the values the script stored: those sent, or those
+// of the member and score it replied.
+func (b *Board) storedValues(p *writePlan, ms []rueidis.RedisMessage) ([]float64, error) {
+	if len(ms) == 0 {
+		return p.sentValues(), nil
+	}
+	member, err1 := ms[0].ToString()
+	score, err2 := ms[1].ToString()
+	if err := errors.Join(err1, err2); err != nil {
+		return nil, fmt.Errorf("board: submit reply: %w: %w", ErrReply, err)
+	}
+	_, vals, err := b.decode(score, member)
+	return vals, err
+}
