@@ -159,7 +159,7 @@ func (b *Board) sendBatch(ctx context.Context, nb *nativeBatch) {
 	if err != nil {
 		err = b.nativeErr(res, err)
 	} else {
-		err = b.batchResults(ws, arr)
+		err = b.batchResults(nb.g, ws, arr)
 	}
 	if err != nil {
 		for _, w := range ws {
@@ -175,7 +175,7 @@ func (b *Board) sendBatch(ctx context.Context, nb *nativeBatch) {
 // each write's commands (see appendNative), EXEC.
 func (b *Board) batchCommands(g *generation, ws []*nativeWrite) rueidis.Commands {
 	c := b.client
-	cmds := make(rueidis.Commands, 0, 2+guardReplies+3*len(ws))
+	cmds := make(rueidis.Commands, 0, 2+guardReplies(g)+3*len(ws))
 	cmds = b.appendGuard(append(cmds, c.B().Multi().Build()), g)
 	for _, w := range ws {
 		cmds = b.appendNative(cmds, g.keys.z, &w.writePlan, w.withScore)
@@ -184,15 +184,15 @@ func (b *Board) batchCommands(g *generation, ws []*nativeWrite) rueidis.Commands
 }
 
 // batchResults gives each write its part of the EXEC reply arr.
-func (b *Board) batchResults(ws []*nativeWrite, arr []rueidis.RedisMessage) error {
-	n := guardReplies
+func (b *Board) batchResults(g *generation, ws []*nativeWrite, arr []rueidis.RedisMessage) error {
+	n := guardReplies(g)
 	for _, w := range ws {
 		n += nativeReplies(&w.writePlan, w.withScore)
 	}
 	if len(arr) != n {
 		return fmt.Errorf("board: submit: EXEC reply of %d elements, want %d: %w", len(arr), n, ErrReply)
 	}
-	arr = arr[guardReplies:]
+	arr = arr[guardReplies(g):]
 	for _, w := range ws {
 		k := nativeReplies(&w.writePlan, w.withScore)
 		w.replies, arr = arr[:k:k], arr[k:]

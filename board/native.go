@@ -37,10 +37,10 @@ func (b *Board) submitNative(ctx context.Context, c rueidis.Client, g *generatio
 	if err != nil {
 		return Result{}, b.nativeErr(res, err)
 	}
-	if want := guardReplies + nativeReplies(p, withScore); len(arr) != want {
+	if want := guardReplies(g) + nativeReplies(p, withScore); len(arr) != want {
 		return Result{}, fmt.Errorf("board: submit: EXEC reply of %d elements, want %d: %w", len(arr), want, ErrReply)
 	}
-	return b.nativeResult(p, arr[guardReplies:], withScore)
+	return b.nativeResult(p, arr[guardReplies(g):], withScore)
 }
 
 // zrankWithScore is ZRANK ... WITHSCORE, whose reply holds the member's
@@ -68,20 +68,29 @@ func refusedWithScore(res []rueidis.RedisResult) bool {
 	return false
 }
 
-// guardReplies is how many replies appendGuard's commands have.
-const guardReplies = 3
+// guardReplies is how many replies appendGuard's commands have in
+// generation g.
+func guardReplies(g *generation) int {
+	if g.n == 0 {
+		return 1
+	}
+	return 2
+}
 
 // appendGuard appends to cmds what a native write of generation g sends
-// first, in its transaction: HSETNX of the descriptor, the generation and
-// the state 'live' in the meta HASH. On a board at rest they change
-// nothing; on a board dropped since the handle read it, they make it whole
-// again with the entry written, as submit.lua does.
+// first, in its transaction: HSETNX of the descriptor in the meta HASH
+// and, past generation 0, of the generation (a meta HASH without them
+// reads as generation 0, live). On a board at rest they change nothing;
+// on a board dropped since the handle read it, they make it whole again
+// with the entry written, as submit.lua does. One command in generation
+// 0: each costs Redis about as much as the write's own ZADD.
 func (b *Board) appendGuard(cmds rueidis.Commands, g *generation) rueidis.Commands {
 	c, meta := b.client, g.keys.meta
-	return append(cmds,
-		c.B().Hsetnx().Key(meta).Field("desc").Value(b.desc.encoded()).Build(),
-		c.B().Hsetnx().Key(meta).Field("gen").Value(strconv.FormatInt(g.n, 10)).Build(),
-		c.B().Hsetnx().Key(meta).Field("state").Value("live").Build())
+	cmds = append(cmds, c.B().Hsetnx().Key(meta).Field(fieldDesc).Value(b.desc.encoded()).Build())
+	if g.n != 0 {
+		cmds = append(cmds, c.B().Hsetnx().Key(meta).Field(fieldGen).Value(strconv.FormatInt(g.n, 10)).Build())
+	}
+	return cmds
 }
 
 // appendNative appends to cmds the commands of a native write of p to

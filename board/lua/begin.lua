@@ -20,7 +20,7 @@
 --        longer ARGV[1] (nothing written).
 
 local m = redis.call('HMGET', KEYS[1], F_GEN, F_STATE, F_TARGET, F_DEFAULTS)
-if m[1] ~= ARGV[1] then return 'stale' end
+if (m[1] or '0') ~= ARGV[1] then return 'stale' end -- no generation: 0
 if m[2] == PHASE_MIGRATING then
   if m[3] == ARGV[2] and m[4] == ARGV[3] then return 'resumed' end
   return 'busy'

@@ -10,6 +10,9 @@
 --        read (nothing removed: read them again).
 
 local g = redis.call('HMGET', KEYS[1], F_GEN, F_TGEN)
+if not g[1] and redis.call('EXISTS', KEYS[1]) == 1 then
+  g[1] = '0' -- a meta HASH without a generation is in generation 0
+end
 if (g[1] or '') .. ' ' .. (g[2] or '') ~= ARGV[1] then return 0 end
 redis.call('UNLINK', unpack(KEYS))
 return 1

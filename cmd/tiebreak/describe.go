@@ -145,6 +145,9 @@ func boardDescribe(ctx context.Context, e *env, group, name string) error {
 // describeMeta reads a meta HASH.
 func describeMeta(name, group, key string, m map[string]string) (*description, error) {
 	d := &description{Name: name, Group: group, Key: key, State: m[metaState]}
+	if d.State == "" {
+		d.State = "live" // a meta HASH without a state, as a write rebuilds a dropped board's
+	}
 	var err error
 	if d.Descriptor, err = parseDescriptor(key, metaDesc, m[metaDesc]); err != nil {
 		return nil, err

@@ -20,7 +20,8 @@ local F_STATE = [[state]]
 --        shard whose sharded board changes its shards (nothing removed).
 
 local m = redis.call('HMGET', KEYS[1], F_DESC, F_GEN, F_STATE)
-if m[1] ~= ARGV[1] or m[2] ~= ARGV[2] then return 'stale' end
-if m[3] ~= PHASE_LIVE then return 'busy' end
+-- A meta HASH without a generation or a state is in generation 0, live.
+if m[1] ~= ARGV[1] or (m[2] or '0') ~= ARGV[2] then return 'stale' end
+if (m[3] or PHASE_LIVE) ~= PHASE_LIVE then return 'busy' end
 redis.call('UNLINK', unpack(KEYS, 2))
 return 'cleared'
