@@ -113,13 +113,9 @@ func boardDescribe(ctx context.Context, e *env, group, name string) error {
 			return err
 		}
 	}
-	key := boardMetaKey(group, name)
-	if err := checkKey(ctx, e, kindBoard, name, key, "hash", defaultLimiterPrefix); err != nil {
-		return err
-	}
-	m, err := e.client.Do(ctx, e.client.B().Hgetall().Key(key).Build()).AsStrMap()
+	key, m, err := readBoardMeta(ctx, e, group, name)
 	if err != nil {
-		return fmt.Errorf("HGETALL %s: %w", key, err)
+		return err
 	}
 	d, err := describeMeta(name, group, key, m)
 	if err != nil {
@@ -289,4 +285,18 @@ func addDescriptor(t *table, prefix string, d *storedDescriptor) {
 	if d.SharedData {
 		t.add(prefix+"shared data", "true (member data in the group's HASH)")
 	}
+}
+
+// readBoardMeta reads the meta HASH of board name of group as it is, and
+// returns its key with it.
+func readBoardMeta(ctx context.Context, e *env, group, name string) (string, map[string]string, error) {
+	key := boardMetaKey(group, name)
+	if err := checkKey(ctx, e, kindBoard, name, key, "hash", defaultLimiterPrefix); err != nil {
+		return key, nil, err
+	}
+	m, err := e.client.Do(ctx, e.client.B().Hgetall().Key(key).Build()).AsStrMap()
+	if err != nil {
+		return key, nil, fmt.Errorf("HGETALL %s: %w", key, err)
+	}
+	return key, m, nil
 }

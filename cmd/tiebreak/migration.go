@@ -69,13 +69,9 @@ func boardMigration(ctx context.Context, e *env, arg string) error {
 	if err := checkName(kindBoard, name); err != nil {
 		return err
 	}
-	key := boardMetaKey(group, name)
-	if err := checkKey(ctx, e, kindBoard, name, key, "hash", defaultLimiterPrefix); err != nil {
-		return err
-	}
-	m, err := e.client.Do(ctx, e.client.B().Hgetall().Key(key).Build()).AsStrMap()
+	key, m, err := readBoardMeta(ctx, e, group, name)
 	if err != nil {
-		return fmt.Errorf("HGETALL %s: %w", key, err)
+		return err
 	}
 	now, err := serverTime(ctx, e)
 	if err != nil {

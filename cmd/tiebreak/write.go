@@ -346,34 +346,21 @@ func removeFromGroup(ctx context.Context, boards []*board.Board, ids []string) (
 }
 
 func boardClear(ctx context.Context, e *env, arg string) error {
-	r, err := openRef(ctx, e, arg)
-	if err != nil {
-		return err
-	}
-	n, err := r.b.Len(ctx)
-	if err != nil {
-		return err
-	}
-	keys, err := boardKeys(ctx, e, r.group, r.name, true)
-	if err != nil {
-		return err
-	}
-	c := changeOut{Command: "board clear", Object: arg, Keys: keys, Count: n}
-	g := globalsOf(e)
-	if !g.dryRun {
-		if err := clearBoard(ctx, r.b); err != nil {
-			return err
-		}
-	}
-	return report(e, g, c, nil, fmt.Sprintf("remove the %s of board %s, keeping its descriptor (%s)", count(n, "entries"), arg, boardMetaKey(r.group, r.name)))
-}
-
-// clearBoard empties b, keeping its descriptor.
-func clearBoard(ctx context.Context, b *board.Board) error {
-	return b.Clear(ctx)
+	return boardEmpty(ctx, e, arg, "board clear", true, (*board.Board).Clear, func(r *boardRef, n int64, keys []string) string {
+		return fmt.Sprintf("remove the %s of board %s, keeping its descriptor (%s)", count(n, "entries"), arg, boardMetaKey(r.group, r.name))
+	})
 }
 
 func boardDrop(ctx context.Context, e *env, arg string) error {
+	return boardEmpty(ctx, e, arg, "board drop", false, (*board.Board).Drop, func(_ *boardRef, n int64, keys []string) string {
+		return fmt.Sprintf("remove board %s: its %s and all %s", arg, count(n, "entries"), count(int64(len(keys)), "keys"))
+	})
+}
+
+// boardEmpty is board clear (entries only: keys lists those that hold
+// entries) and board drop (every key): it reports what do, the library's
+// call, removes, and calls it unless it is a dry run.
+func boardEmpty(ctx context.Context, e *env, arg, command string, entriesOnly bool, do func(*board.Board, context.Context) error, what func(*boardRef, int64, []string) string) error {
 	r, err := openRef(ctx, e, arg)
 	if err != nil {
 		return err
@@ -382,16 +369,16 @@ func boardDrop(ctx context.Context, e *env, arg string) error {
 	if err != nil {
 		return err
 	}
-	keys, err := boardKeys(ctx, e, r.group, r.name, false)
+	keys, err := boardKeys(ctx, e, r.group, r.name, entriesOnly)
 	if err != nil {
 		return err
 	}
-	c := changeOut{Command: "board drop", Object: arg, Keys: keys, Count: n}
+	c := changeOut{Command: command, Object: arg, Keys: keys, Count: n}
 	g := globalsOf(e)
 	if !g.dryRun {
-		if err := r.b.Drop(ctx); err != nil {
+		if err := do(r.b, ctx); err != nil {
 			return err
 		}
 	}
-	return report(e, g, c, nil, fmt.Sprintf("remove board %s: its %s and all %s", arg, count(n, "entries"), count(int64(len(keys)), "keys")))
+	return report(e, g, c, nil, what(r, n, keys))
 }
