@@ -147,7 +147,7 @@ const reshardWait = 10 * time.Second
 
 // op describes the operation name of sb asking for n entries.
 func (sb *sharded) op(name string, n int) observe.Op {
-	return observe.Op{Package: "board", Name: "sharded." + name, Object: sb.name, Strategy: sb.opts.Strategy.String(), N: int64(n)}
+	return observe.Op{Package: "board", Name: name, Object: sb.name, Strategy: sb.opts.Strategy.String(), N: int64(n)}
 }
 
 // submitOp describes a Submit of s.

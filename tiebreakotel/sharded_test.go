@@ -10,7 +10,7 @@ import (
 	"go.opentelemetry.io/otel/attribute"
 )
 
-// A sharded board's call makes one span, named board.Sharded.<call>, under
+// A sharded board's call makes one span, named board.<call> as any board's, under
 // the caller's and over the commands of every shard it asks; the shards'
 // own handles make none.
 func TestShardedBoardSpans(t *testing.T) {
@@ -51,7 +51,7 @@ func TestShardedBoardSpans(t *testing.T) {
 			t.Errorf("%s: no command span under it", s.Name())
 		}
 	}
-	if diff := cmp.Diff([]string{"board.Sharded.Submit", "board.Sharded.Top", "board.Sharded.Get"}, names); diff != "" {
+	if diff := cmp.Diff([]string{"board.Submit", "board.Top", "board.Get"}, names); diff != "" {
 		t.Fatalf("spans (-want +got):\n%s", diff)
 	}
 	eq := cmp.Comparer(func(a, b attribute.Value) bool { return a == b })

@@ -232,7 +232,7 @@ func TestOpenWithObserver(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(opened.Options(), observed.Options(), cmpopts.IgnoreFields(board.Options{}, "Observer")); diff != "" {
+	if diff := cmp.Diff(opened.Options(), observed.Options(), cmpopts.IgnoreFields(board.Options{}, "Observer"), cmpopts.IgnoreUnexported(board.Options{})); diff != "" {
 		t.Errorf("settings (-opened +observed):\n%s", diff)
 	}
 	if _, err := opened.Submit(ctx, board.Submission{ID: "ada", Values: []float64{3, 4}}); err != nil {
