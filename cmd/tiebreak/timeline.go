@@ -70,8 +70,9 @@ func timelineCommands() []*command {
 	return out
 }
 
-// readTimeline checks q and runs it with q's layout.
-func readTimeline(ctx context.Context, e *env, q timelineQuery) error {
+// checkLayout refuses a missing or unknown --layout, and spells q's
+// layout as layoutNames does.
+func (q *timelineQuery) checkLayout() error {
 	if q.layout == "" {
 		return usagef("--layout is required: a timeline does not store the layout of its IDs; one of %s", strings.Join(layoutNames, ", "))
 	}
@@ -80,6 +81,14 @@ func readTimeline(ctx context.Context, e *env, q timelineQuery) error {
 		return usagef("--layout %q, want one of %s", q.layout, strings.Join(layoutNames, ", "))
 	}
 	q.layout = layoutNames[i]
+	return nil
+}
+
+// readTimeline checks q and runs it with q's layout.
+func readTimeline(ctx context.Context, e *env, q timelineQuery) error {
+	if err := q.checkLayout(); err != nil {
+		return err
+	}
 	if q.op != "get" && (q.n < 1 || q.n > timeline.MaxPageLimit) {
 		return usagef("-n %d out of range [1, %d]", q.n, timeline.MaxPageLimit)
 	}

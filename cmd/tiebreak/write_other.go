@@ -15,14 +15,9 @@ import (
 )
 
 func timelineRemove(ctx context.Context, e *env, q timelineQuery, ids []string) error {
-	if q.layout == "" {
-		return usagef("--layout is required: a timeline does not store the layout of its IDs; one of %s", strings.Join(layoutNames, ", "))
+	if err := q.checkLayout(); err != nil {
+		return err
 	}
-	i := slices.IndexFunc(layoutNames, func(s string) bool { return strings.EqualFold(s, q.layout) })
-	if i < 0 {
-		return usagef("--layout %q, want one of %s", q.layout, strings.Join(layoutNames, ", "))
-	}
-	q.layout = layoutNames[i]
 	if len(ids) > timeline.MaxRemove {
 		return usagef("%d IDs, over %d: remove them in several runs", len(ids), timeline.MaxRemove)
 	}
