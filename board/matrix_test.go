@@ -140,14 +140,18 @@ func build(t *testing.T, client rueidis.Client, prefix string, spec kindSpec, s 
 		}
 		f.b = b
 	case "window", "archive":
-		p, err := NewPeriodic(client, name, l, Every(time.Second), time.Hour, o)
+		// Hour-long windows, the current one started half an hour ago: it
+		// cannot end while the cell runs, and the one before it has ended
+		// and is still writable (its retention is an hour): archivable.
+		now := time.Now()
+		p, err := NewPeriodic(client, name, l, Every(time.Hour).From(now.Add(-30*time.Minute).Truncate(time.Millisecond)), time.Hour, o)
 		if err != nil {
 			return nil, err
 		}
 		f.p = p
-		at := time.Now()
+		at := now
 		if spec.form == "archive" {
-			at = at.Add(-5 * time.Second) // ended, still writable: archivable
+			at = at.Add(-time.Hour)
 		}
 		f.w, _ = p.period.Window(at)
 		f.b = p.At(at)
