@@ -55,7 +55,14 @@ func (c *Cluster) SlotOwner(ctx context.Context, slot int) (string, error) {
 // servesSlot reports whether the node addr serves slot, by its own CLUSTER
 // SLOTS.
 func servesSlot(ctx context.Context, addr string, slot int) (bool, error) {
-	var owned bool
+	owner, err := slotOwnerSeenBy(ctx, addr, slot)
+	return owner == addr, err
+}
+
+// slotOwnerSeenBy returns the address of the master that serves slot as
+// the node addr sees it, by its CLUSTER SLOTS: "" if it sees none.
+func slotOwnerSeenBy(ctx context.Context, addr string, slot int) (string, error) {
+	var owner string
 	err := onNode(addr, func(n rueidis.Client) error {
 		slots, err := n.Do(ctx, n.B().ClusterSlots().Build()).ToArray()
 		if err != nil {
@@ -74,11 +81,38 @@ func servesSlot(ctx context.Context, addr string, slot int) (bool, error) {
 			}
 			host, _ := m[0].ToString()
 			port, _ := m[1].AsInt64()
-			owned = net.JoinHostPort(host, strconv.FormatInt(port, 10)) == addr
+			owner = net.JoinHostPort(host, strconv.FormatInt(port, 10))
 		}
 		return nil
 	})
-	return owned, err
+	return owner, err
+}
+
+// WaitSlotOwners waits until every live node, masters and replicas, sees
+// each slot of owners served by the master given for it: after MoveSlot,
+// the nodes that were not told learn the new owner by gossip, and a
+// client that reads the topology from one of them meanwhile is sent to
+// the old owner.
+func (c *Cluster) WaitSlotOwners(ctx context.Context, owners map[int]string) error {
+	for _, s := range c.nodes {
+		if !s.alive() {
+			continue
+		}
+		for slot, want := range owners {
+			for {
+				got, err := slotOwnerSeenBy(ctx, s.Addr, slot)
+				if err == nil && got == want {
+					break
+				}
+				select {
+				case <-ctx.Done():
+					return fmt.Errorf("redisserver: %s sees slot %d served by %q, want %s (%v)", s.Addr, slot, got, want, err)
+				case <-time.After(50 * time.Millisecond):
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // MoveSlot moves slot, and its keys, from the master that serves it to

@@ -41,7 +41,10 @@ func TestFailoverUnderLoad(t *testing.T) {
 	var err error
 	go func() {
 		defer close(stop)
-		time.Sleep(time.Second)
+		// The client reads the topology again at most a second after
+		// a node redirects it (a MOVED from a slot's old owner): by
+		// the kill, it knows where every object is.
+		time.Sleep(2500 * time.Millisecond)
 		kill = time.Now()
 		if err = c.Kill(victim); err == nil {
 			err = waitTakenOver(c, victim)
@@ -75,14 +78,22 @@ func TestFailoverUnderLoad(t *testing.T) {
 }
 
 // spreadObjects moves the slots of objs so that object i is on master
-// i%3: two objects on each master.
+// i%3: two objects on each master. It returns once every node, replicas
+// included, sees the new owners, so that the client's next reading of
+// the topology, from whichever node, is right.
 func spreadObjects(t *testing.T, c *redisserver.Cluster, objs []*object) {
 	t.Helper()
-	ctx := context.Background()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	owners := map[int]string{}
 	for i, slot := range slotsOf(t, c, objs) {
-		if err := c.MoveSlot(ctx, slot, c.Addrs[i%len(c.Addrs)], redisserver.MoveOptions{}); err != nil {
+		owners[slot] = c.Addrs[i%len(c.Addrs)]
+		if err := c.MoveSlot(ctx, slot, owners[slot], redisserver.MoveOptions{}); err != nil {
 			t.Fatal(err)
 		}
+	}
+	if err := c.WaitSlotOwners(ctx, owners); err != nil {
+		t.Fatal(err)
 	}
 }
 
