@@ -54,6 +54,8 @@ type descriptor struct {
 	// ShardGen counts the reshardings of a sharded board (Reshard): the
 	// names of its shards change at each.
 	ShardGen int `json:"shardGen,omitempty"`
+	// Rules are Options.Rules; absent for none.
+	Rules *rulesDescriptor `json:"rules,omitempty"`
 	// Lookup is how a KeySuffix board finds an id's member: lookupBuckets.
 	// Always "" for PackedScore.
 	Lookup string `json:"lookup,omitempty"`
@@ -78,7 +80,7 @@ type fieldDescriptor struct {
 
 // describe returns the descriptor of a board with layout l and options o.
 func describe(l *pack.Layout, o Options) descriptor {
-	d := descriptor{Version: descriptorVersion, Radix: l.Radix(), Strategy: o.Strategy.String(), Cap: o.Cap, DenseRanks: o.DenseRanks, SharedData: o.SharedData}
+	d := descriptor{Version: descriptorVersion, Radix: l.Radix(), Strategy: o.Strategy.String(), Cap: o.Cap, DenseRanks: o.DenseRanks, SharedData: o.SharedData, Rules: describeRules(o.Rules)}
 	if o.Strategy == KeySuffix {
 		d.Lookup = lookupBuckets
 	}
@@ -133,7 +135,10 @@ func (d descriptor) build(name string) (*pack.Layout, Options, error) {
 	if !ok {
 		return nil, Options{}, fmt.Errorf("board: %s: stored strategy %q: %w", name, d.Strategy, errDescriptor)
 	}
-	o := Options{Strategy: s, Cap: d.Cap, DenseRanks: d.DenseRanks, SharedData: d.SharedData}
+	o := Options{Strategy: s, Cap: d.Cap, DenseRanks: d.DenseRanks, SharedData: d.SharedData, Rules: d.Rules.rules()}
+	if err := o.Rules.check(); err != nil {
+		return nil, Options{}, fmt.Errorf("board: %s: stored rules: %w: %w", name, errDescriptor, err)
+	}
 	if d.Lookup != describe(l, o).Lookup {
 		return nil, Options{}, fmt.Errorf("board: %s: stored lookup %q for strategy %s, want %q (KeySuffix) or none: %w", name, d.Lookup, d.Strategy, lookupBuckets, errDescriptor)
 	}
@@ -157,6 +162,8 @@ func diff(stored, given descriptor) string {
 		return fmt.Sprintf("DenseRanks: stored %t, given %t", stored.DenseRanks, given.DenseRanks)
 	case stored.SharedData != given.SharedData:
 		return fmt.Sprintf("SharedData: stored %t, given %t", stored.SharedData, given.SharedData)
+	case stored.Rules.String() != given.Rules.String():
+		return fmt.Sprintf("Rules: stored %s, given %s", stored.Rules, given.Rules)
 	case stored.Shards != given.Shards:
 		return fmt.Sprintf("shards: stored %d, given %d", stored.Shards, given.Shards)
 	case stored.ShardGen != given.ShardGen:

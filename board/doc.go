@@ -143,6 +143,16 @@
 // with an error wrapping ErrNotFound: its descriptor lives at another
 // hash tag than its shards', out of any shard's script.
 //
+// # Tournaments
+//
+// Options.Rules make a board a tournament: a start and an end, joining
+// required, a most members, a most scored attempts per member (per window
+// on a periodic board). They are stored in the descriptor and every write
+// checks them inside its script, by the server's clock, before it writes:
+// a refusal is ErrClosed, ErrNotJoined, ErrFull or ErrNoAttempts (each an
+// ErrArgument) and changes nothing. Join enters members, Entrant reads
+// one's attempts left. A sharded board refuses rules (ErrOptions).
+//
 // # A changing cluster
 //
 // On a Redis Cluster, a call that Redis refused without running it (TRYAGAIN

@@ -59,7 +59,8 @@ func (b *Board) scriptConsts(g *generation) []luascript.Const {
 	consts = append(consts,
 		luascript.Const{Name: "DESC", Value: luaString(b.desc.encoded())},
 		luascript.Const{Name: "GEN", Value: luaString(strconv.FormatInt(g.n, 10))},
-		luascript.Const{Name: "SHARD", Value: strconv.FormatBool(b.opts.shard)})
+		luascript.Const{Name: "SHARD", Value: strconv.FormatBool(b.opts.shard)},
+		luascript.Const{Name: "RULES", Value: b.rulesConst()})
 	consts = append(consts, g.keys.luaIndexes()...)
 	if g.mig == nil {
 		return consts
@@ -259,7 +260,7 @@ func (b *Board) drop(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		keys := []string{names(b.prefix, 0).meta, b.prefix + "archive"}
+		keys := []string{names(b.prefix, 0).meta, b.prefix + "archive", b.prefix + "a"}
 		keys = append(keys, b.genNames(m)...)
 		stamp := ""
 		if m.exists {

@@ -23,12 +23,17 @@ const maxNameLen = 200
 //	...:v  sorted set of distinct value tuples (dense ranks)
 //	...:c  HASH tuple -> entries holding it (dense ranks)
 //	...:x  SET of ids that do not fit the target layout (while migrating)
+//	tb:{name}:a  HASH id -> scored attempts, one per entrant of a board with
+//	             Rules (in every generation: a migration keeps it)
 //
 // A board starts in generation 0. A migration moves the entries to new
 // names (migrate.go).
 type keys struct {
 	meta          string
 	z, d, i, v, c string
+	// a is the entrants HASH of a board with Rules (the same name in
+	// every generation).
+	a string
 	// lk is the id lookup of a key-suffix board: i; "" for a packed board.
 	lk string
 	// migrating only: the target generation's keys, and the misfit set.
@@ -40,7 +45,8 @@ type keys struct {
 	dirty, inflight string
 	// script holds the keys a script of this board may touch, in the order
 	// their K constants index them (luaIndexes): z, then lk for key suffix,
-	// then v and c for dense ranks, then meta, then d; while migrating, the
+	// then v and c for dense ranks, then a for a board with Rules, then
+	// meta, then d; while migrating, the
 	// target's data keys in the same order and x. Every write reads the
 	// meta HASH (submit.lua: a board dropped under a handle).
 	script []string
@@ -60,7 +66,11 @@ func genKeys(prefix string, n int64, o Options) keys {
 		k.d = sharedDataKey(o.Group)
 	}
 	data := k.data(o)
-	k.script = append(append(data[:len(data)-1:len(data)-1], k.meta), k.d)
+	k.script = data[:len(data)-1 : len(data)-1]
+	if o.Rules.set() {
+		k.script = append(k.script, k.a)
+	}
+	k.script = append(append(k.script, k.meta), k.d)
 	k.nlean = len(k.script) - 1
 	return k
 }
@@ -86,7 +96,7 @@ func names(p string, n int64) keys {
 	if n > 0 {
 		g = p + "g" + strconv.FormatInt(n, 10) + ":"
 	}
-	return keys{meta: p + "meta", z: g + "z", d: g + "d", i: g + "i", v: g + "v", c: g + "c", x: g + "x", dirty: g + "dirty", inflight: g + "inflight"}
+	return keys{meta: p + "meta", a: p + "a", z: g + "z", d: g + "d", i: g + "i", v: g + "v", c: g + "c", x: g + "x", dirty: g + "dirty", inflight: g + "inflight"}
 }
 
 // lookup returns the id lookup key of a board stored with o: i for key
@@ -155,7 +165,7 @@ func (k keys) luaIndexes() []luascript.Const {
 	for i, key := range k.script {
 		idx[key] = i + 1
 	}
-	named := []struct{ name, key string }{{"KZ", k.z}, {"KD", k.d}, {"KM", k.lk}, {"KV", k.v}, {"KC", k.c}, {"KMETA", k.meta}}
+	named := []struct{ name, key string }{{"KZ", k.z}, {"KD", k.d}, {"KM", k.lk}, {"KV", k.v}, {"KC", k.c}, {"KA", k.a}, {"KMETA", k.meta}}
 	if idx[k.dirty] > 0 {
 		named = append(named, struct{ name, key string }{"KDIRTY", k.dirty}, struct{ name, key string }{"KINFLIGHT", k.inflight})
 	}

@@ -499,6 +499,14 @@ var columns = []column{
 		}
 		f.checkAll(t, f.b, "after Group.Remove")
 	}},
+	// Rules are a setting no kind needs: on every kind's board without
+	// them, Join and Entrant refuse, changing nothing; TestRulesEveryKind
+	// runs them with rules on each kind that takes them.
+	{"Rules", []string{"Board.Join", "Board.Entrant"}, func(t *testing.T, f *fixture) {
+		f.refuses(t, "Join on a board without rules", ErrArgument, func() error { return f.b.Join(t.Context(), "a") })
+		f.refuses(t, "Entrant on a board without rules", ErrArgument, func() error { _, err := f.b.Entrant(t.Context(), "a"); return err })
+		f.checkAll(t, f.b, "after Join and Entrant")
+	}},
 	{"Clear", []string{"Board.Clear"}, func(t *testing.T, f *fixture) {
 		before := snapshot(t, f.client, "*"+f.prefix+"*:meta")
 		if err := f.b.Clear(t.Context()); err != nil {
@@ -874,7 +882,7 @@ func TestKindMatrixCoversEveryMethod(t *testing.T) {
 func TestKindMatrixCoversEveryKind(t *testing.T) {
 	// The settings of Options: those that make a kind, and the others.
 	kindSettings := []string{"Group", "SharedData", "Shards"}
-	others := []string{"Strategy", "Cap", "DenseRanks", "MaxIDLen", "UpdateAttempts", "SkipWriteRank", "WaitReplicas", "WaitTimeout", "WaitAOF", "Observer"}
+	others := []string{"Strategy", "Cap", "DenseRanks", "MaxIDLen", "UpdateAttempts", "SkipWriteRank", "WaitReplicas", "WaitTimeout", "WaitAOF", "Observer", "Rules"}
 	typ := reflect.TypeFor[Options]()
 	for i := range typ.NumField() {
 		f := typ.Field(i)

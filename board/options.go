@@ -66,7 +66,7 @@ const (
 // Options configure a board. The zero value means every default.
 //
 // They are of two kinds. The board's settings (Strategy, Cap, DenseRanks,
-// Group, SharedData, Shards) decide where and how its entries are stored:
+// Group, SharedData, Shards, Rules) decide where and how its entries are stored:
 // they are stored with the board, in its descriptor beside the layout;
 // New refuses a handle that differs from them (ErrMismatch) and Open
 // reads them from it. The handle's settings (MaxIDLen, UpdateAttempts,
@@ -118,6 +118,12 @@ type Options struct {
 	// DenseRanks, Group and SharedData (ErrOptions). Part of the stored
 	// descriptor.
 	Shards int
+
+	// Rules make the board a tournament: a start and an end, joining,
+	// a most members and a most attempts per member, enforced inside every
+	// write (see Rules). Default: no rules. Part of the stored
+	// descriptor; refused on a sharded board (ErrOptions).
+	Rules Rules
 
 	// SkipWriteRank, on a sharded board, makes Submit and Update return
 	// the entry with Rank 0, in one round trip, instead of its rank on the
@@ -193,6 +199,9 @@ func (o Options) withDefaults() (Options, error) {
 	}
 	if o.Shards != 0 || o.SkipWriteRank {
 		return o, fmt.Errorf("board: Options.Shards = %d, SkipWriteRank = %t: a board of one hash tag (Shards 0) takes no SkipWriteRank: %w", o.Shards, o.SkipWriteRank, ErrOptions)
+	}
+	if err := o.Rules.check(); err != nil {
+		return o, err
 	}
 	if o.SharedData && o.Group == "" {
 		return o, fmt.Errorf("board: Options.SharedData needs Options.Group: %w", ErrOptions)

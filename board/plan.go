@@ -56,10 +56,10 @@ func (b *Board) plan(s Submission, e *expectation) (writePlan, error) {
 
 // writesNative reports whether b's writes may use Redis's own commands
 // instead of submit.lua: a packed board whose writes keep nothing beside
-// the entry (no dense index, cap or expiry), not a shard (whose write
+// the entry (no dense index, cap, expiry or rules), not a shard (whose write
 // must refuse a dropped board: a transaction cannot) and not fenced.
 func (b *Board) writesNative() bool {
-	return b.fence == "" && !b.opts.shard && !b.suffix() && !b.opts.DenseRanks && b.opts.Cap == 0 && b.opts.expireAt.IsZero()
+	return b.fence == "" && !b.opts.shard && !b.suffix() && !b.opts.DenseRanks && b.opts.Cap == 0 && b.opts.expireAt.IsZero() && !b.opts.Rules.set()
 }
 
 // nativeIn reports whether p is written with Redis's own commands in

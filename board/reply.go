@@ -65,6 +65,9 @@ func (b *Board) scriptErr(op string, err error) error {
 // refusal turns the text of an error a script raised on purpose into the
 // package's error, or returns nil for any other text.
 func (b *Board) refusal(op, text string) error {
+	if err := b.refusedByRule(op, text); err != nil {
+		return err
+	}
 	var i int
 	var v string
 	if n, _ := fmt.Sscanf(text, "TBRANGE %d %s", &i, &v); n == 2 && i >= 1 && i <= b.layout.Len() {

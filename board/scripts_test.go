@@ -41,6 +41,14 @@ func TestScriptsGolden(t *testing.T) {
 		}
 		checkGolden(t, "PackedScore-periodic", p.At(time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)).gen.Load())
 	})
+	t.Run("tournament", func(t *testing.T) {
+		rules := Rules{Start: time.UnixMilli(1_790_000_000_000), End: time.UnixMilli(1_790_600_000_000), JoinRequired: true, MaxMembers: 100, MaxAttempts: 3}
+		b, err := configure(env.Client, env.Prefix+"golden", goldenLayout(t), Options{Rules: rules})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkGolden(t, "PackedScore-tournament", b.gen.Load())
+	})
 	for _, s := range []Strategy{PackedScore, KeySuffix} {
 		// Migrating to the other strategy, with a field added, dense ranks
 		// and a cap: every branch of mirror.lua.

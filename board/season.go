@@ -206,6 +206,7 @@ func (p *Periodic) archiveBoard(w Window, o ArchiveOptions) (*archive, error) {
 		return nil, fmt.Errorf("board: ArchiveOptions{Top: %d, Retention: %v}: want 0 or more: %w", o.Top, o.Retention, ErrArgument)
 	}
 	opts := p.opts
+	opts.Rules = Rules{} // final standings: the copy is no attempt
 	if o.Retention > 0 {
 		opts.expireAt = w.End.Add(o.Retention)
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/tiebreak/tiebreak/board"
@@ -37,6 +38,11 @@ func boardCommands() []*command {
 			setup: func(fs *flag.FlagSet) runFunc {
 				r := boardReadFlags(fs, 11)
 				return func(ctx context.Context, e *env, a []string) error { return boardAround(ctx, e, a[0], a[1], r) }
+			}},
+		{name: "board entrant", args: []string{"NAME", "ID"}, help: "what a tournament (a board with rules) knows of a member: entered, attempts made and left",
+			setup: func(fs *flag.FlagSet) runFunc {
+				r := boardReadFlags(fs, 0)
+				return func(ctx context.Context, e *env, a []string) error { return boardEntrant(ctx, e, a[0], a[1], r) }
 			}},
 		{name: "board scan", args: []string{"NAME"}, help: "a page of a board by keyset cursor, and the next page's cursor",
 			setup: func(fs *flag.FlagSet) runFunc {
@@ -305,5 +311,35 @@ func boardScan(ctx context.Context, e *env, name, cursor string, r boardRead) er
 	} else {
 		t.note("last page (%s on the board)", count(p.Total, "entries"))
 	}
+	return e.out.emit(out, t)
+}
+
+// entrantOut is board entrant's answer in JSON.
+type entrantOut struct {
+	Board        string `json:"board"`
+	ID           string `json:"id"`
+	Entered      bool   `json:"entered"`
+	Attempts     int64  `json:"attempts"`
+	AttemptsLeft *int64 `json:"attemptsLeft,omitempty"`
+}
+
+// boardEntrant prints what a tournament knows of member id.
+func boardEntrant(ctx context.Context, e *env, name, id string, r boardRead) error {
+	b, err := openBoard(ctx, e, *r.group, name)
+	if err != nil {
+		return err
+	}
+	en, err := b.Entrant(ctx, id)
+	if err != nil {
+		return err
+	}
+	out := entrantOut{Board: spelling(b), ID: id, Entered: en.Entered, Attempts: en.Attempts}
+	left := "no limit"
+	if en.AttemptsLeft >= 0 {
+		out.AttemptsLeft = &en.AttemptsLeft
+		left = strconv.FormatInt(en.AttemptsLeft, 10)
+	}
+	t := &table{header: []string{"ID", "ENTERED", "ATTEMPTS", "LEFT"}}
+	t.add(id, strconv.FormatBool(en.Entered), strconv.FormatInt(en.Attempts, 10), left)
 	return e.out.emit(out, t)
 }

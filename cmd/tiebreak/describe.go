@@ -42,6 +42,54 @@ type storedDescriptor struct {
 	ShardNames []string      `json:"shardNames,omitempty"`
 	ShardGen   int           `json:"shardGen,omitempty"`
 	Lookup     string        `json:"lookup,omitempty"`
+	Rules      *storedRules  `json:"rules,omitempty"`
+}
+
+// storedRules are a tournament's rules as the descriptor stores them:
+// times in Unix milliseconds, 0 for none.
+type storedRules struct {
+	Start        int64 `json:"start,omitempty"`
+	End          int64 `json:"end,omitempty"`
+	JoinRequired bool  `json:"joinRequired,omitempty"`
+	MaxMembers   int64 `json:"maxMembers,omitempty"`
+	MaxAttempts  int64 `json:"maxAttempts,omitempty"`
+}
+
+// String describes the rules as one line: "start ..., end ..., join
+// required, at most 100 members, at most 3 attempts".
+func (r *storedRules) String() string {
+	var parts []string
+	if r.Start != 0 {
+		parts = append(parts, "start "+time.UnixMilli(r.Start).UTC().Format(time.RFC3339Nano))
+	}
+	if r.End != 0 {
+		parts = append(parts, "end "+time.UnixMilli(r.End).UTC().Format(time.RFC3339Nano))
+	}
+	if r.JoinRequired {
+		parts = append(parts, "join required")
+	}
+	if r.MaxMembers > 0 {
+		parts = append(parts, fmt.Sprintf("at most %d members", r.MaxMembers))
+	}
+	if r.MaxAttempts > 0 {
+		parts = append(parts, fmt.Sprintf("at most %d attempts each", r.MaxAttempts))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// options are the rules as board.Options holds them.
+func (r *storedRules) options() board.Rules {
+	if r == nil {
+		return board.Rules{}
+	}
+	o := board.Rules{JoinRequired: r.JoinRequired, MaxMembers: r.MaxMembers, MaxAttempts: r.MaxAttempts}
+	if r.Start != 0 {
+		o.Start = time.UnixMilli(r.Start)
+	}
+	if r.End != 0 {
+		o.End = time.UnixMilli(r.End)
+	}
+	return o
 }
 
 // storedField is one field of a storedDescriptor.
@@ -284,6 +332,9 @@ func addDescriptor(t *table, prefix string, d *storedDescriptor) {
 	t.add(prefix+"dense ranks", fmt.Sprint(d.DenseRanks))
 	if d.SharedData {
 		t.add(prefix+"shared data", "true (member data in the group's HASH)")
+	}
+	if d.Rules != nil {
+		t.add(prefix+"rules", d.Rules.String())
 	}
 }
 

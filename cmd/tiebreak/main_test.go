@@ -55,6 +55,7 @@ func TestCommand(t *testing.T) {
 		{"cluster", testCluster},
 		{"names", testNames},
 		{"write", testWrite},
+		{"tournament", testTournament},
 	} {
 		t.Run(g.name, func(t *testing.T) { g.fn(t, bin) })
 	}

@@ -277,7 +277,7 @@ func (d storedDescriptor) build() (*pack.Layout, board.Options, error) {
 	if err != nil {
 		return nil, board.Options{}, fmt.Errorf("the stored target's layout: %w", err)
 	}
-	o := board.Options{Cap: d.Cap, DenseRanks: d.DenseRanks, SharedData: d.SharedData}
+	o := board.Options{Cap: d.Cap, DenseRanks: d.DenseRanks, SharedData: d.SharedData, Rules: d.Rules.options()}
 	if d.Strategy == "KeySuffix" {
 		o.Strategy = board.KeySuffix
 	}

@@ -9,11 +9,13 @@ local FIELDS = function() return {{mul = 8589934592, span = 1048576, min = 0, ma
 local DESC = [[{"version":1,"radix":2,"fields":[{"name":"points","width":20,"dir":"HigherIsBetter"},{"name":"paid","width":1,"dir":"HigherIsBetter"},{"name":"time","width":32,"dir":"LowerIsBetter"}],"strategy":"KeySuffix","cap":100,"denseRanks":false,"lookup":"buckets"}]]
 local GEN = [[0]]
 local SHARD = false
+local RULES = false
 local KZ = 1
 local KD = 4
 local KM = 2
 local KV = 0
 local KC = 0
+local KA = 0
 local KMETA = 3
 -- fragment: lookup.lua
 -- lookup.lua: buckets(), the id lookup of a key-suffix board stored in
@@ -156,8 +158,11 @@ end
 --   local DESC = "{...}"   the board's descriptor (JSON)
 --   local GEN = "0"        the generation (as the meta HASH holds it)
 --   local SHARD = false    a shard of a sharded board
+--   local RULES = false    a tournament's rules: {start =, stop = (Unix ms,
+--                          0 for none), join =, members =, attempts = (0
+--                          for no limit)}
 --   local KZ = 1  local KD = 2  local KM = 0  local KV = 0  local KC = 0
---   local KMETA = 0
+--   local KMETA = 0  local KA = 0
 --
 -- STRATEGY 'p' (packed) or 's' (key suffix); WIDTH the digits of the
 -- key-suffix member prefix; DENSE whether the dense-rank index is kept; CAP
@@ -174,6 +179,7 @@ end
 --   KEYS[KD] d  HASH id -> member data
 --   KEYS[KV] v  sorted set of distinct value tuples (dense ranks only)
 --   KEYS[KC] c  HASH tuple -> number of entries holding it (dense ranks only)
+--   KEYS[KA]  a  HASH id -> scored attempts of each entrant (with RULES only)
 --   KEYS[KMETA] the meta HASH: descriptor and generation (the writes read
 --               it: submit.lua)
 -- A board that is migrating also passes its target's keys and misfit set

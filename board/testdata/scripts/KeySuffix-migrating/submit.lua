@@ -9,11 +9,13 @@ local FIELDS = function() return {{mul = 8589934592, span = 1048576, min = 0, ma
 local DESC = [[{"version":1,"radix":2,"fields":[{"name":"points","width":20,"dir":"HigherIsBetter"},{"name":"paid","width":1,"dir":"HigherIsBetter"},{"name":"time","width":32,"dir":"LowerIsBetter"}],"strategy":"KeySuffix","cap":0,"denseRanks":false,"lookup":"buckets"}]]
 local GEN = [[1]]
 local SHARD = false
+local RULES = false
 local KZ = 1
 local KD = 4
 local KM = 2
 local KV = 0
 local KC = 0
+local KA = 0
 local KMETA = 3
 local TKZ = 5
 local TKD = 8
@@ -360,6 +362,8 @@ local CHECK = false
 --    or  'conflict' when the expectation does not hold (nothing written).
 -- Error: 'TBRANGE <field index from 1> <value>' when a value would leave
 --        its field's range (nothing written).
+--        'TBRULE <rule> <id>' when a rule of RULES refuses the write:
+--        closed, notjoined, full or attempts (nothing written).
 --        'TBMISMATCH' when the stored descriptor is not DESC (nothing
 --        written).
 --        'TBDROPPED' when the board has no descriptor and the write may
@@ -381,6 +385,30 @@ local expect = ARGV[6]
 if (expect == '-' and oldm) or (expect == '=' and
     (oldm ~= ARGV[8] or tonumber(olds) ~= tonumber(ARGV[7]))) then
   return 'conflict'
+end
+
+-- A tournament's rules (RULES, with the entrants HASH KEYS[KA]), checked
+-- by the server's clock before anything is written: a member already on
+-- the board is an entrant even without a record.
+local entered
+if RULES then
+  if RULES.start > 0 or RULES.stop > 0 then
+    local t = redis.call('TIME')
+    local now = t[1] * 1000 + math.floor(t[2] / 1000)
+    if now < RULES.start or (RULES.stop > 0 and now >= RULES.stop) then
+      return redis.error_reply('TBRULE closed ' .. id)
+    end
+  end
+  entered = redis.call('HGET', KEYS[KA], id)
+  if not entered and not oldm then
+    if RULES.join then return redis.error_reply('TBRULE notjoined ' .. id) end
+    if RULES.members > 0 and redis.call('HLEN', KEYS[KA]) >= RULES.members then
+      return redis.error_reply('TBRULE full ' .. id)
+    end
+  end
+  if RULES.attempts > 0 and tonumber(entered or '0') >= RULES.attempts then
+    return redis.error_reply('TBRULE attempts ' .. id)
+  end
 end
 
 local ns, nm
@@ -443,6 +471,7 @@ end
 -- to here, so that any refusal comes before the first board is written.
 if CHECK then return 'ok' end
 
+if RULES then redis.call('HINCRBY', KEYS[KA], id, 1) end
 local changed = not oldm or oldm ~= nm or tonumber(olds) ~= tonumber(ns)
 local S
 if DENSE or CAP > 0 then S = side() end

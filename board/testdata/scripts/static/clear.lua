@@ -9,8 +9,8 @@ local F_STATE = [[state]]
 --
 -- KEYS[1]   the board's meta HASH
 -- KEYS[2..] the data keys of its current generation, as the caller read
---           it: z, i, v, c and its own member data d (never a group's
---           shared data HASH)
+--           it: z, i, v, c, the entrants a and its own member data d
+--           (never a group's shared data HASH)
 -- ARGV[1]   the board's descriptor, as the caller's handle holds it
 -- ARGV[2]   the generation, as read from the meta HASH
 --

@@ -1,0 +1,77 @@
+package board
+
+import (
+	"context"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/tiebreak/tiebreak/internal/redisops"
+	"github.com/tiebreak/tiebreak/internal/redistest"
+)
+
+// BenchmarkRulesWrite measures what each tournament rule costs Redis per
+// write (used_cpu_user+sys per call, the metric redis-µs/op), against the
+// same write without rules in the same run: blocks of writes alternate
+// between the board with the rule and a board without, so that both see
+// the same server. The write is Best over 1,000 ids; the rules never
+// refuse it (limits far above what the run reaches). Two baselines: a
+// board without rules whose writes run submit.lua (a cap no write
+// reaches), the fair one, and a plain board, whose writes are native
+// (ZADD): the metric ratio-script and ratio-native.
+func BenchmarkRulesWrite(b *testing.B) {
+	env := redistest.New(b)
+	ctx := context.Background()
+	ids := make([]string, 1000)
+	for i := range ids {
+		ids[i] = "id" + strconv.Itoa(i)
+	}
+	far := time.Now().Add(24 * time.Hour)
+	rules := []struct {
+		name string
+		r    Rules
+	}{
+		{"StartEnd", Rules{Start: time.UnixMilli(1), End: far}},
+		{"JoinRequired", Rules{JoinRequired: true}},
+		{"MaxMembers", Rules{MaxMembers: 1 << 40}},
+		{"MaxAttempts", Rules{MaxAttempts: 1 << 40}},
+		{"All", Rules{Start: time.UnixMilli(1), End: far, JoinRequired: true, MaxMembers: 1 << 40, MaxAttempts: 1 << 40}},
+	}
+	script := newBoard(b, env.Client, env.Prefix, "script", testLayout(b), Options{Cap: 1 << 40})
+	native := newBoard(b, env.Client, env.Prefix, "native", testLayout(b), Options{})
+	for _, rc := range rules {
+		bd := newBoard(b, env.Client, env.Prefix, rc.name, testLayout(b), Options{Rules: rc.r})
+		if err := bd.Join(ctx, ids...); err != nil {
+			b.Fatal(err)
+		}
+		b.Run(rc.name, func(b *testing.B) {
+			var cpu [3]float64 // rules, script, native
+			boards := [3]*Board{bd, script, native}
+			const block = 200
+			n := 0
+			for i := 0; i < b.N; i += block {
+				for k, w := range boards {
+					before, err := redisops.CPUSeconds(ctx, env.Client)
+					if err != nil {
+						b.Fatal(err)
+					}
+					for j := i; j < min(i+block, b.N); j++ {
+						s := Submission{ID: ids[j%len(ids)], Values: []float64{float64(j % 1000), float64(j % 2), float64(j % 200)}, Policy: Best}
+						if _, err := w.Submit(ctx, s); err != nil {
+							b.Fatal(err)
+						}
+					}
+					after, err := redisops.CPUSeconds(ctx, env.Client)
+					if err != nil {
+						b.Fatal(err)
+					}
+					cpu[k] += after - before
+				}
+				n += min(block, b.N-i)
+			}
+			b.ReportMetric(cpu[0]/float64(n)*1e6, "redis-µs/op")
+			b.ReportMetric(cpu[0]/cpu[1], "ratio-script")
+			b.ReportMetric(cpu[0]/cpu[2], "ratio-native")
+		})
+	}
+}

@@ -1,0 +1,51 @@
+package main
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/tiebreak/tiebreak/board"
+	"github.com/tiebreak/tiebreak/internal/redistest"
+	"github.com/tiebreak/tiebreak/pack"
+)
+
+// A tournament shows its rules in board describe, and board entrant
+// shows a member's attempts made and left, for a board of a group as for
+// any; a board without rules refuses board entrant.
+func testTournament(t *testing.T, bin string) {
+	env := redistest.New(t)
+	c := newCLI(t, bin, env)
+	ctx := t.Context()
+	l, err := pack.NewLayout(pack.Field{Name: "points", Width: 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	end := time.Date(2099, 1, 1, 0, 0, 0, 0, time.UTC)
+	cup, err := board.New(ctx, env.Client, "cup", l, board.Options{Group: env.Prefix + "g", Rules: board.Rules{End: end, JoinRequired: true, MaxMembers: 64, MaxAttempts: 3}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cup.Join(ctx, "ann", "bob"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cup.Submit(ctx, board.Submission{ID: "ann", Values: []float64{10}}); err != nil {
+		t.Fatal(err)
+	}
+	spelling := env.Prefix + "g/cup"
+	if out := c.ok("board", "describe", spelling); !strings.Contains(out, "rules            end 2099-01-01T00:00:00Z, join required, at most 64 members, at most 3 attempts each\n") {
+		t.Errorf("board describe of a tournament shows no rules:\n%s", out)
+	}
+	want := "ID   ENTERED  ATTEMPTS  LEFT\nann  true     1         2\n"
+	if diff := cmp.Diff(want, c.ok("board", "entrant", spelling, "ann")); diff != "" {
+		t.Errorf("board entrant (-want +got):\n%s", diff)
+	}
+	var got entrantOut
+	c.json(&got, "board", "entrant", spelling, "cyd")
+	if diff := cmp.Diff(entrantOut{Board: spelling, ID: "cyd", AttemptsLeft: new(int64(3))}, got); diff != "" {
+		t.Errorf("board entrant --json of one not entered (-want +got):\n%s", diff)
+	}
+	plain := seedArena(t, ctx, env.Client, env.Prefix+"_arena", board.Options{})
+	c.fails(exitFailure, []string{"no Rules"}, "board", "entrant", plain.Name(), "ann")
+}
