@@ -66,7 +66,7 @@ func genKeys(prefix string, n int64, o Options) keys {
 		k.d = sharedDataKey(o.Group)
 	}
 	data := k.data(o)
-	k.script = data[:len(data)-1 : len(data)-1]
+	k.script = data[: len(data)-1 : len(data)-1]
 	if o.Rules.set() {
 		k.script = append(k.script, k.a)
 	}
