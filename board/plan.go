@@ -202,18 +202,27 @@ func (b *Board) finishMsg(p *writePlan, msg rueidis.RedisMessage) (res Result, c
 		return Result{}, false, fmt.Errorf("board: submit reply %q: %w", s, ErrReply)
 	}
 	arr, err := msg.ToArray()
-	if err != nil || (len(arr) != 3 && len(arr) != 5) {
+	if err != nil {
 		return Result{}, false, fmt.Errorf("board: submit reply of unexpected shape: %w", ErrReply)
+	}
+	res, err = b.finishArr(p, arr)
+	return res, false, err
+}
+
+// finishArr reads the array of one submit.lua reply to p.
+func (b *Board) finishArr(p *writePlan, arr []rueidis.RedisMessage) (res Result, err error) {
+	if len(arr) != 3 && len(arr) != 5 {
+		return Result{}, fmt.Errorf("board: submit reply of unexpected shape: %w", ErrReply)
 	}
 	var n [3]int64
 	for i := range n {
 		if n[i], err = arr[i].AsInt64(); err != nil {
-			return Result{}, false, fmt.Errorf("board: submit reply: %w: %w", ErrReply, err)
+			return Result{}, fmt.Errorf("board: submit reply: %w: %w", ErrReply, err)
 		}
 	}
 	res = Result{Entry: Entry{ID: p.id, Rank: n[0]}, Changed: n[1] == 1, Trimmed: n[2] == 1}
 	res.Entry.Values, err = b.storedValues(p, arr[3:])
-	return res, false, err
+	return res, err
 }
 
 // storedValues returns the values the script stored: those sent, or those

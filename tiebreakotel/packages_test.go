@@ -3,9 +3,13 @@ package tiebreakotel_test
 import (
 	"context"
 	"testing"
+	"time"
 
+	"github.com/tiebreak/tiebreak/board"
+	"github.com/tiebreak/tiebreak/board/league"
 	"github.com/tiebreak/tiebreak/decimalmap"
 	"github.com/tiebreak/tiebreak/internal/redistest"
+	"github.com/tiebreak/tiebreak/pack"
 	"github.com/tiebreak/tiebreak/tsid"
 	"github.com/tiebreak/tiebreak/tsid/timeline"
 	"go.opentelemetry.io/otel/attribute"
@@ -139,5 +143,38 @@ func TestDecimalMapSpans(t *testing.T) {
 		{"decimalmap.Remove", func(ctx context.Context) (int64, error) { return m.Remove(ctx, "99.5", "1") }, ""},
 		{"decimalmap.Len", func(ctx context.Context) (int64, error) { return m.Len(ctx) }, ""},
 		{"decimalmap.Drop", func(ctx context.Context) (int64, error) { return -1, m.Drop(ctx) }, ""},
+	})
+}
+
+// TestCompetitionSpans: a tournament's Join and Entrant, and a league's
+// Submit and Roll, ok and refused, each make one span over its commands
+// (a roll's reads of its cohorts included), with the error's sentinel.
+func TestCompetitionSpans(t *testing.T) {
+	env := redistest.New(t)
+	r := newRig(t, env.Client)
+	l, err := pack.NewLayout(pack.Field{Name: "points", Width: 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cup, err := board.New(t.Context(), r.client, env.Prefix+"_cup", l, board.Options{Observer: r.obs, Rules: board.Rules{MaxMembers: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkCalls(t, r, cup.Name(), []call{
+		{"board.Join", func(ctx context.Context) (int64, error) { return -1, cup.Join(ctx, "ann") }, ""},
+		{"board.Join", func(ctx context.Context) (int64, error) { return -1, cup.Join(ctx, "bob") }, "board.ErrFull"},
+		{"board.Entrant", func(ctx context.Context) (int64, error) { _, err := cup.Entrant(ctx, "ann"); return -1, err }, ""},
+	})
+	origin := time.Date(2026, 11, 2, 0, 0, 0, 0, time.UTC)
+	lg, err := league.New(t.Context(), r.client, env.Prefix+"_lg", l, board.Every(time.Hour).From(origin), league.Options{Board: board.Options{Observer: r.obs}, Promote: league.Zone{Count: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := lg.At(origin)
+	sub := board.Submission{ID: "ann", Values: []float64{3}}
+	checkCalls(t, r, lg.Name()+":"+s.Label(), []call{
+		{"league.Submit", func(ctx context.Context) (int64, error) { _, err := s.Submit(ctx, sub); return -1, err }, ""},
+		{"league.Roll", func(ctx context.Context) (int64, error) { return -1, s.Roll(ctx) }, ""},
+		{"league.Submit", func(ctx context.Context) (int64, error) { _, err := s.Submit(ctx, sub); return -1, err }, "league.ErrClosed"},
 	})
 }

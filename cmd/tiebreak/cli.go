@@ -56,6 +56,7 @@ func init() {
 	commands = append(commands, timelineCommands()...)
 	commands = append(commands, mapCommands()...)
 	commands = append(commands, limiterCommands()...)
+	commands = append(commands, leagueCommands()...)
 	commands = append(commands, writeCommands()...)
 }
 

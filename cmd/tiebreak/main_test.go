@@ -56,6 +56,7 @@ func TestCommand(t *testing.T) {
 		{"names", testNames},
 		{"write", testWrite},
 		{"tournament", testTournament},
+		{"league", testLeague},
 	} {
 		t.Run(g.name, func(t *testing.T) { g.fn(t, bin) })
 	}

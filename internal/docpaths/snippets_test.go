@@ -91,6 +91,7 @@ var fragmentImports = []string{
 	"context", "errors", "fmt", "log", "net/http", "time",
 	"github.com/redis/rueidis",
 	"github.com/tiebreak/tiebreak/board",
+	"github.com/tiebreak/tiebreak/board/league",
 	"github.com/tiebreak/tiebreak/decimalmap",
 	"github.com/tiebreak/tiebreak/observe",
 	"github.com/tiebreak/tiebreak/pack",

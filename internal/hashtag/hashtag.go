@@ -49,3 +49,15 @@ func Slot(tag string) int {
 	}
 	return int(crc) % Slots
 }
+
+// Partition returns the partition, of n, of id: its FNV-1a hash modulo
+// n. A league spreads its members over its partitions' hash tags so; the
+// command finds a member's partition the same way.
+func Partition(id string, n int) int {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(id); i++ {
+		h ^= uint64(id[i])
+		h *= 1099511628211
+	}
+	return int(h % uint64(n))
+}

@@ -2,6 +2,7 @@ package hashtag
 
 import (
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -46,5 +47,29 @@ func TestSlotCheckValue(t *testing.T) {
 		if got := Slot(s); got < 0 || got >= Slots {
 			t.Errorf("Slot(%q) = %d, out of [0, %d)", s, got, Slots)
 		}
+	}
+}
+
+// Partition spreads ids over every partition, each id always to the same
+// one, and the known values of FNV-1a hold (the stored partitions of a
+// league depend on them).
+func TestPartition(t *testing.T) {
+	seen := map[int]int{}
+	for i := range 1000 {
+		id := "p" + strconv.Itoa(i)
+		p := Partition(id, 7)
+		if p < 0 || p >= 7 || Partition(id, 7) != p {
+			t.Fatalf("Partition(%s, 7) = %d", id, p)
+		}
+		seen[p]++
+	}
+	for p := range 7 {
+		if seen[p] < 100 {
+			t.Errorf("partition %d got %d of 1000 ids", p, seen[p])
+		}
+	}
+	// FNV-1a 64 of "a" is 0xaf63dc4c8601ec8c.
+	if got, want := Partition("a", 1<<30), int(uint64(0xaf63dc4c8601ec8c)%(1<<30)); got != want {
+		t.Errorf("Partition(a, 2^30) = %d, want %d", got, want)
 	}
 }

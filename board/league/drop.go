@@ -1,0 +1,60 @@
+package league
+
+import (
+	"context"
+	"strconv"
+
+	"github.com/tiebreak/tiebreak/internal/observed"
+)
+
+// Drop removes the whole league: every season's cohort boards (each with
+// board's Drop, one script each), placements, cohorts and roll marks, the
+// members' tiers, and the league's descriptor, partition after
+// partition. It is not one atomic step: stop writing to the league
+// first; a Drop cut short is finished by calling it again. Round trips:
+// per partition, two reads, one per cohort and one removal; then one.
+// Redis errors wrap ErrRedis.
+func (l *League) Drop(ctx context.Context) error {
+	if o := l.opts.Board.Observer; o != nil {
+		return observed.Do(ctx, o, (&Season{l: l}).op("Drop"), errKinds, l.drop)
+	}
+	return l.drop(ctx)
+}
+
+func (l *League) drop(ctx context.Context) error {
+	c := l.client
+	o := l.opts.Board
+	o.Observer = nil // the Drop's own span covers its cohorts'
+	for p := range l.opts.Partitions {
+		seasons, err := c.Do(ctx, c.B().Zrange().Key(l.partKey(p, "seasons")).Min("0").Max("-1").Build()).AsStrSlice()
+		if err != nil {
+			return l.redisErr("drop", err)
+		}
+		keys := []string{l.partKey(p, "league"), l.partKey(p, "tiers")}
+		for _, label := range seasons {
+			counts, err := c.Do(ctx, c.B().Hgetall().Key(l.partKey(p, label+":cohorts")).Build()).AsStrMap()
+			if err != nil {
+				return l.redisErr("drop", err)
+			}
+			for t := 1; t <= len(l.opts.Tiers); t++ {
+				n, _ := strconv.Atoi(counts[strconv.Itoa(t)])
+				for i := 1; i <= n; i++ {
+					b, err := l.cohortHandle(p, label, t, i, o)
+					if err != nil {
+						return err
+					}
+					if err := b.Drop(ctx); err != nil {
+						return err
+					}
+				}
+			}
+			keys = append(keys, l.partKey(p, label+":placed"), l.partKey(p, label+":cohorts"), l.partKey(p, label+":rolled"))
+		}
+		// The seasons last: a Drop cut short finds them again.
+		keys = append(keys, l.partKey(p, "seasons"))
+		if err := c.Do(ctx, c.B().Unlink().Key(keys...).Build()).Error(); err != nil {
+			return l.redisErr("drop", err)
+		}
+	}
+	return l.redisErr("drop", c.Do(ctx, c.B().Unlink().Key("tb:{"+l.name+"}:league").Build()).Error())
+}

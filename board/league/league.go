@@ -1,0 +1,281 @@
+package league
+
+import (
+	"cmp"
+	"context"
+	"embed"
+	"encoding/json"
+	"fmt"
+	"math"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/board"
+	"github.com/tiebreak/tiebreak/board/internal/hook"
+	"github.com/tiebreak/tiebreak/internal/errs"
+	"github.com/tiebreak/tiebreak/internal/hashtag"
+	"github.com/tiebreak/tiebreak/internal/luascript"
+	"github.com/tiebreak/tiebreak/internal/redisretry"
+	"github.com/tiebreak/tiebreak/pack"
+)
+
+//go:embed lua/*.lua
+var luaFiles embed.FS
+
+// Zone is how many members of a cohort a season's roll moves up (the
+// best) or down (the worst): Count members, or else the Fraction of the
+// cohort's members, rounded down. The zero Zone moves nobody.
+type Zone struct {
+	// Count is a number of members, 0 or more. Default 0.
+	Count int
+	// Fraction is a fraction of the cohort, in [0, 1], used when Count
+	// is 0. Default 0.
+	Fraction float64
+}
+
+// of returns how many of a cohort of m members z takes.
+func (z Zone) of(m int) int {
+	if z.Count > 0 {
+		return min(z.Count, m)
+	}
+	return int(math.Floor(z.Fraction * float64(m)))
+}
+
+// Options configure a league. The zero value means every default. The
+// league's settings (Tiers, CohortSize, Promote, Demote, Partitions) are
+// stored with it; New refuses a handle that differs (ErrMismatch).
+type Options struct {
+	// Tiers names the tiers, lowest first: 1 to 32 names of 1 to 32
+	// letters, digits, '_' or '-', each once. A member's first season
+	// places it in the lowest. Default {"bronze", "silver", "gold"}.
+	Tiers []string
+
+	// CohortSize is the most members of one cohort, 2 to 1000. Default 50.
+	CohortSize int
+
+	// Promote is how many of each cohort's best members a roll moves up a
+	// tier (none from the highest tier). Default: nobody.
+	Promote Zone
+
+	// Demote is how many of each cohort's worst members a roll moves down
+	// a tier (none from the lowest tier), among those not promoted: a
+	// cohort too small for both zones promotes first. Default: nobody.
+	Demote Zone
+
+	// Partitions spreads the members over this many hash tags (by a hash
+	// of the id), so that on a Redis Cluster the league spreads over that
+	// many slots: each partition fills its own cohorts. 1 to 256.
+	// Default 1.
+	Partitions int
+
+	// Board are the cohort boards' options: Strategy, DenseRanks, and the
+	// handle's settings (MaxIDLen, WaitReplicas, WaitTimeout, WaitAOF,
+	// Observer, which also observes the league's calls). The league sets
+	// their Group; Cap, Group, SharedData, Shards and Rules are refused
+	// (ErrOptions). Default: board's defaults.
+	Board board.Options
+}
+
+var tierName = regexp.MustCompile(`^[A-Za-z0-9_-]{1,32}$`)
+
+// Defaults and bounds of Options.
+const (
+	defaultCohortSize = 50
+	maxCohortSize     = 1000 // the most a board read returns at once
+	maxTiers          = 32
+	maxPartitions     = 256
+)
+
+func (o Options) withDefaults() (Options, error) {
+	if o.Tiers == nil {
+		o.Tiers = []string{"bronze", "silver", "gold"}
+	}
+	o.CohortSize = cmp.Or(o.CohortSize, defaultCohortSize)
+	o.Partitions = cmp.Or(o.Partitions, 1)
+	switch {
+	case len(o.Tiers) < 1 || len(o.Tiers) > maxTiers:
+		return o, fmt.Errorf("league: Options.Tiers: %d tiers, want 1 to %d: %w", len(o.Tiers), maxTiers, ErrOptions)
+	case o.CohortSize < 2 || o.CohortSize > maxCohortSize:
+		return o, fmt.Errorf("league: Options.CohortSize = %d out of range [2, %d]: %w", o.CohortSize, maxCohortSize, ErrOptions)
+	case o.Partitions < 1 || o.Partitions > maxPartitions:
+		return o, fmt.Errorf("league: Options.Partitions = %d out of range [1, %d]: %w", o.Partitions, maxPartitions, ErrOptions)
+	}
+	for i, t := range o.Tiers {
+		if !tierName.MatchString(t) || slices.Index(o.Tiers, t) != i {
+			return o, fmt.Errorf("league: Options.Tiers[%d] = %q: want 1 to 32 letters, digits, '_' or '-', each tier once: %w", i, t, ErrOptions)
+		}
+	}
+	for _, z := range []struct {
+		name string
+		z    Zone
+	}{{"Promote", o.Promote}, {"Demote", o.Demote}} {
+		if z.z.Count < 0 || !(z.z.Fraction >= 0 && z.z.Fraction <= 1) || z.z.Count > 0 && z.z.Fraction > 0 {
+			return o, fmt.Errorf("league: Options.%s = %+v: want a Count of 0 or more, or a Fraction in [0, 1], not both: %w", z.name, z.z, ErrOptions)
+		}
+	}
+	b := o.Board
+	if b.Cap != 0 || b.Group != "" || b.SharedData || b.Shards != 0 || b.Rules != (board.Rules{}) || b.SkipWriteRank {
+		return o, fmt.Errorf("league: Options.Board: Cap, Group, SharedData, Shards, SkipWriteRank and Rules are not a cohort's (the league groups its cohorts): %w", ErrOptions)
+	}
+	return o, nil
+}
+
+// League is a handle to one league: its settings, its period (each
+// window a season) and its cohort boards' layout. It is safe for
+// concurrent use.
+type League struct {
+	client rueidis.Client
+	name   string
+	layout *pack.Layout
+	period board.Period
+	opts   Options
+	placed hook.Placed
+	tmpl   *board.Board
+}
+
+// descriptor is what a league stores about itself, JSON in the field
+// "desc" of tb:{name}:league.
+type descriptor struct {
+	Version    int      `json:"version"`
+	Tiers      []string `json:"tiers"`
+	CohortSize int      `json:"cohortSize"`
+	Promote    zoneJSON `json:"promote"`
+	Demote     zoneJSON `json:"demote"`
+	Partitions int      `json:"partitions"`
+	Layout     string   `json:"layout"`
+}
+
+// zoneJSON is a Zone as the descriptor stores it.
+type zoneJSON struct {
+	Count    int     `json:"count,omitempty"`
+	Fraction float64 `json:"fraction,omitempty"`
+}
+
+// New returns a handle to the league name, whose seasons are the windows
+// of period and whose cohorts are boards of layout, storing its settings
+// when it has none (one round trip). It refuses an invalid name (as a
+// board's, and no '~'), a nil client or layout and invalid Options or
+// Period (ErrOptions), and a league stored with other settings
+// (ErrMismatch, naming the setting). Redis errors wrap ErrRedis.
+func New(ctx context.Context, client rueidis.Client, name string, layout *pack.Layout, period board.Period, o Options) (*League, error) {
+	if err := hashtag.Check(name, 200, "league: name", errs.Invalid("invalid name")); err != nil {
+		return nil, err
+	}
+	if strings.ContainsAny(name, "~/") {
+		return nil, fmt.Errorf("league: name %q holds '~' or '/': %w", name, ErrArgument)
+	}
+	if client == nil || layout == nil {
+		return nil, fmt.Errorf("league: New: nil client or layout: %w", ErrOptions)
+	}
+	if _, err := period.Window(time.Now()); err != nil {
+		return nil, fmt.Errorf("league: New: %w", err)
+	}
+	o, err := o.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	l := &League{client: redisretry.Wrap(client), name: name, layout: layout, period: period, opts: o}
+	if err := l.store(ctx); err != nil {
+		return nil, err
+	}
+	tmpl, err := l.cohortBoard(0, "tmpl", 1, 1)
+	if err != nil {
+		return nil, err
+	}
+	l.tmpl = tmpl
+	placement := luascript.MustAssemble(luaFiles, "lua", "league: place", []luascript.Const{
+		{Name: "SIZE", Value: strconv.Itoa(o.CohortSize)},
+		{Name: "TIERS", Value: "{'" + strings.Join(o.Tiers, "', '") + "'}"},
+	}, "place")
+	if l.placed, err = hook.NewPlaced(tmpl, placement); err != nil {
+		return nil, err
+	}
+	return l, nil
+}
+
+// store writes the league's descriptor when none is stored and compares
+// it with the stored one: one round trip.
+func (l *League) store(ctx context.Context) error {
+	d := descriptor{Version: 1, Tiers: l.opts.Tiers, CohortSize: l.opts.CohortSize, Promote: zoneJSON(l.opts.Promote), Demote: zoneJSON(l.opts.Demote),
+		Partitions: l.opts.Partitions, Layout: l.layout.String()}
+	j, _ := json.Marshal(d) // plain values: cannot fail
+	key := "tb:{" + l.name + "}:league"
+	c := l.client
+	r := c.DoMulti(ctx, c.B().Hsetnx().Key(key).Field("desc").Value(string(j)).Build(), c.B().Hget().Key(key).Field("desc").Build())
+	stored, err := r[1].ToString()
+	if err != nil {
+		return errs.FromRedis("league: "+l.name, err)
+	}
+	if stored == string(j) {
+		return nil
+	}
+	var s descriptor
+	if err := json.Unmarshal([]byte(stored), &s); err != nil {
+		return fmt.Errorf("league: %s: stored descriptor %q: %w", l.name, stored, ErrMismatch)
+	}
+	return fmt.Errorf("league: %s: stored with other settings (stored %s, given %s): %w", l.name, stored, j, ErrMismatch)
+}
+
+// Name returns the league's name.
+func (l *League) Name() string { return l.name }
+
+// Options returns the league's options, with their defaults.
+func (l *League) Options() Options { return l.opts }
+
+// partition returns the partition of id.
+func (l *League) partition(id string) int { return hashtag.Partition(id, l.opts.Partitions) }
+
+// group is the group (hash tag) of partition p.
+func (l *League) group(p int) string { return l.name + "~" + strconv.Itoa(p) }
+
+// partKey is the key of partition p named suffix.
+func (l *League) partKey(p int, suffix string) string {
+	return "tb:{" + l.group(p) + "}:" + suffix
+}
+
+// cohortBoard returns a handle to cohort n of tier (from 1) of season
+// label in partition p, without a round trip.
+func (l *League) cohortBoard(p int, label string, tier, n int) (*board.Board, error) {
+	return l.cohortHandle(p, label, tier, n, l.opts.Board)
+}
+
+// cohortHandle returns a handle with options o to a cohort (see
+// cohortBoard).
+func (l *League) cohortHandle(p int, label string, tier, n int, o board.Options) (*board.Board, error) {
+	name := label + ":" + l.opts.Tiers[tier-1] + ":" + strconv.Itoa(n)
+	b, err := hook.Handle(l.client, l.group(p), name, l.layout, o)
+	if err != nil {
+		return nil, err
+	}
+	return b.(*board.Board), nil
+}
+
+// At returns the season holding t: the window of the league's period
+// holding it.
+func (l *League) At(t time.Time) *Season {
+	w, _ := l.period.Window(t) // checked by New
+	return &Season{l: l, w: w}
+}
+
+// Season is one season of a league: a window of its period.
+type Season struct {
+	l *League
+	w board.Window
+}
+
+// Label returns the season's label, its window's.
+func (s *Season) Label() string { return s.w.Label }
+
+// Window returns the season's window.
+func (s *Season) Window() board.Window { return s.w }
+
+// keys are the season's keys in partition p, in place.lua's order.
+func (s *Season) keys(p int) []string {
+	l := s.l
+	return []string{l.partKey(p, "league"), l.partKey(p, "tiers"), l.partKey(p, "seasons"),
+		l.partKey(p, s.w.Label+":placed"), l.partKey(p, s.w.Label+":cohorts")}
+}

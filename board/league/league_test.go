@@ -1,0 +1,444 @@
+package league
+
+import (
+	"errors"
+	"maps"
+	"os"
+	"slices"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/board"
+	"github.com/tiebreak/tiebreak/internal/redistest"
+	"github.com/tiebreak/tiebreak/pack"
+)
+
+func TestMain(m *testing.M) {
+	if arg := os.Getenv(rollChildEnv); arg != "" {
+		os.Exit(rollChild(arg))
+	}
+	redistest.Main(m)
+}
+
+// origin is the start of the tests' first season; seasons are hours.
+var origin = time.Date(2026, 11, 2, 9, 0, 0, 0, time.UTC)
+
+func period() board.Period { return board.Every(time.Hour).From(origin) }
+
+// season returns the league's k-th season from origin.
+func season(l *League, k int) *Season {
+	return l.At(origin.Add(time.Duration(k)*time.Hour + time.Minute))
+}
+
+func testLayout(t testing.TB) *pack.Layout {
+	t.Helper()
+	l, err := pack.NewLayout(pack.Field{Name: "points", Width: 20}, pack.Field{Name: "time", Width: 20, Dir: pack.LowerIsBetter})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
+func newLeague(t testing.TB, client rueidis.Client, name string, o Options) *League {
+	t.Helper()
+	l, err := New(t.Context(), client, name, testLayout(t), period(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
+// result is a submission of id with points, at time tm.
+func result(id string, points, tm float64) board.Submission {
+	return board.Submission{ID: id, Values: []float64{points, tm}, Policy: board.Best}
+}
+
+// clients are the servers the tests run on: one server, and the
+// 3-master cluster.
+func clients(t *testing.T) map[string]func() (rueidis.Client, string) {
+	return map[string]func() (rueidis.Client, string){
+		"server": func() (rueidis.Client, string) {
+			env := redistest.New(t)
+			return env.Client, env.Prefix
+		},
+		"cluster": func() (rueidis.Client, string) {
+			env := redistest.NewCluster(t, 3)
+			return env.Client, env.Prefix
+		},
+	}
+}
+
+// Racing first results of many members, several per member, place each
+// member exactly once; no cohort holds more than CohortSize; each tier's
+// cohorts of a partition fill one after the other; every cohort board
+// holds exactly the members placed in it, each with its best result: as
+// a model of the placement says, on one server and on a cluster with
+// the league over several partitions.
+func TestPlacementUnderRacingWriters(t *testing.T) {
+	for where, open := range clients(t) {
+		t.Run(where, func(t *testing.T) {
+			client, prefix := open()
+			ctx := t.Context()
+			const members, size, writers = 230, 7, 16
+			l := newLeague(t, client, prefix+"lg", Options{CohortSize: size, Partitions: 3})
+			s := season(l, 0)
+			best := map[string]float64{}
+			var mu sync.Mutex
+			var wg sync.WaitGroup
+			for w := range writers {
+				wg.Go(func() {
+					for i := range members {
+						id := "m" + strconv.Itoa((i*7+w*13)%members)
+						pts := float64((i * w) % 97)
+						res, err := s.Submit(ctx, result(id, pts, 1))
+						if err != nil {
+							t.Error(err)
+							return
+						}
+						mu.Lock()
+						best[id] = max(best[id], pts)
+						mu.Unlock()
+						if res.Cohort.Tier != "bronze" || res.Cohort.Partition != l.partition(id) {
+							t.Errorf("%s placed in %+v", id, res.Cohort)
+						}
+					}
+				})
+			}
+			wg.Wait()
+			checkPlacement(t, s, best, size)
+		})
+	}
+}
+
+// checkPlacement checks the season's cohorts against best, the best
+// points of every member written.
+func checkPlacement(t *testing.T, s *Season, best map[string]float64, size int) {
+	t.Helper()
+	ctx := t.Context()
+	cohorts, err := s.Cohorts(ctx, "bronze")
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]string{}
+	perPartition := map[int][]int{}
+	for _, c := range cohorts {
+		l, err := c.Board.Top(ctx, 1000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		perPartition[c.Partition] = append(perPartition[c.Partition], len(l.Entries))
+		for _, e := range l.Entries {
+			if prev, ok := seen[e.ID]; ok {
+				t.Errorf("%s is in cohorts %s and %s", e.ID, prev, c.Board.Name())
+			}
+			seen[e.ID] = c.Board.Name()
+			if e.Values[0] != best[e.ID] {
+				t.Errorf("%s in %s has %v points, want its best %v", e.ID, c.Board.Name(), e.Values[0], best[e.ID])
+			}
+			got, err := s.Cohort(ctx, e.ID)
+			if err != nil || got.Board.Name() != c.Board.Name() {
+				t.Errorf("Cohort(%s) = %+v, %v; want %s", e.ID, got, err, c.Board.Name())
+			}
+		}
+	}
+	for p, fills := range perPartition {
+		for i, n := range fills {
+			if n > size || (i < len(fills)-1 && n != size) || n == 0 {
+				t.Errorf("partition %d's cohorts hold %v members: want %d in each but the last", p, fills, size)
+				break
+			}
+		}
+	}
+	if len(seen) != len(best) {
+		t.Errorf("%d members in cohorts, %d written", len(seen), len(best))
+	}
+}
+
+// standings returns the members of cohort c, best first.
+func standings(t *testing.T, c Cohort) []string {
+	t.Helper()
+	l, err := c.Board.Top(t.Context(), 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, e := range l.Entries {
+		ids = append(ids, e.ID)
+	}
+	return ids
+}
+
+// modelRoll returns every member's tier after rolling the season, from
+// the tiers before (absent: 1) and the standings of each cohort by tier.
+func modelRoll(l *League, before map[string]int, cohorts map[int][][]string) map[string]int {
+	after := maps.Clone(before)
+	for t, cs := range cohorts {
+		for _, ids := range cs {
+			m := len(ids)
+			up := 0
+			if t < len(l.opts.Tiers) {
+				up = l.opts.Promote.of(m)
+				for _, id := range ids[:up] {
+					after[id] = t + 1
+				}
+			}
+			if t > 1 {
+				down := min(l.opts.Demote.of(m), m-up)
+				for _, id := range ids[m-down:] {
+					after[id] = t - 1
+				}
+			}
+		}
+	}
+	return after
+}
+
+// seasonCohorts returns the standings of every cohort of s by tier.
+func seasonCohorts(t *testing.T, l *League, s *Season) map[int][][]string {
+	t.Helper()
+	out := map[int][][]string{}
+	for i, tier := range l.opts.Tiers {
+		cs, err := s.Cohorts(t.Context(), tier)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range cs {
+			out[i+1] = append(out[i+1], standings(t, c))
+		}
+	}
+	return out
+}
+
+// checkTiers compares every member's stored tier with want (absent: 1).
+func checkTiers(t *testing.T, l *League, ids []string, want map[string]int) {
+	t.Helper()
+	for _, id := range ids {
+		got, err := l.Tier(t.Context(), id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if w := l.opts.Tiers[max(want[id], 1)-1]; got != w {
+			t.Errorf("tier of %s = %s, want %s", id, got, w)
+		}
+	}
+}
+
+// playSeason writes one result for each of ids in season s, points
+// distinct and drawn from seed, ties broken by time.
+func playSeason(t *testing.T, s *Season, ids []string, seed int) {
+	t.Helper()
+	for i, id := range ids {
+		if _, err := s.Submit(t.Context(), result(id, float64((i*31+seed*17)%101), float64(i%5))); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func ids(n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = "p" + strconv.Itoa(i)
+	}
+	return out
+}
+
+// Three seasons: rolls by many racing callers move each cohort's zones
+// exactly once, as the model computes them from the standings; the next
+// season places each member in its new tier; a season's first result
+// after an unrolled one rolls it first; History and Tier follow.
+func TestRollsRacingCallers(t *testing.T) {
+	for where, open := range clients(t) {
+		t.Run(where, func(t *testing.T) {
+			client, prefix := open()
+			ctx := t.Context()
+			l := newLeague(t, client, prefix+"lg", Options{CohortSize: 6, Partitions: 2,
+				Promote: Zone{Count: 2}, Demote: Zone{Fraction: 0.34}})
+			members := ids(40)
+			tiers := map[string]int{}
+			for k := range 3 {
+				s := season(l, k)
+				playSeason(t, s, members, k)
+				for _, id := range members {
+					c, err := s.Cohort(ctx, id)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if want := l.opts.Tiers[max(tiers[id], 1)-1]; c.Tier != want {
+						t.Errorf("season %d: %s placed in tier %s, want %s", k, id, c.Tier, want)
+					}
+				}
+				cohorts := seasonCohorts(t, l, s)
+				tiers = modelRoll(l, tiers, cohorts)
+				if k == 2 {
+					break // season 2 is rolled by season 3's first result
+				}
+				var wg sync.WaitGroup
+				for range 8 {
+					wg.Go(func() {
+						if err := s.Roll(ctx); err != nil {
+							t.Error(err)
+						}
+					})
+				}
+				wg.Wait()
+				checkTiers(t, l, members, tiers)
+				if _, err := s.Submit(ctx, result(members[0], 1, 1)); !errors.Is(err, ErrClosed) {
+					t.Errorf("a write to a rolled season: %v, want ErrClosed", err)
+				}
+			}
+			// Season 3's first result rolls season 2 in its partition.
+			s3 := season(l, 3)
+			if _, err := s3.Submit(ctx, result(members[0], 5, 1)); err != nil {
+				t.Fatal(err)
+			}
+			p := l.partition(members[0])
+			var inP []string
+			for _, id := range members {
+				if l.partition(id) == p {
+					inP = append(inP, id)
+				}
+			}
+			checkTiers(t, l, inP, tiers)
+			h, err := l.History(ctx, members[0])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(h) != 4 || h[0].Season != season(l, 0).Label() || h[3].Season != s3.Label() {
+				t.Errorf("History(%s) = %+v, want its 4 seasons", members[0], h)
+			}
+		})
+	}
+}
+
+// Bad input changes nothing: a refused submission places no one.
+func TestRefusalsPlaceNoOne(t *testing.T) {
+	env := redistest.New(t)
+	ctx := t.Context()
+	l := newLeague(t, env.Client, env.Prefix+"lg", Options{CohortSize: 3})
+	s := season(l, 0)
+	for _, sub := range []board.Submission{
+		{ID: "", Values: []float64{1, 1}},
+		{ID: "a", Values: []float64{1}},
+		{ID: "a", Values: []float64{1 << 21, 1}},
+		{ID: "a", Values: []float64{1, 1}, Policy: board.PerField, Ops: []board.Op{board.OpAdd, board.OpSet}},
+	} {
+		if sub.Policy == board.PerField {
+			if _, err := s.Submit(ctx, board.Submission{ID: "a", Values: []float64{1<<20 - 1, 1}}); err != nil {
+				t.Fatal(err)
+			}
+			n, _ := s.Cohort(ctx, "a")
+			before, _ := n.Board.Len(ctx)
+			if _, err := s.Submit(ctx, sub); !errors.Is(err, ErrArgument) {
+				t.Errorf("an overflowing OpAdd: %v, want ErrArgument", err)
+			}
+			if after, _ := n.Board.Len(ctx); after != before {
+				t.Errorf("a refused write changed the cohort")
+			}
+			continue
+		}
+		if _, err := s.Submit(ctx, sub); !errors.Is(err, ErrArgument) {
+			t.Errorf("Submit(%+v): %v, want ErrArgument", sub, err)
+		}
+		if _, err := s.Cohort(ctx, "a"); !errors.Is(err, ErrNotFound) {
+			t.Errorf("a refused write placed its member: %v", err)
+		}
+	}
+	for _, o := range []Options{
+		{Tiers: []string{}}, {Tiers: []string{"a", "a"}}, {Tiers: []string{"a b"}}, {CohortSize: 1}, {CohortSize: 1001},
+		{Partitions: 257}, {Promote: Zone{Count: 1, Fraction: 0.5}}, {Demote: Zone{Fraction: 1.5}}, {Promote: Zone{Count: -1}},
+		{Board: board.Options{Cap: 5}}, {Board: board.Options{Shards: 2}}, {Board: board.Options{Rules: board.Rules{MaxAttempts: 1}}},
+	} {
+		if _, err := New(ctx, env.Client, env.Prefix+"bad", testLayout(t), period(), o); !errors.Is(err, ErrOptions) {
+			t.Errorf("New with %+v: %v, want ErrOptions", o, err)
+		}
+	}
+	if _, err := New(ctx, env.Client, env.Prefix+"lg", testLayout(t), period(), Options{CohortSize: 4}); !errors.Is(err, ErrMismatch) {
+		t.Errorf("New with another CohortSize: %v, want ErrMismatch", err)
+	}
+	if _, err := New(ctx, env.Client, "a~b", testLayout(t), period(), Options{}); !errors.Is(err, ErrArgument) {
+		t.Errorf("a name with '~': %v, want ErrArgument", err)
+	}
+	if _, err := s.Cohorts(ctx, "platinum"); !errors.Is(err, ErrArgument) {
+		t.Errorf("Cohorts of an unknown tier: %v, want ErrArgument", err)
+	}
+	// An older season than the partition's latest is closed.
+	if _, err := season(l, 1).Submit(ctx, result("b", 1, 1)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Submit(ctx, result("c", 1, 1)); !errors.Is(err, ErrClosed) {
+		t.Errorf("a new member of an older season: %v, want ErrClosed", err)
+	}
+}
+
+// The zones at their edges: a cohort smaller than both zones promotes
+// first; the highest tier promotes no one, the lowest demotes no one;
+// fractions round down.
+func TestZones(t *testing.T) {
+	l := &League{opts: Options{Tiers: []string{"a", "b", "c"}, Promote: Zone{Count: 2}, Demote: Zone{Fraction: 0.5}}}
+	for _, c := range []struct {
+		tier, m int
+		want    []move
+	}{
+		{1, 5, []move{{0, 2}, {1, 2}}},
+		{2, 5, []move{{0, 3}, {1, 3}, {3, 1}, {4, 1}}},
+		{2, 3, []move{{0, 3}, {1, 3}, {2, 1}}},
+		{2, 1, []move{{0, 3}}},
+		{3, 4, []move{{2, 2}, {3, 2}}},
+		{3, 1, nil},
+	} {
+		if got := l.moves(c.tier, c.m); !slices.Equal(got, c.want) {
+			t.Errorf("moves(tier %d, %d members) = %v, want %v", c.tier, c.m, got, c.want)
+		}
+	}
+}
+
+// Drop removes every key of a league, on one server and on a cluster:
+// its seasons' cohort boards, placements and marks, the tiers and the
+// descriptor; the league is then new again.
+func TestDrop(t *testing.T) {
+	for where, open := range clients(t) {
+		t.Run(where, func(t *testing.T) {
+			client, prefix := open()
+			ctx := t.Context()
+			name := prefix + "drop"
+			l := newLeague(t, client, name, Options{CohortSize: 3, Partitions: 3, Promote: Zone{Count: 1}})
+			members := ids(20)
+			for k := range 2 {
+				playSeason(t, season(l, k), members, k)
+				if err := season(l, k).Roll(ctx); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if n := keysOf(t, client, name); n == 0 {
+				t.Fatal("the league wrote no keys")
+			}
+			if err := l.Drop(ctx); err != nil {
+				t.Fatal(err)
+			}
+			if n := keysOf(t, client, name); n != 0 {
+				t.Errorf("%d keys left after Drop", n)
+			}
+			l = newLeague(t, client, name, Options{CohortSize: 4})
+			if tier, err := l.Tier(ctx, members[0]); err != nil || tier != "bronze" {
+				t.Errorf("a member's tier after Drop: %s, %v", tier, err)
+			}
+		})
+	}
+}
+
+// keysOf counts the keys whose name holds name, on every node.
+func keysOf(t *testing.T, client rueidis.Client, name string) int {
+	t.Helper()
+	n := 0
+	for _, node := range client.Nodes() {
+		keys, err := node.Do(t.Context(), node.B().Keys().Pattern("*"+name+"*").Build()).AsStrSlice()
+		if err != nil {
+			t.Fatal(err)
+		}
+		n += len(keys)
+	}
+	return n
+}

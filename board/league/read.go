@@ -1,0 +1,139 @@
+package league
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+
+	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/board"
+	"github.com/tiebreak/tiebreak/internal/clip"
+)
+
+// Cohort returns the member id's cohort of the season: one HGET, one
+// round trip (then read the cohort's Board). A member with no result in
+// the season is ErrNotFound. Redis errors wrap ErrRedis.
+func (s *Season) Cohort(ctx context.Context, id string) (Cohort, error) {
+	if id == "" {
+		return Cohort{}, fmt.Errorf("league: Cohort: empty id: %w", ErrArgument)
+	}
+	p := s.l.partition(id)
+	where, err := s.l.client.Do(ctx, s.l.client.B().Hget().Key(s.l.partKey(p, s.w.Label+":placed")).Field(id).Build()).ToString()
+	if rueidis.IsRedisNil(err) {
+		return Cohort{}, fmt.Errorf("league: %s: %s has no cohort in season %s: %w", s.l.name, clip.Quote(id), s.w.Label, ErrNotFound)
+	}
+	if err != nil {
+		return Cohort{}, s.l.redisErr("cohort", err)
+	}
+	return s.cohortOf(p, where)
+}
+
+// Cohorts returns every cohort of tier in the season, partition after
+// partition, each in the order it opened: one HGET per partition, in one
+// round trip. It refuses a tier that is not the league's (ErrArgument).
+// Redis errors wrap ErrRedis.
+func (s *Season) Cohorts(ctx context.Context, tier string) ([]Cohort, error) {
+	t := s.l.tierIndex(tier)
+	if t == 0 {
+		return nil, fmt.Errorf("league: Cohorts: tier %q is not one of %q: %w", tier, s.l.opts.Tiers, ErrArgument)
+	}
+	c := s.l.client
+	cmds := make(rueidis.Commands, s.l.opts.Partitions)
+	for p := range cmds {
+		cmds[p] = c.B().Hget().Key(s.l.partKey(p, s.w.Label+":cohorts")).Field(strconv.Itoa(t)).Build()
+	}
+	var out []Cohort
+	for p, r := range c.DoMulti(ctx, cmds...) {
+		n, err := r.AsInt64()
+		if rueidis.IsRedisNil(err) {
+			continue
+		}
+		if err != nil {
+			return nil, s.l.redisErr("cohorts", err)
+		}
+		for i := 1; i <= int(n); i++ {
+			co, err := s.cohortOf(p, strconv.Itoa(t)+":"+strconv.Itoa(i))
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, co)
+		}
+	}
+	return out, nil
+}
+
+// tierIndex returns the tier's number, from 1; 0 for none.
+func (l *League) tierIndex(tier string) int {
+	for i, t := range l.opts.Tiers {
+		if t == tier {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+// Tier returns the tier of the member id's next first result: the
+// lowest until a roll moved it. One HGET, one round trip. Redis errors
+// wrap ErrRedis.
+func (l *League) Tier(ctx context.Context, id string) (string, error) {
+	if id == "" {
+		return "", fmt.Errorf("league: Tier: empty id: %w", ErrArgument)
+	}
+	t, err := l.client.Do(ctx, l.client.B().Hget().Key(l.partKey(l.partition(id), "tiers")).Field(id).Build()).AsInt64()
+	if rueidis.IsRedisNil(err) {
+		return l.opts.Tiers[0], nil
+	}
+	if err != nil {
+		return "", l.redisErr("tier", err)
+	}
+	if t < 1 || int(t) > len(l.opts.Tiers) {
+		return "", fmt.Errorf("league: %s: stored tier %d of %s: %w", l.name, t, clip.Quote(id), ErrRedis)
+	}
+	return l.opts.Tiers[t-1], nil
+}
+
+// Placement is where a member competed in one season.
+type Placement struct {
+	// Season is the season's label.
+	Season string
+	// Tier is the tier it competed in.
+	Tier string
+	// Index is its cohort's among the tier's, from 1.
+	Index int
+}
+
+// History returns the seasons the member id competed in, oldest first,
+// with its tier and cohort in each: two round trips (the partition's
+// seasons, then the member's placement in each). Redis errors wrap
+// ErrRedis.
+func (l *League) History(ctx context.Context, id string) ([]Placement, error) {
+	if id == "" {
+		return nil, fmt.Errorf("league: History: empty id: %w", ErrArgument)
+	}
+	p, c := l.partition(id), l.client
+	seasons, err := c.Do(ctx, c.B().Zrange().Key(l.partKey(p, "seasons")).Min("0").Max("-1").Build()).AsStrSlice()
+	if err != nil || len(seasons) == 0 {
+		return nil, l.redisErr("history", err)
+	}
+	cmds := make(rueidis.Commands, len(seasons))
+	for i, label := range seasons {
+		cmds[i] = c.B().Hget().Key(l.partKey(p, label+":placed")).Field(id).Build()
+	}
+	var out []Placement
+	for i, r := range c.DoMulti(ctx, cmds...) {
+		where, err := r.ToString()
+		if rueidis.IsRedisNil(err) {
+			continue
+		}
+		if err != nil {
+			return nil, l.redisErr("history", err)
+		}
+		s := &Season{l: l, w: board.Window{Label: seasons[i]}}
+		co, err := s.cohortOf(p, where)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, Placement{Season: co.Season, Tier: co.Tier, Index: co.Index})
+	}
+	return out, nil
+}

@@ -1,0 +1,468 @@
+local function board_1(KEYS, ARGV, CHECK)
+-- board: placed write of tmpl:bronze:1
+local STRATEGY = 's'
+local WIDTH = 7
+local DENSE = true
+local CAP = 0
+local RESTMAX = 1048575
+local SHARED = false
+local FIELDS = function() return {{mul = 1048576, span = 1048576, min = 0, max = 1.7976931348623157e+308, hi = true}, {mul = 1, span = 1048576, min = 0, max = 1.048575e+06, hi = false}, } end
+local DESC = [[{"version":1,"radix":2,"fields":[{"name":"points","width":20,"dir":"HigherIsBetter"},{"name":"time","width":20,"dir":"LowerIsBetter"}],"strategy":"KeySuffix","cap":0,"denseRanks":true,"lookup":"buckets"}]]
+local GEN = [[0]]
+local SHARD = false
+local RULES = false
+local KZ = 1
+local KD = 6
+local KM = 2
+local KV = 3
+local KC = 4
+local KA = 0
+local KMETA = 5
+-- fragment: lookup.lua
+-- lookup.lua: buckets(), the id lookup of a key-suffix board stored in
+-- buckets (and of a migration's key-suffix target), for every script
+-- that finds, writes or removes an id's member. It builds its closures on
+-- its first call only (later calls return the same table, whose caches
+-- every caller shares), so the other boards pay for none of it:
+--
+--   L.get(key, width, id)             id's member, or false
+--   L.set(key, width, id, m)          stores id's member m (its first width
+--                                     bytes are the prefix)
+--   L.del(key, width, id)             forgets id
+--
+-- The lookup is a HASH: field 'n' the number of buckets (absent: 1), fields
+-- '0' .. n-1 the buckets. A bucket holds, one after the other, a record per
+-- id: "\0\3", the id with each zero byte written "\0\1", then the member's
+-- prefix (width digits); the member is prefix .. id. "\0\3" starts every
+-- record and occurs nowhere else, so a plain search for "\0\3" .. id
+-- finds the id's record if it ends width bytes later, where the next
+-- record or the bucket ends. A board of N ids keeps a bucket per LOAD ids
+-- or so: one HASH field per bucket instead of one per id.
+--
+-- The buckets grow by linear hashing: with 2^L <= n < 2^(L+1), id goes to
+-- bucket h mod 2^(L+1), or h mod 2^L when that is n or more, h being the
+-- first 32 bits of the id's SHA1. When a new id makes its bucket longer
+-- than 2 * LOAD records of its own length, bucket n - 2^L splits (the
+-- next in turn, not necessarily the long one): its ids whose h mod
+-- 2^(L+1) is n move to the new bucket n. So the buckets grow with the
+-- board without counting its entries. They shrink only when the last id
+-- goes (the HASH is deleted).
+
+local the_buckets = false
+local function buckets()
+  if the_buckets then return the_buckets end
+  local LOAD = 16
+  local L, nof, sof = {}, {}, {}
+  -- The number of buckets of key (cached for the script).
+  -- The number of buckets of key and its cache of buckets (bucket number
+  -- -> string, '' when empty), for the script. Few closures: each costs
+  -- every call that builds the lookup.
+  local function state(key)
+    local c = sof[key]
+    if not c then
+      c = {}
+      sof[key] = c
+      nof[key] = tonumber(redis.call('HGET', key, 'n') or '1')
+    end
+    return nof[key], c
+  end
+  -- Where id's record is: bucket number, bucket string, the record's start
+  -- and end (its prefix ends it, width bytes), or no start and end.
+  local function locate(key, width, id)
+    local n, c = state(key)
+    local _, e = math.frexp(n)
+    local lo = 2 ^ (e - 1)
+    local h = tonumber(string.sub(redis.sha1hex(id), 1, 8), 16)
+    local b = h % (2 * lo)
+    if b >= n then b = h % lo end
+    local s = c[b]
+    if not s then
+      s = redis.call('HGET', key, b) or ''
+      c[b] = s
+    end
+    local pat, from = '\0\3' .. string.gsub(id, '%z', '\0\1'), 1
+    while true do
+      local p, q = string.find(s, pat, from, true)
+      if not p then return b, s end
+      local stop = q + width
+      if stop == #s or string.sub(s, stop + 1, stop + 2) == '\0\3' then return b, s, p, stop end
+      from = p + 1
+    end
+  end
+  local function store(key, b, s)
+    sof[key][b] = s
+    if s == '' then redis.call('HDEL', key, b) else redis.call('HSET', key, b, s) end
+  end
+  -- Splits the next bucket of key (linear hashing).
+  local function split(key, width)
+    local n, c = state(key)
+    local _, e = math.frexp(n)
+    local lo = 2 ^ (e - 1)
+    local src = n - lo
+    local s = c[src] or redis.call('HGET', key, src) or ''
+    local keep, move, p = {}, {}, 1
+    while p <= #s do
+      local nextp = string.find(s, '\0\3', p + 2, true) or #s + 1
+      local rec = string.sub(s, p, nextp - 1)
+      local id = string.gsub(string.sub(rec, 3, #rec - width), '%z\1', '\0')
+      if tonumber(string.sub(redis.sha1hex(id), 1, 8), 16) % (2 * lo) == n then
+        move[#move + 1] = rec
+      else
+        keep[#keep + 1] = rec
+      end
+      p = nextp
+    end
+    nof[key] = n + 1
+    redis.call('HSET', key, 'n', n + 1)
+    store(key, src, table.concat(keep))
+    c[n] = table.concat(move)
+    if c[n] ~= '' then redis.call('HSET', key, n, c[n]) end
+  end
+  function L.get(key, width, id)
+    local _, s, p, stop = locate(key, width, id)
+    if not p then return false end
+    return string.sub(s, stop - width + 1, stop) .. id
+  end
+  function L.set(key, width, id, m)
+    local b, s, p, stop = locate(key, width, id)
+    local prefix = string.sub(m, 1, width)
+    if p then
+      store(key, b, string.sub(s, 1, stop - width) .. prefix .. string.sub(s, stop + 1))
+      return
+    end
+    local rec = '\0\3' .. string.gsub(id, '%z', '\0\1') .. prefix
+    store(key, b, s .. rec)
+    if #s >= 2 * LOAD * #rec then split(key, width) end
+  end
+  function L.del(key, width, id)
+    local b, s, p, stop = locate(key, width, id)
+    if not p then return end
+    local rest = string.sub(s, 1, p - 1) .. string.sub(s, stop + 1)
+    store(key, b, rest)
+    if rest == '' and redis.call('HLEN', key) == 1 and redis.call('HEXISTS', key, 'n') == 1 then
+      redis.call('DEL', key)
+      nof[key], sof[key] = nil, nil
+    end
+  end
+  the_buckets = L
+  return L
+end
+-- fragment: side.lua
+-- side.lua: side(), the helpers of the side keys, for the scripts that
+-- keep them (submit with the dense option or a cap, remove, dense rank).
+-- It builds its closures only when called:
+--   S.tuple_key(score, member)    the dense-rank key of a value tuple
+--   S.dense(score, member, delta) counts a tuple in or out of the dense
+--                                 index (a no-op unless DENSE)
+--   S.remove(score, member)       removes an entry and all kept beside it
+-- Scores may be numbers or strings.
+
+local function side()
+  local S = {}
+  function S.tuple_key(score, member)
+    local s = string.format('%.17g', tonumber(score))
+    if STRATEGY == 'p' then return s end
+    return string.sub(member, 1, WIDTH) .. s
+  end
+  function S.dense(score, member, delta)
+    if not DENSE then return end
+    local tk = S.tuple_key(score, member)
+    local n = redis.call('HINCRBY', KEYS[KC], tk, delta)
+    if n <= 0 then
+      redis.call('HDEL', KEYS[KC], tk)
+      redis.call('ZREM', KEYS[KV], tk)
+    elseif n == 1 and delta > 0 then
+      redis.call('ZADD', KEYS[KV], score, tk)
+    end
+  end
+  function S.remove(score, member)
+    local id = member
+    if STRATEGY == 's' then
+      id = string.sub(member, WIDTH + 1)
+      buckets().del(KEYS[KM], WIDTH, id)
+    end
+    redis.call('ZREM', KEYS[KZ], member)
+    if not SHARED then redis.call('HDEL', KEYS[KD], id) end
+    S.dense(score, member, -1)
+  end
+  return S
+end
+-- fragment: nomirror.lua
+-- nomirror.lua: a board that is not migrating mirrors nothing (see
+-- mirror.lua).
+
+local mirror = false
+-- fragment: submit.lua
+-- submit.lua: write one entry under a policy, atomically.
+--
+-- KEYS: the board's keys (see common.lua)
+-- ARGV[1]  id
+-- ARGV[2]  policy: 'r' replace, 'b' best (keep the better whole tuple),
+--          'f' per-field operators
+-- ARGV[3]  'r', 'b': the new stored score, computed by the Go side;
+--          'f': one operator per field: 's' set, 'a' add, 'x' max, 'n' min,
+--          'k' keep. For a new id every operator sets.
+-- ARGV[4]  'r', 'b': the new stored member
+-- ARGV[5]  expire-at in Unix ms for every key ('0' or absent: leave expiry
+--          alone; absent only when nothing follows)
+-- The rest is sent only when needed (an expectation, data, or 'f'):
+-- ARGV[6]  expectation: '' none; '-' the id must be absent; '=' the id must
+--          still be stored as ARGV[7] (score) and ARGV[8] (member)
+-- ARGV[9]  '1' to set member data to ARGV[10], '' to leave it, '0' to
+--          remove it (a resharding's copy of an entry that has none)
+-- ARGV[11..] 'f' only: one value (or increment) per field
+--
+-- KEYS may leave out d when ARGV[9] is not '1', ARGV[5] is '0', there is
+-- no cap and the board is not migrating: nothing then touches it.
+--
+-- Every write reads the meta HASH, KEYS[KMETA]: it refuses a board whose
+-- stored descriptor is not DESC, and one with no descriptor (a window not
+-- yet written, or a board dropped since the handle read it) it makes whole
+-- again: it stores DESC, the generation GEN, state 'live' and, for a
+-- window, its expiry, as New or a window's first write do. A shard of a
+-- sharded board (SHARD), whose descriptor lives at another hash tag, and a
+-- migrating or exporting generation (mirror), which would leave its
+-- target's keys behind, refuse instead (TBDROPPED).
+--
+-- Reply: {rank, changed, trimmed} when the stored member and score are
+--        ARGV[4] and ARGV[3] as sent, else
+--        {rank, changed, trimmed, member, score}: rank is the new ordinal
+--        rank (1 = best), 0 when trimmed by the cap; changed and trimmed
+--        are 1 or 0.
+--    or  'conflict' when the expectation does not hold (nothing written).
+-- Error: 'TBRANGE <field index from 1> <value>' when a value would leave
+--        its field's range (nothing written).
+--        'TBRULE <rule> <id>' when a rule of RULES refuses the write:
+--        closed, notjoined, full or attempts (nothing written).
+--        'TBMISMATCH' when the stored descriptor is not DESC (nothing
+--        written).
+--        'TBDROPPED' when the board has no descriptor and the write may
+--        not store it (see above; nothing written).
+
+local id, policy = ARGV[1], ARGV[2]
+local desc = redis.call('HGET', KEYS[KMETA], 'desc')
+if desc and desc ~= DESC then return redis.error_reply('TBMISMATCH') end
+if not desc and (SHARD or mirror) then return redis.error_reply('TBDROPPED') end
+local oldm, olds = false, false
+if STRATEGY == 'p' then
+  olds = redis.call('ZSCORE', KEYS[KZ], id)
+  if olds then oldm = id end
+else
+  oldm = buckets().get(KEYS[KM], WIDTH, id)
+  if oldm then olds = redis.call('ZSCORE', KEYS[KZ], oldm) end
+end
+local expect = ARGV[6]
+if (expect == '-' and oldm) or (expect == '=' and
+    (oldm ~= ARGV[8] or tonumber(olds) ~= tonumber(ARGV[7]))) then
+  return 'conflict'
+end
+
+-- A tournament's rules (RULES, with the entrants HASH KEYS[KA]), checked
+-- by the server's clock before anything is written: a member already on
+-- the board is an entrant even without a record.
+local entered
+if RULES then
+  if RULES.start > 0 or RULES.stop > 0 then
+    local t = redis.call('TIME')
+    local now = t[1] * 1000 + math.floor(t[2] / 1000)
+    if now < RULES.start or (RULES.stop > 0 and now >= RULES.stop) then
+      return redis.error_reply('TBRULE closed ' .. id)
+    end
+  end
+  entered = redis.call('HGET', KEYS[KA], id)
+  if not entered and not oldm then
+    if RULES.join then return redis.error_reply('TBRULE notjoined ' .. id) end
+    if RULES.members > 0 and redis.call('HLEN', KEYS[KA]) >= RULES.members then
+      return redis.error_reply('TBRULE full ' .. id)
+    end
+  end
+  if RULES.attempts > 0 and tonumber(entered or '0') >= RULES.attempts then
+    return redis.error_reply('TBRULE attempts ' .. id)
+  end
+end
+
+local ns, nm
+if policy == 'f' then
+  -- Per-field operators: decode the stored values, apply, range-check and
+  -- encode here, in the branch, so the other policies pay for none of it.
+  local F, ops, nv, ov = FIELDS(), ARGV[3], {}, nil
+  local first = (STRATEGY == 's') and 2 or 1
+  if oldm then
+    local score, p = tonumber(olds), -tonumber(olds)
+    ov = {}
+    if STRATEGY == 's' then
+      ov[1] = F[1].hi and -score or score
+      if #F > 1 then p = RESTMAX - tonumber(string.sub(oldm, 1, WIDTH)) end
+    end
+    for i = first, #F do
+      local f, raw = F[i], math.floor(p / F[i].mul) % F[i].span
+      ov[i] = f.hi and f.min + raw or f.max - raw
+    end
+  end
+  for i, f in ipairs(F) do
+    local x, op = tonumber(ARGV[10 + i]), string.sub(ops, i, i)
+    if ov then
+      if op == 'a' then x = ov[i] + x
+      elseif op == 'x' then x = math.max(ov[i], x)
+      elseif op == 'n' then x = math.min(ov[i], x)
+      elseif op == 'k' then x = ov[i] end
+    end
+    if not (x >= f.min and x <= f.max) or (x ~= math.floor(x) and (STRATEGY == 'p' or i > 1)) then
+      return redis.error_reply('TBRANGE ' .. i .. ' ' .. string.format('%.17g', x))
+    end
+    nv[i] = x
+  end
+  local p, s = 0, nil
+  nm = id
+  for i = first, #F do
+    local f = F[i]
+    p = p + (f.hi and nv[i] - f.min or f.max - nv[i]) * f.mul
+  end
+  if STRATEGY == 'p' then s = -p else
+    s = F[1].hi and -nv[1] or nv[1]
+    if #F > 1 then nm = string.format('%0' .. WIDTH .. '.0f', RESTMAX - p) .. id end
+  end
+  if s == 0 then s = 0 end -- one zero: never -0
+  ns = string.format('%.17g', s)
+else
+  ns, nm = ARGV[3], ARGV[4]
+  -- Best keeps the stored entry unless the new one sorts strictly before it:
+  -- a lower score, or for key suffix an equal score and a lower prefix.
+  if policy == 'b' and oldm then
+    local a, b = tonumber(ns), tonumber(olds)
+    if a > b or (a == b and (STRATEGY == 'p' or WIDTH == 0 or
+        tonumber(string.sub(nm, 1, WIDTH)) >= tonumber(string.sub(oldm, 1, WIDTH)))) then
+      ns, nm = olds, oldm
+    end
+  end
+end
+
+-- A group write (group.lua) first runs every board's submit with CHECK, up
+-- to here, so that any refusal comes before the first board is written.
+if CHECK then return 'ok' end
+
+if RULES then redis.call('HINCRBY', KEYS[KA], id, 1) end
+local changed = not oldm or oldm ~= nm or tonumber(olds) ~= tonumber(ns)
+local S
+if DENSE or CAP > 0 then S = side() end
+if changed then
+  if oldm and oldm ~= nm then redis.call('ZREM', KEYS[KZ], oldm) end
+  redis.call('ZADD', KEYS[KZ], ns, nm)
+  if STRATEGY == 's' and oldm ~= nm then buckets().set(KEYS[KM], WIDTH, id, nm) end
+  if DENSE then
+    if oldm then S.dense(olds, oldm, -1) end
+    S.dense(ns, nm, 1)
+  end
+end
+if ARGV[9] == '1' then
+  redis.call('HSET', KEYS[KD], id, ARGV[10])
+elseif ARGV[9] == '0' then
+  redis.call('HDEL', KEYS[KD], id)
+end
+
+local trimmed = 0
+if CAP > 0 and redis.call('ZCARD', KEYS[KZ]) > CAP then
+  local gone = redis.call('ZRANGE', KEYS[KZ], CAP, -1, 'WITHSCORES')
+  for i = 1, #gone, 2 do
+    S.remove(gone[i + 1], gone[i])
+    if gone[i] == nm then trimmed = 1 end
+    if mirror then mirror(STRATEGY == 's' and string.sub(gone[i], WIDTH + 1) or gone[i]) end
+  end
+end
+if mirror then mirror(id) end
+if not desc then
+  redis.call('HSET', KEYS[KMETA], 'desc', DESC, 'gen', GEN, 'state', 'live')
+  if ARGV[5] and ARGV[5] ~= '0' then redis.call('HSET', KEYS[KMETA], 'expire', ARGV[5]) end
+end
+if ARGV[5] and ARGV[5] ~= '0' then
+  for i = 1, #KEYS do redis.call('PEXPIREAT', KEYS[i], ARGV[5]) end
+end
+
+local rank = redis.call('ZRANK', KEYS[KZ], nm)
+rank = rank and rank + 1 or 0
+if policy ~= 'f' and nm == ARGV[4] and ns == ARGV[3] then
+  return {rank, changed and 1 or 0, trimmed}
+end
+return {rank, changed and 1 or 0, trimmed, nm, ns}
+end
+local function board_keys(p) return {p .. 'z', p .. 'i', p .. 'v', p .. 'c', p .. 'meta', p .. 'd'} end
+local BOARDS = {board_1}
+local NKEYS = {6}
+-- league: place
+local SIZE = 50
+local TIERS = {'bronze', 'silver', 'gold'}
+-- fragment: place.lua
+-- place.lua: write a member's result in its cohort of the season, placing
+-- the member there first if the result is its first of the season:
+-- in the last cohort of its tier that still has room, else in the next
+-- (opened), exactly once however many results race, in the same script as
+-- the write.
+--
+-- Before it, package board writes board_1(KEYS, ARGV, CHECK), the cohort
+-- boards' submit (as a group's write has it), board_keys(prefix), a
+-- cohort board's keys from its key prefix, and the constants
+--   local SIZE = 50                          members a cohort holds
+--   local TIERS = {'bronze', 'silver', ...}  the tiers, lowest first
+--
+-- KEYS[1] the partition's meta HASH: last, laststart (the latest season
+--         placed in and its start), closed:<season>, rolled:<season>
+-- KEYS[2] HASH id -> tier (1 = lowest) of the member's next placement
+-- KEYS[3] ZSET of the partition's seasons, scored by start (Unix ms)
+-- KEYS[4] HASH id -> 'tier:n': the season's placements
+-- KEYS[5] HASH tier -> n, its last cohort; 'tier:n' -> members placed in it
+-- ARGV[1] id   ARGV[2] the season's label   ARGV[3] its start, Unix ms
+-- ARGV[4] the partition's group (the cohort boards' hash tag)
+-- ARGV[5..] the cohort board's submit arguments (see board's submit.lua)
+--
+-- The cohort boards' keys are not in KEYS: the script names them once it
+-- has placed the member. They share the partition's hash tag, so its slot.
+--
+-- Reply: {'tier:n', the submit's reply...}
+-- Error: 'TBLEAGUE closed <season>' when the season was rolled, or a
+--        later one began in the partition; 'TBLEAGUE unrolled <season>'
+--        when a member's first result of a season comes while the
+--        partition's previous season is not rolled (roll it, then write
+--        again); the board's refusals (submit.lua). Nothing written.
+
+local id, label, start, group = ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4]
+if redis.call('HEXISTS', KEYS[1], 'closed:' .. label) == 1 then
+  return redis.error_reply('TBLEAGUE closed ' .. label)
+end
+local where = redis.call('HGET', KEYS[4], id)
+local tier, n, fill, newSeason
+if where then
+  tier, n = string.match(where, '^(%d+):(%d+)$')
+  tier = tonumber(tier)
+else
+  local m = redis.call('HMGET', KEYS[1], 'last', 'laststart')
+  if m[1] and m[1] ~= label then
+    if start < tonumber(m[2]) then return redis.error_reply('TBLEAGUE closed ' .. label) end
+    if redis.call('HEXISTS', KEYS[1], 'rolled:' .. m[1]) == 0 then
+      return redis.error_reply('TBLEAGUE unrolled ' .. m[1])
+    end
+  end
+  newSeason = m[1] ~= label
+  tier = tonumber(redis.call('HGET', KEYS[2], id) or '1')
+  n = tonumber(redis.call('HGET', KEYS[5], tier) or '0')
+  fill = SIZE
+  if n > 0 then fill = tonumber(redis.call('HGET', KEYS[5], tier .. ':' .. n)) end
+  if fill >= SIZE then n, fill = n + 1, 0 end
+  where = tier .. ':' .. n
+end
+
+local keys = board_keys('tb:{' .. group .. '}:{' .. label .. ':' .. TIERS[tier] .. ':' .. n .. '}:')
+local args = {}
+for i = 5, #ARGV do args[#args + 1] = ARGV[i] end
+local r = board_1(keys, args, true)
+if r ~= 'ok' then return r end
+if fill then
+  redis.call('HSET', KEYS[5], tier, n, where, fill + 1)
+  redis.call('HSET', KEYS[4], id, where)
+  if newSeason then
+    redis.call('HSET', KEYS[1], 'last', label, 'laststart', ARGV[3])
+    redis.call('ZADD', KEYS[3], start, label)
+  end
+end
+r = board_1(keys, args, false)
+table.insert(r, 1, where)
+return r

@@ -1,0 +1,94 @@
+package board
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/board/internal/hook"
+	"github.com/tiebreak/tiebreak/internal/durable"
+	"github.com/tiebreak/tiebreak/internal/luascript"
+	"github.com/tiebreak/tiebreak/pack"
+)
+
+func init() {
+	hook.NewPlaced = newPlaced
+	hook.Handle = func(client rueidis.Client, group, name string, layout *pack.Layout, opts any) (any, error) {
+		o := opts.(Options)
+		o.Group = group
+		return configure(client, name, layout, o)
+	}
+}
+
+// placed is a hook.Placed: the submit of the boards shaped as tmpl, run
+// after a placement fragment that chooses the board.
+type placed struct {
+	tmpl   *Board
+	script *luascript.Script
+	src    string
+}
+
+// Source returns the script's text.
+func (p *placed) Source() string { return p.src }
+
+// placedScripts caches one script per template shape and placement.
+var placedScripts sync.Map // source -> *luascript.Script
+
+// newPlaced builds the placed write of the boards shaped as template (a
+// *Board of one hash tag, not migrating): the template's submit as the
+// function board_1 (as a group's write has it), board_keys, then the
+// placement fragment.
+func newPlaced(template any, placement string) (hook.Placed, error) {
+	b, ok := template.(*Board)
+	if !ok || b.sh != nil {
+		return nil, fmt.Errorf("board: a placed write needs a board of one hash tag: %w", ErrOptions)
+	}
+	g := b.gen.Load()
+	src, consts := groupFuncs([]*Board{b}, []*generation{g}, "(KEYS, ARGV, CHECK)", "placed write of ", "lookup", "side", "mirror", "submit")
+	parts := make([]string, len(g.keys.script))
+	for i, k := range g.keys.script {
+		parts[i] = "p .. '" + strings.TrimPrefix(k, b.prefix) + "'"
+	}
+	fmt.Fprintf(src, "local function board_keys(p) return {%s} end\n", strings.Join(parts, ", "))
+	for _, c := range consts {
+		fmt.Fprintf(src, "local %s = %s\n", c.Name, c.Value)
+	}
+	src.WriteString(placement)
+	text := src.String()
+	s, _ := placedScripts.LoadOrStore(text, luascript.New(text))
+	return &placed{tmpl: b, script: s.(*luascript.Script), src: text}, nil
+}
+
+// Submit runs the placed write of s (a Submission), after args.
+func (p *placed) Submit(ctx context.Context, keys, args []string, s any) (any, string, error) {
+	plan, err := p.tmpl.plan(s.(Submission), nil)
+	if err != nil {
+		return nil, "", err
+	}
+	argv := append(append(make([]string, 0, len(args)+10), args...), plan.fullArgs("0")...)
+	type reply struct {
+		res    Result
+		placed string
+	}
+	r, err := durable.Write(ctx, p.tmpl.client, p.tmpl.opts.wait(), "board: submit", func(c rueidis.Client) (reply, error) {
+		arr, err := p.script.Exec(ctx, c, keys, argv).ToArray()
+		if rerr, ok := rueidis.IsRedisErr(err); ok && strings.HasPrefix(rerr.Error(), "TBLEAGUE") {
+			return reply{}, err
+		}
+		if err != nil {
+			return reply{}, p.tmpl.scriptErr("submit", err)
+		}
+		if len(arr) < 2 {
+			return reply{}, fmt.Errorf("board: placed submit reply of %d elements: %w", len(arr), ErrReply)
+		}
+		where, err := arr[0].ToString()
+		if err != nil {
+			return reply{}, fmt.Errorf("board: placed submit reply: %w: %w", ErrReply, err)
+		}
+		res, err := p.tmpl.finishArr(&plan, arr[1:])
+		return reply{res, where}, err
+	})
+	return r.res, r.placed, err
+}
