@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"reflect"
 	"strconv"
 	"sync"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/tiebreak/tiebreak/internal/redisserver"
 	"github.com/tiebreak/tiebreak/internal/redistest"
@@ -127,3 +129,102 @@ func TestRollKilledAtEveryStep(t *testing.T) {
 
 // context0 is the child's context: the test's own does not exist there.
 func context0() context.Context { return context.Background() }
+
+// A roll survives its server's restart in the middle (SIGKILL or a clean
+// shutdown, append-only with fsync always): the steps acknowledged before
+// are kept, the roll rides out the outage and finishes as the model says.
+func TestRollSurvivesRestart(t *testing.T) {
+	for _, mode := range []string{"sigkill", "shutdown"} {
+		t.Run(mode, func(t *testing.T) {
+			srv, client := redistest.Private(t, "--appendonly", "yes", "--appendfsync", "always")
+			ctx := t.Context()
+			l := newLeague(t, client, "restart", faultOptions)
+			s := season(l, 0)
+			members := ids(30)
+			playSeason(t, s, members, 0)
+			want := modelRoll(l, map[string]int{}, seasonCohorts(t, l, s))
+			var once sync.Once
+			restarted := make(chan error, 1)
+			cohorts := 0
+			faultPoint = func(step string) {
+				if step != "cohort" {
+					return
+				}
+				if cohorts++; cohorts != 2 {
+					return
+				}
+				once.Do(func() {
+					if mode == "sigkill" {
+						if err := srv.Crash(); err != nil {
+							t.Error(err)
+						}
+					}
+					// The server comes back while the roll tries its next step.
+					go func() { restarted <- srv.Restart() }()
+				})
+			}
+			defer func() { faultPoint = nil }()
+			if err := s.Roll(ctx); err != nil {
+				t.Fatalf("the roll across the restart: %v", err)
+			}
+			if err := <-restarted; err != nil {
+				t.Fatal(err)
+			}
+			checkTiers(t, l, members, want)
+		})
+	}
+}
+
+// A roll on a Redis Cluster survives the failover of the master holding
+// a partition, killed in the middle of the roll: the roll rides out the
+// outage (or is called again) and finishes as the model says; the
+// results, written with WaitReplicas 1, are all there.
+func TestRollSurvivesFailover(t *testing.T) {
+	cl, client := redistest.PrivateCluster(t, redistest.ClusterOptions{Masters: 3, Replicas: 1, NodeTimeout: 2 * time.Second})
+	ctx := t.Context()
+	o := faultOptions
+	o.Board.WaitReplicas = 1
+	l := newLeague(t, client, "failover", o)
+	s := season(l, 0)
+	members := ids(30)
+	playSeason(t, s, members, 0)
+	before := seasonCohorts(t, l, s)
+	want := modelRoll(l, map[string]int{}, before)
+	slot, err := cl.SlotOf(ctx, l.partKey(0, "league"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	victim, err := cl.SlotOwner(ctx, slot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cohorts := 0
+	faultPoint = func(step string) {
+		if step == "cohort" {
+			if cohorts++; cohorts == 2 {
+				t.Logf("killing master %s (slot %d of partition 0) after the roll's second cohort", victim, slot)
+				if err := cl.Kill(victim); err != nil {
+					t.Error(err)
+				}
+			}
+		}
+	}
+	defer func() { faultPoint = nil }()
+	from := time.Now()
+	var errs []error
+	for {
+		err := s.Roll(ctx)
+		if err == nil {
+			break
+		}
+		if errs = append(errs, err); time.Since(from) > 90*time.Second {
+			t.Fatalf("the roll did not finish within 90 s of the failover: %v", errs)
+		}
+		time.Sleep(500 * time.Millisecond)
+	}
+	t.Logf("the roll finished %.2fs after it began, after %d failed calls", time.Since(from).Seconds(), len(errs))
+	checkTiers(t, l, members, want)
+	if after := seasonCohorts(t, l, s); !reflect.DeepEqual(after, before) {
+		t.Errorf("the cohorts' standings changed across the failover:\nbefore %v\nafter  %v", before, after)
+	}
+}

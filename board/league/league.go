@@ -16,6 +16,7 @@ import (
 	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/board"
 	"github.com/tiebreak/tiebreak/board/internal/hook"
+	"github.com/tiebreak/tiebreak/internal/durable"
 	"github.com/tiebreak/tiebreak/internal/errs"
 	"github.com/tiebreak/tiebreak/internal/hashtag"
 	"github.com/tiebreak/tiebreak/internal/luascript"
@@ -118,6 +119,9 @@ func (o Options) withDefaults() (Options, error) {
 		}
 	}
 	b := o.Board
+	if _, bad := (durable.Wait{Replicas: b.WaitReplicas, Timeout: b.WaitTimeout, AOF: b.WaitAOF}).WithDefaults(); bad != "" {
+		return o, fmt.Errorf("league: Options.Board: %s: %w", bad, ErrOptions)
+	}
 	if b.Cap != 0 || b.Group != "" || b.SharedData || b.Shards != 0 || b.Rules != (board.Rules{}) || b.SkipWriteRank {
 		return o, fmt.Errorf("league: Options.Board: Cap, Group, SharedData, Shards, SkipWriteRank and Rules are not a cohort's (the league groups its cohorts): %w", ErrOptions)
 	}

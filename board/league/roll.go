@@ -2,9 +2,13 @@ package league
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
+
+	"github.com/tiebreak/tiebreak/internal/redisretry"
 
 	"github.com/tiebreak/tiebreak/internal/luascript"
 	"github.com/tiebreak/tiebreak/internal/observed"
@@ -39,6 +43,13 @@ func atStep(step string) {
 // does not check that the season has ended: a season rolled early is
 // closed early.
 //
+// A step that fails because Redis restarted or failed over starts the
+// partition's roll again (each step is idempotent), for up to 30
+// seconds. The steps do not wait for replicas: a failover loses the
+// last steps the dead master had not replicated, in order, and the roll
+// (or the next one, or the next season's first placement) does them
+// again from what the new master holds.
+//
 // Round trips: per partition, one to close, one read and one write per
 // cohort, one to finish. Redis errors wrap ErrRedis.
 func (s *Season) Roll(ctx context.Context) error {
@@ -57,8 +68,44 @@ func (s *Season) roll(ctx context.Context) error {
 	return nil
 }
 
-// rollPartition rolls season label in partition p.
+// rideOutFor bounds how long a roll goes on trying while Redis is
+// unreachable or lost a reply: a restart, or a failover (a replica takes
+// over a few seconds after its master dies).
+const rideOutFor = 30 * time.Second
+
+// rollPartition rolls season label in partition p, starting again while
+// a step fails because Redis could not be reached, lost the connection
+// before a reply or did not replicate a step in time (every step is
+// idempotent), until rideOutFor has passed or ctx ends.
 func (l *League) rollPartition(ctx context.Context, p int, label string) error {
+	deadline := time.Now().Add(rideOutFor)
+	for {
+		err := l.rollPartitionOnce(ctx, p, label)
+		if err == nil || !transient(err) || time.Now().After(deadline) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+}
+
+// transient reports an error that a restart or a failover causes: a
+// step the dead master acknowledged and did not replicate is lost, with
+// every step after it (replication keeps their order), and the roll
+// starts again from the state the new master holds.
+func transient(err error) bool {
+	return errors.Is(err, redisretry.ErrUnreachable) || errors.Is(err, redisretry.ErrNoReply) || errors.Is(err, errStepLost)
+}
+
+// errStepLost reports a partition whose finish found a cohort not rolled
+// after the roll applied every one: a failover lost the step.
+var errStepLost = errors.New("a step of the roll was lost")
+
+// rollPartitionOnce rolls season label in partition p.
+func (l *League) rollPartitionOnce(ctx context.Context, p int, label string) error {
 	keyM, keyC, keyR := l.partKey(p, "league"), l.partKey(p, label+":cohorts"), l.partKey(p, label+":rolled")
 	counts, err := closeScript.Exec(ctx, l.client, []string{keyM, keyC}, []string{label}).AsStrMap()
 	if err != nil {
@@ -79,7 +126,7 @@ func (l *League) rollPartition(ctx context.Context, p int, label string) error {
 		return l.redisErr("roll: finish", err)
 	}
 	if done != 1 {
-		return fmt.Errorf("league: %s: roll of %s: a cohort of partition %d is not rolled: %w", l.name, label, p, ErrRedis)
+		return fmt.Errorf("league: %s: roll of %s: a cohort of partition %d is not rolled: %w: %w", l.name, label, p, errStepLost, ErrRedis)
 	}
 	atStep("finish")
 	return nil
