@@ -49,6 +49,7 @@ type Board struct {
 	comb   combiner // Submit's native writes, batched under load
 	fence  string   // a resharding's handle on a new shard: its lease token (fence.lua)
 	sh     *sharded // a sharded board (Options.Shards): every method is its own
+	bounds map[int]Bound // Options.Bounds by field index
 }
 
 // New returns a handle to the board named name on client, ranking by
@@ -100,6 +101,9 @@ func configure(client rueidis.Client, name string, layout *pack.Layout, opts Opt
 		return nil, err
 	}
 	b := &Board{client: redisretry.Wrap(client), given: client, name: name, layout: layout, opts: o, desc: describe(layout, o), prefix: prefixOf(o.Group, name)}
+	if b.bounds, err = b.checkBounds(o.Bounds); err != nil {
+		return nil, err
+	}
 	if layout.Len() > 1 {
 		b.rest = layout.Field(0).Mul - 1
 		b.width = len(strconv.FormatUint(b.rest, 10))

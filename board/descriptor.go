@@ -54,6 +54,8 @@ type descriptor struct {
 	// ShardGen counts the reshardings of a sharded board (Reshard): the
 	// names of its shards change at each.
 	ShardGen int `json:"shardGen,omitempty"`
+	// Bounds are Options.Bounds, in field order; absent for none.
+	Bounds []boundDescriptor `json:"bounds,omitempty"`
 	// Rules are Options.Rules; absent for none.
 	Rules *rulesDescriptor `json:"rules,omitempty"`
 	// Lookup is how a KeySuffix board finds an id's member: lookupBuckets.
@@ -81,6 +83,14 @@ type fieldDescriptor struct {
 // describe returns the descriptor of a board with layout l and options o.
 func describe(l *pack.Layout, o Options) descriptor {
 	d := descriptor{Version: descriptorVersion, Radix: l.Radix(), Strategy: o.Strategy.String(), Cap: o.Cap, DenseRanks: o.DenseRanks, SharedData: o.SharedData, Rules: describeRules(o.Rules)}
+	for _, f := range l.Fields() {
+		for _, bd := range o.Bounds {
+			if bd.Field == f.Name {
+				d.Bounds = append(d.Bounds, boundDescriptor{Field: bd.Field, Min: bd.Min, Max: bd.Max})
+				break
+			}
+		}
+	}
 	if o.Strategy == KeySuffix {
 		d.Lookup = lookupBuckets
 	}
@@ -136,6 +146,9 @@ func (d descriptor) build(name string) (*pack.Layout, Options, error) {
 		return nil, Options{}, fmt.Errorf("board: %s: stored strategy %q: %w", name, d.Strategy, errDescriptor)
 	}
 	o := Options{Strategy: s, Cap: d.Cap, DenseRanks: d.DenseRanks, SharedData: d.SharedData, Rules: d.Rules.rules()}
+	for _, bd := range d.Bounds {
+		o.Bounds = append(o.Bounds, Bound{Field: bd.Field, Min: bd.Min, Max: bd.Max})
+	}
 	if err := o.Rules.check(); err != nil {
 		return nil, Options{}, fmt.Errorf("board: %s: stored rules: %w: %w", name, errDescriptor, err)
 	}
@@ -162,6 +175,8 @@ func diff(stored, given descriptor) string {
 		return fmt.Sprintf("DenseRanks: stored %t, given %t", stored.DenseRanks, given.DenseRanks)
 	case stored.SharedData != given.SharedData:
 		return fmt.Sprintf("SharedData: stored %t, given %t", stored.SharedData, given.SharedData)
+	case boundsString(stored.Bounds) != boundsString(given.Bounds):
+		return fmt.Sprintf("Bounds: stored %s, given %s", boundsString(stored.Bounds), boundsString(given.Bounds))
 	case stored.Rules.String() != given.Rules.String():
 		return fmt.Sprintf("Rules: stored %s, given %s", stored.Rules, given.Rules)
 	case stored.Shards != given.Shards:

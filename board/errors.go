@@ -27,7 +27,9 @@ var (
 	// an unknown rank kind or policy, a dense rank on a board without
 	// Options.DenseRanks, member data over 64 KiB, an operation the
 	// board's kind does not have (Reshard of a board that is not sharded,
-	// Migrate of one that is).
+	// Migrate of one that is). The sharper sentinels wrap it: a value
+	// outside Options.Bounds (ErrOutOfBounds), a tournament's refusals
+	// (ErrClosed, ErrNotJoined, ErrFull, ErrNoAttempts).
 	ErrArgument = errs.Argument
 
 	// ErrOptions reports options or a layout the constructor refuses; it

@@ -60,7 +60,8 @@ func (b *Board) scriptConsts(g *generation) []luascript.Const {
 		luascript.Const{Name: "DESC", Value: luaString(b.desc.encoded())},
 		luascript.Const{Name: "GEN", Value: luaString(strconv.FormatInt(g.n, 10))},
 		luascript.Const{Name: "SHARD", Value: strconv.FormatBool(b.opts.shard)},
-		luascript.Const{Name: "RULES", Value: b.rulesConst()})
+		luascript.Const{Name: "RULES", Value: b.rulesConst()},
+		luascript.Const{Name: "BOUNDS", Value: b.boundsConst()})
 	consts = append(consts, g.keys.luaIndexes()...)
 	if g.mig == nil {
 		return consts

@@ -13,6 +13,7 @@ var errKinds = []observed.Sentinel{
 	{Err: ErrConflict, Name: "board.ErrConflict"},
 	{Err: ErrNotReplicated, Name: "board.ErrNotReplicated"},
 	{Err: ErrOptions, Name: "board.ErrOptions"},
+	{Err: ErrOutOfBounds, Name: "board.ErrOutOfBounds"},
 	{Err: ErrClosed, Name: "board.ErrClosed"},
 	{Err: ErrNotJoined, Name: "board.ErrNotJoined"},
 	{Err: ErrFull, Name: "board.ErrFull"},

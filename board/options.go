@@ -66,7 +66,7 @@ const (
 // Options configure a board. The zero value means every default.
 //
 // They are of two kinds. The board's settings (Strategy, Cap, DenseRanks,
-// Group, SharedData, Shards, Rules) decide where and how its entries are stored:
+// Group, SharedData, Shards, Bounds, Rules) decide where and how its entries are stored:
 // they are stored with the board, in its descriptor beside the layout;
 // New refuses a handle that differs from them (ErrMismatch) and Open
 // reads them from it. The handle's settings (MaxIDLen, UpdateAttempts,
@@ -118,6 +118,14 @@ type Options struct {
 	// DenseRanks, Group and SharedData (ErrOptions). Part of the stored
 	// descriptor.
 	Shards int
+
+	// Bounds limit the values submissions may store, per field: a
+	// submission whose value, or PerField result, is outside its field's
+	// Bound is refused before anything is written (ErrOutOfBounds). Part
+	// of the stored descriptor. Refused (ErrOptions): a field the layout
+	// lacks, one bounded twice, Min > Max, a bound outside the field's
+	// range. Default: none.
+	Bounds []Bound
 
 	// Rules make the board a tournament: a start and an end, joining,
 	// a most members and a most attempts per member, enforced inside every

@@ -158,7 +158,13 @@ func (b *Board) checkFieldArg(s Submission, i int, v float64) error {
 	case op == OpAdd:
 		return b.checkDelta(i, v)
 	}
-	return b.checkValue(i, v)
+	if err := b.checkValue(i, v); err != nil {
+		return err
+	}
+	if s.Policy == PerField {
+		return nil // submit.lua checks the result against the bounds
+	}
+	return b.checkBound(i, v)
 }
 
 // opsString is submit.lua's code of the operators ops of n fields (nil:

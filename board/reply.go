@@ -70,6 +70,10 @@ func (b *Board) refusal(op, text string) error {
 	}
 	var i int
 	var v string
+	if n, _ := fmt.Sscanf(text, "TBBOUND %d %s", &i, &v); n == 2 && i >= 1 && i <= b.layout.Len() {
+		bd := b.bounds[i-1]
+		return fmt.Errorf("board: %s: field %q would become %s, outside its bounds [%s, %s]: %w", op, bd.Field, v, fmtNum(bd.Min), fmtNum(bd.Max), ErrOutOfBounds)
+	}
 	if n, _ := fmt.Sscanf(text, "TBRANGE %d %s", &i, &v); n == 2 && i >= 1 && i <= b.layout.Len() {
 		min, max := b.fieldRange(i - 1)
 		return fmt.Errorf("board: %s: field %q would become %s, outside [%s, %s]: %w: %w",

@@ -24,8 +24,15 @@ var tournamentKinds = []string{"plain", "grouped", "grouped+shared", "window", "
 // prefix.
 func tournamentBoard(t *testing.T, client rueidis.Client, prefix, k string, r Rules) *Board {
 	t.Helper()
+	return kindBoard(t, client, prefix, k, Options{Rules: r})
+}
+
+// kindBoard builds a board of kind k (a kind of one hash tag that is
+// written) with the settings of o, named from prefix.
+func kindBoard(t *testing.T, client rueidis.Client, prefix, k string, o Options) *Board {
+	t.Helper()
 	spec := kindSpecs[k]
-	o := Options{Rules: r, SharedData: spec.shared}
+	o.SharedData = spec.shared
 	name := prefix + "t"
 	if spec.group {
 		o.Group = prefix + "g"

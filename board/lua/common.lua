@@ -9,6 +9,7 @@
 --   local DESC = "{...}"   the board's descriptor (JSON)
 --   local GEN = "0"        the generation (as the meta HASH holds it)
 --   local SHARD = false    a shard of a sharded board
+--   local BOUNDS = false   Options.Bounds: {[field index] = {min =, max =}}
 --   local RULES = false    a tournament's rules: {start =, stop = (Unix ms,
 --                          0 for none), join =, members =, attempts = (0
 --                          for no limit)}

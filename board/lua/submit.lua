@@ -37,6 +37,8 @@
 --    or  'conflict' when the expectation does not hold (nothing written).
 -- Error: 'TBRANGE <field index from 1> <value>' when a value would leave
 --        its field's range (nothing written).
+--        'TBBOUND <field index from 1> <value>' when a per-field result
+--        would leave its field's BOUNDS (nothing written).
 --        'TBRULE <rule> <id>' when a rule of RULES refuses the write:
 --        closed, notjoined, full or attempts (nothing written).
 --        'TBMISMATCH' when the stored descriptor is not DESC (nothing
@@ -114,6 +116,10 @@ if policy == 'f' then
     end
     if not (x >= f.min and x <= f.max) or (x ~= math.floor(x) and (STRATEGY == 'p' or i > 1)) then
       return redis.error_reply('TBRANGE ' .. i .. ' ' .. string.format('%.17g', x))
+    end
+    local bd = BOUNDS and BOUNDS[i]
+    if bd and not (x >= bd.min and x <= bd.max) then
+      return redis.error_reply('TBBOUND ' .. i .. ' ' .. string.format('%.17g', x))
     end
     nv[i] = x
   end

@@ -42,7 +42,15 @@ type storedDescriptor struct {
 	ShardNames []string      `json:"shardNames,omitempty"`
 	ShardGen   int           `json:"shardGen,omitempty"`
 	Lookup     string        `json:"lookup,omitempty"`
+	Bounds     []storedBound `json:"bounds,omitempty"`
 	Rules      *storedRules  `json:"rules,omitempty"`
+}
+
+// storedBound is one field's bounds (board.Options.Bounds).
+type storedBound struct {
+	Field string  `json:"field"`
+	Min   float64 `json:"min"`
+	Max   float64 `json:"max"`
 }
 
 // storedRules are a tournament's rules as the descriptor stores them:
@@ -332,6 +340,13 @@ func addDescriptor(t *table, prefix string, d *storedDescriptor) {
 	t.add(prefix+"dense ranks", fmt.Sprint(d.DenseRanks))
 	if d.SharedData {
 		t.add(prefix+"shared data", "true (member data in the group's HASH)")
+	}
+	if len(d.Bounds) > 0 {
+		var bs []string
+		for _, b := range d.Bounds {
+			bs = append(bs, fmt.Sprintf("%s in [%s, %s]", b.Field, strconv.FormatFloat(b.Min, 'f', -1, 64), strconv.FormatFloat(b.Max, 'f', -1, 64)))
+		}
+		t.add(prefix+"bounds", strings.Join(bs, ", "))
 	}
 	if d.Rules != nil {
 		t.add(prefix+"rules", d.Rules.String())

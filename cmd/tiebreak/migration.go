@@ -278,6 +278,9 @@ func (d storedDescriptor) build() (*pack.Layout, board.Options, error) {
 		return nil, board.Options{}, fmt.Errorf("the stored target's layout: %w", err)
 	}
 	o := board.Options{Cap: d.Cap, DenseRanks: d.DenseRanks, SharedData: d.SharedData, Rules: d.Rules.options()}
+	for _, b := range d.Bounds {
+		o.Bounds = append(o.Bounds, board.Bound{Field: b.Field, Min: b.Min, Max: b.Max})
+	}
 	if d.Strategy == "KeySuffix" {
 		o.Strategy = board.KeySuffix
 	}

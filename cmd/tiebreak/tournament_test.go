@@ -23,7 +23,8 @@ func testTournament(t *testing.T, bin string) {
 		t.Fatal(err)
 	}
 	end := time.Date(2099, 1, 1, 0, 0, 0, 0, time.UTC)
-	cup, err := board.New(ctx, env.Client, "cup", l, board.Options{Group: env.Prefix + "g", Rules: board.Rules{End: end, JoinRequired: true, MaxMembers: 64, MaxAttempts: 3}})
+	cup, err := board.New(ctx, env.Client, "cup", l, board.Options{Group: env.Prefix + "g", Rules: board.Rules{End: end, JoinRequired: true, MaxMembers: 64, MaxAttempts: 3},
+		Bounds: []board.Bound{{Field: "points", Min: 0, Max: 1000}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,8 +35,12 @@ func testTournament(t *testing.T, bin string) {
 		t.Fatal(err)
 	}
 	spelling := env.Prefix + "g/cup"
-	if out := c.ok("board", "describe", spelling); !strings.Contains(out, "rules            end 2099-01-01T00:00:00Z, join required, at most 64 members, at most 3 attempts each\n") {
+	out := c.ok("board", "describe", spelling)
+	if !strings.Contains(out, "rules            end 2099-01-01T00:00:00Z, join required, at most 64 members, at most 3 attempts each\n") {
 		t.Errorf("board describe of a tournament shows no rules:\n%s", out)
+	}
+	if !strings.Contains(out, "bounds           points in [0, 1000]\n") {
+		t.Errorf("board describe of a board with bounds shows none:\n%s", out)
 	}
 	want := "ID   ENTERED  ATTEMPTS  LEFT\nann  true     1         2\n"
 	if diff := cmp.Diff(want, c.ok("board", "entrant", spelling, "ann")); diff != "" {

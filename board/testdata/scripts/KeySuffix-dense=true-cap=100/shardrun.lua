@@ -10,6 +10,7 @@ local DESC = [[{"version":1,"radix":2,"fields":[{"name":"points","width":20,"dir
 local GEN = [[0]]
 local SHARD = false
 local RULES = false
+local BOUNDS = false
 local KZ = 1
 local KD = 6
 local KM = 2
@@ -158,6 +159,7 @@ end
 --   local DESC = "{...}"   the board's descriptor (JSON)
 --   local GEN = "0"        the generation (as the meta HASH holds it)
 --   local SHARD = false    a shard of a sharded board
+--   local BOUNDS = false   Options.Bounds: {[field index] = {min =, max =}}
 --   local RULES = false    a tournament's rules: {start =, stop = (Unix ms,
 --                          0 for none), join =, members =, attempts = (0
 --                          for no limit)}

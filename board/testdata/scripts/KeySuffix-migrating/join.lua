@@ -10,6 +10,7 @@ local DESC = [[{"version":1,"radix":2,"fields":[{"name":"points","width":20,"dir
 local GEN = [[1]]
 local SHARD = false
 local RULES = false
+local BOUNDS = false
 local KZ = 1
 local KD = 4
 local KM = 2

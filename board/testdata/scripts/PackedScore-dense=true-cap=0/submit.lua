@@ -10,6 +10,7 @@ local DESC = [[{"version":1,"radix":2,"fields":[{"name":"points","width":20,"dir
 local GEN = [[0]]
 local SHARD = false
 local RULES = false
+local BOUNDS = false
 local KZ = 1
 local KD = 5
 local KM = 0
@@ -237,6 +238,8 @@ local CHECK = false
 --    or  'conflict' when the expectation does not hold (nothing written).
 -- Error: 'TBRANGE <field index from 1> <value>' when a value would leave
 --        its field's range (nothing written).
+--        'TBBOUND <field index from 1> <value>' when a per-field result
+--        would leave its field's BOUNDS (nothing written).
 --        'TBRULE <rule> <id>' when a rule of RULES refuses the write:
 --        closed, notjoined, full or attempts (nothing written).
 --        'TBMISMATCH' when the stored descriptor is not DESC (nothing
@@ -314,6 +317,10 @@ if policy == 'f' then
     end
     if not (x >= f.min and x <= f.max) or (x ~= math.floor(x) and (STRATEGY == 'p' or i > 1)) then
       return redis.error_reply('TBRANGE ' .. i .. ' ' .. string.format('%.17g', x))
+    end
+    local bd = BOUNDS and BOUNDS[i]
+    if bd and not (x >= bd.min and x <= bd.max) then
+      return redis.error_reply('TBBOUND ' .. i .. ' ' .. string.format('%.17g', x))
     end
     nv[i] = x
   end
