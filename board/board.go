@@ -46,9 +46,9 @@ type Board struct {
 	width  int        // key suffix: digits of the fields prefix
 	rest   uint64     // key suffix: largest packed value of fields 2..n
 	gen    atomic.Pointer[generation]
-	comb   combiner // Submit's native writes, batched under load
-	fence  string   // a resharding's handle on a new shard: its lease token (fence.lua)
-	sh     *sharded // a sharded board (Options.Shards): every method is its own
+	comb   combiner      // Submit's native writes, batched under load
+	fence  string        // a resharding's handle on a new shard: its lease token (fence.lua)
+	sh     *sharded      // a sharded board (Options.Shards): every method is its own
 	bounds map[int]Bound // Options.Bounds by field index
 }
 
