@@ -31,6 +31,15 @@ type workload struct {
 	all    []anyBoard // boards, then any sharded boards
 	dense  bool       // whether the boards keep dense ranks
 	cap    int64      // the boards' cap, which the model applies too
+	// sent are the writes made with a request id, and their results: a
+	// retry of one writes nothing and returns its result.
+	sent []sentWrite
+}
+
+// sentWrite is a write made with a request id, and its result.
+type sentWrite struct {
+	s    Submission
+	want Result
 }
 
 // anyBoard is what a Board and a Sharded both answer.
@@ -199,7 +208,14 @@ func (w *workload) submission() Submission {
 }
 
 func (w *workload) submit(step int) {
+	if len(w.sent) > 0 && w.rng.IntN(6) == 0 {
+		w.retry(step)
+		return
+	}
 	s := w.submission()
+	if w.rng.IntN(3) == 0 {
+		s.RequestID = "req" + strconv.Itoa(step)
+	}
 	// Key suffix takes any float64 as the first field, so only the packed
 	// range is shared: keep adds inside it.
 	f0 := w.model.layout.Field(0)
@@ -219,6 +235,24 @@ func (w *workload) submit(step int) {
 		}
 		if diff := cmp.Diff(want, got); ok && diff != "" {
 			w.t.Fatalf("step %d %v: Submit(%+v) (-want +got):\n%s", step, label(b), s, diff)
+		}
+	}
+	if ok && s.RequestID != "" {
+		w.sent = append(w.sent, sentWrite{s, want})
+	}
+}
+
+// retry sends again a write made with a request id, as a caller whose
+// reply was lost does: it returns the first result and changes nothing.
+func (w *workload) retry(step int) {
+	r := w.sent[w.rng.IntN(len(w.sent))]
+	for _, b := range w.all {
+		got, err := b.Submit(context.Background(), r.s)
+		if err != nil {
+			w.t.Fatalf("step %d %v: retry of %+v: %v", step, label(b), r.s, err)
+		}
+		if diff := cmp.Diff(r.want, got); diff != "" {
+			w.t.Fatalf("step %d %v: retry of %+v (-first result +retry's):\n%s", step, label(b), r.s, diff)
 		}
 	}
 }

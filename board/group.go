@@ -130,7 +130,33 @@ func (g *Group) submit(ctx context.Context, in []Submission) ([]ManyResult, erro
 			return nil, fmt.Errorf("board %s: %w", b.name, err)
 		}
 	}
-	return inGroupGens(ctx, g, func(gens []*generation) ([]ManyResult, error) { return g.submitAtomic(ctx, gens, plans) })
+	req, err := g.requestID(in)
+	if err != nil {
+		return nil, err
+	}
+	return inGroupGens(ctx, g, func(gens []*generation) ([]ManyResult, error) { return g.submitAtomic(ctx, gens, plans, req) })
+}
+
+// requestID returns the key remembering the request id of the group
+// write in ("" for none): the submissions that carry one carry the same.
+func (g *Group) requestID(in []Submission) (string, error) {
+	rid := ""
+	for _, s := range in {
+		switch {
+		case s.RequestID == "":
+		case rid != "" && s.RequestID != rid:
+			return "", fmt.Errorf("board: group submit: id %s: submissions carry different request ids: %w", clip.Quote(s.ID), ErrArgument)
+		case len(s.RequestID) > maxRequestIDLen:
+			return "", fmt.Errorf("board: group submit: request id of %d bytes, over %d: %w", len(s.RequestID), maxRequestIDLen, ErrArgument)
+		default:
+			rid = s.RequestID
+		}
+	}
+	if rid == "" {
+		return "", nil
+	}
+	b := g.boards[0]
+	return b.requestKey("tb:{"+b.opts.Group+"}:", rid), nil
 }
 
 // submissions checks in (one Submission per board, one ID, one Data) and
@@ -191,7 +217,7 @@ func inGroupGens[T any](ctx context.Context, g *Group, op func(gens []*generatio
 
 // submitAtomic writes every board's plan in one script, in generations
 // gens.
-func (g *Group) submitAtomic(ctx context.Context, gens []*generation, plans []writePlan) ([]ManyResult, error) {
+func (g *Group) submitAtomic(ctx context.Context, gens []*generation, plans []writePlan, req string) ([]ManyResult, error) {
 	argv := make([][]string, len(g.boards))
 	var keys, args []string
 	for i, b := range g.boards {
@@ -206,6 +232,7 @@ func (g *Group) submitAtomic(ctx context.Context, gens []*generation, plans []wr
 	for _, a := range argv {
 		args = append(args, a...)
 	}
+	args = append(args, plans[0].id, req, strconv.FormatInt(g.boards[0].opts.RequestRetention.Milliseconds(), 10))
 	arr, err := g.script("submit", gens, groupSource).Exec(ctx, g.boards[0].client, keys, args).ToArray()
 	if err != nil {
 		return nil, g.scriptErr(err)

@@ -882,7 +882,7 @@ func TestKindMatrixCoversEveryMethod(t *testing.T) {
 func TestKindMatrixCoversEveryKind(t *testing.T) {
 	// The settings of Options: those that make a kind, and the others.
 	kindSettings := []string{"Group", "SharedData", "Shards"}
-	others := []string{"Strategy", "Cap", "DenseRanks", "MaxIDLen", "UpdateAttempts", "SkipWriteRank", "WaitReplicas", "WaitTimeout", "WaitAOF", "Observer", "Rules", "Bounds"}
+	others := []string{"Strategy", "Cap", "DenseRanks", "MaxIDLen", "UpdateAttempts", "SkipWriteRank", "WaitReplicas", "WaitTimeout", "WaitAOF", "Observer", "Rules", "Bounds", "RequestRetention"}
 	typ := reflect.TypeFor[Options]()
 	for i := range typ.NumField() {
 		f := typ.Field(i)

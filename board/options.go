@@ -56,6 +56,14 @@ const (
 	maxUpdateAttempts     = 1 << 20
 )
 
+// Request ids (Submission.RequestID): their longest, and the default and
+// longest Options.RequestRetention.
+const (
+	maxRequestIDLen         = 200
+	defaultRequestRetention = 24 * time.Hour
+	maxRequestRetention     = 7 * 24 * time.Hour
+)
+
 // Bounds and default of Options.WaitReplicas and Options.WaitTimeout.
 const (
 	maxWaitReplicas    = durable.MaxReplicas
@@ -142,6 +150,11 @@ type Options struct {
 	// without Shards (ErrOptions).
 	SkipWriteRank bool
 
+	// RequestRetention is how long a write's Submission.RequestID is
+	// remembered: a retry within it writes nothing and returns the first
+	// write's result. Default 24h; 1s to 7 days. It belongs to the handle.
+	RequestRetention time.Duration
+
 	// WaitReplicas is how many replicas must acknowledge each write
 	// (Submit, SubmitMany, Update, Remove, SetData) before it returns:
 	// Redis's WAIT, sent right after the write on the same connection, in
@@ -207,6 +220,10 @@ func (o Options) withDefaults() (Options, error) {
 	}
 	if o.Shards != 0 || o.SkipWriteRank {
 		return o, fmt.Errorf("board: Options.Shards = %d, SkipWriteRank = %t: a board of one hash tag (Shards 0) takes no SkipWriteRank: %w", o.Shards, o.SkipWriteRank, ErrOptions)
+	}
+	o.RequestRetention = cmp.Or(o.RequestRetention, defaultRequestRetention)
+	if o.RequestRetention < time.Second || o.RequestRetention > maxRequestRetention {
+		return o, fmt.Errorf("board: Options.RequestRetention = %v out of range [1s, %v]: %w", o.RequestRetention, maxRequestRetention, ErrOptions)
 	}
 	if err := o.Rules.check(); err != nil {
 		return o, err

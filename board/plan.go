@@ -3,7 +3,9 @@ package board
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/internal/clip"
@@ -24,7 +26,8 @@ type writePlan struct {
 	ops      string       // PerField: the operators' codes, one a field
 	expect   *expectation // Update's compare-and-set; nil for none
 	policy   Policy
-	dropData bool // with data nil: remove the member data (a resharding's copy)
+	dropData bool   // with data nil: remove the member data (a resharding's copy)
+	reqKey   string // the key remembering the request id; "" for none
 	native   bool // a native write may take it, in a generation at rest (see nativeIn)
 }
 
@@ -42,6 +45,9 @@ func (b *Board) plan(s Submission, e *expectation) (writePlan, error) {
 		return writePlan{}, err
 	}
 	p := writePlan{id: s.ID, values: s.Values, data: s.Data, expect: e, policy: s.Policy, dropData: s.dropData}
+	if s.RequestID != "" {
+		p.reqKey = b.requestKey(b.prefix, s.RequestID)
+	}
 	if s.Policy == PerField {
 		p.ops = opsString(s.Ops, len(s.Values))
 	} else {
@@ -50,7 +56,7 @@ func (b *Board) plan(s Submission, e *expectation) (writePlan, error) {
 			return writePlan{}, err
 		}
 	}
-	p.native = e == nil && s.Data == nil && (s.Policy == Replace || s.Policy == Best) && b.writesNative()
+	p.native = e == nil && s.Data == nil && s.RequestID == "" && (s.Policy == Replace || s.Policy == Best) && b.writesNative()
 	return p, nil
 }
 
@@ -85,18 +91,18 @@ func (b *Board) scriptArgs(p *writePlan) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	if p.expect == nil && p.data == nil && !p.dropData && p.policy != PerField && expire == "0" && b.fence == "" {
+	if p.expect == nil && p.data == nil && !p.dropData && p.policy != PerField && expire == "0" && b.fence == "" && p.reqKey == "" {
 		// The common case: no optional arguments (a fenced write's script reads its expire-at).
 		return []string{p.id, policyCodes[p.policy], fmtFloat(p.score), p.member}, nil
 	}
-	return p.fullArgs(expire), nil
+	return p.fullArgs(expire, b.opts.RequestRetention), nil
 }
 
 // fullArgs is submit.lua's ARGV for p with its optional arguments: the
 // expire-at given, the expectation, the member data, and PerField's
 // values (which the script combines with the stored ones).
-func (p *writePlan) fullArgs(expire string) []string {
-	third, n := fmtFloat(p.score), 10
+func (p *writePlan) fullArgs(expire string, retention time.Duration) []string {
+	third, n := fmtFloat(p.score), 12
 	if p.policy == PerField {
 		third, n = p.ops, n+len(p.values)
 	}
@@ -110,7 +116,8 @@ func (p *writePlan) fullArgs(expire string) []string {
 	} else if p.dropData {
 		hasData = "0"
 	}
-	args := append(make([]string, 0, n), p.id, policyCodes[p.policy], third, p.member, expire, e.op, e.score, e.member, hasData, string(p.data))
+	args := append(make([]string, 0, n), p.id, policyCodes[p.policy], third, p.member, expire, e.op, e.score, e.member, hasData, string(p.data),
+		p.reqKey, strconv.FormatInt(retention.Milliseconds(), 10))
 	if p.policy == PerField {
 		for _, v := range p.values {
 			args = append(args, fmtFloat(v))
@@ -122,6 +129,9 @@ func (p *writePlan) fullArgs(expire string) []string {
 func (b *Board) checkSubmission(s Submission) error {
 	if err := b.checkID(s.ID); err != nil {
 		return err
+	}
+	if len(s.RequestID) > maxRequestIDLen {
+		return fmt.Errorf("board: id %s: request id of %d bytes, over %d: %w", clip.Quote(s.ID), len(s.RequestID), maxRequestIDLen, ErrArgument)
 	}
 	if len(s.Data) > maxDataLen {
 		return fmt.Errorf("board: id %s: %d bytes of data, over maxDataLen = %d: %w", clip.Quote(s.ID), len(s.Data), maxDataLen, ErrArgument)
@@ -245,3 +255,8 @@ func (b *Board) storedValues(p *writePlan, ms []rueidis.RedisMessage) ([]float64
 	_, vals, err := b.decode(score, member)
 	return vals, err
 }
+
+// requestKey is the key remembering request id rid of a board whose keys
+// start with prefix: in its hash tag, so that the write and the id are
+// one script.
+func (b *Board) requestKey(prefix, rid string) string { return prefix + "r:" + rid }

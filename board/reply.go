@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/internal/clip"
 	"github.com/tiebreak/tiebreak/pack"
 )
 
@@ -67,6 +68,9 @@ func (b *Board) scriptErr(op string, err error) error {
 func (b *Board) refusal(op, text string) error {
 	if err := b.refusedByRule(op, text); err != nil {
 		return err
+	}
+	if other, ok := strings.CutPrefix(text, "TBREQUEST "); ok {
+		return fmt.Errorf("board: %s: %s: the request id was used for id %s: %w", op, b.name, clip.Quote(other), ErrArgument)
 	}
 	var i int
 	var v string

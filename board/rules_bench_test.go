@@ -75,3 +75,55 @@ func BenchmarkRulesWrite(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkRequestIDWrite measures a write with a request id against the
+// same write without, in the same run (blocks alternating): Redis CPU
+// per call (redis-µs/op, ratio-script against a scripted write without
+// one, ratio-native against a plain board's native write), and the
+// memory each remembered id costs (bytes/id: used_memory's growth over
+// the run's ids; key-bytes: MEMORY USAGE of one).
+func BenchmarkRequestIDWrite(b *testing.B) {
+	env := redistest.New(b)
+	ctx := context.Background()
+	withID := newBoard(b, env.Client, env.Prefix, "rid", testLayout(b), Options{})
+	script := newBoard(b, env.Client, env.Prefix, "script", testLayout(b), Options{Cap: 1 << 40})
+	native := newBoard(b, env.Client, env.Prefix, "native", testLayout(b), Options{})
+	sub := func(j int) Submission {
+		return Submission{ID: "id" + strconv.Itoa(j%1000), Values: []float64{float64(j % 1000), float64(j % 2), float64(j % 200)}, Policy: Best}
+	}
+	var cpu [3]float64
+	var mem float64
+	const block = 200
+	for i := 0; i < b.N; i += block {
+		for k, w := range []*Board{withID, script, native} {
+			m0, _ := redisops.Info(ctx, env.Client, "memory")
+			before, err := redisops.CPUSeconds(ctx, env.Client)
+			if err != nil {
+				b.Fatal(err)
+			}
+			for j := i; j < min(i+block, b.N); j++ {
+				s := sub(j)
+				if k == 0 {
+					s.RequestID = "request-" + strconv.Itoa(j)
+				}
+				if _, err := w.Submit(ctx, s); err != nil {
+					b.Fatal(err)
+				}
+			}
+			after, _ := redisops.CPUSeconds(ctx, env.Client)
+			cpu[k] += after - before
+			if k == 0 {
+				m1, _ := redisops.Info(ctx, env.Client, "memory")
+				a, _ := strconv.ParseFloat(m1["used_memory"], 64)
+				z, _ := strconv.ParseFloat(m0["used_memory"], 64)
+				mem += a - z
+			}
+		}
+	}
+	usage, _ := env.Client.Do(ctx, env.Client.B().MemoryUsage().Key(withID.prefix+"r:request-0").Build()).AsInt64()
+	b.ReportMetric(cpu[0]/float64(b.N)*1e6, "redis-µs/op")
+	b.ReportMetric(cpu[0]/cpu[1], "ratio-script")
+	b.ReportMetric(cpu[0]/cpu[2], "ratio-native")
+	b.ReportMetric(mem/float64(b.N), "bytes/id")
+	b.ReportMetric(float64(usage), "key-bytes")
+}

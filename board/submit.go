@@ -71,6 +71,18 @@ type Submission struct {
 	// Data, when not nil, replaces the entry's member data in the same
 	// script: at most 64 KiB bytes. Nil leaves it as it is.
 	Data []byte
+	// RequestID, when not empty, makes the write idempotent: the first
+	// write with it applies and is remembered, with its result, for
+	// Options.RequestRetention; a write with it again within that time
+	// (a retry after a timeout or a lost connection) writes nothing and
+	// returns the first write's result, whatever the policy or operator
+	// (OpAdd adds once). The request id and the write are one atomic step,
+	// and so are replicated together. Request ids are the board's own
+	// (a periodic board's window's): send a retry to the same board. A
+	// request id used for another ID is refused (ErrArgument). At most 200
+	// bytes. Default "": none. Each remembered id costs Redis one key of
+	// about 100 bytes, deleted when its time is up.
+	RequestID string
 
 	dropData bool // with Data nil: remove the member data (a resharding's copy)
 }

@@ -64,7 +64,7 @@ func (s *Season) submit(ctx context.Context, sub board.Submission) (Result, erro
 	p := s.l.partition(sub.ID)
 	args := []string{sub.ID, s.w.Label, strconv.FormatInt(s.w.Start.UnixMilli(), 10), s.l.group(p)}
 	for range maxUnrolled + 1 {
-		res, where, err := s.l.placed.Submit(ctx, s.keys(p), args, sub)
+		res, where, err := s.l.placed.Submit(ctx, s.keys(p), args, s.l.partKey(p, ""), sub)
 		refusal, season := leagueRefusal(err)
 		switch {
 		case refusal == "unrolled":

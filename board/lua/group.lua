@@ -7,7 +7,10 @@
 --
 -- KEYS: every board's keys (see common.lua), board after board
 -- ARGV[1..n]  how many of the arguments that follow are each board's
--- then every board's submit.lua arguments, board after board
+-- then every board's submit.lua arguments, board after board, then the
+-- entry's id, the key remembering the write's request id ('' for none)
+-- and how long it remembers it (ms): a write made already under it
+-- returns that write's reply and writes nothing.
 --
 -- Reply: {reply of board 1, ..., reply of board n}, each as submit.lua's;
 --        or, nothing written, the first refusal of any board: the error
@@ -21,6 +24,15 @@ for i = 1, #BOARDS do
   for j = 1, tonumber(ARGV[i]) do args[j] = ARGV[a]; a = a + 1 end
   parts[i] = {keys, args}
 end
+local id, req, ttl = ARGV[a], ARGV[a + 1], ARGV[a + 2]
+if req ~= '' then
+  local done = redis.call('GET', req)
+  if done then
+    local d = cmsgpack.unpack(done)
+    if d[1] ~= id then return redis.error_reply('TBBOARD 1 TBREQUEST ' .. d[1]) end
+    return d[2]
+  end
+end
 for i = 1, #BOARDS do
   local r = BOARDS[i](parts[i][1], parts[i][2], true)
   if r ~= 'ok' then
@@ -29,4 +41,5 @@ for i = 1, #BOARDS do
 end
 local out = {}
 for i = 1, #BOARDS do out[i] = BOARDS[i](parts[i][1], parts[i][2], false) end
+if req ~= '' then redis.call('SET', req, cmsgpack.pack({id, out}), 'PX', ttl) end
 return out

@@ -60,6 +60,11 @@ local keys = board_keys('tb:{' .. group .. '}:{' .. label .. ':' .. TIERS[tier] 
 local args = {}
 for i = 5, #ARGV do args[#args + 1] = ARGV[i] end
 local r = board_1(keys, args, true)
+if type(r) == 'table' and not r.err then
+  -- A write made already under its request id: its reply, nothing written.
+  table.insert(r, 1, where)
+  return r
+end
 if r ~= 'ok' then return r end
 if fill then
   redis.call('HSET', KEYS[5], tier, n, where, fill + 1)

@@ -211,7 +211,9 @@ local mirror = false
 --          still be stored as ARGV[7] (score) and ARGV[8] (member)
 -- ARGV[9]  '1' to set member data to ARGV[10], '' to leave it, '0' to
 --          remove it (a resharding's copy of an entry that has none)
--- ARGV[11..] 'f' only: one value (or increment) per field
+-- ARGV[11] the key remembering the write's request id ('' for none)
+-- ARGV[12] how long it remembers it, in ms
+-- ARGV[13..] 'f' only: one value (or increment) per field
 --
 -- KEYS may leave out d when ARGV[9] is not '1', ARGV[5] is '0', there is
 -- no cap and the board is not migrating: nothing then touches it.
@@ -235,6 +237,8 @@ local mirror = false
 --        its field's range (nothing written).
 --        'TBBOUND <field index from 1> <value>' when a per-field result
 --        would leave its field's BOUNDS (nothing written).
+--        'TBREQUEST <id>' when the request id was used for another id
+--        (nothing written).
 --        'TBRULE <rule> <id>' when a rule of RULES refuses the write:
 --        closed, notjoined, full or attempts (nothing written).
 --        'TBMISMATCH' when the stored descriptor is not DESC (nothing
@@ -243,6 +247,18 @@ local mirror = false
 --        not store it (see above; nothing written).
 
 local id, policy = ARGV[1], ARGV[2]
+-- A write made already under its request id returns that write's reply
+-- (its full form) and writes nothing; the id must be the same.
+local req = ARGV[11]
+if req == '' then req = nil end
+if req then
+  local done = redis.call('GET', req)
+  if done then
+    local d = cmsgpack.unpack(done)
+    if d[1] ~= id then return redis.error_reply('TBREQUEST ' .. d[1]) end
+    return d[2]
+  end
+end
 local desc = redis.call('HGET', KEYS[KMETA], 'desc')
 if desc and desc ~= DESC then return redis.error_reply('TBMISMATCH') end
 if not desc and (SHARD or mirror) then return redis.error_reply('TBDROPPED') end
@@ -303,7 +319,7 @@ if policy == 'f' then
     end
   end
   for i, f in ipairs(F) do
-    local x, op = tonumber(ARGV[10 + i]), string.sub(ops, i, i)
+    local x, op = tonumber(ARGV[12 + i]), string.sub(ops, i, i)
     if ov then
       if op == 'a' then x = ov[i] + x
       elseif op == 'x' then x = math.max(ov[i], x)
@@ -387,10 +403,12 @@ end
 
 local rank = redis.call('ZRANK', KEYS[KZ], nm)
 rank = rank and rank + 1 or 0
+local full = {rank, changed and 1 or 0, trimmed, nm, ns}
+if req then redis.call('SET', req, cmsgpack.pack({id, full}), 'PX', ARGV[12]) end
 if policy ~= 'f' and nm == ARGV[4] and ns == ARGV[3] then
   return {rank, changed and 1 or 0, trimmed}
 end
-return {rank, changed and 1 or 0, trimmed, nm, ns}
+return full
 end
 local function board_keys(p) return {p .. 'z', p .. 'meta', p .. 'd'} end
 local BOARDS = {board_1}
@@ -461,6 +479,11 @@ local keys = board_keys('tb:{' .. group .. '}:{' .. label .. ':' .. TIERS[tier] 
 local args = {}
 for i = 5, #ARGV do args[#args + 1] = ARGV[i] end
 local r = board_1(keys, args, true)
+if type(r) == 'table' and not r.err then
+  -- A write made already under its request id: its reply, nothing written.
+  table.insert(r, 1, where)
+  return r
+end
 if r ~= 'ok' then return r end
 if fill then
   redis.call('HSET', KEYS[5], tier, n, where, fill + 1)

@@ -211,7 +211,9 @@ local mirror = false
 --          still be stored as ARGV[7] (score) and ARGV[8] (member)
 -- ARGV[9]  '1' to set member data to ARGV[10], '' to leave it, '0' to
 --          remove it (a resharding's copy of an entry that has none)
--- ARGV[11..] 'f' only: one value (or increment) per field
+-- ARGV[11] the key remembering the write's request id ('' for none)
+-- ARGV[12] how long it remembers it, in ms
+-- ARGV[13..] 'f' only: one value (or increment) per field
 --
 -- KEYS may leave out d when ARGV[9] is not '1', ARGV[5] is '0', there is
 -- no cap and the board is not migrating: nothing then touches it.
@@ -235,6 +237,8 @@ local mirror = false
 --        its field's range (nothing written).
 --        'TBBOUND <field index from 1> <value>' when a per-field result
 --        would leave its field's BOUNDS (nothing written).
+--        'TBREQUEST <id>' when the request id was used for another id
+--        (nothing written).
 --        'TBRULE <rule> <id>' when a rule of RULES refuses the write:
 --        closed, notjoined, full or attempts (nothing written).
 --        'TBMISMATCH' when the stored descriptor is not DESC (nothing
@@ -243,6 +247,18 @@ local mirror = false
 --        not store it (see above; nothing written).
 
 local id, policy = ARGV[1], ARGV[2]
+-- A write made already under its request id returns that write's reply
+-- (its full form) and writes nothing; the id must be the same.
+local req = ARGV[11]
+if req == '' then req = nil end
+if req then
+  local done = redis.call('GET', req)
+  if done then
+    local d = cmsgpack.unpack(done)
+    if d[1] ~= id then return redis.error_reply('TBREQUEST ' .. d[1]) end
+    return d[2]
+  end
+end
 local desc = redis.call('HGET', KEYS[KMETA], 'desc')
 if desc and desc ~= DESC then return redis.error_reply('TBMISMATCH') end
 if not desc and (SHARD or mirror) then return redis.error_reply('TBDROPPED') end
@@ -303,7 +319,7 @@ if policy == 'f' then
     end
   end
   for i, f in ipairs(F) do
-    local x, op = tonumber(ARGV[10 + i]), string.sub(ops, i, i)
+    local x, op = tonumber(ARGV[12 + i]), string.sub(ops, i, i)
     if ov then
       if op == 'a' then x = ov[i] + x
       elseif op == 'x' then x = math.max(ov[i], x)
@@ -387,10 +403,12 @@ end
 
 local rank = redis.call('ZRANK', KEYS[KZ], nm)
 rank = rank and rank + 1 or 0
+local full = {rank, changed and 1 or 0, trimmed, nm, ns}
+if req then redis.call('SET', req, cmsgpack.pack({id, full}), 'PX', ARGV[12]) end
 if policy ~= 'f' and nm == ARGV[4] and ns == ARGV[3] then
   return {rank, changed and 1 or 0, trimmed}
 end
-return {rank, changed and 1 or 0, trimmed, nm, ns}
+return full
 end
 local function board_2(KEYS, ARGV, CHECK)
 -- board: group write of b1
@@ -605,7 +623,9 @@ local mirror = false
 --          still be stored as ARGV[7] (score) and ARGV[8] (member)
 -- ARGV[9]  '1' to set member data to ARGV[10], '' to leave it, '0' to
 --          remove it (a resharding's copy of an entry that has none)
--- ARGV[11..] 'f' only: one value (or increment) per field
+-- ARGV[11] the key remembering the write's request id ('' for none)
+-- ARGV[12] how long it remembers it, in ms
+-- ARGV[13..] 'f' only: one value (or increment) per field
 --
 -- KEYS may leave out d when ARGV[9] is not '1', ARGV[5] is '0', there is
 -- no cap and the board is not migrating: nothing then touches it.
@@ -629,6 +649,8 @@ local mirror = false
 --        its field's range (nothing written).
 --        'TBBOUND <field index from 1> <value>' when a per-field result
 --        would leave its field's BOUNDS (nothing written).
+--        'TBREQUEST <id>' when the request id was used for another id
+--        (nothing written).
 --        'TBRULE <rule> <id>' when a rule of RULES refuses the write:
 --        closed, notjoined, full or attempts (nothing written).
 --        'TBMISMATCH' when the stored descriptor is not DESC (nothing
@@ -637,6 +659,18 @@ local mirror = false
 --        not store it (see above; nothing written).
 
 local id, policy = ARGV[1], ARGV[2]
+-- A write made already under its request id returns that write's reply
+-- (its full form) and writes nothing; the id must be the same.
+local req = ARGV[11]
+if req == '' then req = nil end
+if req then
+  local done = redis.call('GET', req)
+  if done then
+    local d = cmsgpack.unpack(done)
+    if d[1] ~= id then return redis.error_reply('TBREQUEST ' .. d[1]) end
+    return d[2]
+  end
+end
 local desc = redis.call('HGET', KEYS[KMETA], 'desc')
 if desc and desc ~= DESC then return redis.error_reply('TBMISMATCH') end
 if not desc and (SHARD or mirror) then return redis.error_reply('TBDROPPED') end
@@ -697,7 +731,7 @@ if policy == 'f' then
     end
   end
   for i, f in ipairs(F) do
-    local x, op = tonumber(ARGV[10 + i]), string.sub(ops, i, i)
+    local x, op = tonumber(ARGV[12 + i]), string.sub(ops, i, i)
     if ov then
       if op == 'a' then x = ov[i] + x
       elseif op == 'x' then x = math.max(ov[i], x)
@@ -781,10 +815,12 @@ end
 
 local rank = redis.call('ZRANK', KEYS[KZ], nm)
 rank = rank and rank + 1 or 0
+local full = {rank, changed and 1 or 0, trimmed, nm, ns}
+if req then redis.call('SET', req, cmsgpack.pack({id, full}), 'PX', ARGV[12]) end
 if policy ~= 'f' and nm == ARGV[4] and ns == ARGV[3] then
   return {rank, changed and 1 or 0, trimmed}
 end
-return {rank, changed and 1 or 0, trimmed, nm, ns}
+return full
 end
 -- board: group
 local BOARDS = {board_1, board_2}
@@ -799,7 +835,10 @@ local NKEYS = {5, 4}
 --
 -- KEYS: every board's keys (see common.lua), board after board
 -- ARGV[1..n]  how many of the arguments that follow are each board's
--- then every board's submit.lua arguments, board after board
+-- then every board's submit.lua arguments, board after board, then the
+-- entry's id, the key remembering the write's request id ('' for none)
+-- and how long it remembers it (ms): a write made already under it
+-- returns that write's reply and writes nothing.
 --
 -- Reply: {reply of board 1, ..., reply of board n}, each as submit.lua's;
 --        or, nothing written, the first refusal of any board: the error
@@ -813,6 +852,15 @@ for i = 1, #BOARDS do
   for j = 1, tonumber(ARGV[i]) do args[j] = ARGV[a]; a = a + 1 end
   parts[i] = {keys, args}
 end
+local id, req, ttl = ARGV[a], ARGV[a + 1], ARGV[a + 2]
+if req ~= '' then
+  local done = redis.call('GET', req)
+  if done then
+    local d = cmsgpack.unpack(done)
+    if d[1] ~= id then return redis.error_reply('TBBOARD 1 TBREQUEST ' .. d[1]) end
+    return d[2]
+  end
+end
 for i = 1, #BOARDS do
   local r = BOARDS[i](parts[i][1], parts[i][2], true)
   if r ~= 'ok' then
@@ -821,4 +869,5 @@ for i = 1, #BOARDS do
 end
 local out = {}
 for i = 1, #BOARDS do out[i] = BOARDS[i](parts[i][1], parts[i][2], false) end
+if req ~= '' then redis.call('SET', req, cmsgpack.pack({id, out}), 'PX', ttl) end
 return out
