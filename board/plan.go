@@ -28,7 +28,7 @@ type writePlan struct {
 	policy   Policy
 	dropData bool   // with data nil: remove the member data (a resharding's copy)
 	reqKey   string // the key remembering the request id; "" for none
-	native   bool // a native write may take it, in a generation at rest (see nativeIn)
+	native   bool   // a native write may take it, in a generation at rest (see nativeIn)
 }
 
 // expectation is what a compare-and-set write requires of the stored
