@@ -216,6 +216,10 @@ func (w *workload) submit(step int) {
 	if w.rng.IntN(3) == 0 {
 		s.RequestID = "req" + strconv.Itoa(step)
 	}
+	if w.rng.IntN(3) == 0 {
+		s.Overtaken = 1 + w.rng.IntN(5)
+	}
+	oldIdx := int(w.model.find(s.ID).Rank) - 1 // -1: a new entry
 	// Key suffix takes any float64 as the first field, so only the packed
 	// range is shared: keep adds inside it.
 	f0 := w.model.layout.Field(0)
@@ -228,7 +232,11 @@ func (w *workload) submit(step int) {
 	if ok && w.cap > 0 {
 		want = w.model.trim(s.ID, w.cap, want)
 	}
+	if ok && s.Overtaken > 0 {
+		want.Overtaken = w.model.passed(want.Entry.Rank, oldIdx, s.Overtaken)
+	}
 	for _, b := range w.all {
+		s, want := unpassed(b, s, want)
 		got, err := b.Submit(context.Background(), s)
 		if (err == nil) != ok {
 			w.t.Fatalf("step %d %v: Submit(%+v) err = %v, model ok = %v", step, label(b), s, err, ok)
@@ -247,9 +255,14 @@ func (w *workload) submit(step int) {
 func (w *workload) retry(step int) {
 	r := w.sent[w.rng.IntN(len(w.sent))]
 	for _, b := range w.all {
+		s, want := unpassed(b, r.s, r.want)
+		r := sentWrite{s, want}
 		got, err := b.Submit(context.Background(), r.s)
 		if err != nil {
 			w.t.Fatalf("step %d %v: retry of %+v: %v", step, label(b), r.s, err)
+		}
+		if b.Options().Shards > 0 {
+			got.Entry.Rank = r.want.Entry.Rank // ranked again over the shards
 		}
 		if diff := cmp.Diff(r.want, got); diff != "" {
 			w.t.Fatalf("step %d %v: retry of %+v (-first result +retry's):\n%s", step, label(b), r.s, diff)
@@ -372,4 +385,13 @@ func scanAll(ctx context.Context, b anyBoard, n int, opts ...ReadOption) (List, 
 		}
 		c = p.Next
 	}
+}
+
+// unpassed is s and its result without the ids passed on a sharded board,
+// which refuses to give them (Submission.Overtaken).
+func unpassed(b *Board, s Submission, want Result) (Submission, Result) {
+	if b.Options().Shards > 0 {
+		s.Overtaken, want.Overtaken = 0, nil
+	}
+	return s, want
 }

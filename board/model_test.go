@@ -202,3 +202,22 @@ func (m *model) between(lo, hi float64, offset, n int) List {
 	}
 	return l
 }
+
+// passed returns the ids an entry now at rank (0: trimmed), before at
+// 0-based index oldIdx (-1: new), passed, at most k, best first: those
+// now between its new place and its old one, or right behind a new one.
+func (m *model) passed(rank int64, oldIdx, k int) []string {
+	out := []string{}
+	if rank == 0 {
+		return out
+	}
+	all := m.sorted()
+	last := int(rank) + k - 1
+	if oldIdx >= 0 {
+		last = min(last, oldIdx)
+	}
+	for i := int(rank); i <= last && i < len(all); i++ {
+		out = append(out, all[i].ID)
+	}
+	return out
+}

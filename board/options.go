@@ -60,6 +60,7 @@ const (
 // longest Options.RequestRetention.
 const (
 	maxRequestIDLen         = 200
+	maxOvertaken            = 100 // Submission.Overtaken
 	defaultRequestRetention = 24 * time.Hour
 	maxRequestRetention     = 7 * 24 * time.Hour
 )

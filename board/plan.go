@@ -28,6 +28,7 @@ type writePlan struct {
 	policy   Policy
 	dropData bool   // with data nil: remove the member data (a resharding's copy)
 	reqKey   string // the key remembering the request id; "" for none
+	passed   int    // Submission.Overtaken
 	native   bool   // a native write may take it, in a generation at rest (see nativeIn)
 }
 
@@ -44,7 +45,7 @@ func (b *Board) plan(s Submission, e *expectation) (writePlan, error) {
 	if err := b.checkSubmission(s); err != nil {
 		return writePlan{}, err
 	}
-	p := writePlan{id: s.ID, values: s.Values, data: s.Data, expect: e, policy: s.Policy, dropData: s.dropData}
+	p := writePlan{id: s.ID, values: s.Values, data: s.Data, expect: e, policy: s.Policy, dropData: s.dropData, passed: s.Overtaken}
 	if s.RequestID != "" {
 		p.reqKey = b.requestKey(b.prefix, s.RequestID)
 	}
@@ -56,7 +57,7 @@ func (b *Board) plan(s Submission, e *expectation) (writePlan, error) {
 			return writePlan{}, err
 		}
 	}
-	p.native = e == nil && s.Data == nil && s.RequestID == "" && (s.Policy == Replace || s.Policy == Best) && b.writesNative()
+	p.native = e == nil && s.Data == nil && s.RequestID == "" && s.Overtaken == 0 && (s.Policy == Replace || s.Policy == Best) && b.writesNative()
 	return p, nil
 }
 
@@ -91,7 +92,7 @@ func (b *Board) scriptArgs(p *writePlan) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	if p.expect == nil && p.data == nil && !p.dropData && p.policy != PerField && expire == "0" && b.fence == "" && p.reqKey == "" {
+	if p.expect == nil && p.data == nil && !p.dropData && p.policy != PerField && expire == "0" && b.fence == "" && p.reqKey == "" && p.passed == 0 {
 		// The common case: no optional arguments (a fenced write's script reads its expire-at).
 		return []string{p.id, policyCodes[p.policy], fmtFloat(p.score), p.member}, nil
 	}
@@ -102,7 +103,7 @@ func (b *Board) scriptArgs(p *writePlan) ([]string, error) {
 // expire-at given, the expectation, the member data, and PerField's
 // values (which the script combines with the stored ones).
 func (p *writePlan) fullArgs(expire string, retention time.Duration) []string {
-	third, n := fmtFloat(p.score), 12
+	third, n := fmtFloat(p.score), 13
 	if p.policy == PerField {
 		third, n = p.ops, n+len(p.values)
 	}
@@ -117,7 +118,7 @@ func (p *writePlan) fullArgs(expire string, retention time.Duration) []string {
 		hasData = "0"
 	}
 	args := append(make([]string, 0, n), p.id, policyCodes[p.policy], third, p.member, expire, e.op, e.score, e.member, hasData, string(p.data),
-		p.reqKey, strconv.FormatInt(retention.Milliseconds(), 10))
+		p.reqKey, strconv.FormatInt(retention.Milliseconds(), 10), strconv.Itoa(p.passed))
 	if p.policy == PerField {
 		for _, v := range p.values {
 			args = append(args, fmtFloat(v))
@@ -129,6 +130,9 @@ func (p *writePlan) fullArgs(expire string, retention time.Duration) []string {
 func (b *Board) checkSubmission(s Submission) error {
 	if err := b.checkID(s.ID); err != nil {
 		return err
+	}
+	if s.Overtaken < 0 || s.Overtaken > maxOvertaken || (s.Overtaken > 0 && b.opts.shard) {
+		return fmt.Errorf("board: id %s: Overtaken = %d, want 0 to %d, and 0 on a sharded board: %w", clip.Quote(s.ID), s.Overtaken, maxOvertaken, ErrArgument)
 	}
 	if len(s.RequestID) > maxRequestIDLen {
 		return fmt.Errorf("board: id %s: request id of %d bytes, over %d: %w", clip.Quote(s.ID), len(s.RequestID), maxRequestIDLen, ErrArgument)
@@ -227,6 +231,14 @@ func (b *Board) finishMsg(p *writePlan, msg rueidis.RedisMessage) (res Result, c
 
 // finishArr reads the array of one submit.lua reply to p.
 func (b *Board) finishArr(p *writePlan, arr []rueidis.RedisMessage) (res Result, err error) {
+	if len(arr) == 6 {
+		passed, err := arr[5].AsStrSlice()
+		if err != nil {
+			return Result{}, fmt.Errorf("board: submit reply's overtaken ids: %w: %w", ErrReply, err)
+		}
+		defer func() { res.Overtaken = passed }()
+		arr = arr[:5]
+	}
 	if len(arr) != 3 && len(arr) != 5 {
 		return Result{}, fmt.Errorf("board: submit reply of unexpected shape: %w", ErrReply)
 	}

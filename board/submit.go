@@ -79,10 +79,19 @@ type Submission struct {
 	// (OpAdd adds once). The request id and the write are one atomic step,
 	// and so are replicated together. Request ids are the board's own
 	// (a periodic board's window's): send a retry to the same board. A
-	// request id used for another ID is refused (ErrArgument). At most 200
-	// bytes. Default "": none. Each remembered id costs Redis one key of
+	// request id used for another ID is refused (ErrArgument). On a
+	// sharded board the id is remembered on the entry's shard, and a
+	// retry's Rank is the remembered entry's rank over the shards now. At
+	// most 200 bytes. Default "": none. Each remembered id costs Redis one key of
 	// about 100 bytes, deleted when its time is up.
 	RequestID string
+	// Overtaken asks the write for the ids its entry passed, at most
+	// Overtaken of them, best first, in Result.Overtaken: those ranked
+	// before the entry's old place and after its new one (for a new
+	// entry, those now right behind it), in the same script and round
+	// trip. 0 to 100; default 0: none. A sharded board refuses it
+	// (ErrArgument): no one shard's script sees the others' entries.
+	Overtaken int
 
 	dropData bool // with Data nil: remove the member data (a resharding's copy)
 }
@@ -96,6 +105,9 @@ type Result struct {
 	Changed bool
 	// Trimmed reports that the cap removed the entry in the same write.
 	Trimmed bool
+	// Overtaken are the ids the entry passed, best first, when the
+	// submission asked for them (Submission.Overtaken): nil otherwise.
+	Overtaken []string
 }
 
 // Submit writes one entry in one atomic step and one round trip, and

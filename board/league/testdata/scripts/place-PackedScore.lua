@@ -213,7 +213,8 @@ local mirror = false
 --          remove it (a resharding's copy of an entry that has none)
 -- ARGV[11] the key remembering the write's request id ('' for none)
 -- ARGV[12] how long it remembers it, in ms
--- ARGV[13..] 'f' only: one value (or increment) per field
+-- ARGV[13] k: reply the ids the entry passed, at most k ('0': none)
+-- ARGV[14..] 'f' only: one value (or increment) per field
 --
 -- KEYS may leave out d when ARGV[9] is not '1', ARGV[5] is '0', there is
 -- no cap and the board is not migrating: nothing then touches it.
@@ -228,8 +229,8 @@ local mirror = false
 -- target's keys behind, refuse instead (TBDROPPED).
 --
 -- Reply: {rank, changed, trimmed} when the stored member and score are
---        ARGV[4] and ARGV[3] as sent, else
---        {rank, changed, trimmed, member, score}: rank is the new ordinal
+--        ARGV[4] and ARGV[3] as sent and no ids passed are asked, else
+--        {rank, changed, trimmed, member, score[, passed ids]}: rank is the new ordinal
 --        rank (1 = best), 0 when trimmed by the cap; changed and trimmed
 --        are 1 or 0.
 --    or  'conflict' when the expectation does not hold (nothing written).
@@ -319,7 +320,7 @@ if policy == 'f' then
     end
   end
   for i, f in ipairs(F) do
-    local x, op = tonumber(ARGV[12 + i]), string.sub(ops, i, i)
+    local x, op = tonumber(ARGV[13 + i]), string.sub(ops, i, i)
     if ov then
       if op == 'a' then x = ov[i] + x
       elseif op == 'x' then x = math.max(ov[i], x)
@@ -365,6 +366,8 @@ end
 if CHECK then return 'ok' end
 
 if RULES then redis.call('HINCRBY', KEYS[KA], id, 1) end
+local K, oldr = tonumber(ARGV[13] or '0'), false
+if K > 0 and oldm then oldr = redis.call('ZRANK', KEYS[KZ], oldm) end
 local changed = not oldm or oldm ~= nm or tonumber(olds) ~= tonumber(ns)
 local S
 if DENSE or CAP > 0 then S = side() end
@@ -404,8 +407,20 @@ end
 local rank = redis.call('ZRANK', KEYS[KZ], nm)
 rank = rank and rank + 1 or 0
 local full = {rank, changed and 1 or 0, trimmed, nm, ns}
+if K > 0 then
+  -- The ids passed: those between the new place and the old one (all
+  -- of them moved one down), or, for a new entry, those right behind it.
+  local passed, last = {}, rank + K - 1
+  if oldr then last = math.min(last, oldr) end
+  if rank > 0 and last >= rank then
+    for _, m in ipairs(redis.call('ZRANGE', KEYS[KZ], rank, last)) do
+      passed[#passed + 1] = STRATEGY == 's' and string.sub(m, WIDTH + 1) or m
+    end
+  end
+  full[6] = passed
+end
 if req then redis.call('SET', req, cmsgpack.pack({id, full}), 'PX', ARGV[12]) end
-if policy ~= 'f' and nm == ARGV[4] and ns == ARGV[3] then
+if K == 0 and policy ~= 'f' and nm == ARGV[4] and ns == ARGV[3] then
   return {rank, changed and 1 or 0, trimmed}
 end
 return full
