@@ -102,7 +102,7 @@ func (b *Board) among(ctx context.Context, ids []string, opts []ReadOption) (amo
 
 // amongList reads among.lua's reply to ids.
 func (b *Board) amongList(strs, ids []string, c readConfig) (amongList, error) {
-	const step = 7
+	const step = 8
 	if len(strs) != 1+step*len(ids) {
 		return amongList{}, fmt.Errorf("board: among reply of %d elements for %d ids: %w", len(strs), len(ids), ErrReply)
 	}
@@ -120,6 +120,9 @@ func (b *Board) amongList(strs, ids []string, c readConfig) (amongList, error) {
 		e, err := b.entry(f[1], f[0], f[2])
 		if err == nil {
 			e.Competition, e.Dense, err = parseRanks(f[3], f[4])
+		}
+		if err == nil {
+			e.ModifiedCompetition, err = parseRank(f[7])
 		}
 		if err != nil {
 			return amongList{}, err

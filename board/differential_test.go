@@ -289,7 +289,7 @@ func (w *workload) read(step int) {
 	_, had := w.model.vals[id]
 	n, off := 1+w.rng.IntN(6), w.rng.IntN(len(w.ids)+2)
 	lo, hi := w.value(0), w.value(0)
-	kind := RankKind(w.rng.IntN(3))
+	kind := RankKind(w.rng.IntN(4))
 	if kind == Dense && !w.dense {
 		kind = Competition
 	}
@@ -344,18 +344,24 @@ func (w *workload) read(step int) {
 	}
 }
 
-// readOptions draws the extra ranks of a read (none, competition, or both
-// where the boards keep dense ranks) and tells the model.
+// readOptions draws the extra ranks of a read (none, competition,
+// modified competition, or all where the boards keep dense ranks) and
+// tells the model.
 func (w *workload) readOptions() []ReadOption {
-	switch w.rng.IntN(3) {
+	switch w.rng.IntN(4) {
 	case 1:
 		w.model.ranks = readConfig{comp: true}
 		return []ReadOption{WithRanks(Competition)}
 	case 2:
+		w.model.ranks = readConfig{mod: true}
+		return []ReadOption{WithRanks(ModifiedCompetition)}
+	case 3:
 		if w.dense {
-			w.model.ranks = readConfig{comp: true, dense: true}
-			return []ReadOption{WithRanks(Ordinal, Dense, Competition)}
+			w.model.ranks = readConfig{comp: true, dense: true, mod: true}
+			return []ReadOption{WithRanks(Ordinal, Dense, Competition, ModifiedCompetition)}
 		}
+		w.model.ranks = readConfig{comp: true, mod: true}
+		return []ReadOption{WithRanks(Competition, ModifiedCompetition)}
 	}
 	return nil
 }

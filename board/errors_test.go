@@ -33,7 +33,7 @@ func TestErrorsNameWhatFailed(t *testing.T) {
 		}{
 			{errOf(b.Top(ctx, 0)), []string{"n = 0", "[1, 1000]"}},
 			{errOf(b.Page(ctx, -1, 5)), []string{"offset = -1", "[0, 9007199254740991]"}},
-			{errOf(b.Rank(ctx, "a", 9)), []string{"RankKind(9)", "Ordinal, Competition or Dense"}},
+			{errOf(b.Rank(ctx, "a", 9)), []string{"RankKind(9)", "Ordinal, Competition, Dense or ModifiedCompetition"}},
 			{errOf(b.Submit(ctx, Submission{ID: "a", Values: []float64{1, 1, 1}, Policy: 9})), []string{"Policy(9)"}},
 			{errOf(b.Submit(ctx, Submission{ID: "a", Values: []float64{1, 1, 1}, Policy: PerField, Ops: []Op{7, 0, 0}})), []string{"Op(7)"}},
 			{errOf(b.Submit(ctx, Submission{ID: "a", Values: []float64{1, 1, 1}, Ops: []Op{OpAdd, OpAdd, OpAdd}})), []string{"policy Replace"}},

@@ -58,6 +58,15 @@ func (m *model) sorted() []Entry {
 			out[i].Dense = dense
 		}
 	}
+	if m.ranks.mod {
+		upto := int64(len(out))
+		for i := len(out) - 1; i >= 0; i-- {
+			if i < len(out)-1 && m.cmpTuple(out[i+1].Values, out[i].Values) != 0 {
+				upto = int64(i + 1)
+			}
+			out[i].ModifiedCompetition = upto
+		}
+	}
 	return out
 }
 
@@ -161,6 +170,12 @@ func (m *model) rank(id string, kind RankKind) int64 {
 				return r
 			case Dense:
 				return distinct
+			case ModifiedCompetition:
+				upto := i + 1
+				for upto < len(all) && m.cmpTuple(all[upto].Values, e.Values) == 0 {
+					upto++
+				}
+				return int64(upto)
 			}
 			return e.Rank
 		}

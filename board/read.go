@@ -21,10 +21,10 @@ type Entry struct {
 	// Rank is the entry's ordinal rank, 1 = best, from the same snapshot
 	// as the values (0 when not on the board).
 	Rank int64
-	// Competition and Dense are the entry's competition and dense ranks,
-	// from the same snapshot, when the read asked for them (WithRanks);
-	// 0 otherwise.
-	Competition, Dense int64
+	// Competition, Dense and ModifiedCompetition are the entry's ranks of
+	// those kinds, from the same snapshot, when the read asked for them
+	// (WithRanks); 0 otherwise.
+	Competition, Dense, ModifiedCompetition int64
 	// Data is the member data, when the read asked for it and the entry
 	// has some; nil otherwise.
 	Data []byte
@@ -55,19 +55,23 @@ const (
 	// Dense gives equal entries the same rank without gaps: 1, 2, 2, 3.
 	// It needs Options.DenseRanks.
 	Dense
+	// ModifiedCompetition gives equal entries the same rank, the last of
+	// their places, and skips before them: 1, 3, 3, 4.
+	ModifiedCompetition
 )
 
-var rankKindNames = [...]string{Ordinal: "Ordinal", Competition: "Competition", Dense: "Dense"}
+var rankKindNames = [...]string{Ordinal: "Ordinal", Competition: "Competition", Dense: "Dense", ModifiedCompetition: "ModifiedCompetition"}
 
-// String returns the rank kind's name: "Ordinal", "Competition" or "Dense".
+// String returns the rank kind's name: "Ordinal", "Competition", "Dense"
+// or "ModifiedCompetition".
 func (k RankKind) String() string { return enumName(rankKindNames[:], "RankKind", k) }
 
 // ReadOption changes what a read returns.
 type ReadOption func(*readConfig)
 
 type readConfig struct {
-	data        bool
-	comp, dense bool
+	data             bool
+	comp, dense, mod bool
 	badKind     RankKind // an unknown kind given to WithRanks, or 0
 }
 
@@ -75,8 +79,9 @@ type readConfig struct {
 // snapshot.
 func WithData() ReadOption { return func(c *readConfig) { c.data = true } }
 
-// WithRanks makes a read that returns entries fill their Competition and
-// Dense ranks too, as kinds asks (Ordinal, always returned, may be named),
+// WithRanks makes a read that returns entries fill their Competition,
+// Dense and ModifiedCompetition ranks too, as kinds asks (Ordinal, always
+// returned, may be named),
 // from the same snapshot and in the same round trip. A read refuses an
 // unknown kind (ErrArgument) and Dense on a board without
 // Options.DenseRanks (ErrArgument).
@@ -89,6 +94,8 @@ func WithRanks(kinds ...RankKind) ReadOption {
 				c.comp = true
 			case Dense:
 				c.dense = true
+			case ModifiedCompetition:
+				c.mod = true
 			default:
 				c.badKind = k
 			}
@@ -113,9 +120,12 @@ func (b *Board) readFlags(opts []ReadOption) (c readConfig, data, ranks string, 
 	if c.dense {
 		ranks += "d"
 	}
+	if c.mod {
+		ranks += "m"
+	}
 	switch {
 	case c.badKind != 0:
-		err = fmt.Errorf("board: WithRanks: unknown rank kind %v, want Ordinal, Competition or Dense: %w", c.badKind, ErrArgument)
+		err = fmt.Errorf("board: WithRanks: unknown rank kind %v, want Ordinal, Competition, Dense or ModifiedCompetition: %w", c.badKind, ErrArgument)
 	case c.dense && !b.opts.DenseRanks:
 		err = fmt.Errorf("board: WithRanks(Dense): %w", errDenseDisabled)
 	}
@@ -160,6 +170,8 @@ func (b *Board) rankOf(ctx context.Context, id string, kind RankKind) (int64, er
 		return e.Competition, err
 	case Dense:
 		return e.Dense, err
+	case ModifiedCompetition:
+		return e.ModifiedCompetition, err
 	}
 	return e.Rank, err
 }
@@ -188,7 +200,7 @@ func (b *Board) rank(ctx context.Context, id string, kind RankKind, opts []ReadO
 	if len(strs) == 0 {
 		return Entry{}, fmt.Errorf("board: id %q: %w", id, ErrNotFound)
 	}
-	if len(strs) != 7 {
+	if len(strs) != 8 {
 		return Entry{}, fmt.Errorf("board: rank reply %q: %w", strs, ErrReply)
 	}
 	e, err := b.entry(strs[1], strs[0], strs[2])
@@ -198,7 +210,19 @@ func (b *Board) rank(ctx context.Context, id string, kind RankKind, opts []ReadO
 	if err == nil {
 		e.Competition, e.Dense, err = parseRanks(strs[5], strs[6])
 	}
+	if err == nil {
+		e.ModifiedCompetition, err = parseRank(strs[7])
+	}
 	return e, err
+}
+
+// parseRank reads one rank of a reply.
+func parseRank(s string) (int64, error) {
+	r, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("board: rank %q: %w", s, ErrReply)
+	}
+	return r, nil
 }
 
 // parseRanks reads the competition and dense ranks of a reply; a dense
@@ -229,8 +253,10 @@ func (b *Board) kindCode(kind RankKind) (string, error) {
 			return "", fmt.Errorf("board: %w", errDenseDisabled)
 		}
 		return "d", nil
+	case ModifiedCompetition:
+		return "m", nil
 	}
-	return "", fmt.Errorf("board: unknown rank kind %v, want Ordinal, Competition or Dense: %w", kind, ErrArgument)
+	return "", fmt.Errorf("board: unknown rank kind %v, want Ordinal, Competition, Dense or ModifiedCompetition: %w", kind, ErrArgument)
 }
 
 // maxCount is the largest number of entries one read returns; maxOffset the

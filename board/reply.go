@@ -143,7 +143,7 @@ func (b *Board) listing(op string, r rueidis.RedisResult, c readConfig) (List, e
 	if c.data {
 		step = 4
 	}
-	if len(strs) < 4 || (len(strs)-4)%step != 0 {
+	if len(strs) < 5 || (len(strs)-5)%step != 0 {
 		return List{}, fmt.Errorf("board: %s reply of %d elements: %w", op, len(strs), ErrReply)
 	}
 	total, err1 := strconv.ParseInt(strs[0], 10, 64)
@@ -152,11 +152,12 @@ func (b *Board) listing(op string, r rueidis.RedisResult, c readConfig) (List, e
 	if errors.Is(err3, errNoDense) {
 		return List{}, err3
 	}
-	if err := errors.Join(err1, err2, err3); err != nil {
-		return List{}, fmt.Errorf("board: %s reply header %q: %w", op, strs[:4], ErrReply)
+	upto, err4 := parseRank(strs[4])
+	if err := errors.Join(err1, err2, err3, err4); err != nil {
+		return List{}, fmt.Errorf("board: %s reply header %q: %w", op, strs[:5], ErrReply)
 	}
-	l := List{Total: total, Entries: make([]Entry, 0, (len(strs)-4)/step)}
-	for i := 4; i < len(strs); i += step {
+	l := List{Total: total, Entries: make([]Entry, 0, (len(strs)-5)/step)}
+	for i := 5; i < len(strs); i += step {
 		e, err := b.entry(strs[i+1], strs[i], strconv.FormatInt(first+int64(len(l.Entries)), 10))
 		if err != nil {
 			return List{}, err
@@ -167,7 +168,24 @@ func (b *Board) listing(op string, r rueidis.RedisResult, c readConfig) (List, e
 		l.Entries = append(l.Entries, e)
 	}
 	fillRanks(l.Entries, comp, dense, c)
+	fillModified(l.Entries, upto, c)
 	return l, nil
+}
+
+// fillModified gives the entries of a run in ordinal order, the last of
+// which has the modified competition rank upto, theirs: an entry whose
+// values equal the next one's shares its rank, any other has the ordinal
+// rank of its run's last entry of its values.
+func fillModified(es []Entry, upto int64, c readConfig) {
+	if !c.mod {
+		return
+	}
+	for i := len(es) - 1; i >= 0; i-- {
+		if i < len(es)-1 && !slices.Equal(es[i+1].Values, es[i].Values) {
+			upto = es[i].Rank
+		}
+		es[i].ModifiedCompetition = upto
+	}
 }
 
 // fillRanks gives the entries of a run in ordinal order, whose first has

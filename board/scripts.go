@@ -55,7 +55,7 @@ var scriptFragments = []struct {
 	{"mirrorids", false, true, []string{"lookup", "mirror", "mirrorids"}},
 	{"shardrun", true, false, []string{"lookup", "common", "position", "shardrun"}},
 	{"shardsample", true, false, []string{"lookup", "common", "position", "shardsample"}},
-	{"shardprobe", true, false, []string{"lookup", "common", "position", "shardprobe"}},
+	{"shardprobe", true, false, []string{"lookup", "common", "ranks", "position", "shardprobe"}},
 	{"drain", false, false, []string{"lookup", "common", "moved", "drain"}},
 }
 

@@ -102,7 +102,7 @@ func (sb *shardView) page(ctx context.Context, op string, start, stop pos, k int
 		}
 		skip = k - base
 	}
-	return sb.listOf(m, skip, count, c)
+	return sb.listOf(ctx, m, skip, count, c)
 }
 
 // pageFrom reads after entries of every shard from anchor (none at or
@@ -112,12 +112,12 @@ func (sb *shardView) pageFrom(ctx context.Context, op string, anchor, stop pos, 
 	if err != nil {
 		return List{}, err
 	}
-	return sb.listOf(m, skip, count, c)
+	return sb.listOf(ctx, m, skip, count, c)
 }
 
 // listOf is the list of count merged entries from index skip.
-func (sb *shardView) listOf(m merged, skip, count int64, c readConfig) (List, error) {
-	es, err := sb.entries(m, skip, count, c)
+func (sb *shardView) listOf(ctx context.Context, m merged, skip, count int64, c readConfig) (List, error) {
+	es, err := sb.entries(ctx, m, skip, count, c)
 	return List{Entries: es, Total: sb.visible(m.total)}, err
 }
 
@@ -174,14 +174,14 @@ func (sb *shardView) Around(ctx context.Context, id string, n int, opts ...ReadO
 	if err != nil {
 		return List{}, err
 	}
-	return sb.window(m, at, id, int64(n), c)
+	return sb.window(ctx, m, at, id, int64(n), c)
 }
 
 // window picks Around's n entries from the merged runs around the entry
 // of id, at. Where the runs hold each shard's n-1 entries before at and n
 // from it, the merged entries hold the board's n-1 before at and n from
 // it: their positions follow from at's.
-func (sb *shardView) window(m merged, at pos, id string, n int64, c readConfig) (List, error) {
+func (sb *shardView) window(ctx context.Context, m merged, at pos, id string, n int64, c readConfig) (List, error) {
 	var r int64 // id's position on the board
 	for _, x := range m.runs {
 		r += x.anchor
@@ -197,7 +197,7 @@ func (sb *shardView) window(m merged, at pos, id string, n int64, c readConfig) 
 		start = total - n
 	}
 	start = max(start, 0)
-	es, err := sb.entries(m, start-m.base, min(n, total-start), c)
+	es, err := sb.entries(ctx, m, start-m.base, min(n, total-start), c)
 	return List{Entries: es, Total: total}, err
 }
 
@@ -232,7 +232,7 @@ func (sb *shardView) Scan(ctx context.Context, cursor string, n int, opts ...Rea
 	if at.set && len(m.entries) > 0 && comparePos(m.entries[0].pos, at) == 0 {
 		skip = 1 // the cursor's own entry, still in place
 	}
-	l, err := sb.listOf(m, skip, int64(n)+1, c)
+	l, err := sb.listOf(ctx, m, skip, int64(n)+1, c)
 	if err != nil {
 		return scanPage{}, err
 	}
@@ -273,7 +273,7 @@ func (sb *shardView) Among(ctx context.Context, ids []string, opts ...ReadOption
 			all = append(all, &l.Entries[j].Entry)
 		}
 	}
-	if err := sb.placeAll(ctx, all, nil, c.comp); err != nil {
+	if err := sb.placeAll(ctx, all, nil, c); err != nil {
 		return amongList{}, err
 	}
 	return sb.amongOf(ids, lists, total), nil

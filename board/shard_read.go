@@ -83,16 +83,19 @@ func (sb *shardView) Get(ctx context.Context, id string, opts ...ReadOption) (En
 // Rank is sharded.Rank on this view.
 func (sb *shardView) Rank(ctx context.Context, id string, kind RankKind) (int64, error) {
 	e, err := sb.rank(ctx, id, kind, nil)
-	if kind == Competition {
+	switch kind {
+	case Competition:
 		return e.Competition, err
+	case ModifiedCompetition:
+		return e.ModifiedCompetition, err
 	}
 	return e.Rank, err
 }
 
 func (sb *shardView) rank(ctx context.Context, id string, kind RankKind, opts []ReadOption) (Entry, error) {
 	owner := sb.shards[shardOf(id, len(sb.shards))]
-	if kind == Competition {
-		opts = append(opts, WithRanks(Competition))
+	if kind == Competition || kind == ModifiedCompetition {
+		opts = append(opts, WithRanks(kind))
 	}
 	if _, err := owner.kindCode(kind); err != nil {
 		return Entry{}, err
@@ -105,7 +108,7 @@ func (sb *shardView) rank(ctx context.Context, id string, kind RankKind, opts []
 	if err != nil {
 		return Entry{}, err
 	}
-	if err := sb.placeAll(ctx, []*Entry{&e}, owner, c.comp); err != nil {
+	if err := sb.placeAll(ctx, []*Entry{&e}, owner, c); err != nil {
 		return Entry{}, err
 	}
 	if e.Rank > sb.visible(math.MaxInt64) {
@@ -116,15 +119,20 @@ func (sb *shardView) rank(ctx context.Context, id string, kind RankKind, opts []
 
 // placeAll turns shard ranks into ranks on the whole board: each entry,
 // stored on the shard given (nil: each on its own id's shard), gains the
-// count of the entries before it on every other shard, and of the better
-// tuples when comp. One round trip; none with one shard.
-func (sb *shardView) placeAll(ctx context.Context, es []*Entry, on *Board, comp bool) error {
+// count of the entries before it on every other shard, of the better
+// tuples when c asks for competition ranks, and of the better or equal
+// tuples when it asks for modified competition ranks. One round trip;
+// none with one shard.
+func (sb *shardView) placeAll(ctx context.Context, es []*Entry, on *Board, c readConfig) error {
 	if len(sb.shards) == 1 || len(es) == 0 {
 		return nil
 	}
-	flag := "0"
-	if comp {
-		flag = "1"
+	flag := ""
+	if c.comp {
+		flag = "c"
+	}
+	if c.mod {
+		flag += "m"
 	}
 	calls := make([]shardCall, 0, len(sb.shards))
 	asked := make([][]*Entry, 0, len(sb.shards))
@@ -148,23 +156,58 @@ func (sb *shardView) placeAll(ctx context.Context, es []*Entry, on *Board, comp 
 	if err != nil {
 		return err
 	}
-	for c, strs := range replies {
-		if len(strs) != 1+2*len(asked[c]) {
+	for k, strs := range replies {
+		if len(strs) != 1+3*len(asked[k]) {
 			return fmt.Errorf("board: shard probe reply of %d elements: %w", len(strs), ErrReply)
 		}
-		for j, e := range asked[c] {
-			p, err1 := strconv.ParseInt(strs[1+2*j], 10, 64)
-			t, err2 := strconv.ParseInt(strs[2+2*j], 10, 64)
-			if err := errors.Join(err1, err2); err != nil {
+		for j, e := range asked[k] {
+			p, err1 := strconv.ParseInt(strs[1+3*j], 10, 64)
+			t, err2 := strconv.ParseInt(strs[2+3*j], 10, 64)
+			u, err3 := strconv.ParseInt(strs[3+3*j], 10, 64)
+			if err := errors.Join(err1, err2, err3); err != nil {
 				return fmt.Errorf("board: shard probe reply: %w", ErrReply)
 			}
 			e.Rank += p
-			if comp {
+			if c.comp {
 				e.Competition += t
+			}
+			if c.mod {
+				e.ModifiedCompetition += u
 			}
 		}
 	}
 	return nil
+}
+
+// uptoAll returns the modified competition rank on the whole board of e
+// (stored or not): how many entries of every shard hold its tuple or a
+// better one. One round trip.
+func (sb *shardView) uptoAll(ctx context.Context, e Entry) (int64, error) {
+	score, member, err := sb.probe.encode(e.ID, e.Values)
+	if err != nil {
+		return 0, err
+	}
+	args := []string{"m", fmtFloat(score), member}
+	calls := make([]shardCall, len(sb.shards))
+	for i := range calls {
+		calls[i] = shardCall{i, func(s *scriptSet) *luascript.Script { return s.shardProbe }, args}
+	}
+	replies, err := sb.scatter(ctx, "rank", calls)
+	if err != nil {
+		return 0, err
+	}
+	var sum int64
+	for _, strs := range replies {
+		if len(strs) != 4 {
+			return 0, fmt.Errorf("board: shard probe reply of %d elements: %w", len(strs), ErrReply)
+		}
+		u, err := strconv.ParseInt(strs[3], 10, 64)
+		if err != nil {
+			return 0, fmt.Errorf("board: shard probe reply: %w", ErrReply)
+		}
+		sum += u
+	}
+	return sum, nil
 }
 
 // runArgs are the arguments of shardrun.lua.
@@ -205,7 +248,7 @@ func (sb *shardView) runs(ctx context.Context, op string, anchor pos, before, af
 // entries turns the merged entries from index from (at most n of them)
 // into a board's entries, ranked from m.base, cut at the cap, with the
 // competition ranks when c asks for them.
-func (sb *shardView) entries(m merged, from, n int64, c readConfig) ([]Entry, error) {
+func (sb *shardView) entries(ctx context.Context, m merged, from, n int64, c readConfig) ([]Entry, error) {
 	limit := sb.visible(math.MaxInt64)
 	out := []Entry{}
 	for j := max(from, 0); j < int64(len(m.entries)) && j < from+n; j++ {
@@ -223,6 +266,13 @@ func (sb *shardView) entries(m merged, from, n int64, c readConfig) ([]Entry, er
 	if c.comp && len(out) > 0 {
 		first := m.entries[max(from, 0)]
 		fillRanks(out, 1+sb.probe.tupleBefore(m, first), 0, c)
+	}
+	if c.mod && len(out) > 0 {
+		upto, err := sb.uptoAll(ctx, out[len(out)-1])
+		if err != nil {
+			return nil, err
+		}
+		fillModified(out, min(upto, sb.visible(math.MaxInt64)), c)
 	}
 	return out, nil
 }

@@ -28,7 +28,7 @@ func (sb *shardView) rankWrite(ctx context.Context, owner *Board, res *Result) e
 		res.Entry.Rank = 0
 		return nil
 	}
-	if err := sb.placeAll(ctx, []*Entry{&res.Entry}, owner, false); err != nil {
+	if err := sb.placeAll(ctx, []*Entry{&res.Entry}, owner, readConfig{}); err != nil {
 		if errors.Is(err, errFrozen) || errors.Is(err, errRetired) {
 			// A resharding switched between the write and its ranking: the
 			// write stands (it must not be sent again); its rank is unknown.

@@ -6,9 +6,10 @@
 -- ARGV[1]  cursor score, ARGV[2] cursor member ('' with score '' = start)
 -- ARGV[3]  n, at least 1
 -- ARGV[4]  '1' to return member data
--- ARGV[5]  the extra ranks of the first entry, as range.lua's
+-- ARGV[5]  the extra ranks, as range.lua's
 --
--- Reply: {total, first, comp, dense, member, score[, data, hasdata], ...}
+-- Reply: {total, first, comp, dense, modified (of the last entry), member,
+--        score[, data, hasdata], ...}
 --        as range.lua;
 --        at most n + 1 entries (the extra one tells the caller there is more).
 
@@ -43,6 +44,6 @@ if cs ~= '' then
 end
 local n = tonumber(ARGV[3])
 local got = redis.call('ZRANGE', KEYS[KZ], start, start + n, 'WITHSCORES')
-local c, d = 0, 0
-if ARGV[5] ~= '' then c, d = ranks().first(got, start + 1, ARGV[5]) end
-return emit({redis.call('ZCARD', KEYS[KZ]), start + 1, c, d}, got, ARGV[4] == '1')
+local c, d, u = 0, 0, 0
+if ARGV[5] ~= '' then c, d, u = ranks().first(got, start + 1, ARGV[5]) end
+return emit({redis.call('ZCARD', KEYS[KZ]), start + 1, c, d, u}, got, ARGV[4] == '1')

@@ -5,15 +5,16 @@
 -- ARGV[1]  lo, ARGV[2] hi: stored-score bounds, inclusive, %.17g strings
 -- ARGV[3]  offset, ARGV[4] count
 -- ARGV[5]  '1' to return member data
--- ARGV[6]  the extra ranks of the first entry, as range.lua's
+-- ARGV[6]  the extra ranks, as range.lua's
 --
--- Reply: {total, first, comp, dense, member, score[, data, hasdata], ...}
+-- Reply: {total, first, comp, dense, modified (of the last entry), member,
+--        score[, data, hasdata], ...}
 --        as range.lua.
 
 
 local off = tonumber(ARGV[3])
 local before = redis.call('ZCOUNT', KEYS[KZ], '-inf', '(' .. ARGV[1])
 local got = redis.call('ZRANGE', KEYS[KZ], ARGV[1], ARGV[2], 'BYSCORE', 'LIMIT', off, tonumber(ARGV[4]), 'WITHSCORES')
-local c, d = 0, 0
-if ARGV[6] ~= '' then c, d = ranks().first(got, before + off + 1, ARGV[6]) end
-return emit({redis.call('ZCARD', KEYS[KZ]), before + off + 1, c, d}, got, ARGV[5] == '1')
+local c, d, u = 0, 0, 0
+if ARGV[6] ~= '' then c, d, u = ranks().first(got, before + off + 1, ARGV[6]) end
+return emit({redis.call('ZCARD', KEYS[KZ]), before + off + 1, c, d, u}, got, ARGV[5] == '1')

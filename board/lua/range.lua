@@ -3,19 +3,21 @@
 -- KEYS: the board's keys (see common.lua)
 -- ARGV[1]  start, ARGV[2] stop (inclusive, 0-based)
 -- ARGV[3]  '1' to return member data
--- ARGV[4]  the extra ranks of the first entry: any of 'c' (competition)
---          and 'd' (dense), '' for none
+-- ARGV[4]  the extra ranks: any of 'c' (competition) and 'd' (dense) of the
+--          first entry, 'm' (modified competition) of the last; '' for none
 --
--- Reply: {total, first, comp, dense, member, score[, data, hasdata], ...}:
+-- Reply: {total, first, comp, dense, modified (of the last entry), member,
+--        score[, data, hasdata], ...}:
 --        total is the number of entries on the board, first the ordinal
 --        rank of the first entry returned, comp and dense its competition
---        and dense ranks (0 when not asked for, or no entry; dense -1 when
---        the dense index lacks its tuple). The ranks of the others follow
+--        and dense ranks, modified the last entry's modified competition
+--        rank (0 when not asked for, or no entry; dense -1 when the dense
+--        index lacks its tuple). The ranks of the others follow
 --        from the first's and the tuples (the Go side).
 
 
 local start = tonumber(ARGV[1])
 local got = redis.call('ZRANGE', KEYS[KZ], start, tonumber(ARGV[2]), 'WITHSCORES')
-local c, d = 0, 0
-if ARGV[4] ~= '' then c, d = ranks().first(got, start + 1, ARGV[4]) end
-return emit({redis.call('ZCARD', KEYS[KZ]), start + 1, c, d}, got, ARGV[3] == '1')
+local c, d, u = 0, 0, 0
+if ARGV[4] ~= '' then c, d, u = ranks().first(got, start + 1, ARGV[4]) end
+return emit({redis.call('ZCARD', KEYS[KZ]), start + 1, c, d, u}, got, ARGV[3] == '1')

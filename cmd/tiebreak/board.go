@@ -264,16 +264,18 @@ type rankOut struct {
 	Ordinal     int64  `json:"ordinal"`
 	Competition int64  `json:"competition"`
 	Dense       *int64 `json:"dense,omitempty"`
+	// Modified is the modified competition rank (1, 3, 3, 4).
+	Modified int64 `json:"modifiedCompetition"`
 }
 
 func boardRank(ctx context.Context, e *env, name, id string, r boardRead) error {
 	b, en, err := readBoard(ctx, e, name, id, r, func(b reader, opts []board.ReadOption) (board.Entry, error) {
-		return b.Get(ctx, id, opts...)
+		return b.Get(ctx, id, append(opts, board.WithRanks(board.ModifiedCompetition))...)
 	})
 	if err != nil {
 		return err
 	}
-	out := rankOut{Board: spelling(b), ID: id, Ordinal: en.Rank, Competition: en.Competition}
+	out := rankOut{Board: spelling(b), ID: id, Ordinal: en.Rank, Competition: en.Competition, Modified: en.ModifiedCompetition}
 	t := &table{}
 	t.add("ordinal", fmt.Sprint(en.Rank))
 	t.add("competition", fmt.Sprint(en.Competition))
@@ -281,6 +283,7 @@ func boardRank(ctx context.Context, e *env, name, id string, r boardRead) error 
 		out.Dense = &en.Dense
 		t.add("dense", fmt.Sprint(en.Dense))
 	}
+	t.add("modified competition", fmt.Sprint(en.ModifiedCompetition))
 	return e.out.emit(out, t)
 }
 

@@ -104,10 +104,10 @@ func testBoard(t *testing.T, bin string) {
 		two := int64(2)
 		var got rankOut
 		c.json(&got, "board", "rank", name, "dee")
-		if diff := cmp.Diff(rankOut{Board: name, ID: "dee", Ordinal: 3, Competition: 2, Dense: &two}, got); diff != "" {
+		if diff := cmp.Diff(rankOut{Board: name, ID: "dee", Ordinal: 3, Competition: 2, Dense: &two, Modified: 3}, got); diff != "" {
 			t.Errorf("board rank --json (-want +got):\n%s", diff)
 		}
-		if diff := cmp.Diff("ordinal      3\ncompetition  2\ndense        2\n", c.ok("board", "rank", name, "dee")); diff != "" {
+		if diff := cmp.Diff("ordinal               3\ncompetition           2\ndense                 2\nmodified competition  3\n", c.ok("board", "rank", name, "dee")); diff != "" {
 			t.Errorf("board rank (-want +got):\n%s", diff)
 		}
 	})
@@ -287,7 +287,7 @@ func testDescribe(t *testing.T, bin string) {
 		}
 		var rank rankOut
 		c.json(&rank, "board", "rank", sname, "dee")
-		if diff := cmp.Diff(rankOut{Board: sname, ID: "dee", Ordinal: 3, Competition: 2}, rank); diff != "" {
+		if diff := cmp.Diff(rankOut{Board: sname, ID: "dee", Ordinal: 3, Competition: 2, Modified: 3}, rank); diff != "" {
 			t.Errorf("board rank of a sharded board (-want +got):\n%s", diff)
 		}
 		var d description

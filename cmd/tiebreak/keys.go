@@ -25,10 +25,11 @@ const (
 	kindTimeline = "timeline"
 	kindMap      = "map"
 	kindLimiter  = "limiter"
+	kindLeague   = "league"
 )
 
 // kinds in the order list prints them.
-var kinds = []string{kindBoard, kindTimeline, kindMap, kindLimiter}
+var kinds = []string{kindBoard, kindTimeline, kindMap, kindLimiter, kindLeague}
 
 // boardPrefix is how every key of a board starts: tb:{name}:, or
 // tb:{group}:{name}: in a group.
@@ -76,6 +77,8 @@ func mainKey(kind, name, limiterPrefix string) (key, typ string) {
 		return timelineKey(name), "zset"
 	case kindMap:
 		return mapKeysKey(name), "zset"
+	case kindLeague:
+		return "tb:{" + name + "}:league", "hash"
 	}
 	return limiterKey(limiterPrefix, name), "zset"
 }
@@ -116,8 +119,13 @@ func parseBoardKey(rest string) (parsed, bool) {
 	if !ok {
 		return parsed{kind: kindBoard, name: rest, other: true}, true
 	}
-	if after == ":data" {
-		return parsed{}, false
+	switch {
+	case after == ":data", strings.HasPrefix(after, ":r:"):
+		return parsed{}, false // a group's shared data; a remembered request id
+	case after == ":league" && !strings.Contains(tag, "~"):
+		return parsed{kind: kindLeague, name: tag}, true
+	case strings.Contains(tag, "~") && !strings.HasPrefix(after, ":{") && after != ":meta" && leagueKey(after):
+		return parsed{}, false // a league partition's own keys
 	}
 	p := parsed{kind: kindBoard, name: tag}
 	if name, tail, ok := cutBraced(strings.TrimPrefix(after, ":")); ok && strings.HasPrefix(after, ":") {
@@ -211,3 +219,14 @@ func notFound(ctx context.Context, e *env, kind, name, key, limiterPrefix string
 const limiterPrefixHelp = "the limiters' key `prefix` (ratelimit.Options.Prefix)"
 
 var defaultLimiterPrefix = ratelimit.DefaultPrefix
+
+// leagueKey reports whether after (what follows a partition's hash tag)
+// names one of a league partition's own keys: its meta HASH, tiers,
+// seasons, a season's placements, cohorts or rolled cohorts.
+func leagueKey(after string) bool {
+	switch after {
+	case ":league", ":tiers", ":seasons":
+		return true
+	}
+	return strings.HasSuffix(after, ":placed") || strings.HasSuffix(after, ":cohorts") || strings.HasSuffix(after, ":rolled")
+}

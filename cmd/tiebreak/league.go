@@ -172,7 +172,7 @@ func leagueCohorts(ctx context.Context, e *env, name, season string) error {
 			}
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool { return tierRank(d, out[i].Tier) > tierRank(d, out[j].Tier) })
+	sort.SliceStable(out, func(i, j int) bool { return tierRank(d, out[i].Tier) < tierRank(d, out[j].Tier) })
 	t := &table{header: []string{"TIER", "COHORT", "PARTITION", "MEMBERS", "ROLLED", "BOARD"}}
 	for _, o := range out {
 		t.add(o.Tier, strconv.Itoa(o.Index), strconv.Itoa(o.Partition), strconv.FormatInt(o.Members, 10), strconv.FormatBool(o.Rolled), o.Board)

@@ -67,4 +67,26 @@ func testLeague(t *testing.T, bin string) {
 		t.Errorf("league member --json (-want +got):\n%s", diff)
 	}
 	c.fails(exitFailure, []string{"no league named"}, "league", "describe", name+"x")
+	// list shows the league, its cohorts as boards, and nothing it does not
+	// understand (the partitions' own keys, remembered request ids).
+	if _, err := s.Submit(ctx, board.Submission{ID: "dee", Values: []float64{1}, RequestID: "r1"}); err == nil {
+		t.Error("a write to a rolled season went through")
+	}
+	var objs []object
+	c.json(&objs, "list", "--prefix", env.Prefix)
+	leagues, cohorts := 0, 0
+	for _, o := range objs {
+		switch {
+		case o.Kind == "league" && o.Name == name && o.Size == 1:
+			leagues++
+		case o.Kind == "board" && o.Group == name+"~0":
+			cohorts++
+		}
+		if strings.Contains(o.Detail, "not understood") {
+			t.Errorf("list: %+v not understood", o)
+		}
+	}
+	if leagues != 1 || cohorts != 2 {
+		t.Errorf("list shows %d leagues and %d cohorts, want 1 and 2: %+v", leagues, cohorts, objs)
+	}
 }

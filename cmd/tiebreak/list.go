@@ -17,11 +17,11 @@ import (
 func listCommands() []*command {
 	return []*command{{
 		name: "list",
-		help: "the boards, timelines, maps and limited keys found by SCAN, with their size",
+		help: "the boards, timelines, maps, limited keys and leagues found by SCAN, with their size",
 		setup: func(fs *flag.FlagSet) runFunc {
 			var o listOptions
 			fs.StringVar(&o.prefix, "prefix", "", "only objects whose name (a grouped board's group) starts with `P`")
-			fs.StringVar(&o.kind, "kind", "", "only objects of this `kind`: board, timeline, map or limiter")
+			fs.StringVar(&o.kind, "kind", "", "only objects of this `kind`: board, timeline, map, limiter or league")
 			fs.StringVar(&o.limiterPrefix, "limiter-prefix", defaultLimiterPrefix, limiterPrefixHelp)
 			return func(ctx context.Context, e *env, _ []string) error { return list(ctx, e, o) }
 		},
@@ -108,6 +108,8 @@ func scanPattern(kind, prefix, limiterPrefix string) string {
 		return "tl:{" + p + "}:z"
 	case kindMap:
 		return "dm:{" + p + "}:k"
+	case kindLeague:
+		return "tb:{" + p + "}:league"
 	}
 	return globEscape(limiterPrefix) + "{" + p + "}"
 }
@@ -259,6 +261,8 @@ func sizeCommands(c rueidis.Client, ob *object) rueidis.Commands {
 		return rueidis.Commands{c.B().Zcard().Key(mapKeysKey(ob.Name)).Build(), c.B().Zcard().Key(mapEntriesKey(ob.Name)).Build()}
 	case kindLimiter:
 		return rueidis.Commands{c.B().Zcard().Key(ob.Key).Build(), c.B().Pttl().Key(ob.Key).Build()}
+	case kindLeague:
+		return rueidis.Commands{c.B().Hget().Key(ob.Key).Field("desc").Build()}
 	}
 	return rueidis.Commands{c.B().Zcard().Key(ob.Key).Build()}
 }
@@ -271,7 +275,11 @@ func readSize(ob *object, replies *[]rueidis.RedisResult) {
 	n = max(n, 1)
 	rs := (*replies)[:n]
 	*replies = (*replies)[n:]
-	ob.Unit = map[string]string{kindBoard: "entries", kindTimeline: "messages", kindMap: "keys", kindLimiter: "requests"}[ob.Kind]
+	ob.Unit = map[string]string{kindBoard: "entries", kindTimeline: "messages", kindMap: "keys", kindLimiter: "requests", kindLeague: "partitions"}[ob.Kind]
+	if ob.Kind == kindLeague {
+		leagueDetail(ob, rs[0])
+		return
+	}
 	var err error
 	if ob.Size, err = rs[0].AsInt64(); err != nil {
 		unreadable(ob, "size", err)
@@ -291,4 +299,19 @@ func readSize(ob *object, replies *[]rueidis.RedisResult) {
 			ob.Detail = "expires in " + (time.Duration(ms) * time.Millisecond).String()
 		}
 	}
+}
+
+// leagueDetail reads a league's descriptor: its partitions and tiers.
+func leagueDetail(ob *object, r rueidis.RedisResult) {
+	s, err := r.ToString()
+	var d storedLeague
+	if err == nil {
+		err = json.Unmarshal([]byte(s), &d)
+	}
+	if err != nil {
+		unreadable(ob, "descriptor", err)
+		return
+	}
+	ob.Size = int64(d.Partitions)
+	ob.Detail = fmt.Sprintf("tiers %s, cohorts of %d (league describe %s)", strings.Join(d.Tiers, ", "), d.CohortSize, ob.Name)
 }

@@ -179,7 +179,7 @@ func TestCommandKinds(t *testing.T) {
 				}
 				var rank rankOut
 				c.json(&rank, "board", "rank", spelling, "p01")
-				if en, err := b.Get(ctx, "p01", board.WithRanks(board.Competition)); err != nil || rank.Board != spelling || rank.Ordinal != en.Rank || rank.Competition != en.Competition {
+				if en, err := b.Get(ctx, "p01", board.WithRanks(board.Competition, board.ModifiedCompetition)); err != nil || rank.Board != spelling || rank.Ordinal != en.Rank || rank.Competition != en.Competition || rank.Modified != en.ModifiedCompetition {
 					t.Errorf("board rank %s p01 = %+v; want the board %s and the ranks of %+v, %v", spelling, rank, spelling, en, err)
 				}
 				if out := c.ok("board", "top", spelling, "-n", "3"); !strings.Contains(out, "3 of 12 entries") {

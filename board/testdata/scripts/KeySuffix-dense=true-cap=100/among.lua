@@ -241,12 +241,15 @@ end
 --                     0-based ordinal index is r
 --   R.dense(s, m)     its dense rank, from the dense index (the board keeps
 --                     DENSE); false when the index lacks its tuple
+--   R.upto(s, m)      its modified competition rank: how many entries hold
+--                     its tuple or a better one
 --   R.first(got, first, flags)
 --                     the competition and dense ranks (0 unless flags has
 --                     'c' or 'd'; dense -1 when the index lacks the tuple)
 --                     of the first entry of got, a ZRANGE ... WITHSCORES
---                     reply starting at ordinal rank first; 0, 0 when got
---                     is empty
+--                     reply starting at ordinal rank first, and the
+--                     modified competition rank of its last (0 unless
+--                     flags has 'm'); 0, 0, 0 when got is empty
 
 local function ranks()
   local R = {}
@@ -276,12 +279,27 @@ local function ranks()
     local r = redis.call('ZRANK', KEYS[KV], tk)
     return r and r + 1
   end
+  -- The entries of a score holding a prefix up to p are contiguous and
+  -- first: binary search for the first with a greater prefix.
+  function R.upto(s, m)
+    local all = redis.call('ZCOUNT', KEYS[KZ], '-inf', s)
+    if STRATEGY == 'p' or WIDTH == 0 then return all end
+    local p = tonumber(string.sub(m, 1, WIDTH))
+    local lo, hi = redis.call('ZCOUNT', KEYS[KZ], '-inf', '(' .. s), all
+    while lo < hi do
+      local mid = math.floor((lo + hi) / 2)
+      local got = redis.call('ZRANGE', KEYS[KZ], mid, mid)
+      if tonumber(string.sub(got[1], 1, WIDTH)) <= p then lo = mid + 1 else hi = mid end
+    end
+    return lo
+  end
   function R.first(got, first, flags)
-    if #got == 0 then return 0, 0 end
-    local c, d = 0, 0
+    if #got == 0 then return 0, 0, 0 end
+    local c, d, u = 0, 0, 0
     if string.find(flags, 'c', 1, true) then c = R.comp(got[2], got[1], first - 1) end
     if string.find(flags, 'd', 1, true) then d = R.dense(got[2], got[1]) or -1 end
-    return c, d
+    if string.find(flags, 'm', 1, true) then u = R.upto(got[#got], got[#got - 1]) end
+    return c, d, u
   end
   return R
 end
@@ -295,20 +313,20 @@ end
 -- ARGV[3..]  ids, distinct
 --
 -- Reply: {total, then per id, in the order given: member, score, ordinal,
---        comp, dense, data, hasdata}: ordinal 0 (and member and score '')
---        for an id not on the board; comp and dense 0 when not asked for,
---        dense -1 when the dense index lacks the tuple.
+--        comp, dense, data, hasdata, modified}: ordinal 0 (and member and
+--        score '') for an id not on the board; comp, dense and modified 0
+--        when not asked for, dense -1 when the dense index lacks the tuple.
 
 
 local flags, withdata = ARGV[1], ARGV[2] == '1'
-local wantc, wantd = string.find(flags, 'c', 1, true), string.find(flags, 'd', 1, true)
-local R = (wantc or wantd) and ranks()
+local wantc, wantd, wantm = string.find(flags, 'c', 1, true), string.find(flags, 'd', 1, true), string.find(flags, 'm', 1, true)
+local R = (wantc or wantd or wantm) and ranks()
 local out, n = {redis.call('ZCARD', KEYS[KZ])}, 1
 for i = 3, #ARGV do
   local id = ARGV[i]
   local m, s = find_member(id)
   if not m then
-    out[n + 1], out[n + 2], out[n + 3], out[n + 4], out[n + 5], out[n + 6], out[n + 7] = '', '', 0, 0, 0, '', 0
+    out[n + 1], out[n + 2], out[n + 3], out[n + 4], out[n + 5], out[n + 6], out[n + 7], out[n + 8] = '', '', 0, 0, 0, '', 0, 0
   else
     local r = redis.call('ZRANK', KEYS[KZ], m)
     local data = withdata and redis.call('HGET', KEYS[KD], id)
@@ -316,7 +334,8 @@ for i = 3, #ARGV do
     out[n + 4] = wantc and R.comp(s, m, r) or 0
     out[n + 5] = wantd and (R.dense(s, m) or -1) or 0
     out[n + 6], out[n + 7] = data or '', data and 1 or 0
+    out[n + 8] = wantm and R.upto(s, m) or 0
   end
-  n = n + 7
+  n = n + 8
 end
 return out

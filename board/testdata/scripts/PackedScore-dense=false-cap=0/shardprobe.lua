@@ -231,6 +231,78 @@ local function emit(out, got, withdata)
   end
   return out
 end
+-- fragment: ranks.lua
+-- ranks.lua: ranks(), the competition and dense ranks of stored entries,
+-- for the reads that return them. Uses common.lua's constants; builds its
+-- closures only when called, so a read that asks for no such rank pays
+-- for none:
+--
+--   R.comp(s, m, r)   the competition rank of member m (score s), whose
+--                     0-based ordinal index is r
+--   R.dense(s, m)     its dense rank, from the dense index (the board keeps
+--                     DENSE); false when the index lacks its tuple
+--   R.upto(s, m)      its modified competition rank: how many entries hold
+--                     its tuple or a better one
+--   R.first(got, first, flags)
+--                     the competition and dense ranks (0 unless flags has
+--                     'c' or 'd'; dense -1 when the index lacks the tuple)
+--                     of the first entry of got, a ZRANGE ... WITHSCORES
+--                     reply starting at ordinal rank first, and the
+--                     modified competition rank of its last (0 unless
+--                     flags has 'm'); 0, 0, 0 when got is empty
+
+local function ranks()
+  local R = {}
+  -- Whether the member at index r holds the tuple of (s, m): the same
+  -- score and, for key suffix, the same fields prefix.
+  local function tuple_at(r, s, m)
+    local got = redis.call('ZRANGE', KEYS[KZ], r, r, 'WITHSCORES')
+    if tonumber(got[2]) ~= tonumber(s) then return false end
+    return STRATEGY == 'p' or string.sub(got[1], 1, WIDTH) == string.sub(m, 1, WIDTH)
+  end
+  -- Entries holding one tuple are contiguous; the first of them is found
+  -- by binary search between the first entry of the score and r.
+  function R.comp(s, m, r)
+    local lo = redis.call('ZCOUNT', KEYS[KZ], '-inf', '(' .. s)
+    if STRATEGY == 's' then
+      local hi = r
+      while lo < hi do
+        local mid = math.floor((lo + hi) / 2)
+        if tuple_at(mid, s, m) then hi = mid else lo = mid + 1 end
+      end
+    end
+    return lo + 1
+  end
+  function R.dense(s, m)
+    local tk = string.format('%.17g', tonumber(s))
+    if STRATEGY == 's' then tk = string.sub(m, 1, WIDTH) .. tk end
+    local r = redis.call('ZRANK', KEYS[KV], tk)
+    return r and r + 1
+  end
+  -- The entries of a score holding a prefix up to p are contiguous and
+  -- first: binary search for the first with a greater prefix.
+  function R.upto(s, m)
+    local all = redis.call('ZCOUNT', KEYS[KZ], '-inf', s)
+    if STRATEGY == 'p' or WIDTH == 0 then return all end
+    local p = tonumber(string.sub(m, 1, WIDTH))
+    local lo, hi = redis.call('ZCOUNT', KEYS[KZ], '-inf', '(' .. s), all
+    while lo < hi do
+      local mid = math.floor((lo + hi) / 2)
+      local got = redis.call('ZRANGE', KEYS[KZ], mid, mid)
+      if tonumber(string.sub(got[1], 1, WIDTH)) <= p then lo = mid + 1 else hi = mid end
+    end
+    return lo
+  end
+  function R.first(got, first, flags)
+    if #got == 0 then return 0, 0, 0 end
+    local c, d, u = 0, 0, 0
+    if string.find(flags, 'c', 1, true) then c = R.comp(got[2], got[1], first - 1) end
+    if string.find(flags, 'd', 1, true) then d = R.dense(got[2], got[1]) or -1 end
+    if string.find(flags, 'm', 1, true) then u = R.upto(got[#got], got[#got - 1]) end
+    return c, d, u
+  end
+  return R
+end
 -- fragment: position.lua
 -- position.lua: where a (score, member) pair stands in the board's order,
 -- whether or not it is stored: the counts that place one shard's entries
@@ -273,22 +345,26 @@ local function tuple_position(s, m)
 end
 -- fragment: shardprobe.lua
 -- shardprobe.lua: one shard's counts for entries stored on other shards
--- of a sharded board (Get, Rank, a ranked write, Among): how many of its
--- entries come before each.
+-- of a sharded board (Get, Rank, a ranked write, Among, a list's
+-- modified competition ranks): how many of its entries come before each.
 --
 -- KEYS: the board's keys (see common.lua)
--- ARGV[1]  '1' to count the entries of better tuples too
+-- ARGV[1]  the counts asked beside the position: 'c' the entries of
+--          better tuples, 'm' the entries of better or equal tuples
 -- ARGV[2], ARGV[3], …  score and member of each entry, by pairs
 --
--- Reply: {total, position, tupleposition, ...}: total is the number of
---        entries of the shard, then two counts per pair (position.lua;
---        the second 0 unless asked for).
+-- Reply: {total, position, tupleposition, upto, ...}: total is the number
+--        of entries of the shard, then three counts per pair (position.lua,
+--        ranks.lua's upto; the last two 0 unless asked for).
 
 
 local out = {redis.call('ZCARD', KEYS[KZ])}
-local withtuple = ARGV[1] == '1'
+local flags = ARGV[1]
+local withtuple, withupto = string.find(flags, 'c', 1, true), string.find(flags, 'm', 1, true)
+local R = withupto and ranks()
 for i = 2, #ARGV, 2 do
   out[#out + 1] = position(ARGV[i], ARGV[i + 1])
   out[#out + 1] = withtuple and tuple_position(ARGV[i], ARGV[i + 1]) or 0
+  out[#out + 1] = withupto and R.upto(ARGV[i], ARGV[i + 1]) or 0
 end
 return out

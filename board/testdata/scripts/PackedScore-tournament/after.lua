@@ -241,12 +241,15 @@ end
 --                     0-based ordinal index is r
 --   R.dense(s, m)     its dense rank, from the dense index (the board keeps
 --                     DENSE); false when the index lacks its tuple
+--   R.upto(s, m)      its modified competition rank: how many entries hold
+--                     its tuple or a better one
 --   R.first(got, first, flags)
 --                     the competition and dense ranks (0 unless flags has
 --                     'c' or 'd'; dense -1 when the index lacks the tuple)
 --                     of the first entry of got, a ZRANGE ... WITHSCORES
---                     reply starting at ordinal rank first; 0, 0 when got
---                     is empty
+--                     reply starting at ordinal rank first, and the
+--                     modified competition rank of its last (0 unless
+--                     flags has 'm'); 0, 0, 0 when got is empty
 
 local function ranks()
   local R = {}
@@ -276,12 +279,27 @@ local function ranks()
     local r = redis.call('ZRANK', KEYS[KV], tk)
     return r and r + 1
   end
+  -- The entries of a score holding a prefix up to p are contiguous and
+  -- first: binary search for the first with a greater prefix.
+  function R.upto(s, m)
+    local all = redis.call('ZCOUNT', KEYS[KZ], '-inf', s)
+    if STRATEGY == 'p' or WIDTH == 0 then return all end
+    local p = tonumber(string.sub(m, 1, WIDTH))
+    local lo, hi = redis.call('ZCOUNT', KEYS[KZ], '-inf', '(' .. s), all
+    while lo < hi do
+      local mid = math.floor((lo + hi) / 2)
+      local got = redis.call('ZRANGE', KEYS[KZ], mid, mid)
+      if tonumber(string.sub(got[1], 1, WIDTH)) <= p then lo = mid + 1 else hi = mid end
+    end
+    return lo
+  end
   function R.first(got, first, flags)
-    if #got == 0 then return 0, 0 end
-    local c, d = 0, 0
+    if #got == 0 then return 0, 0, 0 end
+    local c, d, u = 0, 0, 0
     if string.find(flags, 'c', 1, true) then c = R.comp(got[2], got[1], first - 1) end
     if string.find(flags, 'd', 1, true) then d = R.dense(got[2], got[1]) or -1 end
-    return c, d
+    if string.find(flags, 'm', 1, true) then u = R.upto(got[#got], got[#got - 1]) end
+    return c, d, u
   end
   return R
 end
@@ -294,9 +312,10 @@ end
 -- ARGV[1]  cursor score, ARGV[2] cursor member ('' with score '' = start)
 -- ARGV[3]  n, at least 1
 -- ARGV[4]  '1' to return member data
--- ARGV[5]  the extra ranks of the first entry, as range.lua's
+-- ARGV[5]  the extra ranks, as range.lua's
 --
--- Reply: {total, first, comp, dense, member, score[, data, hasdata], ...}
+-- Reply: {total, first, comp, dense, modified (of the last entry), member,
+--        score[, data, hasdata], ...}
 --        as range.lua;
 --        at most n + 1 entries (the extra one tells the caller there is more).
 
@@ -331,6 +350,6 @@ if cs ~= '' then
 end
 local n = tonumber(ARGV[3])
 local got = redis.call('ZRANGE', KEYS[KZ], start, start + n, 'WITHSCORES')
-local c, d = 0, 0
-if ARGV[5] ~= '' then c, d = ranks().first(got, start + 1, ARGV[5]) end
-return emit({redis.call('ZCARD', KEYS[KZ]), start + 1, c, d}, got, ARGV[4] == '1')
+local c, d, u = 0, 0, 0
+if ARGV[5] ~= '' then c, d, u = ranks().first(got, start + 1, ARGV[5]) end
+return emit({redis.call('ZCARD', KEYS[KZ]), start + 1, c, d, u}, got, ARGV[4] == '1')

@@ -241,12 +241,15 @@ end
 --                     0-based ordinal index is r
 --   R.dense(s, m)     its dense rank, from the dense index (the board keeps
 --                     DENSE); false when the index lacks its tuple
+--   R.upto(s, m)      its modified competition rank: how many entries hold
+--                     its tuple or a better one
 --   R.first(got, first, flags)
 --                     the competition and dense ranks (0 unless flags has
 --                     'c' or 'd'; dense -1 when the index lacks the tuple)
 --                     of the first entry of got, a ZRANGE ... WITHSCORES
---                     reply starting at ordinal rank first; 0, 0 when got
---                     is empty
+--                     reply starting at ordinal rank first, and the
+--                     modified competition rank of its last (0 unless
+--                     flags has 'm'); 0, 0, 0 when got is empty
 
 local function ranks()
   local R = {}
@@ -276,12 +279,27 @@ local function ranks()
     local r = redis.call('ZRANK', KEYS[KV], tk)
     return r and r + 1
   end
+  -- The entries of a score holding a prefix up to p are contiguous and
+  -- first: binary search for the first with a greater prefix.
+  function R.upto(s, m)
+    local all = redis.call('ZCOUNT', KEYS[KZ], '-inf', s)
+    if STRATEGY == 'p' or WIDTH == 0 then return all end
+    local p = tonumber(string.sub(m, 1, WIDTH))
+    local lo, hi = redis.call('ZCOUNT', KEYS[KZ], '-inf', '(' .. s), all
+    while lo < hi do
+      local mid = math.floor((lo + hi) / 2)
+      local got = redis.call('ZRANGE', KEYS[KZ], mid, mid)
+      if tonumber(string.sub(got[1], 1, WIDTH)) <= p then lo = mid + 1 else hi = mid end
+    end
+    return lo
+  end
   function R.first(got, first, flags)
-    if #got == 0 then return 0, 0 end
-    local c, d = 0, 0
+    if #got == 0 then return 0, 0, 0 end
+    local c, d, u = 0, 0, 0
     if string.find(flags, 'c', 1, true) then c = R.comp(got[2], got[1], first - 1) end
     if string.find(flags, 'd', 1, true) then d = R.dense(got[2], got[1]) or -1 end
-    return c, d
+    if string.find(flags, 'm', 1, true) then u = R.upto(got[#got], got[#got - 1]) end
+    return c, d, u
   end
   return R
 end
@@ -292,26 +310,28 @@ end
 -- ARGV[1]  id
 -- ARGV[2]  the ranks to compute: any of 'o' ordinal (1,2,3,4), 'c'
 --          competition (1,2,2,4), 'd' dense (1,2,2,3; needs the dense
---          option)
+--          option), 'm' modified competition (1,3,3,4)
 -- ARGV[3]  '1' to return the member data
 --
 -- Error: 'TBNODENSE' when the dense index lacks the entry's tuple (its keys
 --        were removed).
 -- Reply: {} when the id is not on the board, else
---        {member, score, ordinal, data, hasdata, competition, dense}: a
+--        {member, score, ordinal, data, hasdata, competition, dense,
+--        modified competition}: a
 --        rank not asked for is 0; data '' and hasdata 0 unless asked for
 --        and present.
 
 
 local m, s = find_member(ARGV[1])
 if not m then return {} end
-local kinds, o, c, d = ARGV[2], 0, 0, 0
-local R = string.find(kinds, '[cd]') and ranks()
+local kinds, o, c, d, u = ARGV[2], 0, 0, 0, 0
+local R = string.find(kinds, '[cdm]') and ranks()
 if string.find(kinds, 'd', 1, true) then
   d = R.dense(s, m)
   if not d then return redis.error_reply('TBNODENSE') end
 end
 if string.find(kinds, '[oc]') then o = redis.call('ZRANK', KEYS[KZ], m) + 1 end
 if string.find(kinds, 'c', 1, true) then c = R.comp(s, m, o - 1) end
+if string.find(kinds, 'm', 1, true) then u = R.upto(s, m) end
 local data = ARGV[3] == '1' and redis.call('HGET', KEYS[KD], ARGV[1])
-return {m, s, o, data or '', data and 1 or 0, c, d}
+return {m, s, o, data or '', data and 1 or 0, c, d, u}
