@@ -72,7 +72,7 @@ type ReadOption func(*readConfig)
 type readConfig struct {
 	data             bool
 	comp, dense, mod bool
-	badKind     RankKind // an unknown kind given to WithRanks, or 0
+	badKind          RankKind // an unknown kind given to WithRanks, or 0
 }
 
 // WithData makes a read return each entry's member data, from the same
