@@ -233,6 +233,11 @@ func (g *Group) submitAtomic(ctx context.Context, gens []*generation, plans []wr
 		args = append(args, a...)
 	}
 	args = append(args, plans[0].id, req, strconv.FormatInt(g.boards[0].opts.RequestRetention.Milliseconds(), 10))
+	at := 0
+	for _, gen := range gens {
+		args = append(args, strconv.Itoa(at+1+slices.Index(gen.keys.script, gen.keys.meta)))
+		at += len(gen.keys.script)
+	}
 	arr, err := g.script("submit", gens, groupSource).Exec(ctx, g.boards[0].client, keys, args).ToArray()
 	if err != nil {
 		return nil, g.scriptErr(err)

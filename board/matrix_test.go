@@ -296,20 +296,63 @@ func snapshot(t *testing.T, client rueidis.Client, pattern string) map[string]st
 	}
 	out := map[string]string{}
 	for k := range seen {
-		dump, err := client.Do(ctx, client.B().Dump().Key(k).Build()).ToString()
-		if rueidis.IsRedisNil(err) {
+		content, ok := keyContent(t, client, k)
+		if !ok {
 			continue // a replica's key that the master no longer has
-		}
-		if err != nil {
-			t.Fatalf("DUMP %s: %v", k, err)
 		}
 		ttl, err := client.Do(ctx, client.B().Pttl().Key(k).Build()).AsInt64()
 		if err != nil {
 			t.Fatalf("PTTL %s: %v", k, err)
 		}
-		out[k] = fmt.Sprintf("%x expires=%t", dump, ttl >= 0)
+		out[k] = fmt.Sprintf("%s expires=%t", content, ttl >= 0)
 	}
 	return out
+}
+
+// keyContent returns what key holds, in an order its encoding does not
+// change (a DUMP of a HASH or a SET follows its hash table, which Redis
+// rehashes step by step on reads): false when it is gone.
+func keyContent(t *testing.T, client rueidis.Client, key string) (string, bool) {
+	t.Helper()
+	ctx := t.Context()
+	typ, err := client.Do(ctx, client.B().Type().Key(key).Build()).ToString()
+	if err != nil {
+		t.Fatalf("TYPE %s: %v", key, err)
+	}
+	var got []string
+	switch typ {
+	case "none":
+		return "", false
+	case "hash":
+		m, err := client.Do(ctx, client.B().Hgetall().Key(key).Build()).AsStrMap()
+		if err != nil {
+			t.Fatalf("HGETALL %s: %v", key, err)
+		}
+		for f, v := range m {
+			got = append(got, fmt.Sprintf("%q=%q", f, v))
+		}
+	case "set":
+		if got, err = client.Do(ctx, client.B().Smembers().Key(key).Build()).AsStrSlice(); err != nil {
+			t.Fatalf("SMEMBERS %s: %v", key, err)
+		}
+	case "zset":
+		zs, err := client.Do(ctx, client.B().Zrange().Key(key).Min("0").Max("-1").Withscores().Build()).AsZScores()
+		if err != nil {
+			t.Fatalf("ZRANGE %s: %v", key, err)
+		}
+		for _, z := range zs {
+			got = append(got, fmt.Sprintf("%q:%v", z.Member, z.Score))
+		}
+		return typ + " " + strings.Join(got, " "), true // in the set's own order
+	default:
+		s, err := client.Do(ctx, client.B().Dump().Key(key).Build()).ToString()
+		if err != nil {
+			t.Fatalf("DUMP %s: %v", key, err)
+		}
+		return fmt.Sprintf("%s %x", typ, s), true
+	}
+	sort.Strings(got)
+	return typ + " " + strings.Join(got, " "), true
 }
 
 // groupSubmit writes one entry, id with data, to every board of g: each

@@ -194,6 +194,10 @@ type Options struct {
 	// at this instant. Zero: keys never expire.
 	expireAt time.Time
 
+	// round, set by Periodic.At on a window of a board with Rules, is the
+	// window: its writes are refused outside it too (rulesConst).
+	round Window
+
 	// shard, set by a sharded board on its shards' handles, makes their
 	// writes refuse a shard with no descriptor (errDropped).
 	shard bool

@@ -281,6 +281,9 @@ func (p *Periodic) At(t time.Time) *Board {
 	w, _ := p.period.Window(t) // NewPeriodic validated the period
 	o := p.opts
 	o.expireAt = w.End.Add(p.retention)
+	if o.Rules.set() {
+		o.round = w
+	}
 	b, err := configure(p.client, p.name+":"+w.Label, p.layout, o)
 	if err != nil {
 		panic(err) // unreachable: NewPeriodic validated name, layout and options

@@ -62,15 +62,13 @@ func newPlaced(template any, placement string) (hook.Placed, error) {
 }
 
 // Submit runs the placed write of s (a Submission), after args.
-func (p *placed) Submit(ctx context.Context, keys, args []string, reqPrefix string, s any) (any, string, error) {
+func (p *placed) Submit(ctx context.Context, keys, args []string, s any) (any, string, error) {
 	sub := s.(Submission)
 	plan, err := p.tmpl.plan(sub, nil)
 	if err != nil {
 		return nil, "", err
 	}
-	if sub.RequestID != "" {
-		plan.reqKey = p.tmpl.requestKey(reqPrefix, sub.RequestID)
-	}
+	plan.reqKey = "" // the placement fragment remembers the request id
 	argv := append(append(make([]string, 0, len(args)+12), args...), plan.fullArgs("0", p.tmpl.opts.RequestRetention)...)
 	type reply struct {
 		res    Result

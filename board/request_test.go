@@ -325,3 +325,50 @@ func TestRequestIDSurvivesFailover(t *testing.T) {
 		t.Errorf("after the failover and the retry: %v, %v; want 1 point", e.Values, err)
 	}
 }
+
+// Clear and Drop forget the request ids remembered: a retry after them
+// writes again (the entry it made is gone), and an id may serve another
+// entry; a group's remembered write is forgotten when one of its boards
+// is cleared.
+func TestRequestIDForgottenByClearAndDrop(t *testing.T) {
+	env := redistest.New(t)
+	ctx := t.Context()
+	b := newBoard(t, env.Client, env.Prefix, "forget", testLayout(t), Options{})
+	if _, err := b.Submit(ctx, addOne("a", "x1")); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Clear(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := b.Submit(ctx, addOne("a", "x1")); err != nil || r.Entry.Values[0] != 1 || !r.Changed {
+		t.Errorf("a retry after Clear: %+v, %v; want a new write", r, err)
+	}
+	if n, _ := b.Len(ctx); n != 1 {
+		t.Errorf("after Clear and a retry: %d entries, want 1", n)
+	}
+	if err := b.Drop(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := b.Submit(ctx, addOne("b", "x1")); err != nil || r.Entry.ID != "b" {
+		t.Errorf("the request id for another entry after Drop: %+v, %v; want b written", r, err)
+	}
+	g1 := newBoard(t, env.Client, "", "one", testLayout(t), Options{Group: env.Prefix + "g"})
+	g2 := newBoard(t, env.Client, "", "two", testLayout(t), Options{Group: env.Prefix + "g"})
+	g, err := NewGroup(g1, g2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	subs := []Submission{addOne("a", "gx"), addOne("a", "")}
+	if _, err := g.Submit(ctx, subs); err != nil {
+		t.Fatal(err)
+	}
+	if err := g2.Clear(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.Submit(ctx, subs); err != nil {
+		t.Fatal(err)
+	}
+	if e, err := g2.Get(ctx, "a"); err != nil || e.Values[0] != 1 {
+		t.Errorf("the cleared board after the group's retry: %v, %v; want the entry written again", e.Values, err)
+	}
+}

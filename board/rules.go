@@ -23,7 +23,10 @@ import (
 // A board with rules keeps one record per entrant (a member that joined
 // or wrote) in the HASH tb:{name}:a: its scored attempts. A periodic
 // board keeps one per window, so MaxAttempts counts per window; Start
-// and End hold for every window. Remove keeps a member's record (it
+// and End hold for every window, and a window's handle (Periodic.At)
+// refuses writes and joins outside the window too (ErrClosed): each
+// window is a round. A window's handle from Open knows Start and End
+// only. Remove keeps a member's record (it
 // stays an entrant, its attempts spent); Clear and Drop remove every
 // record with the entries.
 //
@@ -67,8 +70,10 @@ type Rules struct {
 // the write changed nothing.
 var (
 	// ErrClosed reports a write before Rules.Start or at or after
-	// Rules.End, or a Join at or after Rules.End, by the server's clock.
-	ErrClosed = errs.Invalid("tournament closed")
+	// Rules.End, or a Join at or after Rules.End, by the server's clock,
+	// and the same outside its window on a periodic board's window; a
+	// league's write to a season rolled.
+	ErrClosed = errs.Invalid("competition closed")
 	// ErrNotJoined reports a write for a member that has not joined a
 	// board whose Rules.JoinRequired is set.
 	ErrNotJoined = errs.Invalid("member has not joined")
@@ -188,7 +193,14 @@ func (b *Board) rulesConst() string {
 	if d == nil {
 		return "false"
 	}
-	return fmt.Sprintf("{start = %d, stop = %d, join = %t, members = %d, attempts = %d}", d.Start, d.End, d.JoinRequired, d.MaxMembers, d.MaxAttempts)
+	start, stop := d.Start, d.End
+	if w := b.opts.round; !w.Start.IsZero() {
+		start = max(start, w.Start.UnixMilli())
+		if stop == 0 || w.End.UnixMilli() < stop {
+			stop = w.End.UnixMilli()
+		}
+	}
+	return fmt.Sprintf("{start = %d, stop = %d, join = %t, members = %d, attempts = %d}", start, stop, d.JoinRequired, d.MaxMembers, d.MaxAttempts)
 }
 
 // refusedByRule turns a script's rule refusal ("TBRULE <rule>") into its

@@ -380,23 +380,33 @@ func TestRulesSettings(t *testing.T) {
 	wantRefused(t, "the third attempt, across a migration", err, ErrNoAttempts)
 }
 
-// An archive of a tournament's window holds its entries and no rules.
-func TestRulesArchive(t *testing.T) {
+// Each window of a tournament is a round: its handle refuses writes and
+// joins after the window ends (and before it starts); its archive holds
+// its entries and no rules; the next window counts its own attempts.
+func TestRulesWindows(t *testing.T) {
 	env := redistest.New(t)
 	ctx := t.Context()
-	now := time.Now()
-	p, err := NewPeriodic(env.Client, env.Prefix+"arc", testLayout(t), Every(time.Hour).From(now.Add(-30*time.Minute).Truncate(time.Millisecond)), time.Hour,
+	// Windows of 300 ms: the test writes in one, then waits for it to end.
+	p, err := NewPeriodic(env.Client, env.Prefix+"arc", testLayout(t), Every(300*time.Millisecond), time.Hour,
 		Options{Rules: Rules{MaxAttempts: 1}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	last := p.At(now.Add(-time.Hour))
+	w, _ := p.period.Window(time.Now())
+	round := p.At(w.Start)
 	for _, id := range []string{"a", "b"} {
-		if _, err := last.Submit(ctx, sub(id, 3)); err != nil {
+		if _, err := round.Submit(ctx, sub(id, 3)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	w, _ := p.period.Window(now.Add(-time.Hour))
+	for serverMs(t, env.Client) < w.End.UnixMilli() { // the scripts' clock
+		time.Sleep(20 * time.Millisecond)
+	}
+	_, err = round.Submit(ctx, sub("c", 1))
+	wantRefused(t, "a write to a window that ended", err, ErrClosed)
+	wantRefused(t, "a join to a window that ended", round.Join(ctx, "c"), ErrClosed)
+	_, err = p.At(w.End.Add(time.Hour)).Submit(ctx, sub("c", 1))
+	wantRefused(t, "a write to a window not yet begun", err, ErrClosed)
 	a, err := p.Archive(ctx, w, ArchiveOptions{Retention: time.Hour})
 	if err != nil {
 		t.Fatal(err)
@@ -409,8 +419,7 @@ func TestRulesArchive(t *testing.T) {
 		t.Errorf("Entrant on an archive: %v, want ErrArgument", err)
 	}
 	// The current window counts its own attempts.
-	cur := p.At(now)
-	if _, err := cur.Submit(ctx, sub("a", 1)); err != nil {
+	if _, err := p.At(time.Now()).Submit(ctx, sub("a", 1)); err != nil {
 		t.Errorf("a's first attempt in the next window: %v", err)
 	}
 }

@@ -442,3 +442,52 @@ func keysOf(t *testing.T, client rueidis.Client, name string) int {
 	}
 	return n
 }
+
+// A league's request ids are its seasons': the same id in the next season
+// is another write; a retry after the season's roll returns the first
+// result, not ErrClosed; Drop forgets them.
+func TestRequestIDs(t *testing.T) {
+	env := redistest.New(t)
+	ctx := t.Context()
+	l := newLeague(t, env.Client, env.Prefix+"lg", Options{Promote: Zone{Count: 1}})
+	add := func(rid string) board.Submission {
+		return board.Submission{ID: "ann", Values: []float64{5, 1}, Policy: board.PerField, Ops: []board.Op{board.OpAdd, board.OpSet}, RequestID: rid}
+	}
+	s0, s1 := season(l, 0), season(l, 1)
+	first, err := s0.Submit(ctx, add("m1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := s0.Submit(ctx, add("m1"))
+	if err != nil || again.Entry.Values[0] != 5 || again.Cohort.Board.Name() != first.Cohort.Board.Name() {
+		t.Errorf("a retry: %+v, %v; want the first result", again, err)
+	}
+	if _, err := s0.Submit(ctx, board.Submission{ID: "bob", Values: []float64{1, 1}, RequestID: "m1"}); !errors.Is(err, ErrArgument) {
+		t.Errorf("the request id for another member: %v, want ErrArgument", err)
+	}
+	if err := s0.Roll(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := s0.Submit(ctx, add("m1")); err != nil || r.Entry.Values[0] != 5 {
+		t.Errorf("a retry after the roll: %+v, %v; want the first result", r, err)
+	}
+	r, err := s1.Submit(ctx, add("m1"))
+	if err != nil || r.Cohort.Season != s1.Label() || r.Entry.Values[0] != 5 {
+		t.Errorf("the same request id in the next season: %+v, %v; want a write there", r, err)
+	}
+	if c, err := s1.Cohort(ctx, "ann"); err != nil || c.Board.Name() != r.Cohort.Board.Name() {
+		t.Errorf("ann's cohort of the next season: %+v, %v", c, err)
+	}
+	if err := l.Drop(ctx); err != nil {
+		t.Fatal(err)
+	}
+	l = newLeague(t, env.Client, env.Prefix+"lg", Options{Promote: Zone{Count: 1}})
+	if r, err := season(l, 0).Submit(ctx, add("m1")); err != nil || r.Cohort.Tier != "bronze" {
+		t.Errorf("after Drop, the request id again: %+v, %v; want a new write", r, err)
+	}
+	if c, err := season(l, 0).Cohort(ctx, "ann"); err != nil {
+		t.Errorf("after Drop and a write, ann has no cohort: %v", err)
+	} else if n, _ := c.Board.Len(ctx); n != 1 {
+		t.Errorf("ann's cohort holds %d entries, want 1", n)
+	}
+}

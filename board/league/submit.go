@@ -62,11 +62,18 @@ func (s *Season) op(name string) observe.Op {
 
 func (s *Season) submit(ctx context.Context, sub board.Submission) (Result, error) {
 	p := s.l.partition(sub.ID)
-	args := []string{sub.ID, s.w.Label, strconv.FormatInt(s.w.Start.UnixMilli(), 10), s.l.group(p)}
+	req := ""
+	if sub.RequestID != "" {
+		req = s.l.partKey(p, s.w.Label+":r:"+sub.RequestID)
+	}
+	retention := s.l.tmpl.Options().RequestRetention
+	args := []string{sub.ID, s.w.Label, strconv.FormatInt(s.w.Start.UnixMilli(), 10), s.l.group(p), req, strconv.FormatInt(retention.Milliseconds(), 10)}
 	for range maxUnrolled + 1 {
-		res, where, err := s.l.placed.Submit(ctx, s.keys(p), args, s.l.partKey(p, ""), sub)
+		res, where, err := s.l.placed.Submit(ctx, s.keys(p), args, sub)
 		refusal, season := leagueRefusal(err)
 		switch {
+		case refusal == "request":
+			return Result{}, fmt.Errorf("league: %s: season %s: the request id was used for id %s: %w", s.l.name, s.w.Label, season, ErrArgument)
 		case refusal == "unrolled":
 			if err := s.l.rollPartition(ctx, p, season); err != nil {
 				return Result{}, err
@@ -95,7 +102,7 @@ func leagueRefusal(err error) (kind, season string) {
 	if !errors.As(err, &rerr) {
 		return "", ""
 	}
-	f := strings.Fields(rerr.Error())
+	f := strings.SplitN(rerr.Error(), " ", 3)
 	if len(f) != 3 || f[0] != "TBLEAGUE" {
 		return "", ""
 	}

@@ -18,4 +18,5 @@ local m = redis.call('HMGET', KEYS[1], F_DESC, F_GEN, F_STATE)
 if m[1] ~= ARGV[1] or (m[2] or '0') ~= ARGV[2] then return 'stale' end
 if (m[3] or PHASE_LIVE) ~= PHASE_LIVE then return 'busy' end
 redis.call('UNLINK', unpack(KEYS, 2))
+redis.call('HDEL', KEYS[1], 'born') -- forget the request ids remembered (submit.lua)
 return 'cleared'

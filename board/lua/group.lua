@@ -8,9 +8,11 @@
 -- KEYS: every board's keys (see common.lua), board after board
 -- ARGV[1..n]  how many of the arguments that follow are each board's
 -- then every board's submit.lua arguments, board after board, then the
--- entry's id, the key remembering the write's request id ('' for none)
--- and how long it remembers it (ms): a write made already under it
--- returns that write's reply and writes nothing.
+-- entry's id, the key remembering the write's request id ('' for none),
+-- how long it remembers it (ms), and the index in KEYS of every board's
+-- meta HASH: a write made already under the request id returns that
+-- write's reply and writes nothing, unless a board was cleared or
+-- dropped since (its 'born' mark, as submit.lua's).
 --
 -- Reply: {reply of board 1, ..., reply of board n}, each as submit.lua's;
 --        or, nothing written, the first refusal of any board: the error
@@ -25,12 +27,19 @@ for i = 1, #BOARDS do
   parts[i] = {keys, args}
 end
 local id, req, ttl = ARGV[a], ARGV[a + 1], ARGV[a + 2]
+local function borns()
+  local out = {}
+  for i = a + 3, #ARGV do out[#out + 1] = redis.call('HGET', KEYS[tonumber(ARGV[i])], 'born') or '' end
+  return table.concat(out, ' ')
+end
 if req ~= '' then
   local done = redis.call('GET', req)
   if done then
     local d = cmsgpack.unpack(done)
-    if d[1] ~= id then return redis.error_reply('TBBOARD 1 TBREQUEST ' .. d[1]) end
-    return d[2]
+    if d[3] == borns() then
+      if d[1] ~= id then return redis.error_reply('TBBOARD 1 TBREQUEST ' .. d[1]) end
+      return d[2]
+    end
   end
 end
 for i = 1, #BOARDS do
@@ -41,5 +50,11 @@ for i = 1, #BOARDS do
 end
 local out = {}
 for i = 1, #BOARDS do out[i] = BOARDS[i](parts[i][1], parts[i][2], false) end
-if req ~= '' then redis.call('SET', req, cmsgpack.pack({id, out}), 'PX', ttl) end
+if req ~= '' then
+  local t = redis.call('TIME')
+  for i = a + 3, #ARGV do
+    redis.call('HSETNX', KEYS[tonumber(ARGV[i])], 'born', t[1] .. '.' .. t[2])
+  end
+  redis.call('SET', req, cmsgpack.pack({id, out, borns()}), 'PX', ttl)
+end
 return out

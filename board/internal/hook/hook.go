@@ -17,14 +17,13 @@ import (
 // submit on it, in the same script.
 type Placed interface {
 	// Submit runs the script with KEYS keys and ARGV args followed by
-	// the submission's submit arguments; a request id of the submission
-	// is remembered under the key prefix reqPrefix (the hash tag of
-	// keys). It returns the board.Result, and
+	// the submission's submit arguments (its RequestID left out: the
+	// placement fragment remembers it). It returns the board.Result, and
 	// the first element of the script's reply, which the placement
 	// fragment adds (where it placed the write). An error the placement
 	// fragment raised (its text starting with "TBLEAGUE") is returned as
 	// rueidis returns it; any other is board's.
-	Submit(ctx context.Context, keys, args []string, reqPrefix string, s any) (result any, placed string, err error)
+	Submit(ctx context.Context, keys, args []string, s any) (result any, placed string, err error)
 	// Source is the script's text, as Redis runs it.
 	Source() string
 }

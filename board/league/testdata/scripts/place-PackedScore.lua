@@ -249,15 +249,20 @@ local mirror = false
 
 local id, policy = ARGV[1], ARGV[2]
 -- A write made already under its request id returns that write's reply
--- (its full form) and writes nothing; the id must be the same.
-local req = ARGV[11]
+-- (its full form) and writes nothing; the id must be the same. A request
+-- id is remembered with the board's 'born' mark (meta HASH), which Clear
+-- and Drop remove: one remembered before is forgotten.
+local req, born = ARGV[11], false
 if req == '' then req = nil end
 if req then
-  local done = redis.call('GET', req)
+  born = redis.call('HGET', KEYS[KMETA], 'born')
+  local done = born and redis.call('GET', req)
   if done then
     local d = cmsgpack.unpack(done)
-    if d[1] ~= id then return redis.error_reply('TBREQUEST ' .. d[1]) end
-    return d[2]
+    if d[3] == born then
+      if d[1] ~= id then return redis.error_reply('TBREQUEST ' .. d[1]) end
+      return d[2]
+    end
   end
 end
 local desc = redis.call('HGET', KEYS[KMETA], 'desc')
@@ -419,7 +424,14 @@ if K > 0 then
   end
   full[6] = passed
 end
-if req then redis.call('SET', req, cmsgpack.pack({id, full}), 'PX', ARGV[12]) end
+if req then
+  if not born then
+    local t = redis.call('TIME')
+    born = t[1] .. '.' .. t[2]
+    redis.call('HSET', KEYS[KMETA], 'born', born)
+  end
+  redis.call('SET', req, cmsgpack.pack({id, full, born}), 'PX', ARGV[12])
+end
 if K == 0 and policy ~= 'f' and nm == ARGV[4] and ns == ARGV[3] then
   return {rank, changed and 1 or 0, trimmed}
 end
@@ -452,10 +464,17 @@ local TIERS = {'bronze', 'silver', 'gold'}
 -- KEYS[5] HASH tier -> n, its last cohort; 'tier:n' -> members placed in it
 -- ARGV[1] id   ARGV[2] the season's label   ARGV[3] its start, Unix ms
 -- ARGV[4] the partition's group (the cohort boards' hash tag)
--- ARGV[5..] the cohort board's submit arguments (see board's submit.lua)
+-- ARGV[5] the key remembering the write's request id ('' for none), of
+--         the season; ARGV[6] how long it remembers it (ms)
+-- ARGV[7..] the cohort board's submit arguments (see board's submit.lua)
 --
 -- The cohort boards' keys are not in KEYS: the script names them once it
 -- has placed the member. They share the partition's hash tag, so its slot.
+--
+-- A write made already under its request id returns that write's reply
+-- and writes nothing, closed season or not; the id must be the same
+-- ('TBLEAGUE request <id>' otherwise). The request id is remembered with
+-- the partition's 'born' mark, which League.Drop removes.
 --
 -- Reply: {'tier:n', the submit's reply...}
 -- Error: 'TBLEAGUE closed <season>' when the season was rolled, or a
@@ -465,6 +484,18 @@ local TIERS = {'bronze', 'silver', 'gold'}
 --        again); the board's refusals (submit.lua). Nothing written.
 
 local id, label, start, group = ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4]
+local req, born = ARGV[5], false
+if req ~= '' then
+  born = redis.call('HGET', KEYS[1], 'born')
+  local done = born and redis.call('GET', req)
+  if done then
+    local d = cmsgpack.unpack(done)
+    if d[3] == born then
+      if d[1] ~= id then return redis.error_reply('TBLEAGUE request ' .. d[1]) end
+      return d[2]
+    end
+  end
+end
 if redis.call('HEXISTS', KEYS[1], 'closed:' .. label) == 1 then
   return redis.error_reply('TBLEAGUE closed ' .. label)
 end
@@ -492,13 +523,8 @@ end
 
 local keys = board_keys('tb:{' .. group .. '}:{' .. label .. ':' .. TIERS[tier] .. ':' .. n .. '}:')
 local args = {}
-for i = 5, #ARGV do args[#args + 1] = ARGV[i] end
+for i = 7, #ARGV do args[#args + 1] = ARGV[i] end
 local r = board_1(keys, args, true)
-if type(r) == 'table' and not r.err then
-  -- A write made already under its request id: its reply, nothing written.
-  table.insert(r, 1, where)
-  return r
-end
 if r ~= 'ok' then return r end
 if fill then
   redis.call('HSET', KEYS[5], tier, n, where, fill + 1)
@@ -510,4 +536,12 @@ if fill then
 end
 r = board_1(keys, args, false)
 table.insert(r, 1, where)
+if req ~= '' then
+  if not born then
+    local t = redis.call('TIME')
+    born = t[1] .. '.' .. t[2]
+    redis.call('HSET', KEYS[1], 'born', born)
+  end
+  redis.call('SET', req, cmsgpack.pack({id, r, born}), 'PX', ARGV[6])
+end
 return r

@@ -254,15 +254,20 @@ local CHECK = false
 
 local id, policy = ARGV[1], ARGV[2]
 -- A write made already under its request id returns that write's reply
--- (its full form) and writes nothing; the id must be the same.
-local req = ARGV[11]
+-- (its full form) and writes nothing; the id must be the same. A request
+-- id is remembered with the board's 'born' mark (meta HASH), which Clear
+-- and Drop remove: one remembered before is forgotten.
+local req, born = ARGV[11], false
 if req == '' then req = nil end
 if req then
-  local done = redis.call('GET', req)
+  born = redis.call('HGET', KEYS[KMETA], 'born')
+  local done = born and redis.call('GET', req)
   if done then
     local d = cmsgpack.unpack(done)
-    if d[1] ~= id then return redis.error_reply('TBREQUEST ' .. d[1]) end
-    return d[2]
+    if d[3] == born then
+      if d[1] ~= id then return redis.error_reply('TBREQUEST ' .. d[1]) end
+      return d[2]
+    end
   end
 end
 local desc = redis.call('HGET', KEYS[KMETA], 'desc')
@@ -424,7 +429,14 @@ if K > 0 then
   end
   full[6] = passed
 end
-if req then redis.call('SET', req, cmsgpack.pack({id, full}), 'PX', ARGV[12]) end
+if req then
+  if not born then
+    local t = redis.call('TIME')
+    born = t[1] .. '.' .. t[2]
+    redis.call('HSET', KEYS[KMETA], 'born', born)
+  end
+  redis.call('SET', req, cmsgpack.pack({id, full, born}), 'PX', ARGV[12])
+end
 if K == 0 and policy ~= 'f' and nm == ARGV[4] and ns == ARGV[3] then
   return {rank, changed and 1 or 0, trimmed}
 end

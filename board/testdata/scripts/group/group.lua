@@ -249,15 +249,20 @@ local mirror = false
 
 local id, policy = ARGV[1], ARGV[2]
 -- A write made already under its request id returns that write's reply
--- (its full form) and writes nothing; the id must be the same.
-local req = ARGV[11]
+-- (its full form) and writes nothing; the id must be the same. A request
+-- id is remembered with the board's 'born' mark (meta HASH), which Clear
+-- and Drop remove: one remembered before is forgotten.
+local req, born = ARGV[11], false
 if req == '' then req = nil end
 if req then
-  local done = redis.call('GET', req)
+  born = redis.call('HGET', KEYS[KMETA], 'born')
+  local done = born and redis.call('GET', req)
   if done then
     local d = cmsgpack.unpack(done)
-    if d[1] ~= id then return redis.error_reply('TBREQUEST ' .. d[1]) end
-    return d[2]
+    if d[3] == born then
+      if d[1] ~= id then return redis.error_reply('TBREQUEST ' .. d[1]) end
+      return d[2]
+    end
   end
 end
 local desc = redis.call('HGET', KEYS[KMETA], 'desc')
@@ -419,7 +424,14 @@ if K > 0 then
   end
   full[6] = passed
 end
-if req then redis.call('SET', req, cmsgpack.pack({id, full}), 'PX', ARGV[12]) end
+if req then
+  if not born then
+    local t = redis.call('TIME')
+    born = t[1] .. '.' .. t[2]
+    redis.call('HSET', KEYS[KMETA], 'born', born)
+  end
+  redis.call('SET', req, cmsgpack.pack({id, full, born}), 'PX', ARGV[12])
+end
 if K == 0 and policy ~= 'f' and nm == ARGV[4] and ns == ARGV[3] then
   return {rank, changed and 1 or 0, trimmed}
 end
@@ -676,15 +688,20 @@ local mirror = false
 
 local id, policy = ARGV[1], ARGV[2]
 -- A write made already under its request id returns that write's reply
--- (its full form) and writes nothing; the id must be the same.
-local req = ARGV[11]
+-- (its full form) and writes nothing; the id must be the same. A request
+-- id is remembered with the board's 'born' mark (meta HASH), which Clear
+-- and Drop remove: one remembered before is forgotten.
+local req, born = ARGV[11], false
 if req == '' then req = nil end
 if req then
-  local done = redis.call('GET', req)
+  born = redis.call('HGET', KEYS[KMETA], 'born')
+  local done = born and redis.call('GET', req)
   if done then
     local d = cmsgpack.unpack(done)
-    if d[1] ~= id then return redis.error_reply('TBREQUEST ' .. d[1]) end
-    return d[2]
+    if d[3] == born then
+      if d[1] ~= id then return redis.error_reply('TBREQUEST ' .. d[1]) end
+      return d[2]
+    end
   end
 end
 local desc = redis.call('HGET', KEYS[KMETA], 'desc')
@@ -846,7 +863,14 @@ if K > 0 then
   end
   full[6] = passed
 end
-if req then redis.call('SET', req, cmsgpack.pack({id, full}), 'PX', ARGV[12]) end
+if req then
+  if not born then
+    local t = redis.call('TIME')
+    born = t[1] .. '.' .. t[2]
+    redis.call('HSET', KEYS[KMETA], 'born', born)
+  end
+  redis.call('SET', req, cmsgpack.pack({id, full, born}), 'PX', ARGV[12])
+end
 if K == 0 and policy ~= 'f' and nm == ARGV[4] and ns == ARGV[3] then
   return {rank, changed and 1 or 0, trimmed}
 end
@@ -866,9 +890,11 @@ local NKEYS = {5, 4}
 -- KEYS: every board's keys (see common.lua), board after board
 -- ARGV[1..n]  how many of the arguments that follow are each board's
 -- then every board's submit.lua arguments, board after board, then the
--- entry's id, the key remembering the write's request id ('' for none)
--- and how long it remembers it (ms): a write made already under it
--- returns that write's reply and writes nothing.
+-- entry's id, the key remembering the write's request id ('' for none),
+-- how long it remembers it (ms), and the index in KEYS of every board's
+-- meta HASH: a write made already under the request id returns that
+-- write's reply and writes nothing, unless a board was cleared or
+-- dropped since (its 'born' mark, as submit.lua's).
 --
 -- Reply: {reply of board 1, ..., reply of board n}, each as submit.lua's;
 --        or, nothing written, the first refusal of any board: the error
@@ -883,12 +909,19 @@ for i = 1, #BOARDS do
   parts[i] = {keys, args}
 end
 local id, req, ttl = ARGV[a], ARGV[a + 1], ARGV[a + 2]
+local function borns()
+  local out = {}
+  for i = a + 3, #ARGV do out[#out + 1] = redis.call('HGET', KEYS[tonumber(ARGV[i])], 'born') or '' end
+  return table.concat(out, ' ')
+end
 if req ~= '' then
   local done = redis.call('GET', req)
   if done then
     local d = cmsgpack.unpack(done)
-    if d[1] ~= id then return redis.error_reply('TBBOARD 1 TBREQUEST ' .. d[1]) end
-    return d[2]
+    if d[3] == borns() then
+      if d[1] ~= id then return redis.error_reply('TBBOARD 1 TBREQUEST ' .. d[1]) end
+      return d[2]
+    end
   end
 end
 for i = 1, #BOARDS do
@@ -899,5 +932,11 @@ for i = 1, #BOARDS do
 end
 local out = {}
 for i = 1, #BOARDS do out[i] = BOARDS[i](parts[i][1], parts[i][2], false) end
-if req ~= '' then redis.call('SET', req, cmsgpack.pack({id, out}), 'PX', ttl) end
+if req ~= '' then
+  local t = redis.call('TIME')
+  for i = a + 3, #ARGV do
+    redis.call('HSETNX', KEYS[tonumber(ARGV[i])], 'born', t[1] .. '.' .. t[2])
+  end
+  redis.call('SET', req, cmsgpack.pack({id, out, borns()}), 'PX', ttl)
+end
 return out
