@@ -48,7 +48,7 @@ var (
 	ErrConflict = errors.New("update conflict")
 
 	// ErrMismatch reports a handle whose layout or options (Strategy, Cap,
-	// DenseRanks, SharedData, Shards) differ from the descriptor stored
+	// DenseRanks, SharedData, Shards, Bounds, Rules) differ from the descriptor stored
 	// with the board: from New, or from any call after the board migrated
 	// to other settings; the error names the setting, stored and given. It
 	// also reports a stored descriptor this package cannot read

@@ -79,7 +79,8 @@ const (
 // they are stored with the board, in its descriptor beside the layout;
 // New refuses a handle that differs from them (ErrMismatch) and Open
 // reads them from it. The handle's settings (MaxIDLen, UpdateAttempts,
-// SkipWriteRank, WaitReplicas, WaitTimeout, Observer) bound and observe
+// SkipWriteRank, RequestRetention, WaitReplicas, WaitTimeout, WaitAOF,
+// Observer) bound and observe
 // what one handle sends, and are never stored.
 type Options struct {
 	// Strategy chooses the storage. Default PackedScore.
