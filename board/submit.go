@@ -82,8 +82,9 @@ type Submission struct {
 	// request id used for another ID is refused (ErrArgument). On a
 	// sharded board the id is remembered on the entry's shard, and a
 	// retry's Rank is the remembered entry's rank over the shards now. At
-	// most 200 bytes. Default "": none. Each remembered id costs Redis one key of
-	// about 100 bytes, deleted when its time is up.
+	// most 200 bytes. Default "": none. Each remembered id costs Redis one
+	// key of about 120 bytes (MEMORY USAGE), deleted when its time is up;
+	// Clear and Drop forget every one.
 	RequestID string
 	// Overtaken asks the write for the ids its entry passed, at most
 	// Overtaken of them, best first, in Result.Overtaken: those ranked

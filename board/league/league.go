@@ -227,7 +227,8 @@ func (l *League) store(ctx context.Context) error {
 // Name returns the league's name.
 func (l *League) Name() string { return l.name }
 
-// Options returns the league's options, with their defaults.
+// Options returns the league's options, with their defaults (Board as
+// given: its defaults are board's).
 func (l *League) Options() Options { return l.opts }
 
 // partition returns the partition of id.
