@@ -147,6 +147,7 @@ func (b *Board) layoutConsts(prefix string) []luascript.Const {
 		{Name: prefix + "CAP", Value: strconv.FormatInt(b.opts.Cap, 10)},
 		{Name: prefix + "RESTMAX", Value: strconv.FormatUint(b.rest, 10)},
 		{Name: prefix + "SHARED", Value: strconv.FormatBool(b.opts.SharedData)},
+		{Name: prefix + "HIDING", Value: strconv.FormatBool(b.opts.Hiding)},
 		{Name: prefix + "FIELDS", Value: b.fieldsFunction()},
 	}
 }

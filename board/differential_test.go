@@ -34,6 +34,9 @@ type workload struct {
 	// sent are the writes made with a request id, and their results: a
 	// retry of one writes nothing and returns its result.
 	sent []sentWrite
+	// hiding: the boards keep Options.Hiding, and the workload hides and
+	// shows members too.
+	hiding bool
 }
 
 // sentWrite is a write made with a request id, and its result.
@@ -49,6 +52,14 @@ type anyBoard = *Board
 func newWorkload(t *testing.T, l *pack.Layout, o Options) *workload {
 	t.Helper()
 	env := redistest.New(t)
+	return newWorkloadOn(t, env.Client, env.Prefix, l, o)
+}
+
+// newWorkloadOn is newWorkload on client, the boards' names starting with
+// prefix.
+func newWorkloadOn(t *testing.T, client rueidis.Client, prefix string, l *pack.Layout, o Options) *workload {
+	t.Helper()
+	env := &redistest.Env{Client: client, Prefix: prefix}
 	seed := rand.Uint64()
 	t.Logf("seed %d", seed)
 	w := &workload{t: t, ids: ids, rng: rand.New(rand.NewPCG(seed, 1)), model: newModel(l), dense: o.DenseRanks}
@@ -96,6 +107,8 @@ func (w *workload) run(steps int, indexes bool) {
 		switch n := w.rng.IntN(10); {
 		case n < 5:
 			w.submit(step)
+		case n < 6 && w.hiding && w.rng.IntN(2) == 0:
+			w.hideOrShow(step)
 		case n < 6:
 			w.remove(step)
 		default:
@@ -109,6 +122,24 @@ func (w *workload) run(steps int, indexes bool) {
 
 func TestDifferential(t *testing.T) {
 	newWorkload(t, testLayout(t), Options{DenseRanks: true}).run(1500, true)
+}
+
+// The same with hidden members: the workload hides and shows members
+// too, and every read of others, of every kind and rank kind, must be
+// the model's without them; a Get on a hidden member's own behalf ranks
+// it where it would be.
+func TestDifferentialHiding(t *testing.T) {
+	w := newWorkload(t, testLayout(t), Options{DenseRanks: true, Hiding: true})
+	w.hiding = true
+	w.run(2000, true)
+}
+
+// The same on the 3-master cluster.
+func TestDifferentialHidingCluster(t *testing.T) {
+	cl := redistest.NewCluster(t, 3)
+	w := newWorkloadOn(t, cl.Client, cl.Prefix, testLayout(t), Options{DenseRanks: true, Hiding: true})
+	w.hiding = true
+	w.run(1000, true)
 }
 
 // The same on boards that keep nothing beside their entries, so that the
@@ -233,7 +264,7 @@ func (w *workload) submit(step int) {
 		want = w.model.trim(s.ID, w.cap, want)
 	}
 	if ok && s.Overtaken > 0 {
-		want.Overtaken = w.model.passed(want.Entry.Rank, oldIdx, s.Overtaken)
+		want.Overtaken = w.model.passed(want.Entry.Rank, oldIdx, s.Overtaken, s.ID)
 	}
 	for _, b := range w.all {
 		s, want := unpassed(b, s, want)
@@ -274,6 +305,7 @@ func (w *workload) remove(step int) {
 	id := w.ids[w.rng.IntN(len(w.ids))]
 	_, had := w.model.vals[id]
 	delete(w.model.vals, id)
+	delete(w.model.hidden, id)
 	for _, b := range w.all {
 		n, err := b.Remove(context.Background(), id)
 		if err != nil || (n == 1) != had {
@@ -282,11 +314,35 @@ func (w *workload) remove(step int) {
 	}
 }
 
+// hideOrShow hides a member, or shows one hidden, on every board and in
+// the model.
+func (w *workload) hideOrShow(step int) {
+	id := w.ids[w.rng.IntN(len(w.ids))]
+	_, on := w.model.vals[id]
+	hide := w.rng.IntN(2) == 0
+	want := int64(0)
+	if on && w.model.hidden[id] != hide {
+		want = 1
+		w.model.hidden[id] = hide
+	}
+	for _, b := range w.all {
+		f := b.Show
+		if hide {
+			f = b.Hide
+		}
+		if n, err := f(context.Background(), id); err != nil || n != want {
+			w.t.Fatalf("step %d %v: hide %v of %q = %d, %v; want %d", step, label(b), hide, id, n, err, want)
+		}
+	}
+}
+
 // read compares one randomly chosen read on every board with the model.
 func (w *workload) read(step int) {
 	ctx := context.Background()
 	id := w.ids[w.rng.IntN(len(w.ids))]
-	_, had := w.model.vals[id]
+	_, exists := w.model.vals[id]
+	had := exists && !w.model.hidden[id]   // as others see it
+	self := w.hiding && w.rng.IntN(2) == 0 // a Get on the member's own behalf
 	n, off := 1+w.rng.IntN(6), w.rng.IntN(len(w.ids)+2)
 	lo, hi := w.value(0), w.value(0)
 	kind := RankKind(w.rng.IntN(4))
@@ -300,6 +356,7 @@ func (w *workload) read(step int) {
 	for _, b := range w.all {
 		var want, got any
 		var err error
+		found := had // whether the read must find id
 		switch op {
 		case 0:
 			want, got = w.model.rank(id, kind), int64(0)
@@ -320,19 +377,25 @@ func (w *workload) read(step int) {
 			want = w.model.page(0, len(w.ids))
 			got, err = scanAll(ctx, b, n, opts...)
 		case 5:
+			gopts := opts
+			if self {
+				gopts, found = append(opts[:len(opts):len(opts)], AsSelf()), exists
+				w.model.self = id
+			}
 			want = w.model.find(id)
-			got, err = b.Get(ctx, id, opts...)
-			if !had && !errors.Is(err, ErrNotFound) {
-				w.t.Fatalf("step %d %v: Get(%q) of an absent id: err = %v, want ErrNotFound", step, label(b), id, err)
+			w.model.self = ""
+			got, err = b.Get(ctx, id, gopts...)
+			if !found && !errors.Is(err, ErrNotFound) {
+				w.t.Fatalf("step %d %v: Get(%q) of an id absent (or hidden) to the reader: err = %v, want ErrNotFound", step, label(b), id, err)
 			}
 		case 6:
 			want = w.model.among(subset)
 			got, err = b.Among(ctx, subset, opts...)
 		default:
-			want = int64(len(w.model.vals))
+			want = w.model.visible()
 			got, err = b.Len(ctx)
 		}
-		if !had && errors.Is(err, ErrNotFound) {
+		if !found && errors.Is(err, ErrNotFound) {
 			continue // an absent id: Get and Rank must say so
 		}
 		if err != nil {

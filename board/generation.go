@@ -286,7 +286,7 @@ func (b *Board) drop(ctx context.Context) error {
 // retired ones.
 func (b *Board) genNames(m meta) []string {
 	cur := names(b.prefix, m.gen)
-	out := []string{cur.z, cur.d, cur.i, cur.v, cur.c, cur.x, cur.dirty, cur.inflight}
+	out := []string{cur.z, cur.d, cur.i, cur.v, cur.c, cur.h, cur.x, cur.dirty, cur.inflight}
 	if m.migrating {
 		t := names(b.prefix, m.tgen)
 		out = append(out, t.z, t.d, t.i, t.v, t.c)

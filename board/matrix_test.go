@@ -545,6 +545,13 @@ var columns = []column{
 	// Rules are a setting no kind needs: on every kind's board without
 	// them, Join and Entrant refuse, changing nothing; TestRulesEveryKind
 	// runs them with rules on each kind that takes them.
+	// Hiding too: on every kind's board without it, Hide and Show refuse,
+	// changing nothing; TestHidingEveryKind runs them on each kind that
+	// takes it.
+	{"Hiding", []string{"Board.Hide", "Board.Show"}, func(t *testing.T, f *fixture) {
+		f.refuses(t, "Hide on a board without Hiding", ErrArgument, func() error { _, err := f.b.Hide(t.Context(), "a"); return err })
+		f.refuses(t, "Show on a board without Hiding", ErrArgument, func() error { _, err := f.b.Show(t.Context(), "a"); return err })
+	}},
 	{"Rules", []string{"Board.Join", "Board.Entrant"}, func(t *testing.T, f *fixture) {
 		f.refuses(t, "Join on a board without rules", ErrArgument, func() error { return f.b.Join(t.Context(), "a") })
 		f.refuses(t, "Entrant on a board without rules", ErrArgument, func() error { _, err := f.b.Entrant(t.Context(), "a"); return err })
@@ -925,7 +932,7 @@ func TestKindMatrixCoversEveryMethod(t *testing.T) {
 func TestKindMatrixCoversEveryKind(t *testing.T) {
 	// The settings of Options: those that make a kind, and the others.
 	kindSettings := []string{"Group", "SharedData", "Shards"}
-	others := []string{"Strategy", "Cap", "DenseRanks", "MaxIDLen", "UpdateAttempts", "SkipWriteRank", "WaitReplicas", "WaitTimeout", "WaitAOF", "Observer", "Rules", "Bounds", "RequestRetention"}
+	others := []string{"Strategy", "Cap", "DenseRanks", "MaxIDLen", "UpdateAttempts", "SkipWriteRank", "WaitReplicas", "WaitTimeout", "WaitAOF", "Observer", "Rules", "Bounds", "RequestRetention", "Hiding"}
 	typ := reflect.TypeFor[Options]()
 	for i := range typ.NumField() {
 		f := typ.Field(i)

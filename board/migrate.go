@@ -121,6 +121,9 @@ func (b *Board) migrate(ctx context.Context, layout *pack.Layout, opts Options, 
 		return nil, fmt.Errorf("board: Migrate: Group %q and SharedData %t, want the board's (%q, %t): a migration does not move a board between groups: %w",
 			opts.Group, opts.SharedData, b.opts.Group, b.opts.SharedData, ErrArgument)
 	}
+	if b.opts.Hiding || opts.Hiding {
+		return nil, fmt.Errorf("board: Migrate: %s: a board with Options.Hiding does not migrate (its hidden entries would stay behind): %w", b.name, ErrArgument)
+	}
 	t, err := configure(b.given, b.name, layout, opts)
 	if err != nil {
 		return nil, err

@@ -13,9 +13,24 @@ type model struct {
 	vals   map[string][]float64
 	suffix bool       // the board is KeySuffix: its first field has no width
 	ranks  readConfig // the extra ranks sorted fills in (WithRanks)
+	hidden map[string]bool
+	self   string // an id sorted shows though hidden (a read on its own behalf)
 }
 
-func newModel(l *pack.Layout) *model { return &model{layout: l, vals: map[string][]float64{}} }
+func newModel(l *pack.Layout) *model {
+	return &model{layout: l, vals: map[string][]float64{}, hidden: map[string]bool{}}
+}
+
+// visible is the number of entries others see.
+func (m *model) visible() int64 {
+	n := int64(0)
+	for id := range m.vals {
+		if !m.hidden[id] {
+			n++
+		}
+	}
+	return n
+}
 
 // cmpTuple is -1 when a ranks before b, by fields alone.
 func (m *model) cmpTuple(a, b []float64) int {
@@ -35,7 +50,9 @@ func (m *model) cmpTuple(a, b []float64) int {
 func (m *model) sorted() []Entry {
 	out := make([]Entry, 0, len(m.vals))
 	for id, v := range m.vals {
-		out = append(out, Entry{ID: id, Values: v})
+		if !m.hidden[id] || id == m.self {
+			out = append(out, Entry{ID: id, Values: v})
+		}
 	}
 	sort.Slice(out, func(i, j int) bool {
 		if c := m.cmpTuple(out[i].Values, out[j].Values); c != 0 {
@@ -72,7 +89,7 @@ func (m *model) sorted() []Entry {
 
 // among answers Among(ids) as the board should.
 func (m *model) among(ids []string) List {
-	l := List{Total: int64(len(m.vals)), Entries: []Entry{}}
+	l := List{Total: m.visible(), Entries: []Entry{}}
 	seen := map[string]bool{}
 	for _, id := range ids {
 		seen[id] = true
@@ -127,7 +144,9 @@ func (m *model) apply(s Submission) (Result, bool) {
 func (m *model) submit(s Submission) (Result, bool) {
 	r, ok := m.apply(s)
 	if ok {
+		m.self = s.ID // a hidden member's write ranks it as it would be
 		r.Entry = m.find(s.ID)
+		m.self = ""
 	}
 	return r, ok
 }
@@ -201,7 +220,7 @@ func (m *model) around(id string, n int) List {
 }
 
 func (m *model) between(lo, hi float64, offset, n int) List {
-	l := List{Total: int64(len(m.vals)), Entries: []Entry{}}
+	l := List{Total: m.visible(), Entries: []Entry{}}
 	skipped := 0
 	for _, e := range m.sorted() {
 		if e.Values[0] < lo || e.Values[0] > hi {
@@ -221,9 +240,9 @@ func (m *model) between(lo, hi float64, offset, n int) List {
 // passed returns the ids an entry now at rank (0: trimmed), before at
 // 0-based index oldIdx (-1: new), passed, at most k, best first: those
 // now between its new place and its old one, or right behind a new one.
-func (m *model) passed(rank int64, oldIdx, k int) []string {
+func (m *model) passed(rank int64, oldIdx, k int, id string) []string {
 	out := []string{}
-	if rank == 0 {
+	if rank == 0 || m.hidden[id] {
 		return out
 	}
 	all := m.sorted()

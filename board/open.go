@@ -39,8 +39,8 @@ func Open(ctx context.Context, client rueidis.Client, name string, opts Options)
 	if client == nil {
 		return nil, fmt.Errorf("board: Open: client is nil: %w", ErrOptions)
 	}
-	if opts.Strategy != 0 || opts.Cap != 0 || opts.DenseRanks || opts.Group != "" || opts.SharedData || opts.Shards != 0 || opts.Rules.set() || opts.Bounds != nil {
-		return nil, fmt.Errorf("board: Open: Options.Strategy, Cap, DenseRanks, Group, SharedData, Shards, Bounds and Rules come from the stored descriptor, want them zero: %w", ErrOptions)
+	if opts.Strategy != 0 || opts.Cap != 0 || opts.DenseRanks || opts.Group != "" || opts.SharedData || opts.Shards != 0 || opts.Rules.set() || opts.Bounds != nil || opts.Hiding {
+		return nil, fmt.Errorf("board: Open: Options.Strategy, Cap, DenseRanks, Group, SharedData, Shards, Hiding, Bounds and Rules come from the stored descriptor, want them zero: %w", ErrOptions)
 	}
 	handle := opts
 	handle.SkipWriteRank = false
@@ -62,7 +62,7 @@ func Open(ctx context.Context, client rueidis.Client, name string, opts Options)
 	if err != nil {
 		return nil, err
 	}
-	opts.Strategy, opts.Cap, opts.DenseRanks, opts.SharedData, opts.Rules, opts.Bounds = stored.Strategy, stored.Cap, stored.DenseRanks, stored.SharedData, stored.Rules, stored.Bounds
+	opts.Strategy, opts.Cap, opts.DenseRanks, opts.SharedData, opts.Rules, opts.Bounds, opts.Hiding = stored.Strategy, stored.Cap, stored.DenseRanks, stored.SharedData, stored.Rules, stored.Bounds, stored.Hiding
 	opts.expireAt, opts.Group = m.expireAt, group
 	if d.Shards > 0 {
 		return openShardedBoard(ctx, client, name, l, d, opts)

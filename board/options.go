@@ -75,7 +75,7 @@ const (
 // Options configure a board. The zero value means every default.
 //
 // They are of two kinds. The board's settings (Strategy, Cap, DenseRanks,
-// Group, SharedData, Shards, Bounds, Rules) decide where and how its entries are stored:
+// Group, SharedData, Shards, Hiding, Bounds, Rules) decide where and how its entries are stored:
 // they are stored with the board, in its descriptor beside the layout;
 // New refuses a handle that differs from them (ErrMismatch) and Open
 // reads them from it. The handle's settings (MaxIDLen, UpdateAttempts,
@@ -128,6 +128,16 @@ type Options struct {
 	// DenseRanks, Group and SharedData (ErrOptions). Part of the stored
 	// descriptor.
 	Shards int
+
+	// Hiding lets the board hide members (Hide) and show them again
+	// (Show): a hidden member's entry stays, and keeps being written, but
+	// every read of others behaves as if it were absent (Get and Rank
+	// with AsSelf show it to itself). Every write of such a board runs
+	// its script (no native write: it must look for a hidden entry). Part
+	// of the stored descriptor. Refused (ErrOptions) with Cap and on a
+	// sharded board; Migrate refuses a board with Hiding, or to it
+	// (ErrArgument). Default false.
+	Hiding bool
 
 	// Bounds limit the values submissions may store, per field: a
 	// submission whose value, or PerField result, is outside its field's
@@ -230,6 +240,9 @@ func (o Options) withDefaults() (Options, error) {
 	o.RequestRetention = cmp.Or(o.RequestRetention, defaultRequestRetention)
 	if o.RequestRetention < time.Second || o.RequestRetention > maxRequestRetention {
 		return o, fmt.Errorf("board: Options.RequestRetention = %v out of range [1s, %v]: %w", o.RequestRetention, maxRequestRetention, ErrOptions)
+	}
+	if o.Hiding && o.Cap != 0 {
+		return o, fmt.Errorf("board: Options.Hiding with Cap %d: a cap cannot tell which entries a hidden one pushes out: %w", o.Cap, ErrOptions)
 	}
 	if err := o.Rules.check(); err != nil {
 		return o, err

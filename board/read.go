@@ -72,8 +72,17 @@ type ReadOption func(*readConfig)
 type readConfig struct {
 	data             bool
 	comp, dense, mod bool
+	self, selfOK     bool     // AsSelf, and whether the read takes it
 	badKind          RankKind // an unknown kind given to WithRanks, or 0
 }
+
+// AsSelf makes Get a read on the member's own behalf: on a board with
+// Options.Hiding, a hidden member's entry is found, with the ranks it
+// would have were it shown (the entries of others unmoved), so that the
+// member sees its own score and rank as if nothing were hidden. Any other
+// read refuses it (ErrArgument): a hidden member sees the board as
+// others do, less itself.
+func AsSelf() ReadOption { return func(c *readConfig) { c.self = true } }
 
 // WithData makes a read return each entry's member data, from the same
 // snapshot.
@@ -123,7 +132,12 @@ func (b *Board) readFlags(opts []ReadOption) (c readConfig, data, ranks string, 
 	if c.mod {
 		ranks += "m"
 	}
+	if c.self && c.selfOK {
+		ranks += "s"
+	}
 	switch {
+	case c.self && !c.selfOK:
+		err = fmt.Errorf("board: AsSelf: only Get reads on a member's own behalf: %w", ErrArgument)
 	case c.badKind != 0:
 		err = fmt.Errorf("board: WithRanks: unknown rank kind %v, want Ordinal, Competition, Dense or ModifiedCompetition: %w", c.badKind, ErrArgument)
 	case c.dense && !b.opts.DenseRanks:
@@ -180,6 +194,7 @@ func (b *Board) rank(ctx context.Context, id string, kind RankKind, opts []ReadO
 	if err := b.checkID(id); err != nil {
 		return Entry{}, err
 	}
+	opts = append([]ReadOption{takesSelf}, opts...)
 	code, err := b.kindCode(kind)
 	if err != nil {
 		return Entry{}, err
@@ -432,3 +447,6 @@ func (b *Board) storedBounds(lo, hi float64) (slo, shi float64, ok bool) {
 	}
 	return -float64(rb*f.Mul + f.Mul - 1), -float64(ra * f.Mul), true
 }
+
+// takesSelf marks a read that takes AsSelf (Get).
+func takesSelf(c *readConfig) { c.selfOK = true }

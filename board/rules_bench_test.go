@@ -127,3 +127,65 @@ func BenchmarkRequestIDWrite(b *testing.B) {
 	b.ReportMetric(mem/float64(b.N), "bytes/id")
 	b.ReportMetric(float64(usage), "key-bytes")
 }
+
+// BenchmarkHiddenReads measures the reads of a board of 10,000 entries
+// with 1% of them hidden against the same board with none, in the same
+// run (blocks alternating): Redis CPU per read (redis-µs/op of the board
+// with hidden members, ratio to the other's) for Top(10), Around(id, 11)
+// and Rank.
+func BenchmarkHiddenReads(b *testing.B) {
+	env := redistest.New(b)
+	ctx := context.Background()
+	hiding := newBoard(b, env.Client, env.Prefix, "hiding", testLayout(b), Options{Hiding: true})
+	plain := newBoard(b, env.Client, env.Prefix, "plain", testLayout(b), Options{})
+	subs := make([]Submission, 10_000)
+	var hidden []string
+	for i := range subs {
+		subs[i] = Submission{ID: "id" + strconv.Itoa(i), Values: []float64{float64(i % 1000), float64(i % 2), float64(i % 200)}}
+		if i%100 == 0 {
+			hidden = append(hidden, subs[i].ID)
+		}
+	}
+	for _, bd := range []*Board{hiding, plain} {
+		for _, r := range bd.SubmitMany(ctx, subs) {
+			if r.Err != nil {
+				b.Fatal(r.Err)
+			}
+		}
+	}
+	if _, err := hiding.Hide(ctx, hidden...); err != nil {
+		b.Fatal(err)
+	}
+	reads := map[string]func(bd *Board, i int) error{
+		"Top10":    func(bd *Board, i int) error { _, err := bd.Top(ctx, 10); return err },
+		"Around11": func(bd *Board, i int) error { _, err := bd.Around(ctx, "id"+strconv.Itoa(1+i%99*100), 11); return err },
+		"Rank": func(bd *Board, i int) error {
+			_, err := bd.Rank(ctx, "id"+strconv.Itoa(1+i%99*100), Competition)
+			return err
+		},
+	}
+	for _, name := range []string{"Top10", "Around11", "Rank"} {
+		read := reads[name]
+		b.Run(name, func(b *testing.B) {
+			var cpu [2]float64
+			const block = 200
+			for i := 0; i < b.N; i += block {
+				for k, bd := range []*Board{hiding, plain} {
+					before, err := redisops.CPUSeconds(ctx, env.Client)
+					if err != nil {
+						b.Fatal(err)
+					}
+					for j := i; j < min(i+block, b.N); j++ {
+						if err := read(bd, j); err != nil {
+							b.Fatal(err)
+						}
+					}
+					after, _ := redisops.CPUSeconds(ctx, env.Client)
+					cpu[k] += after - before
+				}
+			}
+			b.ReportMetric(cpu[0]/float64(b.N)*1e6, "redis-µs/op")
+			b.ReportMetric(cpu[0]/cpu[1], "ratio")
+		})
+	}
+}

@@ -41,9 +41,9 @@ func TestScriptsGolden(t *testing.T) {
 		}
 		checkGolden(t, "PackedScore-periodic", p.At(time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)).gen.Load())
 	})
-	t.Run("tournament", func(t *testing.T) { // with bounds too
+	t.Run("tournament", func(t *testing.T) { // with bounds and hiding too
 		rules := Rules{Start: time.UnixMilli(1_790_000_000_000), End: time.UnixMilli(1_790_600_000_000), JoinRequired: true, MaxMembers: 100, MaxAttempts: 3}
-		b, err := configure(env.Client, env.Prefix+"golden", goldenLayout(t), Options{Rules: rules, Bounds: []Bound{{Field: "points", Min: 0, Max: 1000}}})
+		b, err := configure(env.Client, env.Prefix+"golden", goldenLayout(t), Options{Rules: rules, Bounds: []Bound{{Field: "points", Min: 0, Max: 1000}}, Hiding: true})
 		if err != nil {
 			t.Fatal(err)
 		}

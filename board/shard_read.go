@@ -100,7 +100,7 @@ func (sb *shardView) rank(ctx context.Context, id string, kind RankKind, opts []
 	if _, err := owner.kindCode(kind); err != nil {
 		return Entry{}, err
 	}
-	c, _, _, err := sb.probe.readFlags(opts)
+	c, _, _, err := sb.probe.readFlags(append([]ReadOption{takesSelf}, opts...))
 	if err != nil {
 		return Entry{}, err
 	}

@@ -10,6 +10,7 @@
 --   local GEN = "0"        the generation (as the meta HASH holds it)
 --   local SHARD = false    a shard of a sharded board
 --   local BOUNDS = false   Options.Bounds: {[field index] = {min =, max =}}
+--   local HIDING = false   the board keeps hidden entries (KEYS[KH])
 --   local RULES = false    a tournament's rules: {start =, stop = (Unix ms,
 --                          0 for none), join =, members =, attempts = (0
 --                          for no limit)}
@@ -32,6 +33,8 @@
 --   KEYS[KV] v  sorted set of distinct value tuples (dense ranks only)
 --   KEYS[KC] c  HASH tuple -> number of entries holding it (dense ranks only)
 --   KEYS[KA]  a  HASH id -> scored attempts of each entrant (with RULES only)
+--   KEYS[KH]  h  sorted set of the hidden entries, as z (with HIDING only):
+--               every read of others reads z alone
 --   KEYS[KMETA] the meta HASH: descriptor and generation (the writes read
 --               it: submit.lua)
 -- A board that is migrating also passes its target's keys and misfit set
@@ -63,7 +66,18 @@ local function find_member(id)
     return false
   end
   local m = buckets().get(KEYS[KM], WIDTH, id)
-  if m then return m, redis.call('ZSCORE', KEYS[KZ], m) end
+  local s = m and redis.call('ZSCORE', KEYS[KZ], m)
+  if s then return m, s end
+  return false -- absent, or hidden
+end
+
+-- The hidden member of id (a board with HIDING) and its score, or false.
+local function find_hidden(id)
+  if not HIDING then return false end
+  local m = id
+  if STRATEGY == 's' then m = buckets().get(KEYS[KM], WIDTH, id) end
+  local s = m and redis.call('ZSCORE', KEYS[KH], m)
+  if s then return m, s end
   return false
 end
 

@@ -15,11 +15,18 @@ for i = 1, #ARGV do
     seen[id] = true
     uniq[#uniq + 1] = id
     local m, s = find_member(id)
-    if m then found[#found + 1] = {m, s} end
+    if m then
+      found[#found + 1] = {m, s}
+    else
+      local hm = find_hidden(id)
+      if hm then found[#found + 1] = {hm, false} end
+    end
   end
 end
 return function()
-  for _, f in ipairs(found) do S.remove(f[2], f[1]) end
+  for _, f in ipairs(found) do
+    if f[2] then S.remove(f[2], f[1]) else S.remove_hidden(f[1]) end
+  end
   if mirror then
     for _, id in ipairs(uniq) do mirror(id) end
   end

@@ -8,7 +8,7 @@
 -- Reply: 1 when written, 0 when the id is not on the board (nothing written).
 
 
-if not find_member(ARGV[1]) then return 0 end
+if not find_member(ARGV[1]) and not find_hidden(ARGV[1]) then return 0 end
 redis.call('HSET', KEYS[KD], ARGV[1], ARGV[2])
 if mirror then mirror(ARGV[1]) end
 if ARGV[3] ~= '0' then

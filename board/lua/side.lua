@@ -35,5 +35,15 @@ local function side()
     if not SHARED then redis.call('HDEL', KEYS[KD], id) end
     S.dense(score, member, -1)
   end
+  -- Removes a hidden entry (HIDING): no dense index counts it.
+  function S.remove_hidden(member)
+    local id = member
+    if STRATEGY == 's' then
+      id = string.sub(member, WIDTH + 1)
+      buckets().del(KEYS[KM], WIDTH, id)
+    end
+    redis.call('ZREM', KEYS[KH], member)
+    if not SHARED then redis.call('HDEL', KEYS[KD], id) end
+  end
   return S
 end

@@ -39,6 +39,11 @@ func boardCommands() []*command {
 				r := boardReadFlags(fs, 11)
 				return func(ctx context.Context, e *env, a []string) error { return boardAround(ctx, e, a[0], a[1], r) }
 			}},
+		{name: "board hidden", args: []string{"NAME"}, help: "the members a board with hiding hides from others (board.Board.Hide), best first",
+			setup: func(fs *flag.FlagSet) runFunc {
+				group := fs.String("group", "", "the board's `group` (board.Options.Group), if it has one")
+				return func(ctx context.Context, e *env, a []string) error { return boardHidden(ctx, e, *group, a[0]) }
+			}},
 		{name: "board entrant", args: []string{"NAME", "ID"}, help: "what a tournament (a board with rules) knows of a member: entered, attempts made and left",
 			setup: func(fs *flag.FlagSet) runFunc {
 				r := boardReadFlags(fs, 0)
@@ -344,5 +349,51 @@ func boardEntrant(ctx context.Context, e *env, name, id string, r boardRead) err
 	}
 	t := &table{header: []string{"ID", "ENTERED", "ATTEMPTS", "LEFT"}}
 	t.add(id, strconv.FormatBool(en.Entered), strconv.FormatInt(en.Attempts, 10), left)
+	return e.out.emit(out, t)
+}
+
+// hiddenOut is board hidden's answer in JSON.
+type hiddenOut struct {
+	Board  string   `json:"board"`
+	Key    string   `json:"key"`
+	Hidden []string `json:"hidden"`
+}
+
+// boardHidden lists the members a board hides (the sorted set h of its
+// generation, best first).
+func boardHidden(ctx context.Context, e *env, group, name string) error {
+	b, err := openBoard(ctx, e, group, name)
+	if err != nil {
+		return err
+	}
+	if !b.Options().Hiding {
+		return fmt.Errorf("board %q has no Hiding: it hides no one", spelling(b))
+	}
+	key, m, err := readBoardMeta(ctx, e, b.Options().Group, b.Name())
+	if err != nil {
+		return err
+	}
+	gen, err := metaInt(key, metaGen, m[metaGen])
+	if err != nil {
+		return err
+	}
+	z := boardEntriesKey(b.Options().Group, b.Name(), gen)
+	hkey := strings.TrimSuffix(z, "z") + "h"
+	members, err := e.client.Do(ctx, e.client.B().Zrange().Key(hkey).Min("0").Max("-1").Build()).AsStrSlice()
+	if err != nil {
+		return fmt.Errorf("ZRANGE %s: %w", hkey, err)
+	}
+	width := 0
+	if l := b.Layout(); l.Len() > 1 && b.Options().Strategy == board.KeySuffix {
+		width = len(strconv.FormatUint(l.Field(0).Mul-1, 10))
+	}
+	out := hiddenOut{Board: spelling(b), Key: hkey, Hidden: []string{}}
+	t := &table{header: []string{"ID"}}
+	for _, m := range members {
+		id := m[min(width, len(m)):]
+		out.Hidden = append(out.Hidden, id)
+		t.add(id)
+	}
+	t.note("%d hidden", len(out.Hidden))
 	return e.out.emit(out, t)
 }

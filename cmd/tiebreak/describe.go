@@ -42,6 +42,7 @@ type storedDescriptor struct {
 	ShardNames []string      `json:"shardNames,omitempty"`
 	ShardGen   int           `json:"shardGen,omitempty"`
 	Lookup     string        `json:"lookup,omitempty"`
+	Hiding     bool          `json:"hiding,omitempty"`
 	Bounds     []storedBound `json:"bounds,omitempty"`
 	Rules      *storedRules  `json:"rules,omitempty"`
 }
@@ -340,6 +341,9 @@ func addDescriptor(t *table, prefix string, d *storedDescriptor) {
 	t.add(prefix+"dense ranks", fmt.Sprint(d.DenseRanks))
 	if d.SharedData {
 		t.add(prefix+"shared data", "true (member data in the group's HASH)")
+	}
+	if d.Hiding {
+		t.add(prefix+"hiding", "true (board hidden lists the members hidden)")
 	}
 	if len(d.Bounds) > 0 {
 		var bs []string

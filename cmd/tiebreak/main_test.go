@@ -57,6 +57,7 @@ func TestCommand(t *testing.T) {
 		{"write", testWrite},
 		{"tournament", testTournament},
 		{"league", testLeague},
+		{"hidden", testHidden},
 	} {
 		t.Run(g.name, func(t *testing.T) { g.fn(t, bin) })
 	}

@@ -54,3 +54,39 @@ func testTournament(t *testing.T, bin string) {
 	plain := seedArena(t, ctx, env.Client, env.Prefix+"_arena", board.Options{})
 	c.fails(exitFailure, []string{"no Rules"}, "board", "entrant", plain.Name(), "ann")
 }
+
+// board hidden lists the members a board hides, which board top leaves
+// out; board describe says the board hides; a board without hiding
+// refuses board hidden.
+func testHidden(t *testing.T, bin string) {
+	env := redistest.New(t)
+	c := newCLI(t, bin, env)
+	ctx := t.Context()
+	l, err := pack.NewLayout(pack.Field{Name: "points", Width: 20}, pack.Field{Name: "time", Width: 20, Dir: pack.LowerIsBetter})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := board.New(ctx, env.Client, env.Prefix+"_h", l, board.Options{Strategy: board.KeySuffix, Hiding: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, id := range []string{"ann", "bob", "cyd"} {
+		if _, err := b.Submit(ctx, board.Submission{ID: id, Values: []float64{float64(10 * i), 1}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := b.Hide(ctx, "cyd", "ann"); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff("ID\ncyd\nann\n\n2 hidden\n", c.ok("board", "hidden", b.Name())); diff != "" {
+		t.Errorf("board hidden (-want +got):\n%s", diff)
+	}
+	if out := c.ok("board", "top", b.Name()); strings.Contains(out, "cyd") || !strings.Contains(out, "1 of 1 entries") {
+		t.Errorf("board top shows a hidden member:\n%s", out)
+	}
+	if out := c.ok("board", "describe", b.Name()); !strings.Contains(out, "hiding           true") {
+		t.Errorf("board describe does not say the board hides:\n%s", out)
+	}
+	plain := seedArena(t, ctx, env.Client, env.Prefix+"_arena", board.Options{})
+	c.fails(exitFailure, []string{"has no Hiding"}, "board", "hidden", plain.Name())
+}

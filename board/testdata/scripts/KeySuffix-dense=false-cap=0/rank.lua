@@ -5,6 +5,7 @@ local DENSE = false
 local CAP = 0
 local RESTMAX = 8589934591
 local SHARED = false
+local HIDING = false
 local FIELDS = function() return {{mul = 8589934592, span = 1048576, min = 0, max = 1.7976931348623157e+308, hi = true}, {mul = 4294967296, span = 2, min = 0, max = 1, hi = true}, {mul = 1, span = 4294967296, min = 0, max = 4.294967295e+09, hi = false}, } end
 local DESC = [[{"version":1,"radix":2,"fields":[{"name":"points","width":20,"dir":"HigherIsBetter"},{"name":"paid","width":1,"dir":"HigherIsBetter"},{"name":"time","width":32,"dir":"LowerIsBetter"}],"strategy":"KeySuffix","cap":0,"denseRanks":false,"lookup":"buckets"}]]
 local GEN = [[0]]
@@ -17,6 +18,7 @@ local KM = 2
 local KV = 0
 local KC = 0
 local KA = 0
+local KH = 0
 local KMETA = 3
 -- fragment: lookup.lua
 -- lookup.lua: buckets(), the id lookup of a key-suffix board stored in
@@ -160,6 +162,7 @@ end
 --   local GEN = "0"        the generation (as the meta HASH holds it)
 --   local SHARD = false    a shard of a sharded board
 --   local BOUNDS = false   Options.Bounds: {[field index] = {min =, max =}}
+--   local HIDING = false   the board keeps hidden entries (KEYS[KH])
 --   local RULES = false    a tournament's rules: {start =, stop = (Unix ms,
 --                          0 for none), join =, members =, attempts = (0
 --                          for no limit)}
@@ -182,6 +185,8 @@ end
 --   KEYS[KV] v  sorted set of distinct value tuples (dense ranks only)
 --   KEYS[KC] c  HASH tuple -> number of entries holding it (dense ranks only)
 --   KEYS[KA]  a  HASH id -> scored attempts of each entrant (with RULES only)
+--   KEYS[KH]  h  sorted set of the hidden entries, as z (with HIDING only):
+--               every read of others reads z alone
 --   KEYS[KMETA] the meta HASH: descriptor and generation (the writes read
 --               it: submit.lua)
 -- A board that is migrating also passes its target's keys and misfit set
@@ -213,7 +218,18 @@ local function find_member(id)
     return false
   end
   local m = buckets().get(KEYS[KM], WIDTH, id)
-  if m then return m, redis.call('ZSCORE', KEYS[KZ], m) end
+  local s = m and redis.call('ZSCORE', KEYS[KZ], m)
+  if s then return m, s end
+  return false -- absent, or hidden
+end
+
+-- The hidden member of id (a board with HIDING) and its score, or false.
+local function find_hidden(id)
+  if not HIDING then return false end
+  local m = id
+  if STRATEGY == 's' then m = buckets().get(KEYS[KM], WIDTH, id) end
+  local s = m and redis.call('ZSCORE', KEYS[KH], m)
+  if s then return m, s end
   return false
 end
 
@@ -303,6 +319,46 @@ local function ranks()
   end
   return R
 end
+-- fragment: position.lua
+-- position.lua: where a (score, member) pair stands in the board's order,
+-- whether or not it is stored: the counts that place one shard's entries
+-- among a sharded board's. Uses common.lua's constants.
+--
+--   position(s, m)        how many entries come strictly before (s, m): a
+--                         stored score below s, or equal with a member
+--                         below m in bytes; O(log N), and O(log N * log T)
+--                         for a pair not stored among T entries of score s
+--   tuple_position(s, m)  how many entries hold a better tuple than the
+--                         entry stored as (s, m) would: its competition
+--                         rank minus one
+
+-- a < b comparing bytes (Lua's < follows the server's locale).
+local function bytes_lt(a, b)
+  for i = 1, math.min(#a, #b) do
+    local x, y = string.byte(a, i), string.byte(b, i)
+    if x ~= y then return x < y end
+  end
+  return #a < #b
+end
+
+local function position(s, m)
+  local lo = redis.call('ZCOUNT', KEYS[KZ], '-inf', '(' .. s)
+  if m == '' then return lo end
+  local cur = redis.call('ZSCORE', KEYS[KZ], m)
+  if cur and tonumber(cur) == tonumber(s) then return redis.call('ZRANK', KEYS[KZ], m) end
+  local hi = lo + redis.call('ZCOUNT', KEYS[KZ], s, s)
+  while lo < hi do
+    local mid = math.floor((lo + hi) / 2)
+    local got = redis.call('ZRANGE', KEYS[KZ], mid, mid)
+    if bytes_lt(got[1], m) then lo = mid + 1 else hi = mid end
+  end
+  return lo
+end
+
+local function tuple_position(s, m)
+  if STRATEGY == 'p' then return position(s, '') end
+  return position(s, string.sub(m, 1, WIDTH))
+end
 -- fragment: rank.lua
 -- rank.lua: one id's entry and ranks, from one snapshot.
 --
@@ -310,7 +366,9 @@ end
 -- ARGV[1]  id
 -- ARGV[2]  the ranks to compute: any of 'o' ordinal (1,2,3,4), 'c'
 --          competition (1,2,2,4), 'd' dense (1,2,2,3; needs the dense
---          option), 'm' modified competition (1,3,3,4)
+--          option), 'm' modified competition (1,3,3,4); and 's' for a read
+--          on the member's own behalf: a hidden entry (HIDING) is found,
+--          ranked where it would be were it shown
 -- ARGV[3]  '1' to return the member data
 --
 -- Error: 'TBNODENSE' when the dense index lacks the entry's tuple (its keys
@@ -322,16 +380,39 @@ end
 --        and present.
 
 
+local kinds = ARGV[2]
 local m, s = find_member(ARGV[1])
+local hidden = false
+if not m and string.find(kinds, 's', 1, true) then
+  m, s = find_hidden(ARGV[1])
+  hidden = m and true
+end
 if not m then return {} end
-local kinds, o, c, d, u = ARGV[2], 0, 0, 0, 0
+local o, c, d, u = 0, 0, 0, 0
 local R = string.find(kinds, '[cdm]') and ranks()
 if string.find(kinds, 'd', 1, true) then
   d = R.dense(s, m)
+  if hidden and not d then
+    -- Its tuple held by no entry shown: one more than the distinct tuples
+    -- before it (the dense index orders them as the board does).
+    local lo = redis.call('ZCOUNT', KEYS[KV], '-inf', '(' .. s)
+    if STRATEGY == 's' and WIDTH > 0 then
+      local p = tonumber(string.sub(m, 1, WIDTH))
+      local hi = lo + redis.call('ZCOUNT', KEYS[KV], s, s)
+      while lo < hi do
+        local mid = math.floor((lo + hi) / 2)
+        local got = redis.call('ZRANGE', KEYS[KV], mid, mid)[1]
+        if tonumber(string.sub(got, 1, WIDTH)) < p then lo = mid + 1 else hi = mid end
+      end
+    end
+    d = lo + 1
+  end
   if not d then return redis.error_reply('TBNODENSE') end
 end
-if string.find(kinds, '[oc]') then o = redis.call('ZRANK', KEYS[KZ], m) + 1 end
+if string.find(kinds, '[oc]') then
+  if hidden then o = position(s, m) + 1 else o = redis.call('ZRANK', KEYS[KZ], m) + 1 end
+end
 if string.find(kinds, 'c', 1, true) then c = R.comp(s, m, o - 1) end
-if string.find(kinds, 'm', 1, true) then u = R.upto(s, m) end
+if string.find(kinds, 'm', 1, true) then u = R.upto(s, m) + (hidden and 1 or 0) end
 local data = ARGV[3] == '1' and redis.call('HGET', KEYS[KD], ARGV[1])
 return {m, s, o, data or '', data and 1 or 0, c, d, u}

@@ -5,6 +5,7 @@ local DENSE = true
 local CAP = 0
 local RESTMAX = 8589934591
 local SHARED = false
+local HIDING = false
 local FIELDS = function() return {{mul = 8589934592, span = 1048576, min = 0, max = 1.048575e+06, hi = true}, {mul = 4294967296, span = 2, min = 0, max = 1, hi = true}, {mul = 1, span = 4294967296, min = 0, max = 4.294967295e+09, hi = false}, } end
 local DESC = [[{"version":1,"radix":2,"fields":[{"name":"points","width":20,"dir":"HigherIsBetter"},{"name":"paid","width":1,"dir":"HigherIsBetter"},{"name":"time","width":32,"dir":"LowerIsBetter"}],"strategy":"PackedScore","cap":0,"denseRanks":true}]]
 local GEN = [[0]]
@@ -17,6 +18,7 @@ local KM = 0
 local KV = 2
 local KC = 3
 local KA = 0
+local KH = 0
 local KMETA = 4
 -- fragment: lookup.lua
 -- lookup.lua: buckets(), the id lookup of a key-suffix board stored in
@@ -160,6 +162,7 @@ end
 --   local GEN = "0"        the generation (as the meta HASH holds it)
 --   local SHARD = false    a shard of a sharded board
 --   local BOUNDS = false   Options.Bounds: {[field index] = {min =, max =}}
+--   local HIDING = false   the board keeps hidden entries (KEYS[KH])
 --   local RULES = false    a tournament's rules: {start =, stop = (Unix ms,
 --                          0 for none), join =, members =, attempts = (0
 --                          for no limit)}
@@ -182,6 +185,8 @@ end
 --   KEYS[KV] v  sorted set of distinct value tuples (dense ranks only)
 --   KEYS[KC] c  HASH tuple -> number of entries holding it (dense ranks only)
 --   KEYS[KA]  a  HASH id -> scored attempts of each entrant (with RULES only)
+--   KEYS[KH]  h  sorted set of the hidden entries, as z (with HIDING only):
+--               every read of others reads z alone
 --   KEYS[KMETA] the meta HASH: descriptor and generation (the writes read
 --               it: submit.lua)
 -- A board that is migrating also passes its target's keys and misfit set
@@ -213,7 +218,18 @@ local function find_member(id)
     return false
   end
   local m = buckets().get(KEYS[KM], WIDTH, id)
-  if m then return m, redis.call('ZSCORE', KEYS[KZ], m) end
+  local s = m and redis.call('ZSCORE', KEYS[KZ], m)
+  if s then return m, s end
+  return false -- absent, or hidden
+end
+
+-- The hidden member of id (a board with HIDING) and its score, or false.
+local function find_hidden(id)
+  if not HIDING then return false end
+  local m = id
+  if STRATEGY == 's' then m = buckets().get(KEYS[KM], WIDTH, id) end
+  local s = m and redis.call('ZSCORE', KEYS[KH], m)
+  if s then return m, s end
   return false
 end
 

@@ -5,6 +5,7 @@ local DENSE = false
 local CAP = 0
 local RESTMAX = 8589934591
 local SHARED = false
+local HIDING = false
 local FIELDS = function() return {{mul = 8589934592, span = 1048576, min = 0, max = 1.048575e+06, hi = true}, {mul = 4294967296, span = 2, min = 0, max = 1, hi = true}, {mul = 1, span = 4294967296, min = 0, max = 4.294967295e+09, hi = false}, } end
 local DESC = [[{"version":1,"radix":2,"fields":[{"name":"points","width":20,"dir":"HigherIsBetter"},{"name":"paid","width":1,"dir":"HigherIsBetter"},{"name":"time","width":32,"dir":"LowerIsBetter"}],"strategy":"PackedScore","cap":0,"denseRanks":false}]]
 local GEN = [[0]]
@@ -17,6 +18,7 @@ local KM = 0
 local KV = 0
 local KC = 0
 local KA = 0
+local KH = 0
 local KMETA = 2
 -- fragment: lookup.lua
 -- lookup.lua: buckets(), the id lookup of a key-suffix board stored in
@@ -185,6 +187,16 @@ local function side()
     if not SHARED then redis.call('HDEL', KEYS[KD], id) end
     S.dense(score, member, -1)
   end
+  -- Removes a hidden entry (HIDING): no dense index counts it.
+  function S.remove_hidden(member)
+    local id = member
+    if STRATEGY == 's' then
+      id = string.sub(member, WIDTH + 1)
+      buckets().del(KEYS[KM], WIDTH, id)
+    end
+    redis.call('ZREM', KEYS[KH], member)
+    if not SHARED then redis.call('HDEL', KEYS[KD], id) end
+  end
   return S
 end
 -- fragment: nomirror.lua
@@ -280,6 +292,12 @@ if STRATEGY == 'p' then
 else
   oldm = buckets().get(KEYS[KM], WIDTH, id)
   if oldm then olds = redis.call('ZSCORE', KEYS[KZ], oldm) end
+end
+-- A hidden entry (HIDING) is in KEYS[KH], and is written there.
+local hidden = false
+if HIDING and not olds then
+  local hs = redis.call('ZSCORE', KEYS[KH], oldm or id)
+  if hs then hidden, oldm, olds = true, oldm or id, hs end
 end
 local expect = ARGV[6]
 if (expect == '-' and oldm) or (expect == '=' and
@@ -377,15 +395,16 @@ if CHECK then return 'ok' end
 
 if RULES then redis.call('HINCRBY', KEYS[KA], id, 1) end
 local K, oldr = tonumber(ARGV[13] or '0'), false
-if K > 0 and oldm then oldr = redis.call('ZRANK', KEYS[KZ], oldm) end
+if K > 0 and oldm and not hidden then oldr = redis.call('ZRANK', KEYS[KZ], oldm) end
+local KW = hidden and KEYS[KH] or KEYS[KZ] -- the set the entry is in
 local changed = not oldm or oldm ~= nm or tonumber(olds) ~= tonumber(ns)
 local S
 if DENSE or CAP > 0 then S = side() end
 if changed then
-  if oldm and oldm ~= nm then redis.call('ZREM', KEYS[KZ], oldm) end
-  redis.call('ZADD', KEYS[KZ], ns, nm)
+  if oldm and oldm ~= nm then redis.call('ZREM', KW, oldm) end
+  redis.call('ZADD', KW, ns, nm)
   if STRATEGY == 's' and oldm ~= nm then buckets().set(KEYS[KM], WIDTH, id, nm) end
-  if DENSE then
+  if DENSE and not hidden then
     if oldm then S.dense(olds, oldm, -1) end
     S.dense(ns, nm, 1)
   end
@@ -414,15 +433,32 @@ if ARGV[5] and ARGV[5] ~= '0' then
   for i = 1, #KEYS do redis.call('PEXPIREAT', KEYS[i], ARGV[5]) end
 end
 
-local rank = redis.call('ZRANK', KEYS[KZ], nm)
-rank = rank and rank + 1 or 0
+local rank
+if hidden then
+  -- The rank it would have: the entries strictly before it, plus one.
+  local lo = redis.call('ZCOUNT', KEYS[KZ], '-inf', '(' .. ns)
+  local hi = lo + redis.call('ZCOUNT', KEYS[KZ], ns, ns)
+  while lo < hi do
+    local mid, before = math.floor((lo + hi) / 2), false
+    local m = redis.call('ZRANGE', KEYS[KZ], mid, mid)[1]
+    for i = 1, math.min(#m, #nm) + 1 do
+      local x, y = string.byte(m, i), string.byte(nm, i)
+      if x ~= y then before = (x or -1) < (y or -1); break end
+    end
+    if before then lo = mid + 1 else hi = mid end
+  end
+  rank = lo + 1
+else
+  rank = redis.call('ZRANK', KEYS[KZ], nm)
+  rank = rank and rank + 1 or 0
+end
 local full = {rank, changed and 1 or 0, trimmed, nm, ns}
 if K > 0 then
   -- The ids passed: those between the new place and the old one (all
   -- of them moved one down), or, for a new entry, those right behind it.
   local passed, last = {}, rank + K - 1
   if oldr then last = math.min(last, oldr) end
-  if rank > 0 and last >= rank then
+  if rank > 0 and last >= rank and not hidden then
     for _, m in ipairs(redis.call('ZRANGE', KEYS[KZ], rank, last)) do
       passed[#passed + 1] = STRATEGY == 's' and string.sub(m, WIDTH + 1) or m
     end
