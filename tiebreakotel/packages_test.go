@@ -160,6 +160,19 @@ func TestCompetitionSpans(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	shadow, err := board.New(t.Context(), r.client, env.Prefix+"_shadow", l, board.Options{Observer: r.obs, Hiding: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkCalls(t, r, shadow.Name(), []call{
+		{"board.Submit", func(ctx context.Context) (int64, error) {
+			_, err := shadow.Submit(ctx, board.Submission{ID: "eve", Values: []float64{1}, RequestID: "r1"})
+			return -1, err
+		}, ""},
+		{"board.Hide", func(ctx context.Context) (int64, error) { return shadow.Hide(ctx, "eve") }, ""},
+		{"board.Show", func(ctx context.Context) (int64, error) { return shadow.Show(ctx, "eve") }, ""},
+		{"board.Hide", func(ctx context.Context) (int64, error) { return shadow.Hide(ctx, "") }, "board.ErrArgument"},
+	})
 	checkCalls(t, r, cup.Name(), []call{
 		{"board.Join", func(ctx context.Context) (int64, error) { return -1, cup.Join(ctx, "ann") }, ""},
 		{"board.Join", func(ctx context.Context) (int64, error) { return -1, cup.Join(ctx, "bob") }, "board.ErrFull"},
