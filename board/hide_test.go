@@ -186,6 +186,9 @@ func TestHidingSettings(t *testing.T) {
 	if _, err := round.Hide(ctx, "y"); err != nil {
 		t.Fatal(err)
 	}
+	if ttl, err := env.Client.Do(ctx, env.Client.B().Pttl().Key(round.gen.Load().keys.h).Build()).AsInt64(); err != nil || ttl <= 0 {
+		t.Errorf("a window's hidden entries do not expire with it: PTTL %d, %v", ttl, err)
+	}
 	for time.Until(w.End) > 0 {
 		time.Sleep(20 * time.Millisecond)
 	}

@@ -83,7 +83,7 @@ type Submission struct {
 	// sharded board the id is remembered on the entry's shard, and a
 	// retry's Rank is the remembered entry's rank over the shards now. At
 	// most 200 bytes. Default "": none. Each remembered id costs Redis one
-	// key of about 120 bytes (MEMORY USAGE), deleted when its time is up;
+	// key of about 140 bytes (MEMORY USAGE), deleted when its time is up;
 	// Clear and Drop forget every one.
 	RequestID string
 	// Overtaken asks the write for the ids its entry passed, at most

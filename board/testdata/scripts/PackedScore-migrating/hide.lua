@@ -341,4 +341,7 @@ for i = 2, #ARGV do
     n = n + 1
   end
 end
+-- A window's keys expire: the hidden entries' set with them.
+local expire = n > 0 and hide and redis.call('HGET', KEYS[KMETA], 'expire')
+if expire then redis.call('PEXPIREAT', KEYS[KH], expire) end
 return n
