@@ -1,6 +1,7 @@
 package board
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"testing"
@@ -217,5 +218,31 @@ func TestHidingSettings(t *testing.T) {
 	}
 	if _, err := g1.Get(ctx, "z", AsSelf()); !errors.Is(err, ErrNotFound) {
 		t.Errorf("a hidden entry after the group's Remove: %v, want ErrNotFound", err)
+	}
+}
+
+// Show on a window makes again, expiring, the keys Hide emptied.
+func TestHidingWindowExpiry(t *testing.T) {
+	env := redistest.New(t)
+	ctx := t.Context()
+	p, err := NewPeriodic(env.Client, env.Prefix+"w2", testLayout(t), Every(time.Hour), time.Hour, Options{Hiding: true, DenseRanks: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := p.At(time.Now())
+	if _, err := b.Submit(ctx, pts("a", 10, 0)); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []func(context.Context, ...string) (int64, error){b.Hide, b.Show} {
+		if _, err := f(ctx, "a"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	k := b.gen.Load().keys
+	for _, key := range []string{k.z, k.v, k.c, k.h, k.meta} {
+		ttl, err := env.Client.Do(ctx, env.Client.B().Pttl().Key(key).Build()).AsInt64()
+		if err != nil || ttl == -1 {
+			t.Errorf("%s after Hide and Show: PTTL %d, %v; want it expiring (or gone)", key, ttl, err)
+		}
 	}
 }

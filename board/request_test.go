@@ -372,3 +372,45 @@ func TestRequestIDForgottenByClearAndDrop(t *testing.T) {
 		t.Errorf("the cleared board after the group's retry: %v, %v; want the entry written again", e.Values, err)
 	}
 }
+
+// A retry that sends other values (a fresh timestamp, say) gets the first
+// write's result, on a board, in a group and after Migrate forgets it:
+// a Migrate forgets the request ids (their replies are in the old
+// encoding), so a retry after it writes again, decoded right.
+func TestRequestIDRetryWithOtherValues(t *testing.T) {
+	env := redistest.New(t)
+	ctx := t.Context()
+	g1 := newBoard(t, env.Client, "", "one", testLayout(t), Options{Group: env.Prefix + "g"})
+	g2 := newBoard(t, env.Client, "", "two", testLayout(t), Options{Group: env.Prefix + "g"})
+	g, err := NewGroup(g1, g2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := Submission{ID: "a", Values: []float64{10, 0, 0}, RequestID: "r1"}
+	if _, err := g.Submit(ctx, []Submission{first, {ID: "a", Values: []float64{10, 0, 0}}}); err != nil {
+		t.Fatal(err)
+	}
+	retry := Submission{ID: "a", Values: []float64{20, 0, 0}, RequestID: "r1"}
+	res, err := g.Submit(ctx, []Submission{retry, {ID: "a", Values: []float64{20, 0, 0}}})
+	if err != nil || res[0].Entry.Values[0] != 10 || res[1].Entry.Values[0] != 10 {
+		t.Errorf("a group retry with other values: %+v, %v; want the stored 10 points", res, err)
+	}
+	b := newBoard(t, env.Client, env.Prefix, "m", testLayout(t), Options{})
+	if _, err := b.Submit(ctx, Submission{ID: "ann", Values: []float64{7, 1, 3}, RequestID: "m1"}); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := b.Submit(ctx, Submission{ID: "ann", Values: []float64{8, 1, 3}, RequestID: "m1"}); err != nil || r.Entry.Values[0] != 7 {
+		t.Errorf("a retry with other values: %+v, %v; want the stored 7", r, err)
+	}
+	for _, s := range []Strategy{KeySuffix, PackedScore} {
+		nb, err := b.Migrate(ctx, testLayout(t), Options{Strategy: s}, MigrateOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := nb.Submit(ctx, Submission{ID: "ann", Values: []float64{9, 1, 3}, RequestID: "m1"})
+		if err != nil || r.Entry.Values[0] != 9 {
+			t.Errorf("a retry after a Migrate to %v: %+v, %v; want it written again, 9 points", s, r, err)
+		}
+		b = nb
+	}
+}

@@ -276,6 +276,9 @@ func (sb *shardView) Among(ctx context.Context, ids []string, opts ...ReadOption
 	if err := sb.placeAll(ctx, all, nil, c); err != nil {
 		return amongList{}, err
 	}
+	for _, e := range all {
+		e.ModifiedCompetition = min(e.ModifiedCompetition, sb.visible(math.MaxInt64)) // the ties past the cap are not on the board
+	}
 	return sb.amongOf(ids, lists, total), nil
 }
 

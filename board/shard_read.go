@@ -111,6 +111,7 @@ func (sb *shardView) rank(ctx context.Context, id string, kind RankKind, opts []
 	if err := sb.placeAll(ctx, []*Entry{&e}, owner, c); err != nil {
 		return Entry{}, err
 	}
+	e.ModifiedCompetition = min(e.ModifiedCompetition, sb.visible(math.MaxInt64)) // the ties past the cap are not on the board
 	if e.Rank > sb.visible(math.MaxInt64) {
 		return Entry{}, fmt.Errorf("board: id %q: beyond the cap: %w", id, ErrNotFound)
 	}

@@ -470,3 +470,34 @@ func (b *Board) descriptorOf() descriptor {
 	}
 	return b.desc
 }
+
+// On a sharded board with a cap, the modified competition rank of Get,
+// Rank and Among stops at the cap, as a list's does: the ties past it are
+// not on the board.
+func TestShardedModifiedCompetitionAtCap(t *testing.T) {
+	env := redistest.New(t)
+	ctx := t.Context()
+	b, err := New(ctx, env.Client, env.Prefix+"shcap", testLayout(t), Options{Shards: 3, Cap: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []Submission{{ID: "a", Values: []float64{10, 0, 0}}, {ID: "b", Values: []float64{5, 0, 0}}, {ID: "c", Values: []float64{5, 0, 0}}} {
+		if _, err := b.Submit(ctx, s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	top, err := b.Top(ctx, 10, WithRanks(ModifiedCompetition))
+	if err != nil || len(top.Entries) != 2 || top.Entries[1].ModifiedCompetition != 2 {
+		t.Fatalf("Top: %+v, %v", top, err)
+	}
+	id := top.Entries[1].ID
+	if e, err := b.Get(ctx, id, WithRanks(ModifiedCompetition)); err != nil || e.ModifiedCompetition != 2 {
+		t.Errorf("Get(%s): %+v, %v; want modified competition 2", id, e, err)
+	}
+	if r, err := b.Rank(ctx, id, ModifiedCompetition); err != nil || r != 2 {
+		t.Errorf("Rank(%s) = %d, %v; want 2", id, r, err)
+	}
+	if l, err := b.Among(ctx, []string{id}, WithRanks(ModifiedCompetition)); err != nil || len(l.Entries) != 1 || l.Entries[0].ModifiedCompetition != 2 {
+		t.Errorf("Among(%s): %+v, %v; want modified competition 2", id, l, err)
+	}
+}

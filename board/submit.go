@@ -79,9 +79,11 @@ type Submission struct {
 	// (OpAdd adds once). The request id and the write are one atomic step,
 	// and so are replicated together. Request ids are the board's own
 	// (a periodic board's window's): send a retry to the same board. A
-	// request id used for another ID is refused (ErrArgument). On a
-	// sharded board the id is remembered on the entry's shard, and a
-	// retry's Rank is the remembered entry's rank over the shards now. At
+	// request id used for another ID is refused (ErrArgument). Clear,
+	// Drop, Migrate and Reshard forget the request ids remembered: a retry
+	// after them writes again. On a sharded board the id is remembered on
+	// the entry's shard, and a retry's Rank is the remembered entry's
+	// rank over the shards now. At
 	// most 200 bytes. Default "": none. Each remembered id costs Redis one
 	// key of about 140 bytes (MEMORY USAGE), deleted when its time is up;
 	// Clear and Drop forget every one.

@@ -491,3 +491,17 @@ func TestRequestIDs(t *testing.T) {
 		t.Errorf("ann's cohort holds %d entries, want 1", n)
 	}
 }
+
+// A league retry that sends other values gets the first write's result.
+func TestRequestIDRetryWithOtherValues(t *testing.T) {
+	env := redistest.New(t)
+	ctx := t.Context()
+	l := newLeague(t, env.Client, env.Prefix+"lg", Options{})
+	s := season(l, 0)
+	if _, err := s.Submit(ctx, board.Submission{ID: "ann", Values: []float64{5, 1}, RequestID: "r"}); err != nil {
+		t.Fatal(err)
+	}
+	if r, err := s.Submit(ctx, board.Submission{ID: "ann", Values: []float64{9, 1}, RequestID: "r"}); err != nil || r.Entry.Values[0] != 5 {
+		t.Errorf("a retry with other values: %+v, %v; want the stored 5", r, err)
+	}
+}

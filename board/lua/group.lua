@@ -55,6 +55,13 @@ if req ~= '' then
   for i = a + 3, #ARGV do
     redis.call('HSETNX', KEYS[tonumber(ARGV[i])], 'born', t[1] .. '.' .. t[2])
   end
-  redis.call('SET', req, cmsgpack.pack({id, out, borns()}), 'PX', ttl)
+  -- Remembered in full: a short reply stored the member and score sent
+  -- (submit.lua's ARGV[4] and ARGV[3]), which a retry may send otherwise.
+  local full = {}
+  for i, r in ipairs(out) do
+    full[i] = r
+    if #r == 3 then full[i] = {r[1], r[2], r[3], parts[i][2][4], parts[i][2][3]} end
+  end
+  redis.call('SET', req, cmsgpack.pack({id, full, borns()}), 'PX', ttl)
 end
 return out

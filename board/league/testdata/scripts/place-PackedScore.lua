@@ -571,6 +571,10 @@ if fill then
   end
 end
 r = board_1(keys, args, false)
+local full = r
+if #r == 3 then
+  full = {where, r[1], r[2], r[3], args[4], args[3]} -- the member and score sent
+end
 table.insert(r, 1, where)
 if req ~= '' then
   if not born then
@@ -578,6 +582,6 @@ if req ~= '' then
     born = t[1] .. '.' .. t[2]
     redis.call('HSET', KEYS[1], 'born', born)
   end
-  redis.call('SET', req, cmsgpack.pack({id, r, born}), 'PX', ARGV[6])
+  redis.call('SET', req, cmsgpack.pack({id, full, born}), 'PX', ARGV[6])
 end
 return r

@@ -325,7 +325,9 @@ for i = 2, #ARGV do
     n = n + 1
   end
 end
--- A window's keys expire: the hidden entries' set with them.
-local expire = n > 0 and hide and redis.call('HGET', KEYS[KMETA], 'expire')
-if expire then redis.call('PEXPIREAT', KEYS[KH], expire) end
+-- A window's keys expire: those this call made again with them.
+local expire = n > 0 and redis.call('HGET', KEYS[KMETA], 'expire')
+if expire then
+  for i = 1, #KEYS do redis.call('PEXPIREAT', KEYS[i], expire) end
+end
 return n

@@ -68,5 +68,7 @@ for _, k in ipairs({KEYS[2], KEYS[6]}) do
 end
 redis.call('HSET', KEYS[1], F_DESC, m[4], F_GEN, m[2], F_STATE, PHASE_LIVE)
 redis.call('HDEL', KEYS[1], F_TARGET, F_TGEN, F_DEFAULTS, F_PSCORE, F_PMEMBER, F_RECOPIES)
+-- The request ids remembered hold replies in the old encoding: forget them.
+redis.call('HDEL', KEYS[1], 'born')
 moved(KEYS[1])
 return 'switched'
