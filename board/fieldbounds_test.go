@@ -17,14 +17,7 @@ var pointsBound = []Bound{{Field: "points", Min: 10, Max: 500}}
 // refused with ErrOutOfBounds (an ErrArgument) and changes nothing,
 // whatever the policy, a PerField result included.
 func TestBoundsEveryKind(t *testing.T) {
-	for _, where := range []string{"server", "cluster"} {
-		var env *redistest.Env
-		if where == "server" {
-			env = redistest.New(t)
-		} else {
-			ce := redistest.NewCluster(t, 3)
-			env = &redistest.Env{Client: ce.Client, Prefix: ce.Prefix}
-		}
+	for where, env := range serverAndCluster(t) {
 		kinds := append(append([]string{}, tournamentKinds...), "sharded")
 		for i, k := range kinds {
 			t.Run(where+"/"+k, func(t *testing.T) {

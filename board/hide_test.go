@@ -16,14 +16,7 @@ import (
 // Get with AsSelf shows it so, Show brings it back as written meanwhile,
 // and Remove removes it hidden.
 func TestHidingEveryKind(t *testing.T) {
-	for _, where := range []string{"server", "cluster"} {
-		var env *redistest.Env
-		if where == "server" {
-			env = redistest.New(t)
-		} else {
-			ce := redistest.NewCluster(t, 3)
-			env = &redistest.Env{Client: ce.Client, Prefix: ce.Prefix}
-		}
+	for where, env := range serverAndCluster(t) {
 		for i, k := range tournamentKinds {
 			t.Run(where+"/"+k, func(t *testing.T) {
 				for _, s := range []Strategy{PackedScore, KeySuffix} {

@@ -20,14 +20,7 @@ func pts(id string, points float64, k int) Submission {
 // entry, none for an entry that did not rise. A sharded board refuses to
 // be asked (ErrArgument), writing nothing.
 func TestOvertakenEveryKind(t *testing.T) {
-	for _, where := range []string{"server", "cluster"} {
-		var env *redistest.Env
-		if where == "server" {
-			env = redistest.New(t)
-		} else {
-			ce := redistest.NewCluster(t, 3)
-			env = &redistest.Env{Client: ce.Client, Prefix: ce.Prefix}
-		}
+	for where, env := range serverAndCluster(t) {
 		for i, k := range tournamentKinds {
 			t.Run(where+"/"+k, func(t *testing.T) {
 				for _, s := range []Strategy{PackedScore, KeySuffix} {

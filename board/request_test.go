@@ -28,14 +28,7 @@ func addOne(id, rid string) Submission {
 // request id used for another id is refused, changing nothing; the id is
 // remembered for RequestRetention.
 func TestRequestIDEveryKind(t *testing.T) {
-	for _, where := range []string{"server", "cluster"} {
-		var env *redistest.Env
-		if where == "server" {
-			env = redistest.New(t)
-		} else {
-			ce := redistest.NewCluster(t, 3)
-			env = &redistest.Env{Client: ce.Client, Prefix: ce.Prefix}
-		}
+	for where, env := range serverAndCluster(t) {
 		kinds := append(append([]string{}, tournamentKinds...), "sharded")
 		for i, k := range kinds {
 			t.Run(where+"/"+k, func(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"iter"
 	"maps"
 	"strconv"
 	"sync"
@@ -101,18 +102,8 @@ func wantLen(t *testing.T, b *Board, want int64) {
 // cluster, each rule refuses at its edge, with its sentinel, changing
 // nothing, and lets the write before the edge through.
 func TestRulesEveryKind(t *testing.T) {
-	envs := map[string]func() (rueidis.Client, string){
-		"server": func() (rueidis.Client, string) {
-			env := redistest.New(t)
-			return env.Client, env.Prefix
-		},
-		"cluster": func() (rueidis.Client, string) {
-			env := redistest.NewCluster(t, 3)
-			return env.Client, env.Prefix
-		},
-	}
-	for _, where := range []string{"server", "cluster"} {
-		client, prefix := envs[where]()
+	for where, env := range serverAndCluster(t) {
+		client, prefix := env.Client, env.Prefix
 		for i, k := range tournamentKinds {
 			t.Run(where+"/"+k, func(t *testing.T) {
 				p := fmt.Sprintf("%s%d_", prefix, i)
@@ -470,5 +461,17 @@ func TestRulesRefusalChangesNothing(t *testing.T) {
 	wantRefused(t, "two joins for one place", b.Join(ctx, "x", "y"), ErrFull)
 	if after := dumpKeys(t, env); !maps.Equal(after, before) {
 		t.Errorf("refusals changed the keys:\nbefore %s\nafter  %s", before, after)
+	}
+}
+
+// serverAndCluster yields the environments the tests of a capability run
+// on, by name: one server, then the 3-master cluster.
+func serverAndCluster(t *testing.T) iter.Seq2[string, *redistest.Env] {
+	return func(yield func(string, *redistest.Env) bool) {
+		if !yield("server", redistest.New(t)) {
+			return
+		}
+		ce := redistest.NewCluster(t, 3)
+		yield("cluster", &redistest.Env{Client: ce.Client, Prefix: ce.Prefix})
 	}
 }
