@@ -377,13 +377,19 @@ func TestRulesSettings(t *testing.T) {
 func TestRulesWindows(t *testing.T) {
 	env := redistest.New(t)
 	ctx := t.Context()
-	// Windows of 300 ms: the test writes in one, then waits for it to end.
-	p, err := NewPeriodic(env.Client, env.Prefix+"arc", testLayout(t), Every(300*time.Millisecond), time.Hour,
+	// Windows of a second: the test waits for one to begin, by the
+	// server's clock (the scripts'), writes in it, then waits for it to
+	// end.
+	p, err := NewPeriodic(env.Client, env.Prefix+"arc", testLayout(t), Every(time.Second), time.Hour,
 		Options{Rules: Rules{MaxAttempts: 1}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, _ := p.period.Window(time.Now())
+	w, _ := p.period.Window(time.UnixMilli(serverMs(t, env.Client)))
+	for serverMs(t, env.Client) < w.End.UnixMilli() {
+		time.Sleep(10 * time.Millisecond)
+	}
+	w, _ = p.period.Window(w.End)
 	round := p.At(w.Start)
 	for _, id := range []string{"a", "b"} {
 		if _, err := round.Submit(ctx, sub(id, 3)); err != nil {
