@@ -21,7 +21,7 @@ type amongList struct {
 	Entries []amongEntry
 	// Absent holds the ids not on the board, in the order given.
 	Absent []string
-	// Total is the number of entries on the whole board.
+	// Total is the number of entries on the whole board (WithTotal), or -1.
 	Total int64
 }
 
@@ -37,7 +37,7 @@ type amongEntry struct {
 // the board, best first, so that an entry's rank among them is its index
 // plus one, each with its ranks on the whole board (the ordinal rank, and
 // those WithRanks asks for) and member data on request (WithData); Total
-// is the whole board's size. One script, one round trip, one snapshot; on
+// is the whole board's size with WithTotal, else -1. One script, one round trip, one snapshot; on
 // a sharded board, two. An id given twice counts once; an id not on the
 // board (or beyond a sharded board's cap) is left out, not an error.
 //
@@ -57,6 +57,9 @@ func (b *Board) Among(ctx context.Context, ids []string, opts ...ReadOption) (Li
 	out := List{Total: l.Total, Entries: make([]Entry, len(l.Entries))}
 	for i, e := range l.Entries {
 		out.Entries[i] = e.Entry
+	}
+	if b.sh != nil {
+		return totalAsked(out, nil)(opts)
 	}
 	return out, nil
 }

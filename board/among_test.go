@@ -50,7 +50,7 @@ func TestAmongFriends(t *testing.T) {
 		for i, v := range [][]float64{{50, 1, 3}, {40, 0, 1}, {40, 0, 1}, {40, 0, 1}, {30, 1, 0}, {10, 0, 0}} {
 			mustSubmit(t, b, Submission{ID: "p" + strconv.Itoa(i), Values: v, Data: []byte{byte('a' + i)}})
 		}
-		got, err := b.Among(ctx, []string{"p5", "ghost", "p3", "p1", "p3"}, WithRanks(Competition, Dense), WithData())
+		got, err := b.Among(ctx, []string{"p5", "ghost", "p3", "p1", "p3"}, WithRanks(Competition, Dense), WithData(), WithTotal())
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -38,6 +38,18 @@ func BenchmarkRead(b *testing.B) {
 	}
 }
 
+// BenchmarkReadCost is the bench command's readcost workload on 10,000
+// entries: Top(10), Around(id, 11), Get and Rank in both strategies
+// against the bare commands of the same answers (redis-cpu-µs/op is the
+// figure the goal divides).
+func BenchmarkReadCost(b *testing.B) {
+	env := redistest.New(b)
+	f := gobench.Prepare(b, env, "readcost")
+	for _, c := range f.Comparisons {
+		gobench.Run(b, env, c)
+	}
+}
+
 // BenchmarkAmong is the bench command's friends workload on 10,000
 // entries: Among of 20 and of 1,000 ids against a Get per id, one caller.
 func BenchmarkAmong(b *testing.B) {

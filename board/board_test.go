@@ -253,7 +253,7 @@ func TestAroundEdges(t *testing.T) {
 			firstRank  int64
 			wantLength int
 		}{{"a", 5, 1, 5}, {"b", 5, 1, 5}, {"e", 5, 3, 5}, {"e", 4, 4, 4}, {"j", 5, 6, 5}, {"e", 50, 1, 10}, {"e", 1, 5, 1}} {
-			l, err := b.Around(ctx, c.id, c.n)
+			l, err := b.Around(ctx, c.id, c.n, WithTotal())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -286,7 +286,7 @@ func TestBetweenAndStrategyFirstField(t *testing.T) {
 	if e, _ := b.Get(ctx, "c"); e.Values[0] != 1e15 || e.Rank != 1 {
 		t.Errorf("Get(c) = %+v", e)
 	}
-	empty, err := b.Between(ctx, 5000, 10, 0, 10)
+	empty, err := b.Between(ctx, 5000, 10, 0, 10, WithTotal())
 	if err != nil || len(empty.Entries) != 0 || empty.Total != 4 {
 		t.Errorf("inverted range = %+v, %v", empty, err)
 	}

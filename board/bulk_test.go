@@ -76,7 +76,7 @@ func exerciseAll(t *testing.T, ctx context.Context, b *Board) {
 	if n, err := b.Remove(ctx, "id56"); err != nil || n != 1 {
 		t.Fatalf("Remove = %d, %v", n, err)
 	}
-	top, err := b.Top(ctx, 3, WithData())
+	top, err := b.Top(ctx, 3, WithData(), WithTotal())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +88,7 @@ func exerciseAll(t *testing.T, ctx context.Context, b *Board) {
 			t.Errorf("Rank kind %d = %d, %v", kind, r, err)
 		}
 	}
-	friends, err := b.Among(ctx, []string{"id57", "id1", "nobody"}, WithRanks(Competition, Dense))
+	friends, err := b.Among(ctx, []string{"id57", "id1", "nobody"}, WithRanks(Competition, Dense), WithTotal())
 	if err != nil || len(friends.Entries) != 1 || friends.Entries[0].Dense != 3 || friends.Total == 0 {
 		t.Errorf("Among = %+v, %v", friends, err)
 	}

@@ -65,6 +65,11 @@ func (b *Board) decode(score, member string) (string, []float64, error) {
 	if err != nil {
 		return "", nil, fmt.Errorf("board: score %q: %w", score, ErrReply)
 	}
+	return b.decodeScore(s, member)
+}
+
+// decodeScore is decode of a score already parsed.
+func (b *Board) decodeScore(s float64, member string) (string, []float64, error) {
 	vals := make([]float64, b.layout.Len())
 	if !b.suffix() {
 		var buf [8]int64 // most layouts: no allocation
@@ -74,7 +79,7 @@ func (b *Board) decode(score, member string) (string, []float64, error) {
 		}
 		ints = ints[:len(vals)]
 		if err := b.layout.UnpackTo(ints, -s); err != nil {
-			return "", nil, fmt.Errorf("board: stored score %q: %w: %w", score, ErrReply, err)
+			return "", nil, fmt.Errorf("board: stored score %v: %w: %w", s, ErrReply, err)
 		}
 		for i, v := range ints {
 			vals[i] = float64(v)

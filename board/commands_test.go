@@ -68,8 +68,13 @@ func TestCommandsPerCall(t *testing.T) {
 	// a board dropped under the handle whole again (appendGuard). Every
 	// scripted write reads the descriptor: one HGET.
 	best := map[string]string{"multi": "1", "hsetnx": "1", "zadd": "1", "zscore": "1", "zrank": "1", "exec": "1"}
+	// A Get that asks for nothing more: ZRANK ... WITHSCORE where the engine
+	// takes it, else the get script's ZRANK and ZSCORE. Top and a packed
+	// board's Rank are plain commands; Around one script.
+	get := map[string]string{"evalsha_ro": "1", "zscore": "1", "zrank": "1"}
 	if e.ZRankWithScore() {
 		delete(best, "zscore")
+		get = map[string]string{"zrank": "1"}
 	}
 	for _, c := range []struct {
 		o    Options
@@ -78,16 +83,20 @@ func TestCommandsPerCall(t *testing.T) {
 		{Options{}, map[string]map[string]string{
 			"submit": best,
 			"many":   {"evalsha": "3", "hget": "3", "zscore": "3", "zadd": "3", "zrank": "3"},
-			"top":    {"evalsha_ro": "1", "zcard": "1", "zrange": "1"},
-			"rank":   {"evalsha_ro": "1", "zscore": "1", "zrank": "1"},
+			"top":    {"zrange": "1"},
+			"rank":   {"zrank": "1"},
+			"get":    get,
+			"around": {"evalsha_ro": "1", "zrank": "1", "zrange": "1"},
 		}},
 		// The id lookup in buckets: the number of buckets and the id's
 		// bucket, two HGETs, and the descriptor, one more.
 		{Options{Strategy: KeySuffix}, map[string]map[string]string{
 			"submit": {"evalsha": "1", "hget": "3", "zadd": "1", "hset": "1", "zrank": "1"},
 			"many":   {"evalsha": "3", "hget": "9", "zadd": "3", "hset": "3", "zrank": "3"},
-			"top":    {"evalsha_ro": "1", "zcard": "1", "zrange": "1"},
+			"top":    {"zrange": "1"},
 			"rank":   {"evalsha_ro": "1", "hget": "2", "zscore": "1", "zrank": "1"},
+			"get":    {"evalsha_ro": "1", "hget": "2", "zscore": "1", "zrank": "1"},
+			"around": {"evalsha_ro": "1", "hget": "2", "zrank": "1", "zrange": "1"},
 		}},
 	} {
 		name := c.o.Strategy.String()
@@ -103,6 +112,8 @@ func TestCommandsPerCall(t *testing.T) {
 			b.SubmitMany(ctx, []Submission{{ID: "a", Values: []float64{1, 1, 1}}, {ID: "a", Values: []float64{1, 1, 1}}})
 			_, _ = b.Top(ctx, 1)
 			_, _ = b.Rank(ctx, "a", Ordinal)
+			_, _ = b.Get(ctx, "a")
+			_, _ = b.Around(ctx, "a", 3)
 			got := map[string]map[string]string{
 				"submit": commandsOf(t, client, func() error {
 					return errOf(b.Submit(ctx, Submission{ID: "b", Values: []float64{2, 0, 3}, Policy: Best}))
@@ -115,8 +126,10 @@ func TestCommandsPerCall(t *testing.T) {
 					}
 					return nil
 				}),
-				"top":  commandsOf(t, client, func() error { return errOf(b.Top(ctx, 10)) }),
-				"rank": commandsOf(t, client, func() error { return errOf(b.Rank(ctx, "b", Ordinal)) }),
+				"top":    commandsOf(t, client, func() error { return errOf(b.Top(ctx, 10)) }),
+				"rank":   commandsOf(t, client, func() error { return errOf(b.Rank(ctx, "b", Ordinal)) }),
+				"get":    commandsOf(t, client, func() error { return errOf(b.Get(ctx, "b")) }),
+				"around": commandsOf(t, client, func() error { return errOf(b.Around(ctx, "b", 3)) }),
 			}
 			if diff := cmp.Diff(c.want, got); diff != "" {
 				t.Errorf("commands per call (-want +got):\n%s", diff)

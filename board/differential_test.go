@@ -350,6 +350,10 @@ func (w *workload) read(step int) {
 		kind = Competition
 	}
 	opts := w.readOptions()
+	if w.rng.IntN(2) == 0 {
+		opts = append(opts, WithTotal())
+		w.model.ranks.total = true
+	}
 	subset := w.subset()
 	op := w.rng.IntN(8)
 	defer func() { w.model.ranks = readConfig{} }()

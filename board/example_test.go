@@ -166,7 +166,7 @@ func ExampleBoard_Page() {
 	for i, id := range []string{"a", "b", "c", "d", "e"} {
 		b.Submit(ctx, board.Submission{ID: id, Values: []float64{float64(100 - i), 0, 0}})
 	}
-	l, _ := b.Page(ctx, 2, 2)
+	l, _ := b.Page(ctx, 2, 2, board.WithTotal())
 	printList(l)
 	fmt.Println(l.Total, "in all")
 	// Output:
@@ -490,7 +490,7 @@ func ExampleNew_sharded() {
 			log.Fatal(err)
 		}
 	}
-	top, err := sb.Top(ctx, 3)
+	top, err := sb.Top(ctx, 3, board.WithTotal())
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -42,7 +42,7 @@ func checkHiding(t *testing.T, b *Board) {
 		t.Errorf("Hide of one hidden already = %d, want 0", n)
 	}
 	all := []ReadOption{WithRanks(Competition, Dense, ModifiedCompetition)}
-	top, err := b.Top(ctx, 10, all...)
+	top, err := b.Top(ctx, 10, append(all, WithTotal())...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -89,7 +89,7 @@ func (m *model) sorted() []Entry {
 
 // among answers Among(ids) as the board should.
 func (m *model) among(ids []string) List {
-	l := List{Total: m.visible(), Entries: []Entry{}}
+	l := List{Total: m.total(), Entries: []Entry{}}
 	seen := map[string]bool{}
 	for _, id := range ids {
 		seen[id] = true
@@ -204,7 +204,7 @@ func (m *model) rank(id string, kind RankKind) int64 {
 
 func (m *model) page(offset, n int) List {
 	all := m.sorted()
-	l := List{Total: int64(len(all)), Entries: []Entry{}}
+	l := List{Total: m.total(), Entries: []Entry{}}
 	for i := offset; i < len(all) && i < offset+n; i++ {
 		l.Entries = append(l.Entries, all[i])
 	}
@@ -220,7 +220,7 @@ func (m *model) around(id string, n int) List {
 }
 
 func (m *model) between(lo, hi float64, offset, n int) List {
-	l := List{Total: m.visible(), Entries: []Entry{}}
+	l := List{Total: m.total(), Entries: []Entry{}}
 	skipped := 0
 	for _, e := range m.sorted() {
 		if e.Values[0] < lo || e.Values[0] > hi {
@@ -254,4 +254,13 @@ func (m *model) passed(rank int64, oldIdx, k int, id string) []string {
 		out = append(out, all[i].ID)
 	}
 	return out
+}
+
+// total is a list's Total as the board gives it: the entries shown, when
+// the read asked for them (WithTotal), else -1.
+func (m *model) total() int64 {
+	if !m.ranks.total {
+		return -1
+	}
+	return m.visible()
 }

@@ -35,7 +35,8 @@ type Entry struct {
 type List struct {
 	// Entries holds the entries, best first, each with its ordinal rank.
 	Entries []Entry
-	// Total is the number of entries on the board.
+	// Total is the number of entries on the board, from the same
+	// snapshot, when the read asked for it (WithTotal); -1 otherwise.
 	Total int64
 	// HasMore, in a List from Scan, reports that entries follow it.
 	HasMore bool
@@ -71,6 +72,7 @@ type ReadOption func(*readConfig)
 
 type readConfig struct {
 	data             bool
+	total            bool
 	comp, dense, mod bool
 	self, selfOK     bool     // AsSelf, and whether the read takes it
 	badKind          RankKind // an unknown kind given to WithRanks, or 0
@@ -87,6 +89,11 @@ func AsSelf() ReadOption { return func(c *readConfig) { c.self = true } }
 // WithData makes a read return each entry's member data, from the same
 // snapshot.
 func WithData() ReadOption { return func(c *readConfig) { c.data = true } }
+
+// WithTotal makes a read that returns a List fill its Total: the number
+// of entries on the board, from the same snapshot and in the same round
+// trip. Without it Total is -1, and the read costs Redis nothing for it.
+func WithTotal() ReadOption { return func(c *readConfig) { c.total = true } }
 
 // WithRanks makes a read that returns entries fill their Competition,
 // Dense and ModifiedCompetition ranks too, as kinds asks (Ordinal, always
@@ -113,8 +120,8 @@ func WithRanks(kinds ...RankKind) ReadOption {
 }
 
 // readFlags applies opts; it returns the configuration and the scripts'
-// arguments for it: data ("1" or "0") and the extra ranks ("c", "d", "cd"
-// or "").
+// arguments for it: data ("1" or "0") and the extras: any of "c", "d" and
+// "m" (the ranks), "s" (AsSelf) and "t" (the total).
 func (b *Board) readFlags(opts []ReadOption) (c readConfig, data, ranks string, err error) {
 	for _, o := range opts {
 		o(&c)
@@ -134,6 +141,9 @@ func (b *Board) readFlags(opts []ReadOption) (c readConfig, data, ranks string, 
 	}
 	if c.self && c.selfOK {
 		ranks += "s"
+	}
+	if c.total {
+		ranks += "t"
 	}
 	switch {
 	case c.self && !c.selfOK:
@@ -178,6 +188,12 @@ func (b *Board) Rank(ctx context.Context, id string, kind RankKind) (int64, erro
 
 // rankOf is Rank.
 func (b *Board) rankOf(ctx context.Context, id string, kind RankKind) (int64, error) {
+	if kind == Ordinal && b.memberIsID() {
+		if err := b.checkID(id); err != nil {
+			return 0, err
+		}
+		return b.plainRank(ctx, id)
+	}
 	e, err := b.rank(ctx, id, kind, nil)
 	switch kind {
 	case Competition:
@@ -205,6 +221,9 @@ func (b *Board) rank(ctx context.Context, id string, kind RankKind, opts []ReadO
 	}
 	if kind == Ordinal {
 		code += ranks // Get: the ordinal rank and those WithRanks asks for
+	}
+	if code == "o" && data == "0" {
+		return b.leanGet(ctx, id)
 	}
 	strs, err := inGen(ctx, b, func(g *generation) ([]string, error) {
 		return b.arrayReply("rank", g.scripts.rank.Exec(ctx, b.client, g.keys.script, []string{id, code, data}))
@@ -317,7 +336,7 @@ func (b *Board) length(ctx context.Context) (int64, error) {
 // refuses n outside [1, 1000] (ErrArgument).
 func (b *Board) Top(ctx context.Context, n int, opts ...ReadOption) (List, error) {
 	if b.sh != nil {
-		return b.sh.Top(ctx, n, opts...)
+		return totalAsked(b.sh.Top(ctx, n, opts...))(opts)
 	}
 	if b.opts.Observer != nil {
 		return observed.Call(ctx, b.opts.Observer, b.op("Top", n), errKinds, func(ctx context.Context) (List, error) { return b.page(ctx, "Top", 0, n, opts) }, listOutcome)
@@ -330,7 +349,7 @@ func (b *Board) Top(ctx context.Context, n int, opts ...ReadOption) (List, error
 // 2^53-1] (ErrArgument). For paging while the board changes, use Scan.
 func (b *Board) Page(ctx context.Context, offset int64, n int, opts ...ReadOption) (List, error) {
 	if b.sh != nil {
-		return b.sh.Page(ctx, offset, n, opts...)
+		return totalAsked(b.sh.Page(ctx, offset, n, opts...))(opts)
 	}
 	if b.opts.Observer != nil {
 		return observed.Call(ctx, b.opts.Observer, b.op("Page", n), errKinds, func(ctx context.Context) (List, error) { return b.page(ctx, "Page", offset, n, opts) }, listOutcome)
@@ -347,6 +366,9 @@ func (b *Board) page(ctx context.Context, op string, offset int64, n int, opts [
 	if err != nil {
 		return List{}, err
 	}
+	if !c.data && ranks == "" {
+		return b.plainPage(ctx, offset, n)
+	}
 	args := []string{strconv.FormatInt(offset, 10), strconv.FormatInt(offset+int64(n)-1, 10), data, ranks}
 	return b.list(ctx, op, func(s *scriptSet) *luascript.Script { return s.rang }, args, c)
 }
@@ -358,7 +380,7 @@ func (b *Board) page(ctx context.Context, op string, offset int64, n int, opts [
 // as ErrNotFound.
 func (b *Board) Around(ctx context.Context, id string, n int, opts ...ReadOption) (List, error) {
 	if b.sh != nil {
-		return b.sh.Around(ctx, id, n, opts...)
+		return totalAsked(b.sh.Around(ctx, id, n, opts...))(opts)
 	}
 	if b.opts.Observer != nil {
 		return observed.Call(ctx, b.opts.Observer, b.op("Around", n), errKinds, func(ctx context.Context) (List, error) { return b.around(ctx, id, n, opts) }, listOutcome)
@@ -392,7 +414,7 @@ func (b *Board) around(ctx context.Context, id string, n int, opts []ReadOption)
 // range gives an empty list.
 func (b *Board) Between(ctx context.Context, lo, hi float64, offset int64, n int, opts ...ReadOption) (List, error) {
 	if b.sh != nil {
-		return b.sh.Between(ctx, lo, hi, offset, n, opts...)
+		return totalAsked(b.sh.Between(ctx, lo, hi, offset, n, opts...))(opts)
 	}
 	if b.opts.Observer != nil {
 		return observed.Call(ctx, b.opts.Observer, b.op("Between", n), errKinds, func(ctx context.Context) (List, error) { return b.between(ctx, lo, hi, offset, n, opts) }, listOutcome)
@@ -413,6 +435,9 @@ func (b *Board) between(ctx context.Context, lo, hi float64, offset int64, n int
 		return List{}, err
 	}
 	slo, shi, ok := b.storedBounds(lo, hi)
+	if !ok && !c.total {
+		return List{Total: -1, Entries: []Entry{}}, nil
+	}
 	if !ok {
 		total, err := b.length(ctx)
 		return List{Total: total, Entries: []Entry{}}, err
@@ -450,3 +475,19 @@ func (b *Board) storedBounds(lo, hi float64) (slo, shi float64, ok bool) {
 
 // takesSelf marks a read that takes AsSelf (Get).
 func takesSelf(c *readConfig) { c.selfOK = true }
+
+// totalAsked returns a sharded board's list, its Total -1 unless opts ask
+// for it (WithTotal): the shards count their entries anyway, but a read
+// gives the same fields whatever kind of board answers it.
+func totalAsked(l List, err error) func(opts []ReadOption) (List, error) {
+	return func(opts []ReadOption) (List, error) {
+		var c readConfig
+		for _, o := range opts {
+			o(&c)
+		}
+		if !c.total {
+			l.Total = -1
+		}
+		return l, err
+	}
+}

@@ -17,7 +17,7 @@ import (
 type scanPage struct {
 	// Entries holds the page, best first, each with its ordinal rank.
 	Entries []Entry
-	// Total is the number of entries on the board.
+	// Total is the number of entries on the board (WithTotal), or -1.
 	Total int64
 	// HasMore reports that entries follow this page.
 	HasMore bool
@@ -34,6 +34,9 @@ type scanPage struct {
 // cursor (ErrArgument).
 func (b *Board) Scan(ctx context.Context, cursor string, n int, opts ...ReadOption) (List, error) {
 	p, err := b.scanPage(ctx, cursor, n, opts)
+	if b.sh != nil {
+		return totalAsked(p.list(), err)(opts)
+	}
 	return p.list(), err
 }
 

@@ -19,12 +19,12 @@ var luaFiles embed.FS
 // call spends time parsing them. copy and mirrorIDs are set only while the
 // board migrates.
 type scriptSet struct {
-	submit, remove, setData, join, hide *luascript.Script
-	rank, rang, around, after, between  *luascript.Script
-	among                               *luascript.Script
-	shardRun, shardSample, shardProbe   *luascript.Script
-	copy, mirrorIDs                     *luascript.Script
-	drain                               *luascript.Script
+	submit, remove, setData, join, hide     *luascript.Script
+	rank, get, rang, around, after, between *luascript.Script
+	among                                   *luascript.Script
+	shardRun, shardSample, shardProbe       *luascript.Script
+	copy, mirrorIDs                         *luascript.Script
+	drain                                   *luascript.Script
 }
 
 // scriptCache shares one scriptSet between boards of equal constants (the
@@ -47,6 +47,7 @@ var scriptFragments = []struct {
 	{"join", false, false, []string{"join"}},
 	{"hide", false, false, []string{"lookup", "side", "common", "hide"}},
 	{"rank", true, false, []string{"lookup", "common", "ranks", "position", "rank"}},
+	{"get", true, false, []string{"lookup", "get"}},
 	{"range", true, false, []string{"lookup", "common", "ranks", "range"}},
 	{"around", true, false, []string{"lookup", "common", "ranks", "around"}},
 	{"after", true, false, []string{"lookup", "common", "ranks", "after"}},
@@ -105,7 +106,7 @@ func scriptsFor(consts []luascript.Const, mode string) *scriptSet {
 	}
 	s := &scriptSet{
 		submit: lua["submit"], remove: lua["remove"], setData: lua["setdata"], join: lua["join"], hide: lua["hide"],
-		rank: lua["rank"], rang: lua["range"], around: lua["around"],
+		rank: lua["rank"], get: lua["get"], rang: lua["range"], around: lua["around"],
 		after: lua["after"], between: lua["between"], among: lua["among"],
 		shardRun: lua["shardrun"], shardSample: lua["shardsample"], shardProbe: lua["shardprobe"],
 		copy: lua["copy"], mirrorIDs: lua["mirrorids"], drain: lua["drain"],

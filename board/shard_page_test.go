@@ -45,7 +45,7 @@ func TestShardedDeepPagePastEnd(t *testing.T) {
 	v := b.sh.view.Load()
 	for _, k := range []int64{1000, 20000, 39990, 40000, 41000, 80000, 1 << 40} {
 		before := calls.n.Load()
-		l, err := b.Page(ctx, k, 10)
+		l, err := b.Page(ctx, k, 10, WithTotal())
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -300,7 +300,7 @@ func TestShardedCap(t *testing.T) {
 			if want.Entry.Rank > capN {
 				want.Entry.Rank, want.Trimmed = 0, true
 			}
-			top, err := plain.Top(ctx, capN, WithRanks(Competition))
+			top, err := plain.Top(ctx, capN, WithRanks(Competition), WithTotal())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -322,7 +322,7 @@ func TestShardedCap(t *testing.T) {
 				if diff := cmp.Diff(want, got); diff != "" {
 					t.Fatalf("step %d %s: Submit(%+v) (-want +got):\n%s", step, label(b), sub, diff)
 				}
-				gotTop, err := b.Top(ctx, maxCount, WithRanks(Competition))
+				gotTop, err := b.Top(ctx, maxCount, WithRanks(Competition), WithTotal())
 				if err != nil {
 					t.Fatal(err)
 				}

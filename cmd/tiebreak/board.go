@@ -75,14 +75,14 @@ func boardReadFlags(fs *flag.FlagSet, n int) boardRead {
 	return r
 }
 
-// options returns the read options of the board's every rank kind, and
-// member data if asked.
+// options returns the read options of the board's every rank kind and
+// its total, and member data if asked.
 func (r boardRead) options(b reader) []board.ReadOption {
 	kinds := []board.RankKind{board.Competition}
 	if b.Options().DenseRanks {
 		kinds = append(kinds, board.Dense)
 	}
-	opts := []board.ReadOption{board.WithRanks(kinds...)}
+	opts := []board.ReadOption{board.WithRanks(kinds...), board.WithTotal()}
 	if *r.data {
 		opts = append(opts, board.WithData())
 	}

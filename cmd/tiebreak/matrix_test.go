@@ -163,9 +163,9 @@ func TestCommandKinds(t *testing.T) {
 				}
 
 				dense := b.Options().DenseRanks
-				opts := []board.ReadOption{board.WithRanks(board.Competition), board.WithData()}
+				opts := []board.ReadOption{board.WithRanks(board.Competition), board.WithData(), board.WithTotal()}
 				if dense {
-					opts = []board.ReadOption{board.WithRanks(board.Competition, board.Dense), board.WithData()}
+					opts = []board.ReadOption{board.WithRanks(board.Competition, board.Dense), board.WithData(), board.WithTotal()}
 				}
 				l, err := b.Top(ctx, 100, opts...)
 				if err != nil {

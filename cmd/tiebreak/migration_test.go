@@ -160,7 +160,7 @@ func TestReshardMigration(t *testing.T) {
 	if now := storedOf(t, client, meta).ShardNames; len(now) != 3 || slices.ContainsFunc(now, func(s string) bool { return slices.Contains(old, s) }) {
 		t.Errorf("after resume: shards %q, want 3 new ones (the old: %q)", now, old)
 	}
-	l, err := b.Top(ctx, 100)
+	l, err := b.Top(ctx, 100, board.WithTotal())
 	if err != nil {
 		t.Fatal(err)
 	}

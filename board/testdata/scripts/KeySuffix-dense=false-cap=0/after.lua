@@ -328,7 +328,7 @@ end
 -- ARGV[1]  cursor score, ARGV[2] cursor member ('' with score '' = start)
 -- ARGV[3]  n, at least 1
 -- ARGV[4]  '1' to return member data
--- ARGV[5]  the extra ranks, as range.lua's
+-- ARGV[5]  the extras, as range.lua's
 --
 -- Reply: {total, first, comp, dense, modified (of the last entry), member,
 --        score[, data, hasdata], ...}
@@ -367,5 +367,6 @@ end
 local n = tonumber(ARGV[3])
 local got = redis.call('ZRANGE', KEYS[KZ], start, start + n, 'WITHSCORES')
 local c, d, u = 0, 0, 0
-if ARGV[5] ~= '' then c, d, u = ranks().first(got, start + 1, ARGV[5]) end
-return emit({redis.call('ZCARD', KEYS[KZ]), start + 1, c, d, u}, got, ARGV[4] == '1')
+if string.find(ARGV[5], '[cdm]') then c, d, u = ranks().first(got, start + 1, ARGV[5]) end
+local total = string.find(ARGV[5], 't', 1, true) and redis.call('ZCARD', KEYS[KZ]) or -1
+return emit({total, start + 1, c, d, u}, got, ARGV[4] == '1')

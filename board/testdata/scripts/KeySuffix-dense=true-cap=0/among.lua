@@ -324,11 +324,12 @@ end
 -- with its ranks on the whole board, from one snapshot.
 --
 -- KEYS: the board's keys (see common.lua)
--- ARGV[1]    the extra ranks: any of 'c' (competition) and 'd' (dense)
+-- ARGV[1]    the extras: any of 'c' (competition), 'd' (dense), 'm'
+--            (modified competition) and 't' (the total)
 -- ARGV[2]    '1' to return member data
 -- ARGV[3..]  ids, distinct
 --
--- Reply: {total, then per id, in the order given: member, score, ordinal,
+-- Reply: {total (-1 when not asked for), then per id, in the order given: member, score, ordinal,
 --        comp, dense, data, hasdata, modified}: ordinal 0 (and member and
 --        score '') for an id not on the board; comp, dense and modified 0
 --        when not asked for, dense -1 when the dense index lacks the tuple.
@@ -337,7 +338,7 @@ end
 local flags, withdata = ARGV[1], ARGV[2] == '1'
 local wantc, wantd, wantm = string.find(flags, 'c', 1, true), string.find(flags, 'd', 1, true), string.find(flags, 'm', 1, true)
 local R = (wantc or wantd or wantm) and ranks()
-local out, n = {redis.call('ZCARD', KEYS[KZ])}, 1
+local out, n = {string.find(flags, 't', 1, true) and redis.call('ZCARD', KEYS[KZ]) or -1}, 1
 for i = 3, #ARGV do
   local id = ARGV[i]
   local m, s = find_member(id)

@@ -327,7 +327,7 @@ end
 -- ARGV[1]  id
 -- ARGV[2]  n, at least 1
 -- ARGV[3]  '1' to return member data
--- ARGV[4]  the extra ranks, as range.lua's
+-- ARGV[4]  the extras, as range.lua's
 --
 -- Reply: {} when the id is not on the board, else
 --        {total, first, comp, dense, modified (of the last entry), member,
@@ -335,15 +335,26 @@ end
 --        as range.lua.
 
 
-local m = find_member(ARGV[1])
-if not m then return {} end
+-- The member of a packed board is its id: ZRANK alone finds it (nil when
+-- absent or hidden). The total is counted only when asked for: a window
+-- that runs past the last entry tells how many there are.
+local m = ARGV[1]
+if STRATEGY == 's' and WIDTH > 0 then m = buckets().get(KEYS[KM], WIDTH, m) end
+local r = m and redis.call('ZRANK', KEYS[KZ], m)
+if not r then return {} end
 local n = tonumber(ARGV[2])
-local r = redis.call('ZRANK', KEYS[KZ], m)
-local total = redis.call('ZCARD', KEYS[KZ])
-local start = r - math.floor((n - 1) / 2)
-if start + n > total then start = total - n end
-if start < 0 then start = 0 end
+local start = math.max(r - math.floor((n - 1) / 2), 0)
 local got = redis.call('ZRANGE', KEYS[KZ], start, start + n - 1, 'WITHSCORES')
+local size = -1
+if #got < 2 * n and start > 0 then
+  size = start + #got / 2
+  start = math.max(size - n, 0)
+  got = redis.call('ZRANGE', KEYS[KZ], start, start + n - 1, 'WITHSCORES')
+end
+local total = -1
+if string.find(ARGV[4], 't', 1, true) then
+  total = size >= 0 and size or redis.call('ZCARD', KEYS[KZ])
+end
 local c, d, u = 0, 0, 0
-if ARGV[4] ~= '' then c, d, u = ranks().first(got, start + 1, ARGV[4]) end
+if string.find(ARGV[4], '[cdm]') then c, d, u = ranks().first(got, start + 1, ARGV[4]) end
 return emit({total, start + 1, c, d, u}, got, ARGV[3] == '1')

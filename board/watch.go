@@ -1,0 +1,125 @@
+package board
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"reflect"
+	"slices"
+	"time"
+)
+
+// View is what Watch reads: the best n entries, the n around an id, or
+// the entries of a set of ids. Make one with TopView, AroundView or
+// AmongView; the zero View is refused (ErrArgument).
+type View struct {
+	kind viewKind
+	n    int
+	id   string
+	ids  []string
+}
+
+type viewKind uint8
+
+const (
+	viewNone viewKind = iota
+	viewTop
+	viewAround
+	viewAmong
+)
+
+// TopView is the view of the best n entries, as Top(n) reads them.
+func TopView(n int) View { return View{kind: viewTop, n: n} }
+
+// AroundView is the view of the n entries around id, as Around(id, n)
+// reads them; while id is not on the board, its list is empty.
+func AroundView(id string, n int) View { return View{kind: viewAround, n: n, id: id} }
+
+// AmongView is the view of the entries of ids, as Among(ids) reads them.
+func AmongView(ids ...string) View { return View{kind: viewAmong, ids: slices.Clone(ids)} }
+
+// String describes the view: "top 10", "around alice 11", "among 3 ids".
+func (v View) String() string {
+	switch v.kind {
+	case viewTop:
+		return fmt.Sprintf("top %d", v.n)
+	case viewAround:
+		return fmt.Sprintf("around %s %d", v.id, v.n)
+	case viewAmong:
+		return fmt.Sprintf("among %d ids", len(v.ids))
+	}
+	return "no view"
+}
+
+// read reads v once.
+func (b *Board) readView(ctx context.Context, v View, opts []ReadOption) (List, error) {
+	switch v.kind {
+	case viewTop:
+		return b.Top(ctx, v.n, opts...)
+	case viewAround:
+		l, err := b.Around(ctx, v.id, v.n, opts...)
+		if errors.Is(err, ErrNotFound) && !errors.Is(err, ErrArgument) {
+			return List{Entries: []Entry{}, Total: -1}, nil
+		}
+		return l, err
+	case viewAmong:
+		return b.Among(ctx, v.ids, opts...)
+	}
+	return List{}, fmt.Errorf("board: Watch: the zero View: %w", ErrArgument)
+}
+
+// Watch delivers view v of the board to deliver each time it changes: the
+// list as it is first, then, reading the view again every interval, each
+// list that differs from the one delivered last (so at most one delivery
+// per interval, and each delivery is a read made after the change it
+// shows). Reading needs no server configuration (no keyspace
+// notifications), so it works alike on one server, on a cluster and on a
+// managed service. A read that fails (a server restarting, a failover) is
+// tried again at the next interval; the first read after such an outage
+// is delivered even if unchanged, so the caller knows the list is
+// current again.
+//
+// Each interval costs one read of the view (see Top, Around and Among for
+// their round trips and Redis cost); opts are the reads' options. Watch
+// returns when ctx ends (with ctx's error) or when deliver returns an
+// error (that error). It refuses the zero View, an interval under 1ms, a
+// nil deliver, and what the view's read refuses (ErrArgument), before
+// delivering anything.
+func (b *Board) Watch(ctx context.Context, v View, interval time.Duration, deliver func(List) error, opts ...ReadOption) error {
+	if interval < time.Millisecond || deliver == nil {
+		return fmt.Errorf("board: Watch: interval %v (at least 1ms) or a nil deliver: %w", interval, ErrArgument)
+	}
+	last, err := b.readView(ctx, v, opts)
+	if err != nil && (errors.Is(err, ErrArgument) || ctx.Err() != nil) {
+		return err
+	}
+	outage := err != nil
+	if !outage {
+		if err := deliver(last); err != nil {
+			return err
+		}
+	}
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-t.C:
+		}
+		l, err := b.readView(ctx, v, opts)
+		switch {
+		case errors.Is(err, ErrArgument):
+			return err
+		case err != nil:
+			outage = true
+			continue
+		case !outage && reflect.DeepEqual(l, last):
+			continue
+		}
+		outage, last = false, l
+		if err := deliver(l); err != nil {
+			return err
+		}
+	}
+}

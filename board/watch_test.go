@@ -1,0 +1,194 @@
+package board
+
+import (
+	"context"
+	"errors"
+	"reflect"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/internal/redistest"
+)
+
+// watchLog collects a watcher's deliveries.
+type watchLog struct {
+	got  chan List
+	done chan error
+}
+
+// startWatch watches v on b every interval until the test ends.
+func startWatch(t *testing.T, b *Board, v View, interval time.Duration, opts ...ReadOption) *watchLog {
+	ctx, cancel := context.WithCancel(context.Background())
+	w := &watchLog{got: make(chan List, 10000), done: make(chan error, 1)}
+	go func() {
+		w.done <- b.Watch(ctx, v, interval, func(l List) error { w.got <- l; return nil }, opts...)
+	}()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-w.done; !errors.Is(err, context.Canceled) {
+			t.Errorf("Watch ended with %v, want context.Canceled", err)
+		}
+	})
+	return w
+}
+
+// until reads deliveries until one equals want, and returns them all; it
+// fails the test if none does within a minute (a deadline for a broken
+// watcher, not a measure: the watch delivers within intervals).
+func (w *watchLog) until(t *testing.T, want List) []List {
+	t.Helper()
+	var out []List
+	deadline := time.After(time.Minute)
+	for {
+		select {
+		case l := <-w.got:
+			out = append(out, l)
+			if reflect.DeepEqual(l, want) {
+				return out
+			}
+		case <-deadline:
+			t.Fatalf("no delivery of %v in a minute; got %d: %v", listIDs(want), len(out), out)
+		}
+	}
+}
+
+// Every delivery of a watch is the view as it was at some moment (a state
+// the board went through), two deliveries in a row differ, and the last
+// state is delivered: for the best entries, the entries around an id and
+// a set of ids, with and without extra ranks, on one server and a
+// cluster, on both strategies.
+func TestWatchDeliversEachChange(t *testing.T) {
+	for env, e := range serverAndCluster(t) {
+		for _, s := range []Strategy{PackedScore, KeySuffix} {
+			t.Run(env+"/"+s.String(), func(t *testing.T) {
+				ctx := context.Background()
+				b := newBoard(t, e.Client, e.Prefix, "watch"+s.String(), testLayout(t), Options{Strategy: s})
+				views := []struct {
+					v    View
+					opts []ReadOption
+				}{
+					{TopView(3), nil},
+					{TopView(5), []ReadOption{WithRanks(Competition), WithTotal()}},
+					{AroundView("p7", 3), nil},
+					{AmongView("p1", "p7", "p9"), []ReadOption{WithTotal()}},
+				}
+				logs := make([]*watchLog, len(views))
+				states := make([]map[string]bool, len(views))
+				record := func() {
+					for i, v := range views {
+						l, err := b.readView(ctx, v.v, v.opts)
+						if err != nil {
+							t.Fatal(err)
+						}
+						states[i][listKey(l)] = true
+					}
+				}
+				for i := range views {
+					states[i] = map[string]bool{}
+				}
+				record() // the empty board
+				for i, v := range views {
+					logs[i] = startWatch(t, b, v.v, 2*time.Millisecond, v.opts...)
+				}
+				for step := range 60 {
+					id := "p" + strconv.Itoa(step*7%13)
+					mustSubmit(t, b, Submission{ID: id, Values: []float64{float64(step * 37 % 50), float64(step % 2), 1}})
+					record()
+				}
+				for i, v := range views {
+					final, err := b.readView(ctx, v.v, v.opts)
+					if err != nil {
+						t.Fatal(err)
+					}
+					got := logs[i].until(t, final)
+					for j, l := range got {
+						if !states[i][listKey(l)] {
+							t.Errorf("%v: delivery %d is no state the board went through: %v", v.v, j, l)
+						}
+						if j > 0 && reflect.DeepEqual(l, got[j-1]) {
+							t.Errorf("%v: deliveries %d and %d are the same list", v.v, j-1, j)
+						}
+					}
+					t.Logf("%v: %d deliveries for 60 writes", v.v, len(got))
+				}
+			})
+		}
+	}
+}
+
+// listKey is a list's identity for a set of lists.
+func listKey(l List) string {
+	s := strconv.FormatInt(l.Total, 10)
+	for _, e := range l.Entries {
+		s += "|" + e.ID + ":" + strconv.FormatInt(e.Rank, 10) + ":" + strconv.FormatInt(e.Competition, 10)
+		for _, v := range e.Values {
+			s += "," + strconv.FormatFloat(v, 'g', -1, 64)
+		}
+	}
+	return s
+}
+
+// A watch rides out a server crash and restart: the change made after it
+// is delivered (the client retries its reads meanwhile; a read that
+// fails is tried again at the next interval).
+func TestWatchSurvivesRestart(t *testing.T) {
+	srv, err := redistest.StartServerWith("", "--appendonly", "yes", "--appendfsync", "always")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	client, err := rueidis.NewClient(rueidis.ClientOption{InitAddress: []string{srv.Addr}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer client.Close()
+	ctx := context.Background()
+	b := newBoard(t, client, "", "watchrestart", testLayout(t), Options{})
+	mustSubmit(t, b, Submission{ID: "a", Values: []float64{5, 0, 1}})
+	w := startWatch(t, b, TopView(2), 2*time.Millisecond)
+	before, err := b.Top(ctx, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.until(t, before)
+	if err := srv.Crash(); err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.Restart(); err != nil {
+		t.Fatal(err)
+	}
+	waitServing(t, b.Len)
+	mustSubmit(t, b, Submission{ID: "b", Values: []float64{9, 0, 1}})
+	after, err := b.Top(ctx, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.until(t, after)
+}
+
+// Watch refuses what it cannot watch, delivering nothing.
+func TestWatchRefuses(t *testing.T) {
+	env := redistest.New(t)
+	b := newBoard(t, env.Client, env.Prefix, "watchbad", testLayout(t), Options{})
+	ctx := context.Background()
+	none := func(List) error { t.Error("delivered"); return nil }
+	for name, err := range map[string]error{
+		"zero view":   b.Watch(ctx, View{}, time.Second, none),
+		"top 0":       b.Watch(ctx, TopView(0), time.Second, none),
+		"among none":  b.Watch(ctx, AmongView(), time.Second, none),
+		"empty id":    b.Watch(ctx, AroundView("", 3), time.Second, none),
+		"interval":    b.Watch(ctx, TopView(3), 0, none),
+		"no deliver":  b.Watch(ctx, TopView(3), time.Second, nil),
+		"dense ranks": b.Watch(ctx, TopView(3), time.Second, none, WithRanks(Dense)),
+	} {
+		if !errors.Is(err, ErrArgument) {
+			t.Errorf("%s: err = %v, want ErrArgument", name, err)
+		}
+	}
+	stop := errors.New("stop")
+	if err := b.Watch(ctx, TopView(3), time.Second, func(List) error { return stop }); !errors.Is(err, stop) {
+		t.Errorf("a deliver that fails: Watch returned %v, want its error", err)
+	}
+}

@@ -1,0 +1,226 @@
+package benchload
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+
+	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/board"
+)
+
+// What a read costs Redis against the bare commands a minimal reader sends
+// for the same answer, on the same board, in the same rounds: Top(10)
+// against ZRANGE 0 9 WITHSCORES, Around(id, 11) against ZRANK then
+// ZRANGE, Get against ZSCORE and ZRANK (pipelined), Rank against ZRANK.
+// The bare reader is handed each entry's stored member, so it makes no
+// lookup; the library finds it from the id. A peer such as redis-rank
+// reads with these very commands (or a script of them), so the bare
+// figures are the peers' too. board's BenchmarkReadCost runs it.
+func init() {
+	register(Workload{
+		Num: 10, Name: "readcost", Title: "10. Read cost against bare commands",
+		RatioOf: "Redis CPU per read / the bare commands' Redis CPU per read, in the same round",
+		Params: []Param{{Name: "readcost-board", Usage: "entries of the readcost workload's boards",
+			Full: "1e5", Quick: "1e4", Min: 1000, Max: 1e8}},
+		Rows:    func(Config) int { return 2 * 2 * len(costReads) },
+		Goals:   func(Config) int { return 2 * len(costReads) },
+		Prepare: prepareReadCost,
+	})
+}
+
+// RCBare names the bare commands' variant of every readcost comparison.
+const RCBare = "bare"
+
+// costBoard is one loaded board of the workload, with its ids and stored
+// members in rank order.
+type costBoard struct {
+	b       *board.Board
+	z       string // the board's sorted set
+	ids     []string
+	members []string
+	// lookup, on a key-suffix board, is the bare reader's HASH id ->
+	// stored member: what a hand-written key-suffix board keeps to find
+	// an id's member ("" on a packed board, whose members are the ids).
+	lookup string
+}
+
+// member is the bare reader's first step: the stored member of entry i,
+// found from its id as a hand-written board would (an HGET on a key-suffix
+// board; nothing on a packed one).
+func (cb *costBoard) member(ctx context.Context, c rueidis.Client, i int) (string, error) {
+	if cb.lookup == "" {
+		return cb.members[i], nil
+	}
+	return c.Do(ctx, c.B().Hget().Key(cb.lookup).Field(cb.ids[i]).Build()).ToString()
+}
+
+// costRead is one read measured: the library's and the bare commands'.
+type costRead struct {
+	name        string
+	lib         func(ctx context.Context, cb *costBoard, i int) error
+	bare        func(ctx context.Context, c rueidis.Client, cb *costBoard, i int) error
+	libCommands []string
+	bareCmds    []string
+}
+
+// costReads are the reads of the workload, in table order.
+var costReads = []costRead{
+	{name: "top10",
+		lib: func(ctx context.Context, cb *costBoard, _ int) error { _, err := cb.b.Top(ctx, 10); return err },
+		bare: func(ctx context.Context, c rueidis.Client, cb *costBoard, _ int) error {
+			return c.Do(ctx, c.B().Zrange().Key(cb.z).Min("0").Max("9").Withscores().Build()).Error()
+		},
+		libCommands: []string{"zrange"}, bareCmds: []string{"zrange"}},
+	{name: "around11",
+		lib: func(ctx context.Context, cb *costBoard, i int) error { _, err := cb.b.Around(ctx, cb.ids[i], 11); return err },
+		bare: func(ctx context.Context, c rueidis.Client, cb *costBoard, i int) error {
+			m, err := cb.member(ctx, c, i)
+			if err != nil {
+				return err
+			}
+			r, err := c.Do(ctx, c.B().Zrank().Key(cb.z).Member(m).Build()).AsInt64()
+			if err != nil {
+				return err
+			}
+			start := max(r-5, 0)
+			return c.Do(ctx, c.B().Zrange().Key(cb.z).Min(strconv.FormatInt(start, 10)).Max(strconv.FormatInt(start+10, 10)).Withscores().Build()).Error()
+		},
+		libCommands: []string{"evalsha"}, bareCmds: []string{"hget", "zrank", "zrange"}},
+	{name: "get",
+		lib: func(ctx context.Context, cb *costBoard, i int) error { _, err := cb.b.Get(ctx, cb.ids[i]); return err },
+		bare: func(ctx context.Context, c rueidis.Client, cb *costBoard, i int) error {
+			m, err := cb.member(ctx, c, i)
+			if err != nil {
+				return err
+			}
+			for _, r := range c.DoMulti(ctx, c.B().Zscore().Key(cb.z).Member(m).Build(), c.B().Zrank().Key(cb.z).Member(m).Build()) {
+				if err := r.Error(); err != nil {
+					return err
+				}
+			}
+			return nil
+		},
+		libCommands: []string{"evalsha"}, bareCmds: []string{"hget", "zscore", "zrank"}},
+	{name: "rank",
+		lib: func(ctx context.Context, cb *costBoard, i int) error {
+			_, err := cb.b.Rank(ctx, cb.ids[i], board.Ordinal)
+			return err
+		},
+		bare: func(ctx context.Context, c rueidis.Client, cb *costBoard, i int) error {
+			m, err := cb.member(ctx, c, i)
+			if err != nil {
+				return err
+			}
+			return c.Do(ctx, c.B().Zrank().Key(cb.z).Member(m).Build()).Error()
+		},
+		libCommands: []string{"zrank", "evalsha"}, bareCmds: []string{"hget", "zrank"}},
+}
+
+// prepareReadCost loads a board per strategy and compares each read with
+// its bare commands.
+func prepareReadCost(ctx context.Context, env Env, cfg Config) (*Fixture, error) {
+	size := int64(cfg.Int("readcost-board"))
+	var cbs []*costBoard
+	f := &Fixture{Drop: func(ctx context.Context) error {
+		var errs []error
+		for _, cb := range cbs {
+			errs = append(errs, cb.b.Drop(ctx))
+			if cb.lookup != "" {
+				errs = append(errs, env.Client.Do(ctx, env.Client.B().Del().Key(cb.lookup).Build()).Error())
+			}
+		}
+		return errors.Join(errs...)
+	}}
+	for _, s := range []board.Strategy{board.PackedScore, board.KeySuffix} {
+		name := fmt.Sprintf("%s_w10_%s", env.Prefix, StrategyLabel(s))
+		b, err := board.New(ctx, env.Client, name, Layout, board.Options{Strategy: s})
+		if err != nil {
+			return f, err
+		}
+		cb := &costBoard{b: b, z: "tb:{" + name + "}:z"}
+		if s == board.KeySuffix {
+			cb.lookup = "tb:{" + name + "}:bare"
+		}
+		cbs = append(cbs, cb)
+		if _, err := loadBoard(ctx, env, "readcost: loading "+StrategyLabel(s)+" "+SizeLabel(size), b, size, LoadEntry); err != nil {
+			return f, err
+		}
+		if err := cb.index(ctx, env.Client); err != nil {
+			return f, err
+		}
+		if err := cb.writeLookup(ctx, env.Client); err != nil {
+			return f, err
+		}
+	}
+	var sq seq
+	for _, cb := range cbs {
+		label := "packed"
+		if cb.b.Options().Strategy == board.KeySuffix {
+			label = "suffix"
+		}
+		for _, rd := range costReads {
+			c := Comparison{Name: rd.name + " " + label, Case: rd.name + " " + label, Baseline: RCBare, Metric: RedisCPU, Callers: 1}
+			c.Variants = []Variant{
+				{Name: label, Bench: label + "/" + rd.name, Commands: rd.libCommands,
+					Op: func(ctx context.Context) error { return rd.lib(ctx, cb, pick(sq.next(), len(cb.ids))) }},
+				{Name: RCBare, Bench: "bare-" + label + "/" + rd.name, Commands: rd.bareCmds,
+					Op: func(ctx context.Context) error { return rd.bare(ctx, env.Client, cb, pick(sq.next(), len(cb.ids))) }},
+			}
+			c.Goals = []Goal{{Variant: label, Short: "vs bare", Target: 1.0,
+				Text: fmt.Sprintf("%s %s: Redis CPU per read <= 1.0x the bare commands'", rd.name, label)}}
+			f.Comparisons = append(f.Comparisons, c)
+		}
+	}
+	f.Notes = []string{
+		fmt.Sprintf("Two boards of %s entries (packed, key suffix), the reads' layout; random ids.", SizeLabel(size)),
+		"bare: top10 ZRANGE 0 9 WITHSCORES; around11 ZRANK, then ZRANGE of the 11 around it (two round trips); get ZSCORE and ZRANK, pipelined; rank ZRANK. On a key-suffix board the bare reader first finds the id's member with an HGET of a HASH id -> member, as a hand-written key-suffix board does (one more round trip); the library finds it in its id lookup. A peer such as redis-rank reads with the same commands.",
+		"One caller: the figure is what one read costs Redis, not how many commands a busy client's pipeline carries per system call.",
+		"The library's reads ask for nothing more (no total, no data, no other ranks): top10 and a packed rank are then the same plain command, around and get one script.",
+	}
+	return f, nil
+}
+
+// index reads cb's ids (through the library) and stored members (ZRANGE),
+// in rank order, a page at a time.
+func (cb *costBoard) index(ctx context.Context, c rueidis.Client) error {
+	for off := int64(0); ; off += 1000 {
+		l, err := cb.b.Page(ctx, off, 1000)
+		if err != nil {
+			return err
+		}
+		ms, err := c.Do(ctx, c.B().Zrange().Key(cb.z).Min(strconv.FormatInt(off, 10)).Max(strconv.FormatInt(off+999, 10)).Build()).AsStrSlice()
+		if err != nil {
+			return err
+		}
+		if len(ms) != len(l.Entries) {
+			return fmt.Errorf("readcost: %d members but %d entries at offset %d", len(ms), len(l.Entries), off)
+		}
+		for _, e := range l.Entries {
+			cb.ids = append(cb.ids, e.ID)
+		}
+		cb.members = append(cb.members, ms...)
+		if len(ms) < 1000 {
+			return nil
+		}
+	}
+}
+
+// writeLookup writes the bare reader's HASH id -> member of a key-suffix
+// board.
+func (cb *costBoard) writeLookup(ctx context.Context, c rueidis.Client) error {
+	if cb.lookup == "" {
+		return nil
+	}
+	for from := 0; from < len(cb.ids); from += 1000 {
+		cmd := c.B().Hset().Key(cb.lookup).FieldValue()
+		for i := from; i < min(from+1000, len(cb.ids)); i++ {
+			cmd = cmd.FieldValue(cb.ids[i], cb.members[i])
+		}
+		if err := c.Do(ctx, cmd.Build()).Error(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
