@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/tiebreak/tiebreak/board"
 )
@@ -48,6 +49,13 @@ func boardCommands() []*command {
 			setup: func(fs *flag.FlagSet) runFunc {
 				r := boardReadFlags(fs, 0)
 				return func(ctx context.Context, e *env, a []string) error { return boardEntrant(ctx, e, a[0], a[1], r) }
+			}},
+		{name: "board watch", args: []string{"NAME"}, help: "the best entries of a board, printed again each time they change (board.Board.Watch), until interrupted",
+			setup: func(fs *flag.FlagSet) runFunc {
+				r := boardReadFlags(fs, 10)
+				every := fs.Duration("every", time.Second, "read the board again every `interval` (at least 1ms)")
+				changes := fs.Int("changes", 0, "stop after this many lists (0: until interrupted)")
+				return func(ctx context.Context, e *env, a []string) error { return boardWatch(ctx, e, a[0], *every, *changes, r) }
 			}},
 		{name: "board scan", args: []string{"NAME"}, help: "a page of a board by keyset cursor, and the next page's cursor",
 			setup: func(fs *flag.FlagSet) runFunc {
@@ -396,4 +404,38 @@ func boardHidden(ctx context.Context, e *env, group, name string) error {
 	}
 	t.note("%d hidden", len(out.Hidden))
 	return e.out.emit(out, t)
+}
+
+// errWatched ends a watch that printed the lists asked for.
+var errWatched = errors.New("watched")
+
+// boardWatch prints the best entries of board name, then again each time
+// they change, until ctx ends (an interrupt) or changes lists are printed.
+func boardWatch(ctx context.Context, e *env, name string, every time.Duration, changes int, r boardRead) error {
+	if err := r.checkN(); err != nil {
+		return err
+	}
+	if every < time.Millisecond || changes < 0 {
+		return usagef("--every %v (at least 1ms) or --changes %d (0 or more) out of range", every, changes)
+	}
+	b, err := openBoard(ctx, e, *r.group, name)
+	if err != nil {
+		return err
+	}
+	printed := 0
+	err = b.Watch(ctx, board.TopView(*r.n), every, func(l board.List) error {
+		t, out := entriesTable(b, l.Entries, l.Total, *r.data)
+		t.note("%d of %d entries, %s", len(l.Entries), l.Total, time.Now().UTC().Format(time.RFC3339Nano))
+		if err := e.out.emit(out, t); err != nil {
+			return err
+		}
+		if printed++; changes > 0 && printed >= changes {
+			return errWatched
+		}
+		return nil
+	}, r.options(b)...)
+	if errors.Is(err, errWatched) || (errors.Is(err, context.Canceled) && printed > 0) {
+		return nil
+	}
+	return err
 }

@@ -45,6 +45,7 @@ func TestCommand(t *testing.T) {
 	}{
 		{"list", testList},
 		{"board", testBoard},
+		{"watch", testWatch},
 		{"describe", testDescribe},
 		{"timeline", testTimeline},
 		{"map", testMap},

@@ -1,0 +1,66 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/tiebreak/tiebreak/board"
+	"github.com/tiebreak/tiebreak/internal/redistest"
+)
+
+// board watch prints the best entries, then again each time they change:
+// the first list is board top's; while a writer raises a new entry above
+// them all, the next printed list has it first.
+func testWatch(t *testing.T, bin string) {
+	env := redistest.New(t)
+	c := newCLI(t, bin, env)
+	ctx := context.Background()
+	name := env.Prefix + "_watched"
+	b := seedArena(t, ctx, env.Client, name, board.Options{})
+
+	var top, first entriesOut
+	c.json(&top, "board", "top", name, "-n", "3")
+	c.json(&first, "board", "watch", name, "-n", "3", "--changes", "1")
+	if diff := cmp.Diff(top, first); diff != "" {
+		t.Errorf("board watch --changes 1 (-top +watch):\n%s", diff)
+	}
+
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for points := 400.0; ; points++ {
+			select {
+			case <-stop:
+				return
+			case <-time.After(5 * time.Millisecond):
+			}
+			if _, err := b.Submit(ctx, board.Submission{ID: "zed", Values: []float64{points, 0, 1795435200}}); err != nil {
+				t.Error(err)
+				return
+			}
+		}
+	}()
+	out := c.ok("board", "watch", name, "-n", "3", "--changes", "2", "--every", "2ms", "--json")
+	close(stop)
+	wg.Wait()
+	dec := json.NewDecoder(strings.NewReader(out))
+	var lists []entriesOut
+	for dec.More() {
+		var l entriesOut
+		if err := dec.Decode(&l); err != nil {
+			t.Fatalf("board watch --json: %v\n%s", err, out)
+		}
+		lists = append(lists, l)
+	}
+	if len(lists) != 2 || lists[1].Entries[0].ID != "zed" || cmp.Equal(lists[0], lists[1]) {
+		t.Errorf("board watch --changes 2 under writes: %d lists, want 2, the second led by zed and unlike the first:\n%s", len(lists), out)
+	}
+	c.fails(exitUsage, []string{"--every"}, "board", "watch", name, "--every", "0s")
+}
