@@ -69,9 +69,9 @@ func TestCommandsPerCall(t *testing.T) {
 	// scripted write reads the descriptor: one HGET.
 	best := map[string]string{"multi": "1", "hsetnx": "1", "zadd": "1", "zscore": "1", "zrank": "1", "exec": "1"}
 	// A Get that asks for nothing more: ZRANK ... WITHSCORE where the engine
-	// takes it, else the get script's ZRANK and ZSCORE. Top and a packed
+	// takes it, else ZSCORE and ZRANK in a MULTI/EXEC. Top and a packed
 	// board's Rank are plain commands; Around one script.
-	get := map[string]string{"evalsha_ro": "1", "zscore": "1", "zrank": "1"}
+	get := map[string]string{"multi": "1", "zscore": "1", "zrank": "1", "exec": "1"}
 	if e.ZRankWithScore() {
 		delete(best, "zscore")
 		get = map[string]string{"zrank": "1"}
