@@ -50,6 +50,8 @@ type Board struct {
 	fence  string        // a resharding's handle on a new shard: its lease token (fence.lua)
 	sh     *sharded      // a sharded board (Options.Shards): every method is its own
 	bounds map[int]Bound // Options.Bounds by field index
+	// topMemo is the handle's last decoded best entries (CacheTop).
+	topMemo atomic.Pointer[topMemo]
 }
 
 // New returns a handle to the board named name on client, ranking by
@@ -148,6 +150,7 @@ func (b *Board) layoutConsts(prefix string) []luascript.Const {
 		{Name: prefix + "RESTMAX", Value: strconv.FormatUint(b.rest, 10)},
 		{Name: prefix + "SHARED", Value: strconv.FormatBool(b.opts.SharedData)},
 		{Name: prefix + "HIDING", Value: strconv.FormatBool(b.opts.Hiding)},
+		{Name: prefix + "TOPN", Value: strconv.Itoa(b.opts.KeepTop)},
 		{Name: prefix + "FIELDS", Value: b.fieldsFunction()},
 	}
 }

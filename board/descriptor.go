@@ -56,6 +56,8 @@ type descriptor struct {
 	ShardGen int `json:"shardGen,omitempty"`
 	// Hiding is Options.Hiding.
 	Hiding bool `json:"hiding,omitempty"`
+	// KeepTop is Options.KeepTop.
+	KeepTop int `json:"keepTop,omitempty"`
 	// Bounds are Options.Bounds, in field order; absent for none.
 	Bounds []boundDescriptor `json:"bounds,omitempty"`
 	// Rules are Options.Rules; absent for none.
@@ -84,7 +86,7 @@ type fieldDescriptor struct {
 
 // describe returns the descriptor of a board with layout l and options o.
 func describe(l *pack.Layout, o Options) descriptor {
-	d := descriptor{Version: descriptorVersion, Radix: l.Radix(), Strategy: o.Strategy.String(), Cap: o.Cap, DenseRanks: o.DenseRanks, SharedData: o.SharedData, Rules: describeRules(o.Rules), Hiding: o.Hiding}
+	d := descriptor{Version: descriptorVersion, Radix: l.Radix(), Strategy: o.Strategy.String(), Cap: o.Cap, DenseRanks: o.DenseRanks, SharedData: o.SharedData, Rules: describeRules(o.Rules), Hiding: o.Hiding, KeepTop: o.KeepTop}
 	for _, f := range l.Fields() {
 		for _, bd := range o.Bounds {
 			if bd.Field == f.Name {
@@ -147,7 +149,7 @@ func (d descriptor) build(name string) (*pack.Layout, Options, error) {
 	if !ok {
 		return nil, Options{}, fmt.Errorf("board: %s: stored strategy %q: %w", name, d.Strategy, errDescriptor)
 	}
-	o := Options{Strategy: s, Cap: d.Cap, DenseRanks: d.DenseRanks, SharedData: d.SharedData, Rules: d.Rules.rules(), Hiding: d.Hiding}
+	o := Options{Strategy: s, Cap: d.Cap, DenseRanks: d.DenseRanks, SharedData: d.SharedData, Rules: d.Rules.rules(), Hiding: d.Hiding, KeepTop: d.KeepTop}
 	for _, bd := range d.Bounds {
 		o.Bounds = append(o.Bounds, Bound{Field: bd.Field, Min: bd.Min, Max: bd.Max})
 	}
@@ -179,6 +181,8 @@ func diff(stored, given descriptor) string {
 		return fmt.Sprintf("SharedData: stored %t, given %t", stored.SharedData, given.SharedData)
 	case stored.Hiding != given.Hiding:
 		return fmt.Sprintf("Hiding: stored %t, given %t", stored.Hiding, given.Hiding)
+	case stored.KeepTop != given.KeepTop:
+		return fmt.Sprintf("KeepTop: stored %d, given %d", stored.KeepTop, given.KeepTop)
 	case boundsString(stored.Bounds) != boundsString(given.Bounds):
 		return fmt.Sprintf("Bounds: stored %s, given %s", boundsString(stored.Bounds), boundsString(given.Bounds))
 	case stored.Rules.String() != given.Rules.String():

@@ -286,16 +286,16 @@ func (b *Board) drop(ctx context.Context) error {
 // retired ones.
 func (b *Board) genNames(m meta) []string {
 	cur := names(b.prefix, m.gen)
-	out := []string{cur.z, cur.d, cur.i, cur.v, cur.c, cur.h, cur.x, cur.dirty, cur.inflight}
+	out := []string{cur.z, cur.d, cur.i, cur.v, cur.c, cur.h, cur.top, cur.x, cur.dirty, cur.inflight}
 	if m.migrating {
 		t := names(b.prefix, m.tgen)
-		out = append(out, t.z, t.d, t.i, t.v, t.c)
+		out = append(out, t.z, t.d, t.i, t.v, t.c, t.top)
 	}
 	// cur.d and t.d are the board's own member-data HASHes; shared data
 	// (Options.SharedData) lives at another name and stays.
 	for g := int64(0); g < m.gen; g++ {
 		old := names(b.prefix, g)
-		out = append(out, old.z, old.i)
+		out = append(out, old.z, old.i, old.top)
 	}
 	return out
 }

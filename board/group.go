@@ -293,7 +293,7 @@ func (g *Group) script(kind string, gens []*generation, source func([]*Board, []
 // groupSource writes the group write script: a function per board (its
 // constants and submit fragments), then group.lua.
 func groupSource(boards []*Board, gens []*generation) string {
-	src, consts := groupFuncs(boards, gens, "(KEYS, ARGV, CHECK)", "group write of ", "lookup", "side", "mirror", "submit")
+	src, consts := groupFuncs(boards, gens, "(KEYS, ARGV, CHECK)", "group write of ", "lookup", "side", "keeptop", "mirror", "submit")
 	src.WriteString(luascript.MustAssemble(luaFiles, "lua", "board: group", consts, "group"))
 	return src.String()
 }
@@ -301,7 +301,7 @@ func groupSource(boards []*Board, gens []*generation) string {
 // groupRemoveSource writes the group remove script: a function per board
 // (its constants and remove fragments), then groupremove.lua.
 func groupRemoveSource(boards []*Board, gens []*generation) string {
-	src, consts := groupFuncs(boards, gens, "(KEYS, ARGV)", "group remove of ", "lookup", "side", "common", "mirror", "groupremoveboard")
+	src, consts := groupFuncs(boards, gens, "(KEYS, ARGV)", "group remove of ", "lookup", "side", "common", "keeptop", "mirror", "groupremoveboard")
 	shared := false
 	for _, b := range boards {
 		shared = shared || b.opts.SharedData

@@ -87,6 +87,9 @@ var kindSpecs = map[string]kindSpec{
 // fixture is one cell's board, seeded, and the model of what it holds.
 type fixture struct {
 	client rueidis.Client
+	// caching is a client with client-side caching on, to the same
+	// server: a board with KeepTop is read through it with CacheTop too.
+	caching rueidis.Client
 	prefix string // every key of the cell holds it
 	b      *Board
 	open   string    // the name Open reads b by
@@ -125,7 +128,13 @@ func build(t *testing.T, client rueidis.Client, prefix string, spec kindSpec, s 
 	t.Helper()
 	ctx := t.Context()
 	l := testLayout(t)
+	// A key-suffix board of one hash tag keeps dense ranks and its best
+	// entries (KeepTop: every write a script); a packed one neither (its
+	// writes native where they can be).
 	o := Options{Strategy: s, Shards: spec.shards, SharedData: spec.shared, DenseRanks: s == KeySuffix && spec.shards == 0}
+	if o.DenseRanks {
+		o.KeepTop = 10
+	}
 	name := prefix + "b"
 	if spec.group {
 		o.Group, name = prefix+"g", "b"
@@ -233,6 +242,29 @@ func (f *fixture) checkAll(t *testing.T, b *Board, what string) {
 	got, err := b.Top(t.Context(), maxCount, f.all()...)
 	checkList(t, what+": the whole board", got, err, f.ranked(func() List { return f.m.page(0, maxCount) }))
 	f.checkExpiry(t, b, what)
+	f.checkCached(t, b, what)
+}
+
+// checkCached compares the best entries a handle with CacheTop reads from
+// its client's memory with the model's, on a board with KeepTop.
+func (f *fixture) checkCached(t *testing.T, b *Board, what string) {
+	t.Helper()
+	if b.Options().KeepTop == 0 || f.caching == nil {
+		return
+	}
+	r, err := Open(t.Context(), f.caching, f.open, Options{CacheTop: true})
+	if errors.Is(err, ErrNotFound) && len(f.m.vals) == 0 {
+		return // a window dropped, or never written
+	}
+	if err != nil {
+		t.Errorf("%s: Open with CacheTop: %v", what, err)
+		return
+	}
+	fence(t, f.caching, r.gen.Load().keys.top)
+	for _, p := range [][2]int{{0, 10}, {3, 4}} {
+		got, err := r.Page(t.Context(), int64(p[0]), p[1])
+		checkList(t, fmt.Sprintf("%s: Page(%d, %d) cached", what, p[0], p[1]), got, err, f.want(f.m.page(p[0], p[1]), false))
+	}
 }
 
 // checkExpiry fails t unless every key of b expires when b is a periodic
@@ -581,6 +613,29 @@ var columns = []column{
 		f.m.apply(s)
 		f.checkAll(t, f.b, "after Clear and a write")
 	}},
+	{"Watch", []string{"Board.Watch"}, func(t *testing.T, f *fixture) {
+		stop := errors.New("stop")
+		for _, v := range []View{TopView(5), AroundView("p10", 3), AmongView("a", "p10", "absent")} {
+			var got List
+			err := f.b.Watch(t.Context(), v, time.Millisecond, func(l List) error { got = l; return stop }, f.all()...)
+			if !errors.Is(err, stop) {
+				t.Errorf("Watch(%v): %v, want the deliver's error", v, err)
+			}
+			var want List
+			switch v.kind {
+			case viewTop:
+				want = f.ranked(func() List { return f.m.page(0, 5) })
+			case viewAround:
+				want = f.ranked(func() List { return f.m.around("p10", 3) })
+			default:
+				want = f.ranked(func() List { return f.m.among([]string{"a", "p10", "absent"}) })
+			}
+			checkList(t, fmt.Sprintf("Watch(%v)'s first list", v), got, nil, want)
+		}
+		f.refuses(t, "Watch of the zero View", ErrArgument, func() error {
+			return f.b.Watch(t.Context(), View{}, time.Millisecond, func(List) error { return nil })
+		})
+	}},
 	{"Get", []string{"Board.Get"}, func(t *testing.T, f *fixture) {
 		for _, id := range []string{"a", "p10", "id31", "z"} {
 			got, err := f.b.Get(t.Context(), id, f.all()...)
@@ -850,18 +905,19 @@ func (f *fixture) checkOpen(t *testing.T) {
 
 // runMatrix runs every column on a fresh board of every kind in kinds,
 // with the strategies strategies gives each, on the server newEnv gives.
-func runMatrix(t *testing.T, kinds []string, strategies func(kind string) []Strategy, newEnv func(t *testing.T) (rueidis.Client, string)) {
+func runMatrix(t *testing.T, kinds []string, strategies func(kind string) []Strategy, newEnv func(t *testing.T) (rueidis.Client, rueidis.Client, string)) {
 	for _, kind := range kinds {
 		t.Run(kind, func(t *testing.T) {
 			for _, s := range strategies(kind) {
 				t.Run(s.String(), func(t *testing.T) {
 					for _, c := range columns {
 						t.Run(c.name, func(t *testing.T) {
-							client, prefix := newEnv(t)
+							client, caching, prefix := newEnv(t)
 							f, err := build(t, client, prefix, kindSpecs[kind], s)
 							if err != nil {
 								t.Fatalf("building a %s board: %v", kind, err)
 							}
+							f.caching = caching
 							if got := kindOf(f.b); got != kind {
 								t.Fatalf("built a %s board, want %s", got, kind)
 							}
@@ -877,9 +933,9 @@ func runMatrix(t *testing.T, kinds []string, strategies func(kind string) []Stra
 func bothStrategiesOf(string) []Strategy { return []Strategy{PackedScore, KeySuffix} }
 
 func TestKindMatrix(t *testing.T) {
-	runMatrix(t, kindNames, bothStrategiesOf, func(t *testing.T) (rueidis.Client, string) {
+	runMatrix(t, kindNames, bothStrategiesOf, func(t *testing.T) (rueidis.Client, rueidis.Client, string) {
 		env := redistest.New(t)
-		return env.Client, env.Prefix
+		return env.Client, sharedCaching(t, env.Addr), env.Prefix
 	})
 }
 
@@ -889,9 +945,9 @@ func TestKindMatrixCluster(t *testing.T) {
 	redistest.NewCluster(t, 3) // started once, before the cells
 	runMatrix(t, kindNames, func(kind string) []Strategy {
 		return []Strategy{Strategy(slices.Index(kindNames, kind) % 2)}
-	}, func(t *testing.T) (rueidis.Client, string) {
+	}, func(t *testing.T) (rueidis.Client, rueidis.Client, string) {
 		env := redistest.NewCluster(t, 3)
-		return env.Client, env.Prefix
+		return env.Client, sharedCaching(t, env.Addrs...), env.Prefix
 	})
 }
 
@@ -932,7 +988,7 @@ func TestKindMatrixCoversEveryMethod(t *testing.T) {
 func TestKindMatrixCoversEveryKind(t *testing.T) {
 	// The settings of Options: those that make a kind, and the others.
 	kindSettings := []string{"Group", "SharedData", "Shards"}
-	others := []string{"Strategy", "Cap", "DenseRanks", "MaxIDLen", "UpdateAttempts", "SkipWriteRank", "WaitReplicas", "WaitTimeout", "WaitAOF", "Observer", "Rules", "Bounds", "RequestRetention", "Hiding"}
+	others := []string{"Strategy", "Cap", "DenseRanks", "MaxIDLen", "UpdateAttempts", "SkipWriteRank", "WaitReplicas", "WaitTimeout", "WaitAOF", "Observer", "Rules", "Bounds", "RequestRetention", "Hiding", "KeepTop", "CacheTop"}
 	typ := reflect.TypeFor[Options]()
 	for i := range typ.NumField() {
 		f := typ.Field(i)

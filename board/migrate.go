@@ -319,7 +319,7 @@ func (b *Board) finishMigration(ctx context.Context, t *Board, tgen int64) (agai
 	}
 	g := b.gen.Load()
 	own := names(b.prefix, g.n) // the board's own keys: shared member data (Options.SharedData) stays
-	keys := []string{g.keys.meta, own.z, own.d, own.v, own.c, own.i, own.x, names(b.prefix, tgen).z}
+	keys := []string{g.keys.meta, own.z, own.d, own.v, own.c, own.i, own.x, names(b.prefix, tgen).z, own.top}
 	reply, err := switchScript.Exec(ctx, b.client, keys, []string{strconv.FormatInt(tgen, 10), strconv.FormatInt(t.opts.Cap, 10)}).ToString()
 	if err != nil {
 		return false, redisErr("switch", err)

@@ -39,11 +39,11 @@ func Open(ctx context.Context, client rueidis.Client, name string, opts Options)
 	if client == nil {
 		return nil, fmt.Errorf("board: Open: client is nil: %w", ErrOptions)
 	}
-	if opts.Strategy != 0 || opts.Cap != 0 || opts.DenseRanks || opts.Group != "" || opts.SharedData || opts.Shards != 0 || opts.Rules.set() || opts.Bounds != nil || opts.Hiding {
-		return nil, fmt.Errorf("board: Open: Options.Strategy, Cap, DenseRanks, Group, SharedData, Shards, Hiding, Bounds and Rules come from the stored descriptor, want them zero: %w", ErrOptions)
+	if opts.Strategy != 0 || opts.Cap != 0 || opts.DenseRanks || opts.Group != "" || opts.SharedData || opts.Shards != 0 || opts.Rules.set() || opts.Bounds != nil || opts.Hiding || opts.KeepTop != 0 {
+		return nil, fmt.Errorf("board: Open: Options.Strategy, Cap, DenseRanks, Group, SharedData, Shards, Hiding, KeepTop, Bounds and Rules come from the stored descriptor, want them zero: %w", ErrOptions)
 	}
 	handle := opts
-	handle.SkipWriteRank = false
+	handle.SkipWriteRank, handle.CacheTop = false, false // checked against the descriptor
 	if _, err := handle.withDefaults(); err != nil {
 		return nil, err
 	}
@@ -63,6 +63,10 @@ func Open(ctx context.Context, client rueidis.Client, name string, opts Options)
 		return nil, err
 	}
 	opts.Strategy, opts.Cap, opts.DenseRanks, opts.SharedData, opts.Rules, opts.Bounds, opts.Hiding = stored.Strategy, stored.Cap, stored.DenseRanks, stored.SharedData, stored.Rules, stored.Bounds, stored.Hiding
+	opts.KeepTop = stored.KeepTop
+	if opts.CacheTop && opts.KeepTop == 0 {
+		return nil, fmt.Errorf("board: Open: %s: Options.CacheTop on a board without KeepTop: %w", fullName(group, name), ErrOptions)
+	}
 	opts.expireAt, opts.Group = m.expireAt, group
 	if d.Shards > 0 {
 		return openShardedBoard(ctx, client, name, l, d, opts)

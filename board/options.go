@@ -75,12 +75,12 @@ const (
 // Options configure a board. The zero value means every default.
 //
 // They are of two kinds. The board's settings (Strategy, Cap, DenseRanks,
-// Group, SharedData, Shards, Hiding, Bounds, Rules) decide where and how its entries are stored:
+// Group, SharedData, Shards, Hiding, KeepTop, Bounds, Rules) decide where and how its entries are stored:
 // they are stored with the board, in its descriptor beside the layout;
 // New refuses a handle that differs from them (ErrMismatch) and Open
 // reads them from it. The handle's settings (MaxIDLen, UpdateAttempts,
-// SkipWriteRank, RequestRetention, WaitReplicas, WaitTimeout, WaitAOF,
-// Observer) bound and observe
+// SkipWriteRank, RequestRetention, CacheTop, WaitReplicas, WaitTimeout,
+// WaitAOF, Observer) bound and observe
 // what one handle sends, and are never stored.
 type Options struct {
 	// Strategy chooses the storage. Default PackedScore.
@@ -139,6 +139,15 @@ type Options struct {
 	// (ErrArgument). Default false.
 	Hiding bool
 
+	// KeepTop keeps the board's best KeepTop entries in a key of their
+	// own, tb:{name}:top, rewritten by the write that changes them (and
+	// only by such a write), so that handles with CacheTop serve Top, and
+	// a Page within them, from their client's memory. Every write of such
+	// a board runs its script (no native write). Part of the stored
+	// descriptor. Default 0: no such key. 1 to 1000; refused on a sharded
+	// board (ErrOptions).
+	KeepTop int
+
 	// Bounds limit the values submissions may store, per field: a
 	// submission whose value, or PerField result, is outside its field's
 	// Bound is refused before anything is written (ErrOutOfBounds). Part
@@ -152,6 +161,18 @@ type Options struct {
 	// write (see Rules). Default: no rules. Part of the stored
 	// descriptor; refused on a sharded board (ErrOptions).
 	Rules Rules
+
+	// CacheTop serves Top(n), and Page(offset, n) with offset+n at most
+	// the board's KeepTop, when they ask for nothing more (no WithData,
+	// WithRanks or WithTotal), from the client's memory: rueidis's
+	// client-side caching of the best entries' key, which Redis tells the
+	// client to drop when a write changes it (RESP3 client tracking), so
+	// that a read never returns a list older than the last such message
+	// received. A read that finds no key (a board never written since it
+	// was made or emptied) builds it in one script. Needs a board with
+	// KeepTop (ErrOptions); with a client built with DisableCache every
+	// read goes to Redis. It belongs to the handle. Default false.
+	CacheTop bool
 
 	// SkipWriteRank, on a sharded board, makes Submit and Update return
 	// the entry with Rank 0, in one round trip, instead of its rank on the
@@ -240,6 +261,12 @@ func (o Options) withDefaults() (Options, error) {
 	o.RequestRetention = cmp.Or(o.RequestRetention, defaultRequestRetention)
 	if o.RequestRetention < time.Second || o.RequestRetention > maxRequestRetention {
 		return o, fmt.Errorf("board: Options.RequestRetention = %v out of range [1s, %v]: %w", o.RequestRetention, maxRequestRetention, ErrOptions)
+	}
+	if o.KeepTop < 0 || o.KeepTop > maxCount {
+		return o, fmt.Errorf("board: Options.KeepTop = %d out of range [0, %d]: %w", o.KeepTop, maxCount, ErrOptions)
+	}
+	if o.CacheTop && o.KeepTop == 0 {
+		return o, fmt.Errorf("board: Options.CacheTop needs a board with KeepTop: %w", ErrOptions)
 	}
 	if o.Hiding && o.Cap != 0 {
 		return o, fmt.Errorf("board: Options.Hiding with Cap %d: a cap cannot tell which entries a hidden one pushes out: %w", o.Cap, ErrOptions)

@@ -66,7 +66,7 @@ func (b *Board) plan(s Submission, e *expectation) (writePlan, error) {
 // the entry (no dense index, cap, expiry or rules), not a shard (whose write
 // must refuse a dropped board: a transaction cannot) and not fenced.
 func (b *Board) writesNative() bool {
-	return b.fence == "" && !b.opts.shard && !b.suffix() && !b.opts.DenseRanks && b.opts.Cap == 0 && b.opts.expireAt.IsZero() && !b.opts.Rules.set() && !b.opts.Hiding
+	return b.fence == "" && !b.opts.shard && !b.suffix() && !b.opts.DenseRanks && b.opts.Cap == 0 && b.opts.expireAt.IsZero() && !b.opts.Rules.set() && !b.opts.Hiding && b.opts.KeepTop == 0
 }
 
 // nativeIn reports whether p is written with Redis's own commands in

@@ -366,6 +366,9 @@ func (b *Board) page(ctx context.Context, op string, offset int64, n int, opts [
 	if err != nil {
 		return List{}, err
 	}
+	if !c.data && ranks == "" && b.opts.CacheTop && offset+int64(n) <= int64(b.opts.KeepTop) {
+		return b.cachedPage(ctx, offset, n)
+	}
 	if !c.data && ranks == "" {
 		return b.plainPage(ctx, offset, n)
 	}

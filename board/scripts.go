@@ -19,12 +19,12 @@ var luaFiles embed.FS
 // call spends time parsing them. copy and mirrorIDs are set only while the
 // board migrates.
 type scriptSet struct {
-	submit, remove, setData, join, hide     *luascript.Script
-	rank, get, rang, around, after, between *luascript.Script
-	among                                   *luascript.Script
-	shardRun, shardSample, shardProbe       *luascript.Script
-	copy, mirrorIDs                         *luascript.Script
-	drain                                   *luascript.Script
+	submit, remove, setData, join, hide, top *luascript.Script
+	rank, get, rang, around, after, between  *luascript.Script
+	among                                    *luascript.Script
+	shardRun, shardSample, shardProbe        *luascript.Script
+	copy, mirrorIDs                          *luascript.Script
+	drain                                    *luascript.Script
 }
 
 // scriptCache shares one scriptSet between boards of equal constants (the
@@ -41,11 +41,12 @@ var scriptFragments = []struct {
 	readOnly, migrating bool
 	fragments           []string
 }{
-	{"submit", false, false, []string{"lookup", "side", "mirror", "nocheck", "submit"}},
-	{"remove", false, false, []string{"lookup", "side", "common", "mirror", "remove"}},
+	{"submit", false, false, []string{"lookup", "side", "keeptop", "mirror", "nocheck", "submit"}},
+	{"remove", false, false, []string{"lookup", "side", "common", "keeptop", "mirror", "remove"}},
 	{"setdata", false, false, []string{"lookup", "common", "mirror", "setdata"}},
 	{"join", false, false, []string{"join"}},
-	{"hide", false, false, []string{"lookup", "side", "common", "hide"}},
+	{"hide", false, false, []string{"lookup", "side", "common", "keeptop", "hide"}},
+	{"top", false, false, []string{"keeptop", "top"}},
 	{"rank", true, false, []string{"lookup", "common", "ranks", "position", "rank"}},
 	{"get", true, false, []string{"lookup", "get"}},
 	{"range", true, false, []string{"lookup", "common", "ranks", "range"}},
@@ -105,7 +106,7 @@ func scriptsFor(consts []luascript.Const, mode string) *scriptSet {
 		}
 	}
 	s := &scriptSet{
-		submit: lua["submit"], remove: lua["remove"], setData: lua["setdata"], join: lua["join"], hide: lua["hide"],
+		submit: lua["submit"], remove: lua["remove"], setData: lua["setdata"], join: lua["join"], hide: lua["hide"], top: lua["top"],
 		rank: lua["rank"], get: lua["get"], rang: lua["range"], around: lua["around"],
 		after: lua["after"], between: lua["between"], among: lua["among"],
 		shardRun: lua["shardrun"], shardSample: lua["shardsample"], shardProbe: lua["shardprobe"],

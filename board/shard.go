@@ -309,8 +309,8 @@ func newShardedBoard(ctx context.Context, client rueidis.Client, name string, la
 	if opts.Shards < 0 || opts.Shards > maxShards {
 		return nil, fmt.Errorf("board: Options.Shards = %d out of range [0, %d]: %w", opts.Shards, maxShards, ErrOptions)
 	}
-	if opts.Rules.set() || opts.Hiding {
-		return nil, fmt.Errorf("board: a sharded board (Options.Shards = %d) takes no Options.Rules or Options.Hiding: no one script counts a tournament's members, nor ranks a hidden entry, over shards: %w", opts.Shards, ErrOptions)
+	if opts.Rules.set() || opts.Hiding || opts.KeepTop != 0 || opts.CacheTop {
+		return nil, fmt.Errorf("board: a sharded board (Options.Shards = %d) takes no Options.Rules, Hiding, KeepTop or CacheTop: no one script counts a tournament's members, ranks a hidden entry or keeps the best entries over shards: %w", opts.Shards, ErrOptions)
 	}
 	so := shardedOptions{Options: opts, Shards: opts.Shards, SkipWriteRank: opts.SkipWriteRank}
 	so.Options.Shards, so.Options.SkipWriteRank = 0, false

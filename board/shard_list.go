@@ -286,7 +286,7 @@ func (sb *shardView) Among(ctx context.Context, ids []string, opts ...ReadOption
 // tells its size): one round trip.
 func (sb *shardView) amongShards(ctx context.Context, parts [][]string, opts []ReadOption) ([]amongList, error) {
 	c, data, ranks, _ := sb.probe.readFlags(opts) // Among checked them
-	ranks += "t" // the shards' totals make the board's
+	ranks += "t"                                  // the shards' totals make the board's
 	var calls []shardCall
 	for i, p := range parts {
 		args := append([]string{ranks, data}, slices.Compact(slices.Sorted(slices.Values(p)))...)

@@ -11,11 +11,13 @@
 --   local SHARD = false    a shard of a sharded board
 --   local BOUNDS = false   Options.Bounds: {[field index] = {min =, max =}}
 --   local HIDING = false   the board keeps hidden entries (KEYS[KH])
+--   local TOPN = 0         Options.KeepTop: the best TOPN entries are kept
+--                          in KEYS[KT] (keeptop.lua)
 --   local RULES = false    a tournament's rules: {start =, stop = (Unix ms,
 --                          0 for none), join =, members =, attempts = (0
 --                          for no limit)}
 --   local KZ = 1  local KD = 2  local KM = 0  local KV = 0  local KC = 0
---   local KMETA = 0  local KA = 0
+--   local KMETA = 0  local KA = 0  local KH = 0  local KT = 0
 --
 -- STRATEGY 'p' (packed) or 's' (key suffix); WIDTH the digits of the
 -- key-suffix member prefix; DENSE whether the dense-rank index is kept; CAP
@@ -35,6 +37,7 @@
 --   KEYS[KA]  a  HASH id -> scored attempts of each entrant (with RULES only)
 --   KEYS[KH]  h  sorted set of the hidden entries, as z (with HIDING only):
 --               every read of others reads z alone
+--   KEYS[KT]  top  the best TOPN entries (with TOPN > 0 only; keeptop.lua)
 --   KEYS[KMETA] the meta HASH: descriptor and generation (the writes read
 --               it: submit.lua)
 -- A board that is migrating also passes its target's keys and misfit set

@@ -30,5 +30,6 @@ return function()
   if mirror then
     for _, id in ipairs(uniq) do mirror(id) end
   end
+  if retop and #found > 0 then retop() end
   return #found
 end

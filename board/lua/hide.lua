@@ -25,6 +25,7 @@ for i = 2, #ARGV do
     n = n + 1
   end
 end
+if retop and n > 0 then retop() end
 -- A window's keys expire: those this call made again with them.
 local expire = n > 0 and redis.call('HGET', KEYS[KMETA], 'expire')
 if expire then

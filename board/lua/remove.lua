@@ -21,4 +21,5 @@ for i = 1, #ARGV do
   end
   if mirror then mirror(ARGV[i]) end
 end
+if retop and n > 0 then retop() end
 return n

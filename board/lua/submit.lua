@@ -185,6 +185,13 @@ local K, oldr = tonumber(ARGV[13] or '0'), false
 if K > 0 and oldm and not hidden then oldr = redis.call('ZRANK', KEYS[KZ], oldm) end
 local KW = hidden and KEYS[KH] or KEYS[KZ] -- the set the entry is in
 local changed = not oldm or oldm ~= nm or tonumber(olds) ~= tonumber(ns)
+-- With KeepTop: whether the entry was among the best TOPN before. A Best
+-- write that changes an entry moves it up, never down, so only the others
+-- need to ask (when its new place is below them, its old one may not be).
+local wastop = false
+if retop and changed and oldm and not hidden and policy ~= 'b' then
+  wastop = (oldr or redis.call('ZRANK', KEYS[KZ], oldm)) < TOPN
+end
 local S
 if DENSE or CAP > 0 then S = side() end
 if changed then
@@ -238,6 +245,10 @@ if hidden then
 else
   rank = redis.call('ZRANK', KEYS[KZ], nm)
   rank = rank and rank + 1 or 0
+end
+-- The best TOPN entries' key, rewritten only when this write changed them.
+if retop and changed and not hidden and ((rank > 0 and rank <= TOPN) or wastop or (trimmed == 1 and oldm)) then
+  retop()
 end
 local full = {rank, changed and 1 or 0, trimmed, nm, ns}
 if K > 0 then

@@ -9,6 +9,8 @@
 -- KEYS[2..6]  the source generation's z, d, v, c, i
 -- KEYS[7]     the source generation's misfit set
 -- KEYS[8]     the target's sorted set
+-- KEYS[9]     the source generation's best entries (Options.KeepTop): a
+--             cached read of the source then finds its tombstone
 -- ARGV[1]     the target generation, as read from the meta HASH
 -- ARGV[2]     the target's cap ('0': none)
 --
@@ -36,7 +38,7 @@ if redis.call('ZCARD', KEYS[8]) ~= want then
   return 'recopy'
 end
 local at = redis.call('PEXPIRETIME', KEYS[2])
-redis.call('UNLINK', KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7])
+redis.call('UNLINK', KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[9])
 for _, k in ipairs({KEYS[2], KEYS[6]}) do
   redis.call('SET', k, 'tiebreak: moved to generation ' .. m[2])
   if at > 0 then redis.call('PEXPIREAT', k, at) end

@@ -55,7 +55,9 @@ func boardCommands() []*command {
 				r := boardReadFlags(fs, 10)
 				every := fs.Duration("every", time.Second, "read the board again every `interval` (at least 1ms)")
 				changes := fs.Int("changes", 0, "stop after this many lists (0: until interrupted)")
-				return func(ctx context.Context, e *env, a []string) error { return boardWatch(ctx, e, a[0], *every, *changes, r) }
+				return func(ctx context.Context, e *env, a []string) error {
+					return boardWatch(ctx, e, a[0], *every, *changes, r)
+				}
 			}},
 		{name: "board scan", args: []string{"NAME"}, help: "a page of a board by keyset cursor, and the next page's cursor",
 			setup: func(fs *flag.FlagSet) runFunc {

@@ -74,7 +74,10 @@ var costReads = []costRead{
 		},
 		libCommands: []string{"zrange"}, bareCmds: []string{"zrange"}},
 	{name: "around11",
-		lib: func(ctx context.Context, cb *costBoard, i int) error { _, err := cb.b.Around(ctx, cb.ids[i], 11); return err },
+		lib: func(ctx context.Context, cb *costBoard, i int) error {
+			_, err := cb.b.Around(ctx, cb.ids[i], 11)
+			return err
+		},
 		bare: func(ctx context.Context, c rueidis.Client, cb *costBoard, i int) error {
 			m, err := cb.member(ctx, c, i)
 			if err != nil {

@@ -90,6 +90,20 @@ func (c *client) Do(ctx context.Context, cmd rueidis.Completed) rueidis.RedisRes
 	}
 }
 
+// DoCache is Do of a command the client may answer from its memory
+// (client-side caching): sent until Redis runs it or refuses it for
+// another reason.
+func (c *client) DoCache(ctx context.Context, cmd rueidis.Cacheable, ttl time.Duration) rueidis.RedisResult {
+	cmd = cmd.Pin()
+	w := waiter{ctx: ctx}
+	for {
+		r := c.Client.DoCache(ctx, cmd, ttl)
+		if !NotRun(r.Error()) || !w.wait() {
+			return explain(r)
+		}
+	}
+}
+
 // DoMulti sends cmds in one pipeline, then again those Redis did not run,
 // in their order, each command alone or a MULTI/EXEC whole.
 func (c *client) DoMulti(ctx context.Context, cmds ...rueidis.Completed) []rueidis.RedisResult {

@@ -6,6 +6,7 @@ local CAP = 100
 local RESTMAX = 8589934591
 local SHARED = false
 local HIDING = false
+local TOPN = 0
 local FIELDS = function() return {{mul = 8589934592, span = 1048576, min = 0, max = 1.7976931348623157e+308, hi = true}, {mul = 4294967296, span = 2, min = 0, max = 1, hi = true}, {mul = 1, span = 4294967296, min = 0, max = 4.294967295e+09, hi = false}, } end
 local DESC = [[{"version":1,"radix":2,"fields":[{"name":"points","width":20,"dir":"HigherIsBetter"},{"name":"paid","width":1,"dir":"HigherIsBetter"},{"name":"time","width":32,"dir":"LowerIsBetter"}],"strategy":"KeySuffix","cap":100,"denseRanks":false,"lookup":"buckets"}]]
 local GEN = [[0]]
@@ -19,6 +20,7 @@ local KV = 0
 local KC = 0
 local KA = 0
 local KH = 0
+local KT = 0
 local KMETA = 3
 -- fragment: lookup.lua
 -- lookup.lua: buckets(), the id lookup of a key-suffix board stored in
@@ -163,11 +165,13 @@ end
 --   local SHARD = false    a shard of a sharded board
 --   local BOUNDS = false   Options.Bounds: {[field index] = {min =, max =}}
 --   local HIDING = false   the board keeps hidden entries (KEYS[KH])
+--   local TOPN = 0         Options.KeepTop: the best TOPN entries are kept
+--                          in KEYS[KT] (keeptop.lua)
 --   local RULES = false    a tournament's rules: {start =, stop = (Unix ms,
 --                          0 for none), join =, members =, attempts = (0
 --                          for no limit)}
 --   local KZ = 1  local KD = 2  local KM = 0  local KV = 0  local KC = 0
---   local KMETA = 0  local KA = 0
+--   local KMETA = 0  local KA = 0  local KH = 0  local KT = 0
 --
 -- STRATEGY 'p' (packed) or 's' (key suffix); WIDTH the digits of the
 -- key-suffix member prefix; DENSE whether the dense-rank index is kept; CAP
@@ -187,6 +191,7 @@ end
 --   KEYS[KA]  a  HASH id -> scored attempts of each entrant (with RULES only)
 --   KEYS[KH]  h  sorted set of the hidden entries, as z (with HIDING only):
 --               every read of others reads z alone
+--   KEYS[KT]  top  the best TOPN entries (with TOPN > 0 only; keeptop.lua)
 --   KEYS[KMETA] the meta HASH: descriptor and generation (the writes read
 --               it: submit.lua)
 -- A board that is migrating also passes its target's keys and misfit set

@@ -6,6 +6,7 @@ local CAP = 100
 local RESTMAX = 8589934591
 local SHARED = false
 local HIDING = false
+local TOPN = 0
 local FIELDS = function() return {{mul = 8589934592, span = 1048576, min = 0, max = 1.7976931348623157e+308, hi = true}, {mul = 4294967296, span = 2, min = 0, max = 1, hi = true}, {mul = 1, span = 4294967296, min = 0, max = 4.294967295e+09, hi = false}, } end
 local DESC = [[{"version":1,"radix":2,"fields":[{"name":"points","width":20,"dir":"HigherIsBetter"},{"name":"paid","width":1,"dir":"HigherIsBetter"},{"name":"time","width":32,"dir":"LowerIsBetter"}],"strategy":"KeySuffix","cap":100,"denseRanks":true,"lookup":"buckets"}]]
 local GEN = [[0]]
@@ -19,6 +20,7 @@ local KV = 3
 local KC = 4
 local KA = 0
 local KH = 0
+local KT = 0
 local KMETA = 5
 -- fragment: lookup.lua
 -- lookup.lua: buckets(), the id lookup of a key-suffix board stored in
@@ -213,11 +215,13 @@ end
 --   local SHARD = false    a shard of a sharded board
 --   local BOUNDS = false   Options.Bounds: {[field index] = {min =, max =}}
 --   local HIDING = false   the board keeps hidden entries (KEYS[KH])
+--   local TOPN = 0         Options.KeepTop: the best TOPN entries are kept
+--                          in KEYS[KT] (keeptop.lua)
 --   local RULES = false    a tournament's rules: {start =, stop = (Unix ms,
 --                          0 for none), join =, members =, attempts = (0
 --                          for no limit)}
 --   local KZ = 1  local KD = 2  local KM = 0  local KV = 0  local KC = 0
---   local KMETA = 0  local KA = 0
+--   local KMETA = 0  local KA = 0  local KH = 0  local KT = 0
 --
 -- STRATEGY 'p' (packed) or 's' (key suffix); WIDTH the digits of the
 -- key-suffix member prefix; DENSE whether the dense-rank index is kept; CAP
@@ -237,6 +241,7 @@ end
 --   KEYS[KA]  a  HASH id -> scored attempts of each entrant (with RULES only)
 --   KEYS[KH]  h  sorted set of the hidden entries, as z (with HIDING only):
 --               every read of others reads z alone
+--   KEYS[KT]  top  the best TOPN entries (with TOPN > 0 only; keeptop.lua)
 --   KEYS[KMETA] the meta HASH: descriptor and generation (the writes read
 --               it: submit.lua)
 -- A board that is migrating also passes its target's keys and misfit set
@@ -297,6 +302,35 @@ local function emit(out, got, withdata)
   end
   return out
 end
+-- fragment: keeptop.lua
+-- keeptop.lua: retop(), the writes' upkeep of the best entries of a board
+-- with KeepTop (TOPN > 0), kept in KEYS[KT] so that handles with CacheTop
+-- serve them from client memory (cache.go): a string holding, for each
+-- of the best TOPN entries, best first, "<length of member>:<member>
+-- <score>\n" (the score as ZRANGE ... WITHSCORES gives it). An empty
+-- board has no such key. The key expires with the sorted set.
+--
+-- A write calls retop() when it changed the best TOPN entries (submit.lua
+-- knows from the ranks before and after; the rarer writes, whenever they
+-- changed the board), so that a busy board rewrites the key, and tells
+-- the clients that cache it, only when its best entries change. A
+-- function only when TOPN > 0: the other boards build no closure.
+
+local retop = TOPN > 0 and function()
+  local got = redis.call('ZRANGE', KEYS[KZ], 0, TOPN - 1, 'WITHSCORES')
+  if #got == 0 then
+    redis.call('DEL', KEYS[KT])
+    return got
+  end
+  local parts = {}
+  for i = 1, #got, 2 do
+    parts[#parts + 1] = #got[i] .. ':' .. got[i] .. ' ' .. got[i + 1] .. '\n'
+  end
+  redis.call('SET', KEYS[KT], table.concat(parts))
+  local ttl = redis.call('PTTL', KEYS[KZ])
+  if ttl > 0 then redis.call('PEXPIRE', KEYS[KT], ttl) end
+  return got
+end
 -- fragment: hide.lua
 -- hide.lua: hide members or show them again (Options.Hiding), atomically.
 -- A hidden entry moves from z to h with its score and member: every read
@@ -325,6 +359,7 @@ for i = 2, #ARGV do
     n = n + 1
   end
 end
+if retop and n > 0 then retop() end
 -- A window's keys expire: those this call made again with them.
 local expire = n > 0 and redis.call('HGET', KEYS[KMETA], 'expire')
 if expire then

@@ -6,6 +6,7 @@ local CAP = 100
 local RESTMAX = 8589934591
 local SHARED = false
 local HIDING = false
+local TOPN = 0
 local FIELDS = function() return {{mul = 8589934592, span = 1048576, min = 0, max = 1.048575e+06, hi = true}, {mul = 4294967296, span = 2, min = 0, max = 1, hi = true}, {mul = 1, span = 4294967296, min = 0, max = 4.294967295e+09, hi = false}, } end
 local DESC = [[{"version":1,"radix":2,"fields":[{"name":"points","width":20,"dir":"HigherIsBetter"},{"name":"paid","width":1,"dir":"HigherIsBetter"},{"name":"time","width":32,"dir":"LowerIsBetter"}],"strategy":"PackedScore","cap":100,"denseRanks":false}]]
 local GEN = [[0]]
@@ -19,6 +20,7 @@ local KV = 0
 local KC = 0
 local KA = 0
 local KH = 0
+local KT = 0
 local KMETA = 2
 -- fragment: lookup.lua
 -- lookup.lua: buckets(), the id lookup of a key-suffix board stored in
@@ -198,6 +200,35 @@ local function side()
     if not SHARED then redis.call('HDEL', KEYS[KD], id) end
   end
   return S
+end
+-- fragment: keeptop.lua
+-- keeptop.lua: retop(), the writes' upkeep of the best entries of a board
+-- with KeepTop (TOPN > 0), kept in KEYS[KT] so that handles with CacheTop
+-- serve them from client memory (cache.go): a string holding, for each
+-- of the best TOPN entries, best first, "<length of member>:<member>
+-- <score>\n" (the score as ZRANGE ... WITHSCORES gives it). An empty
+-- board has no such key. The key expires with the sorted set.
+--
+-- A write calls retop() when it changed the best TOPN entries (submit.lua
+-- knows from the ranks before and after; the rarer writes, whenever they
+-- changed the board), so that a busy board rewrites the key, and tells
+-- the clients that cache it, only when its best entries change. A
+-- function only when TOPN > 0: the other boards build no closure.
+
+local retop = TOPN > 0 and function()
+  local got = redis.call('ZRANGE', KEYS[KZ], 0, TOPN - 1, 'WITHSCORES')
+  if #got == 0 then
+    redis.call('DEL', KEYS[KT])
+    return got
+  end
+  local parts = {}
+  for i = 1, #got, 2 do
+    parts[#parts + 1] = #got[i] .. ':' .. got[i] .. ' ' .. got[i + 1] .. '\n'
+  end
+  redis.call('SET', KEYS[KT], table.concat(parts))
+  local ttl = redis.call('PTTL', KEYS[KZ])
+  if ttl > 0 then redis.call('PEXPIRE', KEYS[KT], ttl) end
+  return got
 end
 -- fragment: nomirror.lua
 -- nomirror.lua: a board that is not migrating mirrors nothing (see
@@ -398,6 +429,13 @@ local K, oldr = tonumber(ARGV[13] or '0'), false
 if K > 0 and oldm and not hidden then oldr = redis.call('ZRANK', KEYS[KZ], oldm) end
 local KW = hidden and KEYS[KH] or KEYS[KZ] -- the set the entry is in
 local changed = not oldm or oldm ~= nm or tonumber(olds) ~= tonumber(ns)
+-- With KeepTop: whether the entry was among the best TOPN before. A Best
+-- write that changes an entry moves it up, never down, so only the others
+-- need to ask (when its new place is below them, its old one may not be).
+local wastop = false
+if retop and changed and oldm and not hidden and policy ~= 'b' then
+  wastop = (oldr or redis.call('ZRANK', KEYS[KZ], oldm)) < TOPN
+end
 local S
 if DENSE or CAP > 0 then S = side() end
 if changed then
@@ -451,6 +489,10 @@ if hidden then
 else
   rank = redis.call('ZRANK', KEYS[KZ], nm)
   rank = rank and rank + 1 or 0
+end
+-- The best TOPN entries' key, rewritten only when this write changed them.
+if retop and changed and not hidden and ((rank > 0 and rank <= TOPN) or wastop or (trimmed == 1 and oldm)) then
+  retop()
 end
 local full = {rank, changed and 1 or 0, trimmed, nm, ns}
 if K > 0 then

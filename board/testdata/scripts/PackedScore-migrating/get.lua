@@ -6,6 +6,7 @@ local CAP = 0
 local RESTMAX = 8589934591
 local SHARED = false
 local HIDING = false
+local TOPN = 0
 local FIELDS = function() return {{mul = 8589934592, span = 1048576, min = 0, max = 1.048575e+06, hi = true}, {mul = 4294967296, span = 2, min = 0, max = 1, hi = true}, {mul = 1, span = 4294967296, min = 0, max = 4.294967295e+09, hi = false}, } end
 local DESC = [[{"version":1,"radix":2,"fields":[{"name":"points","width":20,"dir":"HigherIsBetter"},{"name":"paid","width":1,"dir":"HigherIsBetter"},{"name":"time","width":32,"dir":"LowerIsBetter"}],"strategy":"PackedScore","cap":0,"denseRanks":false}]]
 local GEN = [[1]]
@@ -19,6 +20,7 @@ local KV = 0
 local KC = 0
 local KA = 0
 local KH = 0
+local KT = 0
 local KMETA = 2
 local TKZ = 4
 local TKD = 8
@@ -33,6 +35,7 @@ local T_CAP = 100
 local T_RESTMAX = 536870911
 local T_SHARED = false
 local T_HIDING = false
+local T_TOPN = 0
 local T_FIELDS = function() return {{mul = 536870912, span = 16777216, min = 0, max = 1.7976931348623157e+308, hi = true}, {mul = 268435456, span = 2, min = 0, max = 1, hi = true}, {mul = 256, span = 1048576, min = 0, max = 1.048575e+06, hi = false}, {mul = 1, span = 256, min = 0, max = 255, hi = true}, } end
 local T_FROM = {1, 2, 3, 0}
 local T_DEF = {0, 0, 0, 3}

@@ -1,0 +1,295 @@
+package board
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/internal/redisops"
+	"github.com/tiebreak/tiebreak/internal/redistest"
+)
+
+// cachingClient is a client with client-side caching on (the shared test
+// clients turn it off), to addrs.
+func cachingClient(t testing.TB, addrs ...string) rueidis.Client {
+	t.Helper()
+	c, err := rueidis.NewClient(rueidis.ClientOption{InitAddress: addrs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.Close)
+	return c
+}
+
+// cachingClients are the caching clients of sharedCaching, by address.
+var cachingClients sync.Map
+
+// sharedCaching is a caching client to addrs shared by the tests of the
+// binary (the matrix's hundreds of cells), never closed.
+func sharedCaching(t testing.TB, addrs ...string) rueidis.Client {
+	key := strings.Join(addrs, ",")
+	if c, ok := cachingClients.Load(key); ok {
+		return c.(rueidis.Client)
+	}
+	c, err := rueidis.NewClient(rueidis.ClientOption{InitAddress: addrs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if old, loaded := cachingClients.LoadOrStore(key, c); loaded {
+		c.Close()
+		return old.(rueidis.Client)
+	}
+	return c
+}
+
+// cacheEnvs yields one server and the 3-master cluster, each with a
+// caching client of its own beside the shared one.
+func cacheEnvs(t *testing.T, yield func(name string, env *redistest.Env, caching rueidis.Client)) {
+	env := redistest.New(t)
+	yield("server", env, cachingClient(t, env.Addr))
+	ce := redistest.NewCluster(t, 3)
+	yield("cluster", &redistest.Env{Client: ce.Client, Prefix: ce.Prefix}, cachingClient(t, ce.Addrs...))
+}
+
+// fence makes a round trip on the connection of c that carries key's
+// invalidations (rueidis sends a cacheable command of key's slot on it; a
+// plain command may take another of its connections): a cached read of a
+// key never read, so never held, of the same hash tag. Redis sends an
+// invalidation on the connection before the reply of any later command,
+// so once the reply is in, every invalidation of a write made before it
+// has been received.
+func fence(t testing.TB, c rueidis.Client, key string) {
+	t.Helper()
+	miss := key + ":fence:" + strconv.FormatInt(fences.Add(1), 10)
+	if err := c.DoCache(context.Background(), c.B().Get().Key(miss).Cache(), time.Second).Error(); !rueidis.IsRedisNil(err) {
+		t.Fatalf("fence: %v", err)
+	}
+}
+
+// fences counts the fences, so that each reads a key of its own.
+var fences atomic.Int64
+
+// The best entries a handle with CacheTop reads equal, after every kind of
+// write (and once the invalidations of the writes are in), what a read of
+// the sorted set gives: Submit of every policy, SubmitMany, Update,
+// Remove, Hide and Show, Clear, a cap's trims, and the writes of a group;
+// on both strategies, on one server and a cluster.
+func TestCachedTopDifferential(t *testing.T) {
+	cacheEnvs(t, func(name string, env *redistest.Env, caching rueidis.Client) {
+		for _, kind := range []struct {
+			label string
+			o     Options
+		}{
+			{"plain", Options{}},
+			{"suffix", Options{Strategy: KeySuffix}},
+			{"cap", Options{Cap: 12}},
+			{"hiding", Options{Hiding: true, Strategy: KeySuffix}},
+			{"dense", Options{DenseRanks: true}},
+		} {
+			t.Run(name+"/"+kind.label, func(t *testing.T) {
+				o := kind.o
+				o.KeepTop = 8
+				writer := newBoard(t, env.Client, env.Prefix, "cached"+kind.label, testLayout(t), o)
+				o.CacheTop = true
+				reader, err := Open(t.Context(), caching, writer.Name(), Options{CacheTop: true})
+				if err != nil {
+					t.Fatal(err)
+				}
+				seed := rand.Uint64()
+				t.Logf("seed %d", seed)
+				cachedDifferential(t, rand.New(rand.NewPCG(seed, 1)), writer, reader, caching, o.Hiding)
+			})
+		}
+	})
+}
+
+// cachedDifferential writes w at random and checks reader's cached reads
+// against w's uncached ones after each write.
+func cachedDifferential(t *testing.T, rng *rand.Rand, w, reader *Board, caching rueidis.Client, hiding bool) {
+	ctx := context.Background()
+	id := func() string { return "p" + strconv.Itoa(rng.IntN(30)) }
+	vals := func() []float64 { return []float64{float64(rng.IntN(20)), float64(rng.IntN(2)), float64(rng.IntN(5))} }
+	for step := range 300 {
+		var err error
+		op := rng.IntN(20)
+		switch {
+		case op < 8:
+			_, err = w.Submit(ctx, Submission{ID: id(), Values: vals(), Policy: Policy(rng.IntN(2))})
+		case op < 10:
+			_, err = w.Submit(ctx, Submission{ID: id(), Values: []float64{float64(rng.IntN(3)), 0, 0}, Policy: PerField, Ops: []Op{OpAdd, OpKeep, OpKeep}})
+		case op < 12:
+			for _, r := range w.SubmitMany(ctx, []Submission{{ID: id(), Values: vals()}, {ID: id(), Values: vals()}}) {
+				err = errors.Join(err, r.Err)
+			}
+		case op < 14:
+			_, err = w.Remove(ctx, id(), id())
+		case op < 16 && hiding:
+			_, err = w.Hide(ctx, id())
+		case op < 18 && hiding:
+			_, err = w.Show(ctx, id())
+		case op == 19 && rng.IntN(5) == 0:
+			err = w.Clear(ctx)
+		default:
+			_, err = w.Update(ctx, id(), func(old *Entry) ([]float64, error) { return vals(), nil })
+		}
+		if err != nil && !errors.Is(err, ErrNotFound) {
+			t.Fatalf("step %d: write: %v", step, err)
+		}
+		fence(t, caching, reader.gen.Load().keys.top)
+		for range 2 {
+			off, n := rng.IntN(4), 1+rng.IntN(4)
+			want, err1 := w.Page(ctx, int64(off), n)
+			got, err2 := reader.Page(ctx, int64(off), n)
+			if err := errors.Join(err1, err2); err != nil {
+				t.Fatalf("step %d: read: %v", step, err)
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Fatalf("step %d (write %d): Page(%d, %d) cached (-sorted set +cached):\n%s", step, op, off, n, diff)
+			}
+		}
+	}
+}
+
+// A busy board rewrites its best entries' key only when a write changes
+// them: writes below the best KeepTop entries leave it alone (no SET, so
+// no invalidation for the clients that cache it), and a write into them
+// rewrites it once.
+func TestKeepTopWritesOnlyWhenTheTopChanges(t *testing.T) {
+	srv, err := redistest.StartServer("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	client, err := rueidis.NewClient(rueidis.ClientOption{InitAddress: []string{srv.Addr}, DisableCache: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer client.Close()
+	ctx := context.Background()
+	for _, s := range []Strategy{PackedScore, KeySuffix} {
+		b := newBoard(t, client, "", "busy"+s.String(), testLayout(t), Options{Strategy: s, KeepTop: 10})
+		for i := range 100 {
+			mustSubmit(t, b, Submission{ID: "p" + strconv.Itoa(i), Values: []float64{float64(900 + i), 0, 0}})
+		}
+		sets := func() int64 {
+			calls, err := redisops.CommandCalls(ctx, client)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return calls["set"]
+		}
+		before := sets()
+		for i := range 50 { // below the best 10, Best and Replace
+			mustSubmit(t, b, Submission{ID: "p" + strconv.Itoa(i), Values: []float64{float64(500 + i), 0, 0}, Policy: Policy(i % 2)})
+			mustSubmit(t, b, Submission{ID: "q" + strconv.Itoa(i), Values: []float64{float64(i), 0, 0}})
+		}
+		if n := sets() - before; n != 0 {
+			t.Errorf("%v: %d writes of the best entries' key for 100 writes below them, want 0", s, n)
+		}
+		mustSubmit(t, b, Submission{ID: "new", Values: []float64{1020, 0, 0}})
+		mustSubmit(t, b, Submission{ID: "p99", Values: []float64{1, 0, 0}, Policy: Replace}) // out of the top
+		if n := sets() - before; n != 2 {
+			t.Errorf("%v: %d writes of the best entries' key for 2 writes that change them, want 2", s, n)
+		}
+		top, err := b.Top(ctx, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw, err := client.Do(ctx, client.B().Get().Key(b.gen.Load().keys.top).Build()).ToString()
+		if err != nil {
+			t.Fatal(err)
+		}
+		kept, err := b.decodeTop(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(top.Entries, kept); diff != "" {
+			t.Errorf("%v: the best entries' key (-top +key):\n%s", s, diff)
+		}
+	}
+}
+
+// A cached read drops what it holds when its connection goes: after a
+// server crash and restart, a write made meanwhile through another client
+// is what the cached read returns.
+func TestCachedTopSurvivesRestart(t *testing.T) {
+	srv, err := redistest.StartServerWith("", "--appendonly", "yes", "--appendfsync", "always")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	writer, err := rueidis.NewClient(rueidis.ClientOption{InitAddress: []string{srv.Addr}, DisableCache: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer writer.Close()
+	caching := cachingClient(t, srv.Addr)
+	ctx := context.Background()
+	w := newBoard(t, writer, "", "cachedrestart", testLayout(t), Options{KeepTop: 5})
+	r, err := Open(ctx, caching, w.Name(), Options{CacheTop: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(when string) {
+		t.Helper()
+		want, err1 := w.Top(ctx, 5)
+		got, err2 := r.Top(ctx, 5)
+		if err := errors.Join(err1, err2); err != nil {
+			t.Fatalf("%s: %v", when, err)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("%s: cached top (-sorted set +cached):\n%s", when, diff)
+		}
+	}
+	for i := range 8 {
+		mustSubmit(t, w, Submission{ID: fmt.Sprint("p", i), Values: []float64{float64(i), 0, 0}})
+	}
+	fence(t, caching, r.gen.Load().keys.top)
+	check("before the restart")
+	if err := srv.Crash(); err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.Restart(); err != nil {
+		t.Fatal(err)
+	}
+	waitServing(t, w.Len)
+	mustSubmit(t, w, Submission{ID: "late", Values: []float64{100, 0, 0}})
+	fence(t, caching, r.gen.Load().keys.top)
+	check("after the restart")
+}
+
+// KeepTop and CacheTop refuse what they cannot do, changing nothing.
+func TestKeepTopRefuses(t *testing.T) {
+	env := redistest.New(t)
+	ctx := context.Background()
+	for name, o := range map[string]Options{
+		"KeepTop -1":           {KeepTop: -1},
+		"KeepTop 1001":         {KeepTop: 1001},
+		"CacheTop alone":       {CacheTop: true},
+		"sharded KeepTop":      {Shards: 2, KeepTop: 10},
+		"sharded with caching": {Shards: 2, CacheTop: true},
+	} {
+		if _, err := New(ctx, env.Client, env.Prefix+"_refused", testLayout(t), o); !errors.Is(err, ErrOptions) {
+			t.Errorf("%s: err = %v, want ErrOptions", name, err)
+		}
+	}
+	if n, err := env.Client.Do(ctx, env.Client.B().Exists().Key("tb:{"+env.Prefix+"_refused}:meta").Build()).AsInt64(); err != nil || n != 0 {
+		t.Errorf("a refused New stored a descriptor: %d, %v", n, err)
+	}
+	newBoard(t, env.Client, env.Prefix, "plainboard", testLayout(t), Options{})
+	if _, err := Open(ctx, env.Client, env.Prefix+"_plainboard", Options{CacheTop: true}); !errors.Is(err, ErrOptions) {
+		t.Errorf("Open with CacheTop of a board without KeepTop: err = %v, want ErrOptions", err)
+	}
+	if _, err := Open(ctx, env.Client, env.Prefix+"_plainboard", Options{KeepTop: 3}); !errors.Is(err, ErrOptions) {
+		t.Errorf("Open with KeepTop: err = %v, want ErrOptions (it is stored)", err)
+	}
+}
