@@ -90,13 +90,13 @@ type fixture struct {
 	// caching is a client with client-side caching on, to the same
 	// server: a board with KeepTop is read through it with CacheTop too.
 	caching rueidis.Client
-	prefix string // every key of the cell holds it
-	b      *Board
-	open   string    // the name Open reads b by
-	p      *Periodic // the periodic board of a window or an archive
-	w      Window    // b's window, or the archived window
-	m      *model
-	data   map[string][]byte // member data, by id
+	prefix  string // every key of the cell holds it
+	b       *Board
+	open    string    // the name Open reads b by
+	p       *Periodic // the periodic board of a window or an archive
+	w       Window    // b's window, or the archived window
+	m       *model
+	data    map[string][]byte // member data, by id
 }
 
 // matrixSeed is the seed of the entries every cell starts with.
