@@ -60,6 +60,7 @@ func (b *Board) scriptConsts(g *generation) []luascript.Const {
 		luascript.Const{Name: "DESC", Value: luaString(b.desc.encoded())},
 		luascript.Const{Name: "GEN", Value: luaString(strconv.FormatInt(g.n, 10))},
 		luascript.Const{Name: "SHARD", Value: strconv.FormatBool(b.opts.shard)},
+		luascript.Const{Name: "HIST", Value: strconv.FormatBool(b.opts.shard && !b.opts.noHistogram)},
 		luascript.Const{Name: "RULES", Value: b.rulesConst()},
 		luascript.Const{Name: "BOUNDS", Value: b.boundsConst()})
 	consts = append(consts, g.keys.luaIndexes()...)
@@ -286,7 +287,7 @@ func (b *Board) drop(ctx context.Context) error {
 // retired ones.
 func (b *Board) genNames(m meta) []string {
 	cur := names(b.prefix, m.gen)
-	out := []string{cur.z, cur.d, cur.i, cur.v, cur.c, cur.h, cur.x, cur.dirty, cur.inflight}
+	out := []string{cur.z, cur.d, cur.i, cur.v, cur.c, cur.h, cur.hist, cur.x, cur.dirty, cur.inflight}
 	if m.migrating {
 		t := names(b.prefix, m.tgen)
 		out = append(out, t.z, t.d, t.i, t.v, t.c)

@@ -10,6 +10,7 @@ local FIELDS = function() return {{mul = 8589934592, span = 1048576, min = 0, ma
 local DESC = [[{"version":1,"radix":2,"fields":[{"name":"points","width":20,"dir":"HigherIsBetter"},{"name":"paid","width":1,"dir":"HigherIsBetter"},{"name":"time","width":32,"dir":"LowerIsBetter"}],"strategy":"PackedScore","cap":0,"denseRanks":true}]]
 local GEN = [[0]]
 local SHARD = false
+local HIST = false
 local RULES = false
 local BOUNDS = false
 local KZ = 1
@@ -19,6 +20,7 @@ local KV = 2
 local KC = 3
 local KA = 0
 local KH = 0
+local KHIST = 0
 local KMETA = 4
 -- fragment: lookup.lua
 -- lookup.lua: buckets(), the id lookup of a key-suffix board stored in

@@ -10,6 +10,7 @@ local FIELDS = function() return {{mul = 8589934592, span = 1048576, min = 0, ma
 local DESC = [[{"version":1,"radix":2,"fields":[{"name":"points","width":20,"dir":"HigherIsBetter"},{"name":"paid","width":1,"dir":"HigherIsBetter"},{"name":"time","width":32,"dir":"LowerIsBetter"}],"strategy":"PackedScore","cap":0,"denseRanks":false,"hiding":true,"bounds":[{"field":"points","min":0,"max":1000}],"rules":{"start":1790000000000,"end":1790600000000,"joinRequired":true,"maxMembers":100,"maxAttempts":3}}]]
 local GEN = [[0]]
 local SHARD = false
+local HIST = false
 local RULES = {start = 1790000000000, stop = 1790600000000, join = true, members = 100, attempts = 3}
 local BOUNDS = {[1] = {min = 0, max = 1000}, }
 local KZ = 1
@@ -19,6 +20,7 @@ local KV = 0
 local KC = 0
 local KA = 2
 local KH = 3
+local KHIST = 0
 local KMETA = 4
 -- fragment: lookup.lua
 -- lookup.lua: buckets(), the id lookup of a key-suffix board stored in
