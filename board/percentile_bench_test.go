@@ -14,9 +14,12 @@ import (
 // to the same board whose shards keep none, in the same run (blocks of
 // writes alternating, cpuAlternating). Replace writes a new score each
 // time, of 1,000 ids, so that most writes move their entry to another
-// bucket (two HINCRBY); Best over 1,000 ids rarely changes a score;
+// bucket (two HINCRBY); Best over 1,000 ids rarely changes a score; Add
+// adds 1 to 3 points to one of 1,000 entries (PerField, OpAdd), which
+// moves it to another bucket now and then, as a game's scores grow;
 // New adds a new id each write (one HINCRBY). SkipWriteRank keeps the
-// ranking's reads out of the measure.
+// ranking's reads out of the measure, but for ReplaceRanked: Replace as
+// Submit makes it by default, ranked over the shards.
 func BenchmarkShardHistogramWrite(b *testing.B) {
 	env := redistest.New(b)
 	ctx := context.Background()
@@ -30,17 +33,27 @@ func BenchmarkShardHistogramWrite(b *testing.B) {
 		"Best": func(j int) Submission {
 			return Submission{ID: "id" + strconv.Itoa(j%1000), Values: []float64{float64(j % 1000), float64(j % 2), float64(j % 200)}, Policy: Best}
 		},
+		"Add": func(j int) Submission {
+			return Submission{ID: "add" + strconv.Itoa(j%1000), Values: []float64{float64(1 + j%3), 0, 0}, Policy: PerField, Ops: []Op{OpAdd, OpSet, OpSet}}
+		},
 		"New": func(j int) Submission {
 			return Submission{ID: "new" + strconv.Itoa(run) + "." + strconv.Itoa(j), Values: []float64{float64(j * 7919 % 1000), float64(j % 2), float64(j % 200)}}
 		},
 	}
-	for _, name := range []string{"Replace", "Best", "New"} {
-		sub := writes[name]
+	ranked := newSharded(b, env.Client, env.Prefix, "rhist", testLayout(b), Options{Shards: 4})
+	rankedWithout := newSharded(b, env.Client, env.Prefix, "rnohist", testLayout(b), Options{Shards: 4, noHistogram: true})
+	for _, name := range []string{"Replace", "Best", "Add", "New", "ReplaceRanked"} {
+		sub, boards := writes[name], []*Board{with, without}
+		if name == "ReplaceRanked" {
+			// Replace as Submit makes it by default: the write, then the
+			// count before it on every other shard (its rank).
+			sub, boards = writes["Replace"], []*Board{ranked, rankedWithout}
+		}
 		b.Run(name, func(b *testing.B) {
 			run++
 			cpu := cpuAlternating(b, env.Client, func(w int) func(int) error {
 				return func(j int) error {
-					_, err := []*Board{with, without}[w].Submit(ctx, sub(j))
+					_, err := boards[w].Submit(ctx, sub(j))
 					return err
 				}
 			}, 2)

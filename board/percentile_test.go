@@ -437,3 +437,18 @@ func TestShardedPercentileWithoutHistogram(t *testing.T) {
 	checkHistograms(t, "after Reshard", env.Client, b)
 	checkPercentiles(t, "after Reshard", b, []string{"o1", "o2", "o40", "new"}, false)
 }
+
+// bucketOf is lua/side.lua's bucket of a stored score, for the tests: 0
+// for 0, else sign(s) * (32 * (e + 1100) + floor(64 * m - 32) + 1) where
+// |s| = m * 2^e, m in [0.5, 1).
+func bucketOf(s float64) int64 {
+	if s == 0 {
+		return 0
+	}
+	m, e := math.Frexp(math.Abs(s))
+	b := int64(32*(e+1100)) + int64(math.Floor(64*m-32)) + 1
+	if s < 0 {
+		return -b
+	}
+	return b
+}
