@@ -92,11 +92,11 @@
 // descriptor switches to the new shards.
 //
 // Reads of a sharded board are exact: every answer, ranks included, is the
-// one a board of one hash tag holding the same entries gives. Each read
-// makes at most two round trips whatever S, asking all shards at once (one
-// pipelined batch per node): Len, Top, Scan and, near the top, Page and
-// Between make one; Get, Rank, Around, Among, a deep Page or Between make
-// two. Each shard answers atomically, but a read across shards is not one
+// one a board of one hash tag holding the same entries gives (Percentile's
+// within its stated Error). Each read makes at most two round trips
+// whatever S, asking all shards at once (one pipelined batch per node):
+// Len, Top, Scan, Percentile and, near the top, Page and Between make
+// one; Get, Rank, Around, Among, a deep Page or Between make two. Each shard answers atomically, but a read across shards is not one
 // snapshot: during writes, ranks may count an entry twice or not at all
 // for an instant (an id never moves between shards); a read of a board at
 // rest, or of entries no write touches meanwhile, is exact. Dense ranks,
