@@ -61,7 +61,7 @@ func (b *Board) clear(ctx context.Context) error {
 			return fmt.Errorf("board: %s: Clear: the board is %s; nothing removed: %w", b.name, m.state, ErrMigrating)
 		}
 		cur := names(b.prefix, m.gen)
-		keys := []string{cur.meta, cur.z, cur.i, cur.v, cur.c, cur.a, cur.h, cur.top}
+		keys := []string{cur.meta, cur.z, cur.i, cur.v, cur.c, cur.a, cur.h, cur.top, cur.hist}
 		if !b.opts.SharedData {
 			keys = append(keys, cur.d)
 		}

@@ -78,6 +78,8 @@
 //	tb:{name~0.k0}:z ...  shard 0, a board: its entries, its own meta HASH
 //	tb:{name~1.k1}:z ...  shard 1 ...
 //
+//	tb:{name~0.k0}:hist   shard 0's entries by score bucket (Percentile)
+//
 //	id --FNV-1a 64--> jump hash --> shard i   (fixed: an id never moves)
 //
 // A write is one script on the id's shard. A read asks every shard at once
@@ -90,16 +92,28 @@
 // descriptor switches to the new shards.
 //
 // Reads of a sharded board are exact: every answer, ranks included, is the
-// one a board of one hash tag holding the same entries gives. Each read
-// makes at most two round trips whatever S, asking all shards at once (one
-// pipelined batch per node): Len, Top, Scan and, near the top, Page and
-// Between make one; Get, Rank, Around, Among, a deep Page or Between make
-// two. Each shard answers atomically, but a read across shards is not one
+// one a board of one hash tag holding the same entries gives (Percentile's
+// within its stated Error). Each read makes at most two round trips
+// whatever S, asking all shards at once (one pipelined batch per node):
+// Len, Top, Scan, Percentile and, near the top, Page and Between make
+// one; Get, Rank, Around, Among, a deep Page or Between make two. Each shard answers atomically, but a read across shards is not one
 // snapshot: during writes, ranks may count an entry twice or not at all
 // for an instant (an id never moves between shards); a read of a board at
 // rest, or of entries no write touches meanwhile, is exact. Dense ranks,
 // Group and SharedData are refused (ErrOptions), and so are Migrate
 // (ErrArgument: a sharded board keeps its layout) and NewGroup.
+//
+// Percentile answers "top x%" in one round trip whatever S, from counts
+// the write scripts keep: each shard's HASH ...:hist counts its entries by
+// bucket of their stored score (the sign, the power of two and one of its
+// 32 parts: the scores of a bucket differ by less than 1/32 of their
+// magnitude). The id's shard gives its exact rank there and its score's
+// bucket, every other shard its histogram: the rank lies in [MinRank,
+// MaxRank], the range being the other shards' entries in the entry's
+// bucket, and Error = (MaxRank-MinRank)/2/Total. A board of one hash tag
+// answers exactly. A shard whose histogram does not count all its entries
+// (written before shards kept them) is refused with ErrNoHistogram until a
+// Reshard to another count or a Clear.
 //
 // Cap on a sharded board: each shard keeps its best Cap entries, which
 // holds the best Cap of the board whatever shard they are in, and reads

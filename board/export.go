@@ -50,8 +50,8 @@ func (b *Board) export(ctx context.Context, to string) error {
 			return err
 		}
 		cur, next := names(b.prefix, m.gen), names(b.prefix, m.gen+1)
-		keys := []string{cur.meta, cur.z, cur.d, cur.i, cur.v, cur.c, cur.dirty, cur.inflight,
-			next.z, next.d, next.i, next.v, next.c, next.dirty, next.inflight}
+		keys := []string{cur.meta, cur.z, cur.d, cur.i, cur.v, cur.c, cur.dirty, cur.inflight, cur.hist,
+			next.z, next.d, next.i, next.v, next.c, next.dirty, next.inflight, next.hist}
 		r, err := exportScript.Exec(ctx, b.client, keys, []string{strconv.FormatInt(m.gen, 10), to}).ToString()
 		if err != nil {
 			return redisErr("reshard", err)
@@ -71,7 +71,7 @@ func (b *Board) retire(ctx context.Context) error {
 			return err
 		}
 		k := names(b.prefix, m.gen)
-		r, err := retireScript.Exec(ctx, b.client, []string{k.meta, k.z, k.d, k.i, k.v, k.c, k.dirty, k.inflight}, []string{strconv.FormatInt(m.gen, 10)}).ToString()
+		r, err := retireScript.Exec(ctx, b.client, []string{k.meta, k.z, k.d, k.i, k.v, k.c, k.dirty, k.inflight, k.hist}, []string{strconv.FormatInt(m.gen, 10)}).ToString()
 		if err != nil {
 			return redisErr("reshard", err)
 		}

@@ -221,6 +221,8 @@ func reshardCase(t *testing.T, client rueidis.Client, addrs []string, name strin
 		}
 		got := readBoard(t, "resharded board", nb)
 		checkLedger(l, got).report(t, "resharded board")
+		// Every new shard's histogram counts its entries, no more, no less.
+		checkHistograms(t, "resharded board", client, nb)
 		// The writers' handle, built before, reads the same entries.
 		sameEntries(t, "resharded board through the writers' handle", got, readBoard(t, "resharded board through the writers' handle", h))
 	}

@@ -61,7 +61,8 @@ func (b *Board) scriptConsts(g *generation) []luascript.Const {
 		luascript.Const{Name: "GEN", Value: luaString(strconv.FormatInt(g.n, 10))},
 		luascript.Const{Name: "SHARD", Value: strconv.FormatBool(b.opts.shard)},
 		luascript.Const{Name: "RULES", Value: b.rulesConst()},
-		luascript.Const{Name: "BOUNDS", Value: b.boundsConst()})
+		luascript.Const{Name: "BOUNDS", Value: b.boundsConst()},
+		luascript.Const{Name: "HIST", Value: strconv.FormatBool(b.opts.shard && !b.opts.noHistogram)})
 	consts = append(consts, g.keys.luaIndexes()...)
 	if g.mig == nil {
 		return consts
@@ -286,7 +287,7 @@ func (b *Board) drop(ctx context.Context) error {
 // retired ones.
 func (b *Board) genNames(m meta) []string {
 	cur := names(b.prefix, m.gen)
-	out := []string{cur.z, cur.d, cur.i, cur.v, cur.c, cur.h, cur.top, cur.x, cur.dirty, cur.inflight}
+	out := []string{cur.z, cur.d, cur.i, cur.v, cur.c, cur.h, cur.top, cur.hist, cur.x, cur.dirty, cur.inflight}
 	if m.migrating {
 		t := names(b.prefix, m.tgen)
 		out = append(out, t.z, t.d, t.i, t.v, t.c, t.top)

@@ -25,6 +25,7 @@ const maxNameLen = 200
 //	...:x  SET of ids that do not fit the target layout (while migrating)
 //	...:h  sorted set of hidden entries, as z (Options.Hiding)
 //	...:top  STRING: the best entries, encoded (Options.KeepTop, cache.go)
+//	...:hist  HASH score bucket -> entries (a shard of a sharded board)
 //	tb:{name}:a  HASH id -> scored attempts, one per entrant of a board with
 //	             Rules (in every generation: a migration keeps it)
 //
@@ -39,6 +40,9 @@ type keys struct {
 	a, h string
 	// top holds the best entries of a board with KeepTop (cache.go).
 	top string
+	// hist is the score histogram of a shard of a sharded board
+	// (lua/side.lua's bucket -> entries), for Percentile.
+	hist string
 	// lk is the id lookup of a key-suffix board: i; "" for a packed board.
 	lk string
 	// migrating only: the target generation's keys, and the misfit set.
@@ -50,7 +54,8 @@ type keys struct {
 	dirty, inflight string
 	// script holds the keys a script of this board may touch, in the order
 	// their K constants index them (luaIndexes): z, then lk for key suffix,
-	// then v and c for dense ranks, then a for a board with Rules, then
+	// then v and c for dense ranks, then a for a board with Rules, h for
+	// one with Hiding, top for one with KeepTop, hist for a shard, then
 	// meta, then d; while migrating, the
 	// target's data keys in the same order and x. Every write reads the
 	// meta HASH (submit.lua: a board dropped under a handle).
@@ -81,6 +86,9 @@ func genKeys(prefix string, n int64, o Options) keys {
 	if o.KeepTop > 0 {
 		k.script = append(k.script, k.top)
 	}
+	if o.shard {
+		k.script = append(k.script, k.hist)
+	}
 	k.script = append(append(k.script, k.meta), k.d)
 	k.nlean = len(k.script) - 1
 	return k
@@ -107,7 +115,7 @@ func names(p string, n int64) keys {
 	if n > 0 {
 		g = p + "g" + strconv.FormatInt(n, 10) + ":"
 	}
-	return keys{meta: p + "meta", a: p + "a", h: g + "h", top: g + "top", z: g + "z", d: g + "d", i: g + "i", v: g + "v", c: g + "c", x: g + "x", dirty: g + "dirty", inflight: g + "inflight"}
+	return keys{meta: p + "meta", a: p + "a", h: g + "h", top: g + "top", hist: g + "hist", z: g + "z", d: g + "d", i: g + "i", v: g + "v", c: g + "c", x: g + "x", dirty: g + "dirty", inflight: g + "inflight"}
 }
 
 // lookup returns the id lookup key of a board stored with o: i for key
@@ -176,7 +184,7 @@ func (k keys) luaIndexes() []luascript.Const {
 	for i, key := range k.script {
 		idx[key] = i + 1
 	}
-	named := []struct{ name, key string }{{"KZ", k.z}, {"KD", k.d}, {"KM", k.lk}, {"KV", k.v}, {"KC", k.c}, {"KA", k.a}, {"KH", k.h}, {"KT", k.top}, {"KMETA", k.meta}}
+	named := []struct{ name, key string }{{"KZ", k.z}, {"KD", k.d}, {"KM", k.lk}, {"KV", k.v}, {"KC", k.c}, {"KA", k.a}, {"KH", k.h}, {"KT", k.top}, {"KHIST", k.hist}, {"KMETA", k.meta}}
 	if idx[k.dirty] > 0 {
 		named = append(named, struct{ name, key string }{"KDIRTY", k.dirty}, struct{ name, key string }{"KINFLIGHT", k.inflight})
 	}

@@ -31,7 +31,7 @@ func TestLifecycleTransitions(t *testing.T) {
 	}
 	gen := func(p string, n int64) []string {
 		k := names(p, n)
-		return []string{k.z, k.d, k.i, k.v, k.c, k.dirty, k.inflight}
+		return []string{k.z, k.d, k.i, k.v, k.c, k.dirty, k.inflight, k.hist}
 	}
 	reshard := func(op string) func(p string) error {
 		return func(p string) error {

@@ -3,6 +3,7 @@ package board
 import (
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"reflect"
 	"slices"
@@ -668,6 +669,21 @@ var columns = []column{
 		}
 		f.refuses(t, "Rank of an unknown kind", ErrArgument, func() error { return second(f.b.Rank(t.Context(), "a", RankKind(9))) })
 		f.refuses(t, "Rank of an absent id", ErrNotFound, func() error { return second(f.b.Rank(t.Context(), "absent", Ordinal)) })
+	}},
+	{"Percentile", []string{"Board.Percentile"}, func(t *testing.T, f *fixture) {
+		total := f.m.visible()
+		for _, id := range []string{"a", "abc", "p1", "id17", f.m.sorted()[0].ID} {
+			got, err := f.b.Percentile(t.Context(), id)
+			r := f.m.rank(id, Ordinal)
+			if err != nil || got.Total != total || r < got.MinRank || r > got.MaxRank || math.Abs(float64(r)/float64(total)-got.Top) > got.Error+1e-12 {
+				t.Errorf("Percentile(%s) = %+v, %v; want rank %d of %d within the bound", id, got, err, r, total)
+			}
+			if f.b.Options().Shards == 0 && (got.MinRank != got.MaxRank || got.Error != 0) {
+				t.Errorf("Percentile(%s) = %+v on a board of one hash tag; want exact", id, got)
+			}
+		}
+		f.refuses(t, "Percentile of an absent id", ErrNotFound, func() error { return second(f.b.Percentile(t.Context(), "absent")) })
+		f.refuses(t, "Percentile of an empty id", ErrArgument, func() error { return second(f.b.Percentile(t.Context(), "")) })
 	}},
 	{"Top", []string{"Board.Top"}, func(t *testing.T, f *fixture) {
 		for _, n := range []int{1, 7, maxCount} {

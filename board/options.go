@@ -231,8 +231,13 @@ type Options struct {
 	round Window
 
 	// shard, set by a sharded board on its shards' handles, makes their
-	// writes refuse a shard with no descriptor (errDropped).
+	// writes refuse a shard with no descriptor (errDropped), and keeps
+	// their score histograms (Percentile).
 	shard bool
+
+	// noHistogram, for the benchmark that measures what the histogram
+	// costs only, makes a shard's writes keep none.
+	noHistogram bool
 }
 
 func (o Options) withDefaults() (Options, error) {

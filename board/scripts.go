@@ -21,7 +21,7 @@ var luaFiles embed.FS
 type scriptSet struct {
 	submit, remove, setData, join, hide, top *luascript.Script
 	rank, get, rang, around, after, between  *luascript.Script
-	among                                    *luascript.Script
+	among, percentile                        *luascript.Script
 	shardRun, shardSample, shardProbe        *luascript.Script
 	copy, mirrorIDs                          *luascript.Script
 	drain                                    *luascript.Script
@@ -54,6 +54,7 @@ var scriptFragments = []struct {
 	{"after", true, false, []string{"lookup", "common", "ranks", "after"}},
 	{"between", true, false, []string{"lookup", "common", "ranks", "between"}},
 	{"among", true, false, []string{"lookup", "common", "ranks", "among"}},
+	{"percentile", true, false, []string{"lookup", "common", "side", "percentile"}},
 	{"copy", false, true, []string{"lookup", "mirror", "position", "moved", "copy"}},
 	{"mirrorids", false, true, []string{"lookup", "mirror", "mirrorids"}},
 	{"shardrun", true, false, []string{"lookup", "common", "position", "shardrun"}},
@@ -108,7 +109,7 @@ func scriptsFor(consts []luascript.Const, mode string) *scriptSet {
 	s := &scriptSet{
 		submit: lua["submit"], remove: lua["remove"], setData: lua["setdata"], join: lua["join"], hide: lua["hide"], top: lua["top"],
 		rank: lua["rank"], get: lua["get"], rang: lua["range"], around: lua["around"],
-		after: lua["after"], between: lua["between"], among: lua["among"],
+		after: lua["after"], between: lua["between"], among: lua["among"], percentile: lua["percentile"],
 		shardRun: lua["shardrun"], shardSample: lua["shardsample"], shardProbe: lua["shardprobe"],
 		copy: lua["copy"], mirrorIDs: lua["mirrorids"], drain: lua["drain"],
 	}

@@ -34,6 +34,19 @@ func TestScriptsGolden(t *testing.T) {
 			}
 		}
 	}
+	for _, s := range []Strategy{PackedScore, KeySuffix} {
+		// A shard of a sharded board, with a cap: its writes keep the
+		// score histogram (side.lua's S.hist); and exporting, as a
+		// resharding's old shard.
+		config := fmt.Sprintf("%v-shard-cap=100", s)
+		t.Run(config, func(t *testing.T) {
+			b, err := configure(env.Client, env.Prefix+"golden~0.0", goldenLayout(t), Options{Strategy: s, Cap: 100, shard: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkGolden(t, config, b.gen.Load())
+		})
+	}
 	t.Run("periodic", func(t *testing.T) {
 		p, err := NewPeriodic(env.Client, env.Prefix+"golden", goldenLayout(t), Daily(nil), time.Hour, Options{})
 		if err != nil {

@@ -38,11 +38,12 @@ type shardedOptions struct {
 // atomic script on one shard, exactly as on a Board.
 //
 // Reads are exact: every answer, ranks included, is the one a Board
-// holding the same entries gives, ordinal ranks with ties by id. Each read
-// makes at most two round trips whatever the number of shards, asking all
-// shards at once (one pipelined batch per node): Len, Top, Scan and, near
-// the top, Page and Between make one; Get, Rank, Around, Among, a deep
-// Page or Between make two. Dense ranks are refused (ErrArgument).
+// holding the same entries gives, ordinal ranks with ties by id
+// (Percentile's within its stated Error). Each read makes at most two
+// round trips whatever the number of shards, asking all shards at once
+// (one pipelined batch per node): Len, Top, Scan, Percentile and, near the
+// top, Page and Between make one; Get, Rank, Around, Among, a deep Page or
+// Between make two. Dense ranks are refused (ErrArgument).
 //
 // Consistency: each shard answers atomically, but a read across shards is
 // not one snapshot: it may see a write on one shard and not yet one on

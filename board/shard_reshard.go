@@ -182,7 +182,7 @@ func restartCopy(ctx context.Context, src, dst *shardView, token string) error {
 	var cmds rueidis.Commands
 	for _, s := range dst.shards {
 		k := s.gen.Load().keys
-		cmds = append(cmds, src.client.B().Unlink().Key(k.z, k.d, k.i, k.v, k.c).Build())
+		cmds = append(cmds, src.client.B().Unlink().Key(k.z, k.d, k.i, k.v, k.c, k.hist).Build())
 	}
 	for _, r := range src.client.DoMulti(ctx, cmds...) {
 		if err := r.Error(); err != nil {

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math/rand/v2"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -117,6 +119,8 @@ func TestReshardUnderWriters(t *testing.T) {
 			for _, h := range []*Board{b, other} {
 				checkLastWrites(t, h, want)
 			}
+			checkHistograms(t, "after a Reshard under writers", env.Client, b)
+			checkPercentiles(t, "after a Reshard under writers", b, slices.Collect(maps.Keys(want)), false)
 		})
 	}
 }
@@ -244,6 +248,7 @@ func TestReshardResumes(t *testing.T) {
 		t.Fatalf("%d shards, want 5", b.Options().Shards)
 	}
 	sameBoard(t, plain, b)
+	checkHistograms(t, "after a Reshard resumed", env.Client, b)
 	for what, err := range map[string]error{
 		"0 shards":  second(b.Reshard(t.Context(), 0, MigrateOptions{})),
 		"too many":  second(b.Reshard(t.Context(), maxShards+1, MigrateOptions{})),

@@ -14,8 +14,8 @@
 -- again and write on, recorded.
 --
 -- KEYS[1]      the shard's meta HASH
--- KEYS[2..8]   the generation's z, d, i, v, c, dirty, inflight
--- KEYS[9..15]  the same names in the next generation
+-- KEYS[2..9]   the generation's z, d, i, v, c, dirty, inflight, hist
+-- KEYS[10..17] the same names in the next generation
 -- ARGV[1]      the generation, as read from the meta HASH
 -- ARGV[2]      'exporting', 'frozen' or 'thaw'
 --
@@ -36,8 +36,8 @@ if ARGV[2] == THAW then
 end
 if (order[m[2]] or 1) >= order[ARGV[2]] then return 'done' end
 if (m[1] or '0') ~= ARGV[1] then return 'stale' end
-for i = 2, 8 do
-  if redis.call('EXISTS', KEYS[i]) == 1 then redis.call('RENAME', KEYS[i], KEYS[i + 7]) end
+for i = 2, 9 do
+  if redis.call('EXISTS', KEYS[i]) == 1 then redis.call('RENAME', KEYS[i], KEYS[i + 8]) end
 end
 local next = tonumber(ARGV[1]) + 1
 for _, k in ipairs({KEYS[2], KEYS[4]}) do

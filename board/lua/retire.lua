@@ -5,7 +5,7 @@
 -- reads the sharded board's descriptor again.
 --
 -- KEYS[1]      the shard's meta HASH
--- KEYS[2..8]   the generation's z, d, i, v, c, dirty, inflight
+-- KEYS[2..9]   the generation's z, d, i, v, c, dirty, inflight, hist
 -- ARGV[1]      the generation, as read from the meta HASH
 --
 -- Retiring stores the server's time in the field moved (moved.lua).
@@ -16,7 +16,7 @@
 local m = redis.call('HMGET', KEYS[1], F_GEN, F_STATE)
 if m[2] == PHASE_RETIRED then return 'done' end
 if (m[1] or '0') ~= ARGV[1] or m[2] ~= PHASE_FROZEN then return 'stale' end
-redis.call('UNLINK', KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7], KEYS[8])
+redis.call('UNLINK', unpack(KEYS, 2, 9))
 for _, k in ipairs({KEYS[2], KEYS[4]}) do
   redis.call('SET', k, 'tiebreak: retired')
 end

@@ -202,6 +202,20 @@ if changed then
     if oldm then S.dense(olds, oldm, -1) end
     S.dense(ns, nm, 1)
   end
+  -- A shard's histogram (HIST, never with HIDING): a new entry counts in
+  -- its score's bucket; a changed score moves it only between buckets
+  -- (side.lua's S.hist, written out here: no side() to build).
+  if HIST then
+    local nb, ob = bucket(ns), oldm and bucket(olds)
+    if nb ~= ob then
+      if ob then
+        local f = string.format('%d', ob)
+        if redis.call('HINCRBY', KEYS[KHIST], f, -1) == 0 then redis.call('HDEL', KEYS[KHIST], f) end
+      end
+      local f = string.format('%d', nb)
+      if redis.call('HINCRBY', KEYS[KHIST], f, 1) == 0 then redis.call('HDEL', KEYS[KHIST], f) end
+    end
+  end
 end
 if ARGV[9] == '1' then
   redis.call('HSET', KEYS[KD], id, ARGV[10])

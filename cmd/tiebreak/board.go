@@ -30,7 +30,7 @@ func boardCommands() []*command {
 				r := boardReadFlags(fs, 0)
 				return func(ctx context.Context, e *env, a []string) error { return boardGet(ctx, e, a[0], a[1], r) }
 			}},
-		{name: "board rank", args: []string{"NAME", "ID"}, help: "an entry's ranks: ordinal, competition, and dense when the board keeps them",
+		{name: "board rank", args: []string{"NAME", "ID"}, help: "an entry's ranks: ordinal, competition, dense when the board keeps them, and its share of the board (top x%, bounded on a sharded board)",
 			setup: func(fs *flag.FlagSet) runFunc {
 				r := boardReadFlags(fs, 0)
 				return func(ctx context.Context, e *env, a []string) error { return boardRank(ctx, e, a[0], a[1], r) }
@@ -281,6 +281,28 @@ type rankOut struct {
 	Dense       *int64 `json:"dense,omitempty"`
 	// Modified is the modified competition rank (1, 3, 3, 4).
 	Modified int64 `json:"modifiedCompetition"`
+	// Percentile is the entry's share of the board (board.Board.
+	// Percentile), absent on a sharded board whose histograms are not
+	// whole (board.ErrNoHistogram).
+	Percentile *percentileOut `json:"percentile,omitempty"`
+}
+
+// percentileOut is board.Percentile in JSON.
+type percentileOut struct {
+	Top     float64 `json:"top"`
+	Error   float64 `json:"error"`
+	MinRank int64   `json:"minRank"`
+	MaxRank int64   `json:"maxRank"`
+	Total   int64   `json:"total"`
+}
+
+// percentText writes p for people: "top 60% (rank 3 of 5)", or with its
+// error and the ranks' range when it is not exact.
+func percentText(p board.Percentile) string {
+	if p.MinRank == p.MaxRank {
+		return fmt.Sprintf("%.4g%% (rank %d of %d)", 100*p.Top, p.MinRank, p.Total)
+	}
+	return fmt.Sprintf("%.4g%% ± %.2g%% (rank %d to %d of %d)", 100*p.Top, 100*p.Error, p.MinRank, p.MaxRank, p.Total)
 }
 
 func boardRank(ctx context.Context, e *env, name, id string, r boardRead) error {
@@ -299,6 +321,18 @@ func boardRank(ctx context.Context, e *env, name, id string, r boardRead) error 
 		t.add("dense", fmt.Sprint(en.Dense))
 	}
 	t.add("modified competition", fmt.Sprint(en.ModifiedCompetition))
+	p, err := b.Percentile(ctx, id)
+	switch {
+	case errors.Is(err, board.ErrNoHistogram):
+		t.add("top", "unknown: a shard's histogram does not count all its entries (written before shards kept them); a Reshard to another count builds them")
+	case errors.Is(err, board.ErrNotFound):
+		return fmt.Errorf("id %q is not on board %q (not found)", id, name)
+	case err != nil:
+		return err
+	default:
+		out.Percentile = &percentileOut{Top: p.Top, Error: p.Error, MinRank: p.MinRank, MaxRank: p.MaxRank, Total: p.Total}
+		t.add("top", percentText(p))
+	}
 	return e.out.emit(out, t)
 }
 

@@ -104,10 +104,11 @@ func testBoard(t *testing.T, bin string) {
 		two := int64(2)
 		var got rankOut
 		c.json(&got, "board", "rank", name, "dee")
-		if diff := cmp.Diff(rankOut{Board: name, ID: "dee", Ordinal: 3, Competition: 2, Dense: &two, Modified: 3}, got); diff != "" {
+		want := rankOut{Board: name, ID: "dee", Ordinal: 3, Competition: 2, Dense: &two, Modified: 3, Percentile: &percentileOut{Top: 0.6, MinRank: 3, MaxRank: 3, Total: 5}}
+		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("board rank --json (-want +got):\n%s", diff)
 		}
-		if diff := cmp.Diff("ordinal               3\ncompetition           2\ndense                 2\nmodified competition  3\n", c.ok("board", "rank", name, "dee")); diff != "" {
+		if diff := cmp.Diff("ordinal               3\ncompetition           2\ndense                 2\nmodified competition  3\ntop                   60% (rank 3 of 5)\n", c.ok("board", "rank", name, "dee")); diff != "" {
 			t.Errorf("board rank (-want +got):\n%s", diff)
 		}
 	})
@@ -287,8 +288,14 @@ func testDescribe(t *testing.T, bin string) {
 		}
 		var rank rankOut
 		c.json(&rank, "board", "rank", sname, "dee")
-		if diff := cmp.Diff(rankOut{Board: sname, ID: "dee", Ordinal: 3, Competition: 2, Modified: 3}, rank); diff != "" {
+		// Another shard holds an entry in the bucket of dee's score: the
+		// rank is known within [2, 3].
+		pct := &percentileOut{Top: 0.5, Error: 0.1, MinRank: 2, MaxRank: 3, Total: 5}
+		if diff := cmp.Diff(rankOut{Board: sname, ID: "dee", Ordinal: 3, Competition: 2, Modified: 3, Percentile: pct}, rank); diff != "" {
 			t.Errorf("board rank of a sharded board (-want +got):\n%s", diff)
+		}
+		if out := c.ok("board", "rank", sname, "dee"); !strings.Contains(out, "top                   50% ± 10% (rank 2 to 3 of 5)") {
+			t.Errorf("board rank of a sharded board:\n%s", out)
 		}
 		var d description
 		c.json(&d, "board", "describe", sname)

@@ -15,7 +15,7 @@
 //	board describe NAME                   descriptor, generation, migration state
 //	board top NAME [-n 10] [--offset 0]   the best entries
 //	board get NAME ID                     one entry, every rank kind
-//	board rank NAME ID                    its ranks only
+//	board rank NAME ID                    its ranks and share of the board (top x%)
 //	board around NAME ID [-n 11]          entries around it
 //	board scan NAME [--cursor C] [-n 100] a page, and the next page's cursor
 //	timeline latest|oldest ROOM --layout L [-n 20]

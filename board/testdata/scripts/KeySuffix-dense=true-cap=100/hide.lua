@@ -13,6 +13,7 @@ local GEN = [[0]]
 local SHARD = false
 local RULES = false
 local BOUNDS = false
+local HIST = false
 local KZ = 1
 local KD = 6
 local KM = 2
@@ -21,6 +22,7 @@ local KC = 4
 local KA = 0
 local KH = 0
 local KT = 0
+local KHIST = 0
 local KMETA = 5
 -- fragment: lookup.lua
 -- lookup.lua: buckets(), the id lookup of a key-suffix board stored in
@@ -159,10 +161,39 @@ end
 --   S.dense(score, member, delta) counts a tuple in or out of the dense
 --                                 index (a no-op unless DENSE)
 --   S.remove(score, member)       removes an entry and all kept beside it
+--   S.hist(score, delta)          counts an entry in or out of the score
+--                                 histogram (a no-op unless HIST)
 -- Scores may be numbers or strings.
+--
+-- bucket(score) is the histogram's bucket of a stored score, an integer
+-- that never decreases as the score grows: 0 for 0; for a score s of
+-- another sign, sign(s) * (32 * (e + 1100) + floor(64 * m - 32) + 1)
+-- where |s| = m * 2^e, m in [0.5, 1) (math.frexp): the sign, the power of
+-- two and one of 32 equal parts of it, so that the scores of a bucket
+-- differ by less than 1/32 of their magnitude. e lies in [-1073, 1024],
+-- so every bucket of a positive score is at least 865. The same function
+-- is written in Go for the tests (bucketOf).
+local function bucket(score)
+  local s = tonumber(score)
+  if s == 0 then return 0 end
+  local m, e = math.frexp(math.abs(s))
+  local b = 32 * (e + 1100) + math.floor(64 * m - 32) + 1
+  if s < 0 then return -b end
+  return b
+end
 
 local function side()
   local S = {}
+  -- Counts one entry of score in or out (delta 1 or -1) of the shard's
+  -- histogram KEYS[KHIST], bucket -> entries; a bucket counted down to 0
+  -- is removed, so an empty shard has no histogram key.
+  function S.hist(score, delta)
+    if not HIST then return end
+    local f = string.format('%d', bucket(score))
+    if redis.call('HINCRBY', KEYS[KHIST], f, delta) == 0 then
+      redis.call('HDEL', KEYS[KHIST], f)
+    end
+  end
   function S.tuple_key(score, member)
     local s = string.format('%.17g', tonumber(score))
     if STRATEGY == 'p' then return s end
@@ -188,6 +219,7 @@ local function side()
     redis.call('ZREM', KEYS[KZ], member)
     if not SHARED then redis.call('HDEL', KEYS[KD], id) end
     S.dense(score, member, -1)
+    S.hist(score, -1)
   end
   -- Removes a hidden entry (HIDING): no dense index counts it.
   function S.remove_hidden(member)

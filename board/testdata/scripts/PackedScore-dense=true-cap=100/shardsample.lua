@@ -13,6 +13,7 @@ local GEN = [[0]]
 local SHARD = false
 local RULES = false
 local BOUNDS = false
+local HIST = false
 local KZ = 1
 local KD = 5
 local KM = 0
@@ -21,6 +22,7 @@ local KC = 3
 local KA = 0
 local KH = 0
 local KT = 0
+local KHIST = 0
 local KMETA = 4
 -- fragment: lookup.lua
 -- lookup.lua: buckets(), the id lookup of a key-suffix board stored in

@@ -13,6 +13,7 @@ local GEN = [[0]]
 local SHARD = false
 local RULES = {start = 1790000000000, stop = 1790600000000, join = true, members = 100, attempts = 3}
 local BOUNDS = {[1] = {min = 0, max = 1000}, }
+local HIST = false
 local KZ = 1
 local KD = 5
 local KM = 0
@@ -21,6 +22,7 @@ local KC = 0
 local KA = 2
 local KH = 3
 local KT = 0
+local KHIST = 0
 local KMETA = 4
 -- fragment: join.lua
 -- join.lua: make ids entrants of a tournament (RULES), all or none,
