@@ -67,6 +67,9 @@ func (h *harness) runWorkload(ctx context.Context, w benchload.Workload) (sec Se
 		}
 		sec.addComparison(c, ms)
 	}
+	if f.Finish != nil {
+		sec.Notes = append(slices.Clone(sec.Notes), f.Finish()...)
+	}
 	return sec, nil
 }
 

@@ -50,6 +50,18 @@ func BenchmarkReadCost(b *testing.B) {
 	}
 }
 
+// BenchmarkHotTop is the bench command's hot workload on 10,000 entries:
+// Top(10) through a handle with CacheTop against the same without, under
+// background writes; the log gives the staleness of the cached reads and
+// the delay of a Watch.
+func BenchmarkHotTop(b *testing.B) {
+	env := redistest.New(b)
+	f := gobench.Prepare(b, env, "hot")
+	for _, c := range f.Comparisons {
+		gobench.Run(b, env, c)
+	}
+}
+
 // BenchmarkAmong is the bench command's friends workload on 10,000
 // entries: Among of 20 and of 1,000 ids against a Get per id, one caller.
 func BenchmarkAmong(b *testing.B) {

@@ -51,7 +51,7 @@ func TestLifecycleTransitions(t *testing.T) {
 		},
 		"switch": func(p string) error {
 			k := names(p, 1)
-			return exec(switchScript, []string{p + "meta", k.z, k.d, k.v, k.c, k.i, k.x, names(p, 2).z}, "2", "0")
+			return exec(switchScript, []string{p + "meta", k.z, k.d, k.v, k.c, k.i, k.x, names(p, 2).z, k.top}, "2", "0")
 		},
 		"clear": func(p string) error {
 			k := names(p, 1)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/internal/engine"
@@ -78,7 +79,10 @@ func (b *Board) leanGet(ctx context.Context, id string) (Entry, error) {
 		zrankWithScore.Refuse(b.given)
 	}
 	if b.memberIsID() {
-		return b.scoreAndRank(ctx, id)
+		e, err := b.scoreAndRank(ctx, id)
+		if !errors.Is(err, errMultiOOM) {
+			return e, err
+		}
 	}
 	strs, err := inGen(ctx, b, func(g *generation) ([]string, error) {
 		return b.arrayReply("get", g.scripts.get.Exec(ctx, b.client, g.keys.script, []string{id}))
@@ -121,6 +125,11 @@ func (b *Board) rankWithScore(ctx context.Context, id string) (Entry, error) {
 	})
 }
 
+// errMultiOOM reports a MULTI/EXEC that Redis refused at its memory limit,
+// where it refuses every command queued, reads too (a read-only script it
+// runs): leanGet then reads with get.lua.
+var errMultiOOM = errors.New("board: MULTI refused at the memory limit")
+
 // scoreAndRank is leanGet's MULTI, ZSCORE, ZRANK, EXEC.
 func (b *Board) scoreAndRank(ctx context.Context, id string) (Entry, error) {
 	return inGen(ctx, b, func(g *generation) (Entry, error) {
@@ -128,6 +137,9 @@ func (b *Board) scoreAndRank(ctx context.Context, id string) (Entry, error) {
 		res := c.DoMulti(ctx, c.B().Multi().Build(), c.B().Zscore().Key(g.keys.z).Member(id).Build(),
 			c.B().Zrank().Key(g.keys.z).Member(id).Build(), c.B().Exec().Build())
 		arr, err := res[len(res)-1].ToArray()
+		if e, ok := rueidis.IsRedisErr(res[1].Error()); ok && strings.HasPrefix(e.Error(), "OOM") {
+			return Entry{}, errMultiOOM
+		}
 		if err != nil {
 			return Entry{}, redisErr("get", errors.Join(err, res[1].Error(), res[2].Error()))
 		}

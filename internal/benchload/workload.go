@@ -32,8 +32,12 @@ type Workload struct {
 // writes (only [a-zA-Z0-9_]), and where progress goes (nil: nowhere).
 type Env struct {
 	Client rueidis.Client
-	Prefix string
-	Logf   func(format string, args ...any)
+	// Caching is a client to the same server with client-side caching on
+	// (the hot workload's cached reads); nil: Client, which then must
+	// have it on.
+	Caching rueidis.Client
+	Prefix  string
+	Logf    func(format string, args ...any)
 }
 
 // logf writes progress, if anyone listens.
@@ -53,6 +57,9 @@ type Fixture struct {
 	Notes []string
 	// Drop deletes every key of the fixture.
 	Drop func(ctx context.Context) error
+	// Finish, when not nil, returns the notes known only once the
+	// comparisons ran (the hot workload's staleness and watch delay).
+	Finish func() []string
 }
 
 // Comparison is a set of variants measured together: in the same rounds,

@@ -20,6 +20,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/internal/benchload"
 	"github.com/tiebreak/tiebreak/internal/redisops"
 	"github.com/tiebreak/tiebreak/internal/redistest"
@@ -42,9 +43,21 @@ func Prepare(b *testing.B, env *redistest.Env, workload string, set ...string) *
 		b.Fatal(err)
 	}
 	ctx := context.Background()
-	f, err := w.Prepare(ctx, benchload.Env{Client: env.Client, Prefix: env.Prefix}, cfg)
+	// The test clients turn client-side caching off; the workloads that
+	// read through it (hot) get a client of their own with it on.
+	caching, err := rueidis.NewClient(rueidis.ClientOption{InitAddress: []string{env.Addr}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(caching.Close)
+	f, err := w.Prepare(ctx, benchload.Env{Client: env.Client, Caching: caching, Prefix: env.Prefix}, cfg)
 	if f != nil {
 		b.Cleanup(func() {
+			if f.Finish != nil {
+				for _, n := range f.Finish() {
+					b.Log(n)
+				}
+			}
 			if err := f.Drop(context.WithoutCancel(ctx)); err != nil {
 				b.Error(err)
 			}
