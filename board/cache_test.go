@@ -293,3 +293,78 @@ func TestKeepTopRefuses(t *testing.T) {
 		t.Errorf("Open with KeepTop: err = %v, want ErrOptions (it is stored)", err)
 	}
 }
+
+// A cached read rides out a failover: the master of the board's slot is
+// killed, a replica takes over, a write changes the best entries there,
+// and once the caching client reaches the new master, its cached reads
+// are the new master's (the connection to the old one, and what it held,
+// went with it). The outage is measured and logged.
+func TestCachedTopSurvivesFailover(t *testing.T) {
+	cl, client := redistest.PrivateCluster(t, redistest.ClusterOptions{Masters: 3, Replicas: 1, NodeTimeout: 2 * time.Second})
+	caching := cachingClient(t, cl.Addrs...)
+	ctx := t.Context()
+	w, err := New(ctx, client, "cachedfailover", testLayout(t), Options{KeepTop: 5, WaitReplicas: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Open(ctx, caching, "cachedfailover", Options{CacheTop: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 8 {
+		mustSubmit(t, w, Submission{ID: fmt.Sprint("p", i), Values: []float64{float64(i), 0, 0}})
+	}
+	top := r.gen.Load().keys.top
+	fence(t, caching, top)
+	same := func() (bool, error) {
+		want, err1 := w.Top(ctx, 5)
+		got, err2 := r.Top(ctx, 5)
+		if err := errors.Join(err1, err2); err != nil {
+			return false, err
+		}
+		return cmp.Equal(want, got), nil
+	}
+	if ok, err := same(); !ok || err != nil {
+		t.Fatalf("before the failover: cached top differs (%v)", err)
+	}
+	slot, err := cl.SlotOf(ctx, top)
+	if err != nil {
+		t.Fatal(err)
+	}
+	victim, err := cl.SlotOwner(ctx, slot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cl.Kill(victim); err != nil {
+		t.Fatal(err)
+	}
+	from := time.Now()
+	for {
+		_, err := w.Submit(ctx, Submission{ID: "late", Values: []float64{100, 0, 0}})
+		if err == nil || errors.Is(err, ErrNotReplicated) {
+			break
+		}
+		if time.Since(from) > time.Minute {
+			t.Fatalf("no write within a minute of the kill: %v", err)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	written := time.Since(from)
+	for {
+		var err error
+		if err = caching.DoCache(ctx, caching.B().Get().Key(top+":fence:failover").Cache(), time.Second).Error(); rueidis.IsRedisNil(err) {
+			ok, err := same()
+			if err == nil && ok {
+				break
+			}
+			if err == nil {
+				t.Fatalf("after the failover, a fenced cached read differs from the new master's")
+			}
+		}
+		if time.Since(from) > time.Minute {
+			t.Fatalf("no cached read of the new master within a minute of the kill: %v", err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Logf("the kill: a write %.1fs after it, the cached read current %.1fs after it", written.Seconds(), time.Since(from).Seconds())
+}

@@ -128,8 +128,22 @@
 // Every write is one Lua script, one round trip: Submit (Replace, Best or
 // PerField operators), Remove, SetData, and the compare-and-set of Update.
 // The cap, the dense-rank index, member data and expiry are kept in the
-// same script. Every read that lists entries computes their ranks in the
-// same script, so an answer comes from one snapshot.
+// same script. Every read answers from one snapshot: a read that asks for
+// nothing more than entries and ordinal ranks is one command (ZRANGE for
+// Top and Page, ZRANK for a packed board's Rank, ZRANK ... WITHSCORE or
+// ZSCORE and ZRANK in one MULTI/EXEC for a packed board's Get), what a
+// hand-written leaderboard sends; any other is one script that computes
+// the ranks, total and data asked for (WithRanks, WithTotal, WithData).
+//
+// # Hot reads and changes
+//
+// A board with Options.KeepTop keeps its best entries in a key of their
+// own, rewritten only by a write that changes them; a handle with
+// Options.CacheTop reads Top, and Page within them, from its client's
+// memory (client-side caching, invalidated by Redis when the key changes).
+// Watch delivers a view (TopView, AroundView, AmongView) each time it
+// changes, at most once per interval, reading it every interval: nothing
+// needs configuring on the server.
 //
 // A Group of boards of one Options.Group writes one result to all of them
 // (Group.Submit, each board with its own policy) and removes ids from all

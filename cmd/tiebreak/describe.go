@@ -43,6 +43,7 @@ type storedDescriptor struct {
 	ShardGen   int           `json:"shardGen,omitempty"`
 	Lookup     string        `json:"lookup,omitempty"`
 	Hiding     bool          `json:"hiding,omitempty"`
+	KeepTop    int           `json:"keepTop,omitempty"`
 	Bounds     []storedBound `json:"bounds,omitempty"`
 	Rules      *storedRules  `json:"rules,omitempty"`
 }
@@ -344,6 +345,9 @@ func addDescriptor(t *table, prefix string, d *storedDescriptor) {
 	}
 	if d.Hiding {
 		t.add(prefix+"hiding", "true (board hidden lists the members hidden)")
+	}
+	if d.KeepTop > 0 {
+		t.add(prefix+"keep top", fmt.Sprintf("the best %d, in a key of their own (:top; handles with CacheTop read them from client memory)", d.KeepTop))
 	}
 	if len(d.Bounds) > 0 {
 		var bs []string

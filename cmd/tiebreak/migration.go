@@ -277,7 +277,7 @@ func (d storedDescriptor) build() (*pack.Layout, board.Options, error) {
 	if err != nil {
 		return nil, board.Options{}, fmt.Errorf("the stored target's layout: %w", err)
 	}
-	o := board.Options{Cap: d.Cap, DenseRanks: d.DenseRanks, SharedData: d.SharedData, Rules: d.Rules.options(), Hiding: d.Hiding}
+	o := board.Options{Cap: d.Cap, DenseRanks: d.DenseRanks, SharedData: d.SharedData, Rules: d.Rules.options(), Hiding: d.Hiding, KeepTop: d.KeepTop}
 	for _, b := range d.Bounds {
 		o.Bounds = append(o.Bounds, board.Bound{Field: b.Field, Min: b.Min, Max: b.Max})
 	}

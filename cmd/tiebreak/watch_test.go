@@ -21,7 +21,10 @@ func testWatch(t *testing.T, bin string) {
 	c := newCLI(t, bin, env)
 	ctx := context.Background()
 	name := env.Prefix + "_watched"
-	b := seedArena(t, ctx, env.Client, name, board.Options{})
+	b := seedArena(t, ctx, env.Client, name, board.Options{KeepTop: 10})
+	if out := c.ok("board", "describe", name); !strings.Contains(out, "keep top") || !strings.Contains(out, "the best 10,") {
+		t.Errorf("board describe does not say the board keeps its best 10:\n%s", out)
+	}
 
 	var top, first entriesOut
 	c.json(&top, "board", "top", name, "-n", "3")
