@@ -160,7 +160,7 @@ func TestWatchSurvivesRestart(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitServing(t, b.Len)
-	mustSubmit(t, b, Submission{ID: "b", Values: []float64{9, 0, 1}})
+	resubmit(t, b, Submission{ID: "b", Values: []float64{9, 0, 1}})
 	after, err := b.Top(ctx, 2)
 	if err != nil {
 		t.Fatal(err)
