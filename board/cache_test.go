@@ -164,16 +164,7 @@ func cachedDifferential(t *testing.T, rng *rand.Rand, w, reader *Board, caching 
 // no invalidation for the clients that cache it), and a write into them
 // rewrites it once.
 func TestKeepTopWritesOnlyWhenTheTopChanges(t *testing.T) {
-	srv, err := redistest.StartServer("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
-	client, err := rueidis.NewClient(rueidis.ClientOption{InitAddress: []string{srv.Addr}, DisableCache: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer client.Close()
+	_, client := privateServer(t)
 	ctx := context.Background()
 	for _, s := range []Strategy{PackedScore, KeySuffix} {
 		b := newBoard(t, client, "", "busy"+s.String(), testLayout(t), Options{Strategy: s, KeepTop: 10})
@@ -222,16 +213,7 @@ func TestKeepTopWritesOnlyWhenTheTopChanges(t *testing.T) {
 // server crash and restart, a write made meanwhile through another client
 // is what the cached read returns.
 func TestCachedTopSurvivesRestart(t *testing.T) {
-	srv, err := redistest.StartServerWith("", "--appendonly", "yes", "--appendfsync", "always")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
-	writer, err := rueidis.NewClient(rueidis.ClientOption{InitAddress: []string{srv.Addr}, DisableCache: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer writer.Close()
+	srv, writer := privateServer(t, "--appendonly", "yes", "--appendfsync", "always")
 	caching := cachingClient(t, srv.Addr)
 	ctx := context.Background()
 	w := newBoard(t, writer, "", "cachedrestart", testLayout(t), Options{KeepTop: 5})
@@ -329,17 +311,7 @@ func TestCachedTopSurvivesFailover(t *testing.T) {
 	if ok, err := same(); !ok || err != nil {
 		t.Fatalf("before the failover: cached top differs (%v)", err)
 	}
-	slot, err := cl.SlotOf(ctx, top)
-	if err != nil {
-		t.Fatal(err)
-	}
-	victim, err := cl.SlotOwner(ctx, slot)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cl.Kill(victim); err != nil {
-		t.Fatal(err)
-	}
+	killOwner(t, cl, top)
 	from := time.Now()
 	for {
 		_, err := w.Submit(ctx, Submission{ID: "late", Values: []float64{100, 0, 0}})
@@ -392,4 +364,37 @@ func resubmit(t *testing.T, b *Board, s Submission) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	t.Fatalf("Submit(%+v) after the restart: %v", s, err)
+}
+
+// privateServer starts a redis-server of the test's own, with args, and
+// a client to it without client-side caching; both end with the test.
+func privateServer(t *testing.T, args ...string) (*redistest.Server, rueidis.Client) {
+	t.Helper()
+	srv, err := redistest.StartServerWith("", args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	client, err := rueidis.NewClient(rueidis.ClientOption{InitAddress: []string{srv.Addr}, DisableCache: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(client.Close)
+	return srv, client
+}
+
+// killOwner kills the master of key's slot in cl.
+func killOwner(t *testing.T, cl *redistest.Cluster, key string) {
+	t.Helper()
+	slot, err := cl.SlotOf(t.Context(), key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	victim, err := cl.SlotOwner(t.Context(), slot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cl.Kill(victim); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -9,7 +9,6 @@ import (
 	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/internal/engine"
 	"github.com/tiebreak/tiebreak/internal/redisops"
-	"github.com/tiebreak/tiebreak/internal/redistest"
 )
 
 // commandsOf runs op on a server of its own and returns the Redis commands
@@ -48,16 +47,7 @@ func commandsOf(t *testing.T, client rueidis.Client, op func() error) map[string
 // write, Redis's own commands in one MULTI/EXEC), nothing to read or check
 // it; and SubmitMany is one EVALSHA per submission, never a SCRIPT LOAD.
 func TestCommandsPerCall(t *testing.T) {
-	srv, err := redistest.StartServer("")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
-	client, err := rueidis.NewClient(rueidis.ClientOption{InitAddress: []string{srv.Addr}, DisableCache: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer client.Close()
+	_, client := privateServer(t)
 	ctx := context.Background()
 	e, err := engine.Of(ctx, client)
 	if err != nil {

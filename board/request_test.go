@@ -285,17 +285,7 @@ func TestRequestIDSurvivesFailover(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	slot, err := cl.SlotOf(ctx, "tb:{failover}:z")
-	if err != nil {
-		t.Fatal(err)
-	}
-	victim, err := cl.SlotOwner(ctx, slot)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cl.Kill(victim); err != nil {
-		t.Fatal(err)
-	}
+	killOwner(t, cl, "tb:{failover}:z")
 	from := time.Now()
 	var again Result
 	for {

@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/internal/redistest"
 )
 
@@ -134,16 +133,7 @@ func listKey(l List) string {
 // is delivered (the client retries its reads meanwhile; a read that
 // fails is tried again at the next interval).
 func TestWatchSurvivesRestart(t *testing.T) {
-	srv, err := redistest.StartServerWith("", "--appendonly", "yes", "--appendfsync", "always")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
-	client, err := rueidis.NewClient(rueidis.ClientOption{InitAddress: []string{srv.Addr}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer client.Close()
+	srv, client := privateServer(t, "--appendonly", "yes", "--appendfsync", "always")
 	ctx := context.Background()
 	b := newBoard(t, client, "", "watchrestart", testLayout(t), Options{})
 	mustSubmit(t, b, Submission{ID: "a", Values: []float64{5, 0, 1}})
