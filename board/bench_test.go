@@ -56,7 +56,7 @@ func BenchmarkReadCost(b *testing.B) {
 // the delay of a Watch.
 func BenchmarkHotTop(b *testing.B) {
 	env := redistest.New(b)
-	f := gobench.Prepare(b, env, "hot")
+	f := gobench.Prepare(b, env, "hottop")
 	for _, c := range f.Comparisons {
 		gobench.Run(b, env, c)
 	}

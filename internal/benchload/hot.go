@@ -26,7 +26,7 @@ import (
 // BenchmarkHotTop runs it.
 func init() {
 	register(Workload{
-		Num: 11, Name: "hot", Title: "11. A hot top: cached reads and watches",
+		Num: 11, Name: "hottop", Title: "11. A hot top: cached reads and watches",
 		RatioOf: "reads/s / the uncached read's reads/s, in the same round",
 		Params: []Param{
 			{Name: "hot-board", Usage: "entries of the hot workload's board", Full: "1e6", Quick: "1e4", Min: 1000, Max: 1e8},
