@@ -26,7 +26,7 @@ func tinyConfig(prefix string) config {
 	for k, v := range map[string]string{"sizes": "200,1000", "ids": "300", "hot": "10", "members": "2000", "messages": "1000",
 		"friends-board": "1000", "friends": "5,50", "migrate-board": "1000", "rl-keys": "200",
 		"sharded-board": "2000", "sharded-shards": "1,4", "sharded-cpu-writes": "200",
-		"readcost-board": "1000", "hot-board": "1000", "hot-readers": "4"} {
+		"readcost-board": "1000", "hot-board": "1000", "hot-readers": "4", "hot-calm": "200"} {
 		c.Run = c.Run.With(k, v)
 	}
 	c.Run.Concurrency = 4

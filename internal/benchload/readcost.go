@@ -180,7 +180,7 @@ func prepareReadCost(ctx context.Context, env Env, cfg Config) (*Fixture, error)
 		fmt.Sprintf("Two boards of %s entries (packed, key suffix), the reads' layout; random ids.", SizeLabel(size)),
 		"bare: top10 ZRANGE 0 9 WITHSCORES; around11 ZRANK, then ZRANGE of the 11 around it (two round trips); get ZSCORE and ZRANK, pipelined; rank ZRANK. On a key-suffix board the bare reader first finds the id's member with an HGET of a HASH id -> member, as a hand-written key-suffix board does (one more round trip); the library finds it in its id lookup. A peer such as redis-rank reads with the same commands.",
 		"One caller: the figure is what one read costs Redis, not how many commands a busy client's pipeline carries per system call.",
-		"The library's reads ask for nothing more (no total, no data, no other ranks): top10 and a packed rank are then the same plain command, around and get one script.",
+		"The library's reads ask for nothing more (no total, no data, no other ranks). top10, and rank on a packed board, are then the very command the bare reader sends: their ratio is the run's noise between identical commands. get on a packed board is ZRANK ... WITHSCORE on Redis and Valkey 7.2+ (one command), ZSCORE and ZRANK in one MULTI/EXEC on 7.0 (for one snapshot: the bare pipeline is two commands any other client's may come between); around and a key-suffix get or rank are one script.",
 	}
 	return f, nil
 }
