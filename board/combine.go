@@ -33,11 +33,18 @@ type nativeWrite struct {
 	skip      bool // its caller left before the batch was sent: not sent
 }
 
+// A key-suffix board's plain writes (see Board.submitsLean) share batches
+// the same way: a batch of them is one call of submitlean.lua, which makes
+// each write in turn, each with its own reply. The script is one atomic
+// step for all of them, and reads the descriptor and the lookup's number
+// of buckets once.
+
 // nativeBatch is the writes sent as one MULTI/EXEC to the sorted set z
 // of generation g.
 type nativeBatch struct {
 	z       string
 	g       *generation
+	lean    bool // submitlean.lua's writes, not native ones
 	writes  []*nativeWrite
 	start   chan struct{} // closed when the batch may be sent (nil: at once)
 	done    chan struct{} // closed when every write has its result
@@ -51,23 +58,24 @@ type combiner struct {
 	queue []*nativeBatch // batches waiting for a send to end, oldest first
 }
 
-// join adds w to a batch for z and reports whether its caller leads it
-// (sends it); a led batch with a start channel waits for it first.
-func (c *combiner) join(g *generation, w *nativeWrite) (*nativeBatch, bool) {
+// join adds w to a batch for z, native or lean, and reports whether its
+// caller leads it (sends it); a led batch with a start channel waits for
+// it first.
+func (c *combiner) join(g *generation, w *nativeWrite, lean bool) (*nativeBatch, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	z := g.keys.z
 	if c.sends < maxNativeSends && len(c.queue) == 0 {
 		c.sends++
-		return &nativeBatch{z: z, g: g, writes: []*nativeWrite{w}, sending: true}, true
+		return &nativeBatch{z: z, g: g, lean: lean, writes: []*nativeWrite{w}, sending: true}, true
 	}
 	if n := len(c.queue); n > 0 {
-		if last := c.queue[n-1]; last.z == z && len(last.writes) < maxNativeBatch {
+		if last := c.queue[n-1]; last.z == z && last.lean == lean && len(last.writes) < maxNativeBatch {
 			last.writes = append(last.writes, w)
 			return last, false
 		}
 	}
-	nb := &nativeBatch{z: z, g: g, writes: []*nativeWrite{w}, start: make(chan struct{}), done: make(chan struct{})}
+	nb := &nativeBatch{z: z, g: g, lean: lean, writes: []*nativeWrite{w}, start: make(chan struct{}), done: make(chan struct{})}
 	c.queue = append(c.queue, nb)
 	return nb, true
 }
@@ -99,11 +107,11 @@ func (c *combiner) leave(nb *nativeBatch, w *nativeWrite) bool {
 	return true
 }
 
-// writeNative writes p as a native write of the generation g, alone or
-// in a batch (see combiner).
-func (b *Board) writeNative(ctx context.Context, g *generation, p *writePlan) (Result, error) {
+// writeNative writes p as a native write of the generation g, or with
+// submitlean.lua when lean, alone or in a batch (see combiner).
+func (b *Board) writeNative(ctx context.Context, g *generation, p *writePlan, lean bool) (Result, error) {
 	w := &nativeWrite{writePlan: *p}
-	nb, lead := b.comb.join(g, w)
+	nb, lead := b.comb.join(g, w, lean)
 	if lead {
 		if nb.start != nil {
 			<-nb.start                       // as long as the send before it
@@ -111,11 +119,11 @@ func (b *Board) writeNative(ctx context.Context, g *generation, p *writePlan) (R
 		}
 		b.sendBatch(ctx, nb)
 		b.comb.release()
-		return b.writeResult(w)
+		return b.writeResult(w, lean)
 	}
 	select {
 	case <-nb.done:
-		return b.writeResult(w)
+		return b.writeResult(w, lean)
 	case <-ctx.Done():
 		if b.comb.leave(nb, w) {
 			return Result{}, fmt.Errorf("board: submit: %w (nothing written)", ctx.Err())
@@ -124,10 +132,17 @@ func (b *Board) writeNative(ctx context.Context, g *generation, p *writePlan) (R
 	}
 }
 
-// writeResult is the result of the sent write w.
-func (b *Board) writeResult(w *nativeWrite) (Result, error) {
+// writeResult is the result of the sent write w, native or lean.
+func (b *Board) writeResult(w *nativeWrite, lean bool) (Result, error) {
 	if w.err != nil {
 		return Result{}, w.err
+	}
+	if lean {
+		arr, err := w.replies[0].ToArray()
+		if err != nil {
+			return Result{}, fmt.Errorf("board: submit reply of unexpected shape: %w", ErrReply)
+		}
+		return b.finishArr(&w.writePlan, arr)
 	}
 	return b.nativeResult(&w.writePlan, w.replies, w.withScore)
 }
@@ -141,6 +156,13 @@ func (b *Board) sendBatch(ctx context.Context, nb *nativeBatch) {
 		if !w.skip {
 			ws = append(ws, w)
 		}
+	}
+	if nb.lean {
+		b.sendLean(ctx, nb.g, ws)
+		if nb.done != nil {
+			close(nb.done)
+		}
+		return
 	}
 	withScore := b.withScore()
 	send := func() []rueidis.RedisResult {
@@ -198,4 +220,27 @@ func (b *Board) batchResults(g *generation, ws []*nativeWrite, arr []rueidis.Red
 		w.replies, arr = arr[:k:k], arr[k:]
 	}
 	return nil
+}
+
+// sendLean sends the lean writes ws of generation g as one call of
+// submitlean.lua and gives each write its reply, or the error.
+func (b *Board) sendLean(ctx context.Context, g *generation, ws []*nativeWrite) {
+	args := make([]string, 0, 4*len(ws))
+	for _, w := range ws {
+		args = append(args, w.id, policyCodes[w.policy], fmtFloat(w.score), w.member)
+	}
+	arr, err := g.scripts.submitLean.Exec(ctx, b.client, g.keys.lean(), args).ToArray()
+	switch {
+	case err != nil:
+		err = b.scriptErr("submit", err)
+	case len(arr) != len(ws):
+		err = fmt.Errorf("board: submit: script reply of %d writes, want %d: %w", len(arr), len(ws), ErrReply)
+	}
+	for i, w := range ws {
+		if err != nil {
+			w.err = err
+		} else {
+			w.replies = arr[i : i+1 : i+1]
+		}
+	}
 }

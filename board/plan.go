@@ -9,6 +9,7 @@ import (
 
 	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/internal/clip"
+	"github.com/tiebreak/tiebreak/internal/luascript"
 )
 
 // writePlan is one submission ready for every route that sends it:
@@ -30,6 +31,7 @@ type writePlan struct {
 	reqKey   string // the key remembering the request id; "" for none
 	passed   int    // Submission.Overtaken
 	native   bool   // a native write may take it, in a generation at rest (see nativeIn)
+	plain    bool   // Replace or Best of the entry alone: nothing but it written, nothing more replied
 }
 
 // expectation is what a compare-and-set write requires of the stored
@@ -57,16 +59,18 @@ func (b *Board) plan(s Submission, e *expectation) (writePlan, error) {
 			return writePlan{}, err
 		}
 	}
-	p.native = e == nil && s.Data == nil && s.RequestID == "" && s.Overtaken == 0 && (s.Policy == Replace || s.Policy == Best) && b.writesNative()
+	p.plain = e == nil && s.Data == nil && !s.dropData && s.RequestID == "" && s.Overtaken == 0 && (s.Policy == Replace || s.Policy == Best)
+	p.native = p.plain && b.writesNative()
 	return p, nil
 }
 
 // writesNative reports whether b's writes may use Redis's own commands
-// instead of submit.lua: a packed board whose writes keep nothing beside
-// the entry (no dense index, cap, expiry or rules), not a shard (whose write
-// must refuse a dropped board: a transaction cannot) and not fenced.
+// instead of submit.lua: a board whose member is the id (packed, or key
+// suffix of one field: no lookup) and whose writes keep nothing beside
+// the entry (no dense index, cap, expiry or rules), not a shard (whose
+// write must refuse a dropped board: a transaction cannot) and not fenced.
 func (b *Board) writesNative() bool {
-	return b.fence == "" && !b.opts.shard && !b.suffix() && !b.opts.DenseRanks && b.opts.Cap == 0 && b.opts.expireAt.IsZero() && !b.opts.Rules.set() && !b.opts.Hiding
+	return b.fence == "" && !b.opts.shard && !b.lookup() && !b.opts.DenseRanks && b.opts.Cap == 0 && b.opts.expireAt.IsZero() && !b.opts.Rules.set() && !b.opts.Hiding
 }
 
 // nativeIn reports whether p is written with Redis's own commands in
@@ -74,6 +78,25 @@ func (b *Board) writesNative() bool {
 // expectation, on a board that allows it) in a generation not migrating.
 func (p *writePlan) nativeIn(g *generation) bool {
 	return p.native && g.mig == nil && g.state == ""
+}
+
+// submitsLean reports whether p is written with submitlean.lua in
+// generation g: a plain plan (see writePlan.plain) on a key-suffix board
+// with an id lookup whose writes keep nothing beside the entry (no dense
+// index, cap, expiry, rules or hiding), in a live generation (not
+// migrating or exporting), not fenced: g has the script then (scriptSources).
+func (b *Board) submitsLean(g *generation, p *writePlan) bool {
+	return p.plain && g.scripts.submitLean != nil && b.opts.expireAt.IsZero() && b.fence == ""
+}
+
+// submitScript is the script writing p in generation g, with its KEYS and
+// ARGV: submitlean.lua (see submitsLean) or submit.lua.
+func (b *Board) submitScript(g *generation, p *writePlan) (*luascript.Script, []string, []string, error) {
+	if b.submitsLean(g, p) {
+		return g.scripts.submitLean, g.keys.lean(), []string{p.id, policyCodes[p.policy], fmtFloat(p.score), p.member}, nil
+	}
+	args, err := b.scriptArgs(p)
+	return g.scripts.submit, b.scriptKeys(g, p), args, err
 }
 
 // scriptKeys is submit.lua's KEYS for p in generation g: the member-data

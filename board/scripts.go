@@ -20,6 +20,7 @@ var luaFiles embed.FS
 // board migrates.
 type scriptSet struct {
 	submit, remove, setData, join, hide *luascript.Script
+	submitLean                          *luascript.Script // nil but where submitsLean may hold
 	rank, rang, around, after, between  *luascript.Script
 	among                               *luascript.Script
 	shardRun, shardSample, shardProbe   *luascript.Script
@@ -35,13 +36,15 @@ var scriptCache sync.Map // constants -> *scriptSet
 // read-only ones may run on replicas. "mirror" stands for mirror.lua in a
 // migrating board's scripts and nomirror.lua in the others; the scripts
 // marked migrating exist only in a migrating board's set, drain only in an
-// exporting or frozen shard's.
+// exporting or frozen shard's, submitlean only in a live generation of a
+// key-suffix board that keeps an id lookup (see leanSuffix).
 var scriptFragments = []struct {
 	name                string
 	readOnly, migrating bool
 	fragments           []string
 }{
 	{"submit", false, false, []string{"lookup", "side", "mirror", "nocheck", "submit"}},
+	{"submitlean", false, false, []string{"lookup", "submitlean"}},
 	{"remove", false, false, []string{"lookup", "side", "common", "mirror", "remove"}},
 	{"setdata", false, false, []string{"lookup", "common", "mirror", "setdata"}},
 	{"join", false, false, []string{"join"}},
@@ -104,7 +107,7 @@ func scriptsFor(consts []luascript.Const, mode string) *scriptSet {
 		}
 	}
 	s := &scriptSet{
-		submit: lua["submit"], remove: lua["remove"], setData: lua["setdata"], join: lua["join"], hide: lua["hide"],
+		submit: lua["submit"], submitLean: lua["submitlean"], remove: lua["remove"], setData: lua["setdata"], join: lua["join"], hide: lua["hide"],
 		rank: lua["rank"], rang: lua["range"], around: lua["around"],
 		after: lua["after"], between: lua["between"], among: lua["among"],
 		shardRun: lua["shardrun"], shardSample: lua["shardsample"], shardProbe: lua["shardprobe"],
@@ -123,7 +126,8 @@ func scriptSources(consts []luascript.Const, mode string) map[string]string {
 	src := make(map[string]string, len(scriptFragments))
 	mirror := map[string]string{modeMigrating: "mirror", modeExporting: "exportmirror"}[mode]
 	for _, f := range scriptFragments {
-		if f.migrating && mode != modeMigrating || f.name == "drain" && mode != modeExporting && mode != modeFrozen {
+		if f.migrating && mode != modeMigrating || f.name == "drain" && mode != modeExporting && mode != modeFrozen ||
+			f.name == "submitlean" && !(mode == modeLive && leanSuffix(consts)) {
 			continue
 		}
 		var frags []string
@@ -140,6 +144,21 @@ func scriptSources(consts []luascript.Const, mode string) map[string]string {
 		src[f.name] = luascript.MustAssemble(luaFiles, "lua", "board: "+f.name, all, frags...)
 	}
 	return src
+}
+
+// leanSuffix reports whether the constants consts are those of a
+// key-suffix board with an id lookup (WIDTH > 0) and nothing beside it
+// that a write keeps (dense ranks, a cap, rules, hiding): the board
+// whose plain writes submitlean.lua makes.
+func leanSuffix(consts []luascript.Const) bool {
+	want := map[string]string{"STRATEGY": "'s'", "DENSE": "false", "CAP": "0", "RULES": "false", "HIDING": "false"}
+	lean := true
+	for _, c := range consts {
+		if v, ok := want[c.Name]; ok && c.Value != v || c.Name == "WIDTH" && c.Value == "0" {
+			lean = false
+		}
+	}
+	return lean
 }
 
 // The scripts that work on a board's meta HASH and generations, the same

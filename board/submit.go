@@ -178,10 +178,14 @@ func (b *Board) submitOne(ctx context.Context, s Submission) (Result, error) {
 // written): submit then takes the write, reading the board again.
 func (b *Board) submitFast(ctx context.Context, p *writePlan) (res Result, done bool, err error) {
 	g := b.gen.Load()
-	if b.opts.WaitReplicas != 0 || b.opts.WaitAOF || !p.nativeIn(g) {
+	if b.opts.WaitReplicas != 0 || b.opts.WaitAOF {
 		return Result{}, false, nil
 	}
-	res, err = b.writeNative(ctx, g, p)
+	lean := !p.nativeIn(g) && b.submitsLean(g, p)
+	if !lean && !p.nativeIn(g) {
+		return Result{}, false, nil
+	}
+	res, err = b.writeNative(ctx, g, p, lean)
 	if errors.Is(err, errStale) {
 		return Result{}, false, nil
 	}
@@ -201,11 +205,11 @@ func (b *Board) submit(ctx context.Context, p *writePlan) (Result, bool, error) 
 				res, err := b.submitNative(ctx, client, g, p)
 				return out{res: res}, err
 			}
-			args, err := b.scriptArgs(p)
+			script, keys, args, err := b.submitScript(g, p)
 			if err != nil {
 				return out{}, err
 			}
-			res, conflict, err := b.finish(p, g.scripts.submit.Exec(ctx, client, b.scriptKeys(g, p), args))
+			res, conflict, err := b.finish(p, script.Exec(ctx, client, keys, args))
 			if err == nil && conflict {
 				err = errConflict // nothing written: no replica to wait for
 			}

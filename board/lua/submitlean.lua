@@ -1,0 +1,103 @@
+-- submitlean.lua: submit.lua's write on a key-suffix board with an id
+-- lookup (WIDTH > 0) when it writes nothing but the entry: policy 'r' or
+-- 'b', no expectation, member data, expiry, request id or ids passed
+-- asked, on a board without dense ranks, cap, rules or hiding, in a live
+-- generation (not migrating or exporting), not fenced (Board.submitsLean).
+-- Most writes of a key-suffix board are these. The script makes one or
+-- more of them, in order, each as submit.lua would, without its closures
+-- and branches: it finds each id once, reads the descriptor and the
+-- number of buckets once for all, and a write that changes nothing writes
+-- nothing. The buckets are lookup.lua's, read and written here the same
+-- way; only a split goes through lookup.lua.
+--
+-- KEYS: z, i, meta (KEYS[KZ], KEYS[KM], KEYS[KMETA])
+-- ARGV: per write, four: id, policy, the new stored score, the new stored
+--       member (submit.lua's first four).
+-- Reply: per write, submit.lua's reply ({rank, changed, 0} or {rank,
+--        changed, 0, member, score}; trimmed is always 0).
+-- Error: TBMISMATCH, TBDROPPED as submit.lua's; nothing written.
+
+local desc = redis.call('HGET', KEYS[KMETA], 'desc')
+if desc and desc ~= DESC then return redis.error_reply('TBMISMATCH') end
+if not desc and SHARD then return redis.error_reply('TBDROPPED') end
+
+local z, key, out = KEYS[KZ], KEYS[KM], {}
+-- The number of buckets n (false: to read), 2^L <= n, and the buckets
+-- read or written (number -> string, '' when empty).
+local n, lo, c = false, 1, {}
+for w = 1, #ARGV, 4 do
+  local id, ns, nm = ARGV[w], ARGV[w + 2], ARGV[w + 3]
+  -- id's record in its bucket b (string s): from p to stop, its prefix
+  -- the last WIDTH bytes; or p is nil.
+  if not n then
+    n = tonumber(redis.call('HGET', key, 'n') or '1')
+    local _, e = math.frexp(n)
+    lo, c = 2 ^ (e - 1), {}
+  end
+  local h = tonumber(string.sub(redis.sha1hex(id), 1, 8), 16)
+  local b = h % (2 * lo)
+  if b >= n then b = h % lo end
+  local f = string.format('%d', b)
+  local s = c[b]
+  if not s then
+    s = redis.call('HGET', key, f) or ''
+    c[b] = s
+  end
+  local esc = string.gsub(id, '%z', '\0\1')
+  local pat, from, p, stop = '\0\3' .. esc, 1, nil, nil
+  while true do
+    local q
+    p, q = string.find(s, pat, from, true)
+    if not p then break end
+    stop = q + WIDTH
+    if stop == #s or string.sub(s, stop + 1, stop + 2) == '\0\3' then break end
+    from = p + 1
+  end
+
+  local oldm, olds = false, false
+  if p then
+    oldm = string.sub(s, stop - WIDTH + 1, stop) .. id
+    olds = redis.call('ZSCORE', z, oldm)
+  end
+  -- Best keeps the stored entry unless the new one sorts strictly before
+  -- it: a lower score, or an equal score and a lower prefix.
+  if ARGV[w + 1] == 'b' and olds then
+    local x, y = tonumber(ns), tonumber(olds)
+    if x > y or (x == y and tonumber(string.sub(nm, 1, WIDTH)) >= tonumber(string.sub(oldm, 1, WIDTH))) then
+      ns, nm = olds, oldm
+    end
+  end
+
+  local changed = not olds or oldm ~= nm or tonumber(olds) ~= tonumber(ns)
+  if changed then
+    if oldm and oldm ~= nm then redis.call('ZREM', z, oldm) end
+    redis.call('ZADD', z, ns, nm)
+    if oldm ~= nm then
+      local prefix = string.sub(nm, 1, WIDTH)
+      if p then
+        c[b] = string.sub(s, 1, stop - WIDTH) .. prefix .. string.sub(s, stop + 1)
+        redis.call('HSET', key, f, c[b])
+      else
+        local rec = '\0\3' .. esc .. prefix
+        c[b] = s .. rec
+        redis.call('HSET', key, f, c[b])
+        if #s >= 2 * 16 * #rec then -- lookup.lua's LOAD = 16
+          buckets().split(key, WIDTH, true)
+          n = false -- read the buckets again
+        end
+      end
+    end
+  end
+
+  local rank = redis.call('ZRANK', z, nm)
+  rank = rank and rank + 1 or 0
+  if nm == ARGV[w + 3] and ns == ARGV[w + 2] then
+    out[#out + 1] = {rank, changed and 1 or 0, 0}
+  else
+    out[#out + 1] = {rank, changed and 1 or 0, 0, nm, ns}
+  end
+end
+if not desc then
+  redis.call('HSET', KEYS[KMETA], 'desc', DESC, 'gen', GEN, 'state', 'live')
+end
+return out
