@@ -19,7 +19,16 @@ import (
 const (
 	maxNativeSends = 8  // MULTI/EXECs of native writes in flight, per handle
 	maxNativeBatch = 64 // writes in one MULTI/EXEC: about 0.2 ms of Redis time
+	maxLeanSends   = 2  // calls of submitlean.lua in flight, per handle
 )
+
+// sendsOf is how many batches of native (or lean) writes may be in flight.
+func sendsOf(lean bool) int {
+	if lean {
+		return maxLeanSends
+	}
+	return maxNativeSends
+}
 
 // nativeWrite is one write in a batch; replies (its part of EXEC's reply)
 // or err is set once the batch was sent. Its caller reads its result from
@@ -65,7 +74,7 @@ func (c *combiner) join(g *generation, w *nativeWrite, lean bool) (*nativeBatch,
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	z := g.keys.z
-	if c.sends < maxNativeSends && len(c.queue) == 0 {
+	if c.sends < sendsOf(lean) && len(c.queue) == 0 {
 		c.sends++
 		return &nativeBatch{z: z, g: g, lean: lean, writes: []*nativeWrite{w}, sending: true}, true
 	}
@@ -225,11 +234,16 @@ func (b *Board) batchResults(g *generation, ws []*nativeWrite, arr []rueidis.Red
 // sendLean sends the lean writes ws of generation g as one call of
 // submitlean.lua and gives each write its reply, or the error.
 func (b *Board) sendLean(ctx context.Context, g *generation, ws []*nativeWrite) {
-	args := make([]string, 0, 4*len(ws))
+	b.sendLeanOn(ctx, b.client, g, ws)
+}
+
+// sendLeanOn is sendLean through client.
+func (b *Board) sendLeanOn(ctx context.Context, client rueidis.Client, g *generation, ws []*nativeWrite) {
+	args := make([]string, 0, 5*len(ws))
 	for _, w := range ws {
-		args = append(args, w.id, policyCodes[w.policy], fmtFloat(w.score), w.member)
+		args = w.appendLeanArgs(args)
 	}
-	arr, err := g.scripts.submitLean.Exec(ctx, b.client, g.keys.lean(), args).ToArray()
+	arr, err := g.scripts.submitLean.Exec(ctx, client, g.keys.lean(), args).ToArray()
 	switch {
 	case err != nil:
 		err = b.scriptErr("submit", err)
@@ -243,4 +257,12 @@ func (b *Board) sendLean(ctx context.Context, g *generation, ws []*nativeWrite) 
 			w.replies = arr[i : i+1 : i+1]
 		}
 	}
+}
+
+// submitLeanOne writes p alone with submitlean.lua in generation g through
+// client (see submitsLean).
+func (b *Board) submitLeanOne(ctx context.Context, client rueidis.Client, g *generation, p *writePlan) (Result, error) {
+	w := &nativeWrite{writePlan: *p}
+	b.sendLeanOn(ctx, client, g, []*nativeWrite{w})
+	return b.writeResult(w, true)
 }

@@ -1,6 +1,8 @@
 package board
 
 import (
+	"crypto/sha1"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"strconv"
@@ -9,7 +11,6 @@ import (
 
 	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/internal/clip"
-	"github.com/tiebreak/tiebreak/internal/luascript"
 )
 
 // writePlan is one submission ready for every route that sends it:
@@ -89,14 +90,13 @@ func (b *Board) submitsLean(g *generation, p *writePlan) bool {
 	return p.plain && g.scripts.submitLean != nil && b.opts.expireAt.IsZero() && b.fence == ""
 }
 
-// submitScript is the script writing p in generation g, with its KEYS and
-// ARGV: submitlean.lua (see submitsLean) or submit.lua.
-func (b *Board) submitScript(g *generation, p *writePlan) (*luascript.Script, []string, []string, error) {
-	if b.submitsLean(g, p) {
-		return g.scripts.submitLean, g.keys.lean(), []string{p.id, policyCodes[p.policy], fmtFloat(p.score), p.member}, nil
-	}
-	args, err := b.scriptArgs(p)
-	return g.scripts.submit, b.scriptKeys(g, p), args, err
+// appendLeanArgs appends submitlean.lua's ARGV for p to args: id,
+// policy, score, member and the id's bucket hash, the first 32 bits of its
+// SHA1 (lookup.lua's h, computed here rather than in Redis).
+func (p *writePlan) appendLeanArgs(args []string) []string {
+	sum := sha1.Sum([]byte(p.id))
+	h := strconv.FormatUint(uint64(binary.BigEndian.Uint32(sum[:4])), 10)
+	return append(args, p.id, policyCodes[p.policy], fmtFloat(p.score), p.member, h)
 }
 
 // scriptKeys is submit.lua's KEYS for p in generation g: the member-data

@@ -205,11 +205,15 @@ func (b *Board) submit(ctx context.Context, p *writePlan) (Result, bool, error) 
 				res, err := b.submitNative(ctx, client, g, p)
 				return out{res: res}, err
 			}
-			script, keys, args, err := b.submitScript(g, p)
+			if b.submitsLean(g, p) {
+				res, err := b.submitLeanOne(ctx, client, g, p)
+				return out{res: res}, err
+			}
+			args, err := b.scriptArgs(p)
 			if err != nil {
 				return out{}, err
 			}
-			res, conflict, err := b.finish(p, script.Exec(ctx, client, keys, args))
+			res, conflict, err := b.finish(p, g.scripts.submit.Exec(ctx, client, b.scriptKeys(g, p), args))
 			if err == nil && conflict {
 				err = errConflict // nothing written: no replica to wait for
 			}

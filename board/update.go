@@ -266,10 +266,9 @@ func (b *Board) submitScriptMany(ctx context.Context, client rueidis.Client, g *
 func (b *Board) submitLeanMany(ctx context.Context, client rueidis.Client, g *generation, plans []writePlan, todo []int, out []ManyResult) []int {
 	var execs []rueidis.LuaExec
 	for from := 0; from < len(todo); from += maxNativeBatch {
-		args := make([]string, 0, 4*min(maxNativeBatch, len(todo)-from))
+		args := make([]string, 0, 5*min(maxNativeBatch, len(todo)-from))
 		for _, i := range todo[from:min(from+maxNativeBatch, len(todo))] {
-			p := &plans[i]
-			args = append(args, p.id, policyCodes[p.policy], fmtFloat(p.score), p.member)
+			args = plans[i].appendLeanArgs(args)
 		}
 		execs = append(execs, rueidis.LuaExec{Keys: g.keys.lean(), Args: args})
 	}

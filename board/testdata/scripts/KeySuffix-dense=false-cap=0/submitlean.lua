@@ -194,8 +194,10 @@ end
 -- way; only a split goes through lookup.lua.
 --
 -- KEYS: z, i, meta (KEYS[KZ], KEYS[KM], KEYS[KMETA])
--- ARGV: per write, four: id, policy, the new stored score, the new stored
---       member (submit.lua's first four).
+-- ARGV: per write, five: id, policy, the new stored score, the new stored
+--       member (submit.lua's first four), and the first 32 bits of the
+--       id's SHA1 as a decimal number (lookup.lua's h), which the caller
+--       computes so that Redis does not.
 -- Reply: per write, submit.lua's reply ({rank, changed, 0} or {rank,
 --        changed, 0, member, score}; trimmed is always 0).
 -- Error: TBMISMATCH, TBDROPPED as submit.lua's; nothing written.
@@ -208,7 +210,7 @@ local z, key, out = KEYS[KZ], KEYS[KM], {}
 -- The number of buckets n (false: to read), 2^L <= n, and the buckets
 -- read or written (number -> string, '' when empty).
 local n, lo, c = false, 1, {}
-for w = 1, #ARGV, 4 do
+for w = 1, #ARGV, 5 do
   local id, ns, nm = ARGV[w], ARGV[w + 2], ARGV[w + 3]
   -- id's record in its bucket b (string s): from p to stop, its prefix
   -- the last WIDTH bytes; or p is nil.
@@ -217,7 +219,7 @@ for w = 1, #ARGV, 4 do
     local _, e = math.frexp(n)
     lo, c = 2 ^ (e - 1), {}
   end
-  local h = tonumber(string.sub(redis.sha1hex(id), 1, 8), 16)
+  local h = tonumber(ARGV[w + 4])
   local b = h % (2 * lo)
   if b >= n then b = h % lo end
   local f = string.format('%d', b)
