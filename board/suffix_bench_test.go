@@ -119,7 +119,7 @@ func throughputAlternating(b *testing.B, client rueidis.Client, callers int, cal
 	next := make([]int64, n)
 	// A first block of each, not counted, warms the server and the client
 	// (a fresh server's first allocations cost it page faults).
-	for done := int64(-block); done < int64(b.N); done += block {
+	for done := -block; done < int64(b.N); done += block {
 		size := min(block, int64(b.N)-done)
 		for w := range n {
 			f := call(w)

@@ -188,8 +188,9 @@ end
 -- generation (not migrating or exporting), not fenced (Board.submitsLean).
 -- Most writes of a key-suffix board are these. The script makes one or
 -- more of them, in order, each as submit.lua would, without its closures
--- and branches: it finds each id once, reads the descriptor and the
--- number of buckets once for all, and a write that changes nothing writes
+-- and branches: it finds each id once, reads the descriptor, the number
+-- of buckets and the buckets of all its writes in three calls, stores the
+-- buckets it changed in one, and a write that changes nothing writes
 -- nothing. The buckets are lookup.lua's, read and written here the same
 -- way; only a split goes through lookup.lua.
 --
@@ -207,28 +208,52 @@ if desc and desc ~= DESC then return redis.error_reply('TBMISMATCH') end
 if not desc and SHARD then return redis.error_reply('TBDROPPED') end
 
 local z, key, out = KEYS[KZ], KEYS[KM], {}
--- The number of buckets n (false: to read), 2^L <= n, and the buckets
--- read or written (number -> string, '' when empty).
-local n, lo, c = false, 1, {}
+-- The number of buckets n (false: to read), 2^L <= n, the buckets read
+-- or written (number -> string, '' when empty), and those written but
+-- not yet stored (number -> field name): a call stores them all in one
+-- HSET, at its end or before a split, which reads them.
+local n, lo, c, dirty = false, 1, {}, {}
+local function bucket(h)
+  local b = h % (2 * lo)
+  if b >= n then b = h % lo end
+  return b
+end
+local function flush()
+  local args = {}
+  for b, f in pairs(dirty) do
+    args[#args + 1] = f
+    args[#args + 1] = c[b]
+  end
+  if #args > 0 then redis.call('HSET', key, unpack(args)) end
+  dirty = {}
+end
+-- Reads the number of buckets and, in one HMGET, the buckets of the
+-- writes from the one at w on.
+local function load(w)
+  n = tonumber(redis.call('HGET', key, 'n') or '1')
+  local _, e = math.frexp(n)
+  lo, c = 2 ^ (e - 1), {}
+  local fields, seen = {}, {}
+  for v = w, #ARGV, 5 do
+    local b = bucket(tonumber(ARGV[v + 4]))
+    if not seen[b] then
+      seen[b] = true
+      fields[#fields + 1] = string.format('%d', b)
+    end
+  end
+  local got = redis.call('HMGET', key, unpack(fields))
+  for i, f in ipairs(fields) do c[tonumber(f)] = got[i] or '' end
+end
+
 for w = 1, #ARGV, 5 do
   local id, ns, nm = ARGV[w], ARGV[w + 2], ARGV[w + 3]
   -- id's record in its bucket b (string s): from p to stop, its prefix
   -- the last WIDTH bytes; or p is nil.
-  if not n then
-    n = tonumber(redis.call('HGET', key, 'n') or '1')
-    local _, e = math.frexp(n)
-    lo, c = 2 ^ (e - 1), {}
-  end
-  local h = tonumber(ARGV[w + 4])
-  local b = h % (2 * lo)
-  if b >= n then b = h % lo end
-  local f = string.format('%d', b)
+  if not n then load(w) end
+  local b = bucket(tonumber(ARGV[w + 4]))
   local s = c[b]
-  if not s then
-    s = redis.call('HGET', key, f) or ''
-    c[b] = s
-  end
-  local esc = string.gsub(id, '%z', '\0\1')
+  local esc = id
+  if string.find(id, '\0', 1, true) then esc = string.gsub(id, '%z', '\0\1') end
   local pat, from, p, stop = '\0\3' .. esc, 1, nil, nil
   while true do
     local q
@@ -259,14 +284,14 @@ for w = 1, #ARGV, 5 do
     redis.call('ZADD', z, ns, nm)
     if oldm ~= nm then
       local prefix = string.sub(nm, 1, WIDTH)
+      dirty[b] = string.format('%d', b)
       if p then
         c[b] = string.sub(s, 1, stop - WIDTH) .. prefix .. string.sub(s, stop + 1)
-        redis.call('HSET', key, f, c[b])
       else
         local rec = '\0\3' .. esc .. prefix
         c[b] = s .. rec
-        redis.call('HSET', key, f, c[b])
         if #s >= 2 * 16 * #rec then -- lookup.lua's LOAD = 16
+          flush()
           buckets().split(key, WIDTH, true)
           n = false -- read the buckets again
         end
@@ -282,6 +307,7 @@ for w = 1, #ARGV, 5 do
     out[#out + 1] = {rank, changed and 1 or 0, 0, nm, ns}
   end
 end
+flush()
 if not desc then
   redis.call('HSET', KEYS[KMETA], 'desc', DESC, 'gen', GEN, 'state', 'live')
 end
