@@ -2,6 +2,7 @@ package board
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 
@@ -147,11 +148,7 @@ func (b *Board) writeResult(w *nativeWrite, lean bool) (Result, error) {
 		return Result{}, w.err
 	}
 	if lean {
-		arr, err := w.replies[0].ToArray()
-		if err != nil {
-			return Result{}, fmt.Errorf("board: submit reply of unexpected shape: %w", ErrReply)
-		}
-		return b.finishArr(&w.writePlan, arr)
+		return b.leanResult(&w.writePlan, w.replies)
 	}
 	return b.nativeResult(&w.writePlan, w.replies, w.withScore)
 }
@@ -244,19 +241,56 @@ func (b *Board) sendLeanOn(ctx context.Context, client rueidis.Client, g *genera
 		args = w.appendLeanArgs(args)
 	}
 	arr, err := g.scripts.submitLean.Exec(ctx, client, g.keys.lean(), args).ToArray()
-	switch {
-	case err != nil:
+	var parts [][]rueidis.RedisMessage
+	if err != nil {
 		err = b.scriptErr("submit", err)
-	case len(arr) != len(ws):
-		err = fmt.Errorf("board: submit: script reply of %d writes, want %d: %w", len(arr), len(ws), ErrReply)
+	} else {
+		parts, err = splitLean(arr, len(ws))
 	}
 	for i, w := range ws {
 		if err != nil {
 			w.err = err
 		} else {
-			w.replies = arr[i : i+1 : i+1]
+			w.replies = parts[i]
 		}
 	}
+}
+
+// splitLean splits submitlean.lua's flat reply arr into each of its n
+// writes' part: rank and code, then the stored member and score when the
+// code is 2 or more.
+func splitLean(arr []rueidis.RedisMessage, n int) ([][]rueidis.RedisMessage, error) {
+	parts := make([][]rueidis.RedisMessage, 0, n)
+	for len(arr) >= 2 && len(parts) < n {
+		k := 2
+		if code, err := arr[1].AsInt64(); err != nil {
+			return nil, fmt.Errorf("board: submit reply: %w: %w", ErrReply, err)
+		} else if code >= 2 {
+			k = 4
+		}
+		if len(arr) < k {
+			break
+		}
+		parts, arr = append(parts, arr[:k:k]), arr[k:]
+	}
+	if len(parts) != n || len(arr) != 0 {
+		return nil, fmt.Errorf("board: submit: script reply for %d writes, want %d: %w", len(parts), n, ErrReply)
+	}
+	return parts, nil
+}
+
+// leanResult reads one write's part of submitlean.lua's reply (see
+// splitLean) to p.
+func (b *Board) leanResult(p *writePlan, part []rueidis.RedisMessage) (Result, error) {
+	rank, err1 := part[0].AsInt64()
+	code, err2 := part[1].AsInt64()
+	if err := errors.Join(err1, err2); err != nil {
+		return Result{}, fmt.Errorf("board: submit reply: %w: %w", ErrReply, err)
+	}
+	res := Result{Entry: Entry{ID: p.id, Rank: rank}, Changed: code%2 == 1}
+	var err error
+	res.Entry.Values, err = b.storedValues(p, part[2:])
+	return res, err
 }
 
 // submitLeanOne writes p alone with submitlean.lua in generation g through

@@ -120,7 +120,10 @@ type Result struct {
 // Redis's own ZADD, ZSCORE and ZRANK in one MULTI/EXEC. Concurrent callers
 // of one handle share those transactions under load: past 8 in flight,
 // writes wait for one to end and go together, up to 64 in one MULTI/EXEC,
-// each still its own atomic step. A caller whose context ends while its
+// each still its own atomic step. The same writes on a key-suffix board
+// (a layout of two fields or more; one field writes as a packed board)
+// run a lean script, shared the same way past 2 calls in flight, up to 64
+// writes in one call, made in turn. A caller whose context ends while its
 // write waits gets an error wrapping the context's error, and
 // the write is not sent; except the first caller of a waiting batch, which
 // sends it when its turn comes, its own context ended or not, so that the

@@ -134,7 +134,10 @@ type ManyResult struct {
 
 // SubmitMany writes many entries in one pipelined round trip (at most
 // 100,000; more are all refused with ErrArgument, nothing sent),
-// each in its own atomic script: one EVALSHA each, and an
+// each in its own atomic script: one EVALSHA each (a key-suffix board's
+// plain writes, Replace or Best with nothing else, up to 64 in one, made in
+// turn; a run of them and a run of others go one after the other, in
+// order), and an
 // EVAL for those a server answers NOSCRIPT (never SCRIPT LOAD, so it talks
 // only to the nodes of the board's keys). It returns one result per
 // submission, in order; an invalid submission gets its error without being
@@ -276,11 +279,11 @@ func (b *Board) submitLeanMany(ctx context.Context, client rueidis.Client, g *ge
 	for j, r := range g.scripts.submitLean.ExecMany(ctx, client, execs...) {
 		sent := todo[j*maxNativeBatch : min((j+1)*maxNativeBatch, len(todo))]
 		arr, err := r.ToArray()
-		switch {
-		case err != nil:
+		var parts [][]rueidis.RedisMessage
+		if err != nil {
 			err = b.scriptErr("submit", err)
-		case len(arr) != len(sent):
-			err = fmt.Errorf("board: submit: script reply of %d writes, want %d: %w", len(arr), len(sent), ErrReply)
+		} else {
+			parts, err = splitLean(arr, len(sent))
 		}
 		for k, i := range sent {
 			if err != nil {
@@ -290,13 +293,7 @@ func (b *Board) submitLeanMany(ctx context.Context, client rueidis.Client, g *ge
 				}
 				continue
 			}
-			var res Result
-			w, werr := arr[k].ToArray()
-			if werr != nil {
-				werr = fmt.Errorf("board: submit reply of unexpected shape: %w", ErrReply)
-			} else {
-				res, werr = b.finishArr(&plans[i], w)
-			}
+			res, werr := b.leanResult(&plans[i], parts[k])
 			out[i] = ManyResult{Result: res, Err: werr}
 		}
 	}

@@ -199,8 +199,10 @@ end
 --       member (submit.lua's first four), and the first 32 bits of the
 --       id's SHA1 as a decimal number (lookup.lua's h), which the caller
 --       computes so that Redis does not.
--- Reply: per write, submit.lua's reply ({rank, changed, 0} or {rank,
---        changed, 0, member, score}; trimmed is always 0).
+-- Reply: one flat array, per write: its rank (as submit.lua's), then 0
+--        or 1, changed, when the stored member and score are those sent,
+--        else 2 or 3 (2 + changed) followed by the stored member and
+--        score. Nothing is ever trimmed.
 -- Error: TBMISMATCH, TBDROPPED as submit.lua's; nothing written.
 
 local desc = redis.call('HGET', KEYS[KMETA], 'desc')
@@ -210,7 +212,7 @@ if not desc and SHARD then return redis.error_reply('TBDROPPED') end
 local z, key, out = KEYS[KZ], KEYS[KM], {}
 -- The number of buckets n (false: to read), 2^L <= n, the buckets read
 -- or written (number -> string, '' when empty), and those written but
--- not yet stored (number -> field name): a call stores them all in one
+-- not yet stored (number -> true): a call stores them all in one
 -- HSET, at its end or before a split, which reads them.
 local n, lo, c, dirty = false, 1, {}, {}
 local function bucket(h)
@@ -220,8 +222,8 @@ local function bucket(h)
 end
 local function flush()
   local args = {}
-  for b, f in pairs(dirty) do
-    args[#args + 1] = f
+  for b in pairs(dirty) do
+    args[#args + 1] = string.format('%d', b)
     args[#args + 1] = c[b]
   end
   if #args > 0 then redis.call('HSET', key, unpack(args)) end
@@ -284,7 +286,7 @@ for w = 1, #ARGV, 5 do
     redis.call('ZADD', z, ns, nm)
     if oldm ~= nm then
       local prefix = string.sub(nm, 1, WIDTH)
-      dirty[b] = string.format('%d', b)
+      dirty[b] = true
       if p then
         c[b] = string.sub(s, 1, stop - WIDTH) .. prefix .. string.sub(s, stop + 1)
       else
@@ -300,11 +302,13 @@ for w = 1, #ARGV, 5 do
   end
 
   local rank = redis.call('ZRANK', z, nm)
-  rank = rank and rank + 1 or 0
+  out[#out + 1] = rank and rank + 1 or 0
   if nm == ARGV[w + 3] and ns == ARGV[w + 2] then
-    out[#out + 1] = {rank, changed and 1 or 0, 0}
+    out[#out + 1] = changed and 1 or 0
   else
-    out[#out + 1] = {rank, changed and 1 or 0, 0, nm, ns}
+    out[#out + 1] = changed and 3 or 2
+    out[#out + 1] = nm
+    out[#out + 1] = ns
   end
 end
 flush()
