@@ -152,7 +152,8 @@ local function buckets()
     while p <= #s do
       local nextp = string.find(s, '\0\3', p + 2, true) or #s + 1
       local r = string.sub(s, p, nextp - 1)
-      local rid = string.gsub(string.sub(r, 3, #r - width), '%z\1', '\0')
+      local rid = string.sub(r, 3, #r - width)
+      if string.find(rid, '\0', 1, true) then rid = string.gsub(rid, '%z\1', '\0') end
       if tonumber(string.sub(redis.sha1hex(rid), 1, 8), 16) % (2 * lo) == n then
         move[#move + 1] = r
       else
