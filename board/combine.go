@@ -19,8 +19,8 @@ import (
 // commands' own atomic step inside the transaction.
 const (
 	maxNativeSends = 8  // MULTI/EXECs of native writes in flight, per handle
-	maxNativeBatch = 64 // writes in one MULTI/EXEC: about 0.2 ms of Redis time
-	maxLeanSends   = 2  // calls of submitlean.lua in flight, per handle
+	maxNativeBatch = 64 // writes in one MULTI/EXEC (about 0.2 ms of Redis time) or submitlean.lua call (about 0.6 ms)
+	maxLeanSends   = 2  // calls of submitlean.lua in flight, per handle: fewer, larger calls than MULTI/EXECs, as each call's fixed cost is higher
 )
 
 // sendsOf is how many batches of native (or lean) writes may be in flight.
@@ -31,8 +31,8 @@ func sendsOf(lean bool) int {
 	return maxNativeSends
 }
 
-// nativeWrite is one write in a batch; replies (its part of EXEC's reply)
-// or err is set once the batch was sent. Its caller reads its result from
+// nativeWrite is one write in a batch; replies (its part of EXEC's reply,
+// or of submitlean.lua's) or err is set once the batch was sent. Its caller reads its result from
 // them: the sender never reads another caller's values, which that
 // caller may reuse once it has left.
 type nativeWrite struct {
@@ -43,14 +43,12 @@ type nativeWrite struct {
 	skip      bool // its caller left before the batch was sent: not sent
 }
 
-// A key-suffix board's plain writes (see Board.submitsLean) share batches
-// the same way: a batch of them is one call of submitlean.lua, which makes
-// each write in turn, each with its own reply. The script is one atomic
-// step for all of them, and reads the descriptor and the lookup's number
-// of buckets once.
-
 // nativeBatch is the writes sent as one MULTI/EXEC to the sorted set z
-// of generation g.
+// of generation g, or, lean, as one call of submitlean.lua: a key-suffix
+// board's plain writes (see Board.submitsLean) share batches the same
+// way, past maxLeanSends calls in flight, and the script makes each write
+// in turn, each with its own part of the reply, reading the descriptor,
+// the lookup's number of buckets and the writes' buckets once for all.
 type nativeBatch struct {
 	z       string
 	g       *generation
