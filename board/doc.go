@@ -55,7 +55,8 @@
 // MULTI/EXECs: the descriptor, the number of buckets and the buckets are
 // read once per call, and the buckets written stored in one HSET. At 64
 // callers such writes reached 0.63x to 0.83x a packed board's throughput
-// on Redis 7.0 (docs/performance.md), against 0.4x with a script per write.
+// on Redis 7.0 (docs/performance.md), against 0.4x with a script per write,
+// with the same stored format and memory.
 //
 // # A board describes itself
 //
