@@ -91,6 +91,18 @@ func BenchmarkSubmitNative(b *testing.B) {
 	gobench.Run(b, env, gobench.Comparison(b, f, "uniform-cpu"))
 }
 
+// BenchmarkSubmitSuffix is the bench command's comparison of the
+// key-suffix Submit (Best) with the packed one at 64 callers, on 10,000
+// ids already on the boards (suffix-c64) and on new ids (suffix-new-c64),
+// each variant after the other; BenchmarkSubmitSuffixRatio measures the
+// same in alternating blocks, with the Redis CPU per write.
+func BenchmarkSubmitSuffix(b *testing.B) {
+	env := redistest.New(b)
+	f := gobench.Prepare(b, env, "writes")
+	gobench.Run(b, env, gobench.Comparison(b, f, "suffix-c64"))
+	gobench.Run(b, env, gobench.Comparison(b, f, "suffix-new-c64"))
+}
+
 // BenchmarkSubmitNativeZScore is BenchmarkSubmitNative's Redis CPU per
 // write with the board's client taken to be one of an engine that refused
 // ZRANK ... WITHSCORE: its Best writes send ZADD, ZSCORE and ZRANK, as on

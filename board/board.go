@@ -134,6 +134,16 @@ func (b *Board) Options() Options {
 
 func (b *Board) suffix() bool { return b.opts.Strategy == KeySuffix }
 
+// lookup reports whether b keeps an id lookup (tb:{name}:i, lua/lookup.lua):
+// a key-suffix board whose members have a prefix. A key-suffix board of one
+// field (width 0) stores the id itself as the member, as a packed board
+// does, and finds it the same way, by ZSCORE of the id: it reads and writes
+// no lookup. (Its descriptor still says "lookup":"buckets", as it always
+// has, so boards written before keep their descriptor; such a board may
+// hold a lookup HASH from then, which nothing reads and Clear, Drop and a
+// migration delete.)
+func (b *Board) lookup() bool { return b.suffix() && b.width > 0 }
+
 // layoutConsts are the constants that describe how the board stores an
 // entry (see lua/common.lua), each name preceded by prefix: "" for the
 // board's own, "T_" for a migration's target (lua/mirror.lua).

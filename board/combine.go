@@ -2,6 +2,7 @@ package board
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 
@@ -18,11 +19,20 @@ import (
 // commands' own atomic step inside the transaction.
 const (
 	maxNativeSends = 8  // MULTI/EXECs of native writes in flight, per handle
-	maxNativeBatch = 64 // writes in one MULTI/EXEC: about 0.2 ms of Redis time
+	maxNativeBatch = 64 // writes in one MULTI/EXEC (about 0.2 ms of Redis time) or submitlean.lua call (about 0.6 ms)
+	maxLeanSends   = 2  // calls of submitlean.lua in flight, per handle: fewer, larger calls than MULTI/EXECs, as each call's fixed cost is higher
 )
 
-// nativeWrite is one write in a batch; replies (its part of EXEC's reply)
-// or err is set once the batch was sent. Its caller reads its result from
+// sendsOf is how many batches of native (or lean) writes may be in flight.
+func sendsOf(lean bool) int {
+	if lean {
+		return maxLeanSends
+	}
+	return maxNativeSends
+}
+
+// nativeWrite is one write in a batch; replies (its part of EXEC's reply,
+// or of submitlean.lua's) or err is set once the batch was sent. Its caller reads its result from
 // them: the sender never reads another caller's values, which that
 // caller may reuse once it has left.
 type nativeWrite struct {
@@ -34,10 +44,15 @@ type nativeWrite struct {
 }
 
 // nativeBatch is the writes sent as one MULTI/EXEC to the sorted set z
-// of generation g.
+// of generation g, or, lean, as one call of submitlean.lua: a key-suffix
+// board's plain writes (see Board.submitsLean) share batches the same
+// way, past maxLeanSends calls in flight, and the script makes each write
+// in turn, each with its own part of the reply, reading the descriptor,
+// the lookup's number of buckets and the writes' buckets once for all.
 type nativeBatch struct {
 	z       string
 	g       *generation
+	lean    bool // submitlean.lua's writes, not native ones
 	writes  []*nativeWrite
 	start   chan struct{} // closed when the batch may be sent (nil: at once)
 	done    chan struct{} // closed when every write has its result
@@ -51,23 +66,24 @@ type combiner struct {
 	queue []*nativeBatch // batches waiting for a send to end, oldest first
 }
 
-// join adds w to a batch for z and reports whether its caller leads it
-// (sends it); a led batch with a start channel waits for it first.
-func (c *combiner) join(g *generation, w *nativeWrite) (*nativeBatch, bool) {
+// join adds w to a batch for z, native or lean, and reports whether its
+// caller leads it (sends it); a led batch with a start channel waits for
+// it first.
+func (c *combiner) join(g *generation, w *nativeWrite, lean bool) (*nativeBatch, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	z := g.keys.z
-	if c.sends < maxNativeSends && len(c.queue) == 0 {
+	if c.sends < sendsOf(lean) && len(c.queue) == 0 {
 		c.sends++
-		return &nativeBatch{z: z, g: g, writes: []*nativeWrite{w}, sending: true}, true
+		return &nativeBatch{z: z, g: g, lean: lean, writes: []*nativeWrite{w}, sending: true}, true
 	}
 	if n := len(c.queue); n > 0 {
-		if last := c.queue[n-1]; last.z == z && len(last.writes) < maxNativeBatch {
+		if last := c.queue[n-1]; last.z == z && last.lean == lean && len(last.writes) < maxNativeBatch {
 			last.writes = append(last.writes, w)
 			return last, false
 		}
 	}
-	nb := &nativeBatch{z: z, g: g, writes: []*nativeWrite{w}, start: make(chan struct{}), done: make(chan struct{})}
+	nb := &nativeBatch{z: z, g: g, lean: lean, writes: []*nativeWrite{w}, start: make(chan struct{}), done: make(chan struct{})}
 	c.queue = append(c.queue, nb)
 	return nb, true
 }
@@ -99,11 +115,11 @@ func (c *combiner) leave(nb *nativeBatch, w *nativeWrite) bool {
 	return true
 }
 
-// writeNative writes p as a native write of the generation g, alone or
-// in a batch (see combiner).
-func (b *Board) writeNative(ctx context.Context, g *generation, p *writePlan) (Result, error) {
+// writeNative writes p as a native write of the generation g, or with
+// submitlean.lua when lean, alone or in a batch (see combiner).
+func (b *Board) writeNative(ctx context.Context, g *generation, p *writePlan, lean bool) (Result, error) {
 	w := &nativeWrite{writePlan: *p}
-	nb, lead := b.comb.join(g, w)
+	nb, lead := b.comb.join(g, w, lean)
 	if lead {
 		if nb.start != nil {
 			<-nb.start                       // as long as the send before it
@@ -111,11 +127,11 @@ func (b *Board) writeNative(ctx context.Context, g *generation, p *writePlan) (R
 		}
 		b.sendBatch(ctx, nb)
 		b.comb.release()
-		return b.writeResult(w)
+		return b.writeResult(w, lean)
 	}
 	select {
 	case <-nb.done:
-		return b.writeResult(w)
+		return b.writeResult(w, lean)
 	case <-ctx.Done():
 		if b.comb.leave(nb, w) {
 			return Result{}, fmt.Errorf("board: submit: %w (nothing written)", ctx.Err())
@@ -124,10 +140,13 @@ func (b *Board) writeNative(ctx context.Context, g *generation, p *writePlan) (R
 	}
 }
 
-// writeResult is the result of the sent write w.
-func (b *Board) writeResult(w *nativeWrite) (Result, error) {
+// writeResult is the result of the sent write w, native or lean.
+func (b *Board) writeResult(w *nativeWrite, lean bool) (Result, error) {
 	if w.err != nil {
 		return Result{}, w.err
+	}
+	if lean {
+		return b.leanResult(&w.writePlan, w.replies)
 	}
 	return b.nativeResult(&w.writePlan, w.replies, w.withScore)
 }
@@ -141,6 +160,13 @@ func (b *Board) sendBatch(ctx context.Context, nb *nativeBatch) {
 		if !w.skip {
 			ws = append(ws, w)
 		}
+	}
+	if nb.lean {
+		b.sendLean(ctx, nb.g, ws)
+		if nb.done != nil {
+			close(nb.done)
+		}
+		return
 	}
 	withScore := b.withScore()
 	send := func() []rueidis.RedisResult {
@@ -198,4 +224,77 @@ func (b *Board) batchResults(g *generation, ws []*nativeWrite, arr []rueidis.Red
 		w.replies, arr = arr[:k:k], arr[k:]
 	}
 	return nil
+}
+
+// sendLean sends the lean writes ws of generation g as one call of
+// submitlean.lua and gives each write its reply, or the error.
+func (b *Board) sendLean(ctx context.Context, g *generation, ws []*nativeWrite) {
+	b.sendLeanOn(ctx, b.client, g, ws)
+}
+
+// sendLeanOn is sendLean through client.
+func (b *Board) sendLeanOn(ctx context.Context, client rueidis.Client, g *generation, ws []*nativeWrite) {
+	args := make([]string, 0, 5*len(ws))
+	for _, w := range ws {
+		args = w.appendLeanArgs(args)
+	}
+	arr, err := g.scripts.submitLean.Exec(ctx, client, g.keys.lean(), args).ToArray()
+	var parts [][]rueidis.RedisMessage
+	if err != nil {
+		err = b.scriptErr("submit", err)
+	} else {
+		parts, err = splitLean(arr, len(ws))
+	}
+	for i, w := range ws {
+		if err != nil {
+			w.err = err
+		} else {
+			w.replies = parts[i]
+		}
+	}
+}
+
+// splitLean splits submitlean.lua's flat reply arr into each of its n
+// writes' part: rank and code, then the stored member and score when the
+// code is 2 or more.
+func splitLean(arr []rueidis.RedisMessage, n int) ([][]rueidis.RedisMessage, error) {
+	parts := make([][]rueidis.RedisMessage, 0, n)
+	for len(arr) >= 2 && len(parts) < n {
+		k := 2
+		if code, err := arr[1].AsInt64(); err != nil {
+			return nil, fmt.Errorf("board: submit reply: %w: %w", ErrReply, err)
+		} else if code >= 2 {
+			k = 4
+		}
+		if len(arr) < k {
+			break
+		}
+		parts, arr = append(parts, arr[:k:k]), arr[k:]
+	}
+	if len(parts) != n || len(arr) != 0 {
+		return nil, fmt.Errorf("board: submit: script reply for %d writes, want %d: %w", len(parts), n, ErrReply)
+	}
+	return parts, nil
+}
+
+// leanResult reads one write's part of submitlean.lua's reply (see
+// splitLean) to p.
+func (b *Board) leanResult(p *writePlan, part []rueidis.RedisMessage) (Result, error) {
+	rank, err1 := part[0].AsInt64()
+	code, err2 := part[1].AsInt64()
+	if err := errors.Join(err1, err2); err != nil {
+		return Result{}, fmt.Errorf("board: submit reply: %w: %w", ErrReply, err)
+	}
+	res := Result{Entry: Entry{ID: p.id, Rank: rank}, Changed: code%2 == 1}
+	var err error
+	res.Entry.Values, err = b.storedValues(p, part[2:])
+	return res, err
+}
+
+// submitLeanOne writes p alone with submitlean.lua in generation g through
+// client (see submitsLean).
+func (b *Board) submitLeanOne(ctx context.Context, client rueidis.Client, g *generation, p *writePlan) (Result, error) {
+	w := &nativeWrite{writePlan: *p}
+	b.sendLeanOn(ctx, client, g, []*nativeWrite{w})
+	return b.writeResult(w, true)
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/internal/engine"
 	"github.com/tiebreak/tiebreak/internal/redisops"
+	"github.com/tiebreak/tiebreak/pack"
 )
 
 // commandsOf runs op on a server of its own and returns the Redis commands
@@ -45,7 +46,8 @@ func commandsOf(t *testing.T, client rueidis.Client, op func() error) map[string
 // that stores one make exactly the Redis commands the scripts name (one
 // EVALSHA, then the data commands; a packed board's Replace or Best
 // write, Redis's own commands in one MULTI/EXEC), nothing to read or check
-// it; and SubmitMany is one EVALSHA per submission, never a SCRIPT LOAD.
+// it; and SubmitMany is one EVALSHA per submission (a key-suffix board's
+// plain ones: one for them all), never a SCRIPT LOAD.
 func TestCommandsPerCall(t *testing.T) {
 	_, client := privateServer(t)
 	ctx := context.Background()
@@ -78,11 +80,13 @@ func TestCommandsPerCall(t *testing.T) {
 			"get":    get,
 			"around": {"evalsha_ro": "1", "zrank": "1", "zrange": "1"},
 		}},
-		// The id lookup in buckets: the number of buckets and the id's
-		// bucket, two HGETs, and the descriptor, one more.
+		// The id lookup in buckets: the descriptor and the number of
+		// buckets, two HGETs, and the buckets of the call's writes, one
+		// HMGET; the buckets written, one HSET. SubmitMany's plain writes
+		// go in one EVALSHA (submitlean.lua) for them all.
 		{Options{Strategy: KeySuffix}, map[string]map[string]string{
-			"submit": {"evalsha": "1", "hget": "3", "zadd": "1", "hset": "1", "zrank": "1"},
-			"many":   {"evalsha": "3", "hget": "9", "zadd": "3", "hset": "3", "zrank": "3"},
+			"submit": {"evalsha": "1", "hget": "2", "hmget": "1", "zadd": "1", "hset": "1", "zrank": "1"},
+			"many":   {"evalsha": "1", "hget": "2", "hmget": "1", "zadd": "3", "hset": "1", "zrank": "3"},
 			"top":    {"zrange": "1"},
 			"rank":   {"evalsha_ro": "1", "hget": "2", "zscore": "1", "zrank": "1"},
 			"get":    {"evalsha_ro": "1", "hget": "2", "zscore": "1", "zrank": "1"},
@@ -125,5 +129,46 @@ func TestCommandsPerCall(t *testing.T) {
 				t.Errorf("commands per call (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// A key-suffix board of one field keeps no lookup (its member is the id):
+// no call reads or writes one. Its plain writes are native, as a packed
+// board's; its scripted writes, reads, hiding and removes find the member
+// by ZSCORE of the id.
+func TestCommandsPerCallOneField(t *testing.T) {
+	_, client := privateServer(t)
+	ctx := context.Background()
+	one, err := pack.NewLayout(pack.Field{Name: "time", Width: 20, Dir: pack.LowerIsBetter})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := New(ctx, client, "commandsone", one, Options{Strategy: KeySuffix, Hiding: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustSubmit(t, b, Submission{ID: "a", Values: []float64{1}})
+	mustSubmit(t, b, Submission{ID: "b", Values: []float64{2}, Policy: PerField})
+	_, _ = b.Rank(ctx, "a", Ordinal)
+	_, _ = b.Hide(ctx, "b")
+	_, _ = b.Remove(ctx, "b")
+	got := map[string]map[string]string{
+		"perfield": commandsOf(t, client, func() error {
+			return errOf(b.Submit(ctx, Submission{ID: "c", Values: []float64{3}, Policy: PerField, Ops: []Op{OpMin}}))
+		}),
+		"rank":   commandsOf(t, client, func() error { return errOf(b.Rank(ctx, "a", Ordinal)) }),
+		"hide":   commandsOf(t, client, func() error { return errOf(b.Hide(ctx, "c")) }),
+		"remove": commandsOf(t, client, func() error { return errOf(b.Remove(ctx, "a")) }),
+	}
+	// The HGETs read the descriptor and (hide) the expiry; the HDEL is
+	// the member data's.
+	want := map[string]map[string]string{
+		"perfield": {"evalsha": "1", "hget": "1", "zscore": "2", "zadd": "1", "zrank": "1"}, // zscore: z, then the hidden set
+		"rank":     {"zrank": "1"}, // the member is the id: a plain ZRANK
+		"hide":     {"evalsha": "1", "hget": "2", "zscore": "1", "zrem": "1", "zadd": "1"},
+		"remove":   {"evalsha": "1", "zscore": "1", "zrem": "1", "hdel": "1"},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("commands per call (-want +got):\n%s", diff)
 	}
 }

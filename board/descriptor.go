@@ -69,7 +69,9 @@ type descriptor struct {
 
 // lookupBuckets is descriptor.Lookup of a KeySuffix board whose ids are
 // hashed into buckets: tb:{name}:i is a HASH of buckets, each field
-// holding the ids of one bucket with their members' prefixes.
+// holding the ids of one bucket with their members' prefixes. A layout of
+// one field has no prefixes, so it keeps no HASH (its member is the id,
+// Board.lookup), under the same descriptor as before, when it kept one.
 const lookupBuckets = "buckets"
 
 // fieldDescriptor is one field of a descriptor.

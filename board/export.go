@@ -20,7 +20,7 @@ func (b *Board) adoptExport(m meta) error {
 	if m.state == phaseRetired {
 		return errRetired
 	}
-	k := genKeys(b.prefix, m.gen, b.opts)
+	k := genKeys(b.prefix, m.gen, b.opts, b.lookup())
 	k.script = append(k.script[:k.nlean+1:k.nlean+1], k.dirty, k.inflight)
 	k.nlean = len(k.script) // every write records its ids
 	g := &generation{n: m.gen, keys: k, state: m.state}

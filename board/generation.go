@@ -37,9 +37,9 @@ type migration struct {
 
 // generation builds generation n of b, migrating to mig when not nil.
 func (b *Board) generation(n int64, mig *migration) *generation {
-	k := genKeys(b.prefix, n, b.opts)
+	k := genKeys(b.prefix, n, b.opts, b.lookup())
 	if mig != nil {
-		k = k.withTarget(names(b.prefix, mig.tgen), mig.target.opts)
+		k = k.withTarget(names(b.prefix, mig.tgen), mig.target.opts, mig.target.lookup())
 	}
 	g := &generation{n: n, keys: k, mig: mig}
 	g.consts = b.scriptConsts(g)

@@ -43,7 +43,9 @@ type keys struct {
 	// hist is the score histogram of a shard of a sharded board
 	// (lua/side.lua's bucket -> entries), for Percentile.
 	hist string
-	// lk is the id lookup of a key-suffix board: i; "" for a packed board.
+	// lk is the id lookup of a key-suffix board whose members have a
+	// prefix: i; "" for a packed board and for a key-suffix board of one
+	// field, whose member is the id (see Board.lookup).
 	lk string
 	// migrating only: the target generation's keys, and the misfit set.
 	t *keys
@@ -67,11 +69,14 @@ type keys struct {
 }
 
 // genKeys returns the keys of generation n of the board whose keys start
-// with prefix (see prefixOf), for the strategy and options of o; a
-// migrating generation gets its target's keys with withTarget.
-func genKeys(prefix string, n int64, o Options) keys {
+// with prefix (see prefixOf), for the options of o and, when lookup is
+// true, its id lookup (Board.lookup); a migrating generation gets its
+// target's keys with withTarget.
+func genKeys(prefix string, n int64, o Options, lookup bool) keys {
 	k := names(prefix, n)
-	k.lk = k.lookup(o)
+	if lookup {
+		k.lk = k.i
+	}
 	if o.SharedData {
 		k.d = sharedDataKey(o.Group)
 	}
@@ -118,21 +123,12 @@ func names(p string, n int64) keys {
 	return keys{meta: p + "meta", a: p + "a", h: g + "h", top: g + "top", hist: g + "hist", z: g + "z", d: g + "d", i: g + "i", v: g + "v", c: g + "c", x: g + "x", dirty: g + "dirty", inflight: g + "inflight"}
 }
 
-// lookup returns the id lookup key of a board stored with o: i for key
-// suffix, "" for a packed board.
-func (k keys) lookup(o Options) string {
-	if o.Strategy != KeySuffix {
-		return ""
-	}
-	return k.i
-}
-
-// data returns the data keys the strategy and options of o use, in script
-// order: z, [lk], [v, c], d.
+// data returns the data keys the lookup (lk) and options of o use, in
+// script order: z, [lk], [v, c], d.
 func (k keys) data(o Options) []string {
 	out := []string{k.z}
-	if lk := k.lookup(o); lk != "" {
-		out = append(out, lk)
+	if k.lk != "" {
+		out = append(out, k.lk)
 	}
 	if o.DenseRanks {
 		out = append(out, k.v, k.c)
@@ -140,14 +136,17 @@ func (k keys) data(o Options) []string {
 	return append(out, k.d)
 }
 
-// withTarget returns k migrating to target t (stored with options to): the
-// target's data keys and the misfit set follow k's in script order, and no
-// submit is lean (every write mirrors into the target).
-func (k keys) withTarget(t keys, to Options) keys {
+// withTarget returns k migrating to target t (stored with options to, with
+// an id lookup when lookup is true): the target's data keys and the misfit
+// set follow k's in script order, and no submit is lean (every write
+// mirrors into the target).
+func (k keys) withTarget(t keys, to Options, lookup bool) keys {
 	if to.SharedData {
 		t.d = sharedDataKey(to.Group)
 	}
-	t.lk = t.lookup(to)
+	if lookup {
+		t.lk = t.i
+	}
 	k.t = &t
 	k.script = append(k.script[:k.nlean+1:k.nlean+1], t.data(to)...)
 	k.script = append(k.script, k.x)

@@ -50,10 +50,15 @@ func lookupIDs(t testing.TB, b *Board) map[string]string {
 
 // checkLookup checks that a key-suffix board's id lookup holds exactly its
 // entries: each id on the board (hidden or not) with its current member,
-// and nothing else.
+// and nothing else; and that a board without one (packed, or key suffix of
+// one field) has no lookup HASH.
 func checkLookup(t testing.TB, b *Board) {
 	t.Helper()
-	if !b.suffix() {
+	if !b.lookup() {
+		i := b.gen.Load().keys.i
+		if n, err := b.client.Do(t.Context(), b.client.B().Exists().Key(i).Build()).AsInt64(); err != nil || n != 0 {
+			t.Fatalf("EXISTS %s = %d, %v: want no lookup HASH on a board without one", i, n, err)
+		}
 		return
 	}
 	members, err := b.client.Do(t.Context(), b.client.B().Zrange().Key(b.gen.Load().keys.z).Min("0").Max("-1").Build()).AsStrSlice()

@@ -24,7 +24,10 @@ const (
 	// the layout's 53 bits), and the other fields as a fixed-width
 	// order-preserving prefix of the member, followed by the id. A HASH
 	// finds each id's member: the ids hashed into buckets of a few dozen,
-	// each bucket one field holding its ids with their prefixes.
+	// each bucket one field holding its ids with their prefixes. A layout
+	// of one field has no prefix: the member is the id, found as on a
+	// packed board, and no HASH is kept (its plain writes are Redis's own
+	// commands, as a packed board's).
 	KeySuffix
 )
 
@@ -41,8 +44,9 @@ const (
 	// it costs Redis about 0.2 ms; 1 MiB took 1.7 ms and 4 MiB 7.5 ms.
 	maxDataLen = 64 << 10
 	// maxSubmitMany is the most submissions one SubmitMany takes. Each is
-	// its own script, so the bound is on the call's memory and round
-	// trip, not on Redis's time per script.
+	// its own script (a key-suffix board's plain ones up to 64 in one), so
+	// the bound is on the call's memory and round trip, not on Redis's
+	// time per script.
 	maxSubmitMany = 100_000
 )
 

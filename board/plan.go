@@ -1,6 +1,8 @@
 package board
 
 import (
+	"crypto/sha1"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"strconv"
@@ -30,6 +32,7 @@ type writePlan struct {
 	reqKey   string // the key remembering the request id; "" for none
 	passed   int    // Submission.Overtaken
 	native   bool   // a native write may take it, in a generation at rest (see nativeIn)
+	plain    bool   // Replace or Best of the entry alone: nothing but it written, nothing more replied
 }
 
 // expectation is what a compare-and-set write requires of the stored
@@ -57,16 +60,18 @@ func (b *Board) plan(s Submission, e *expectation) (writePlan, error) {
 			return writePlan{}, err
 		}
 	}
-	p.native = e == nil && s.Data == nil && s.RequestID == "" && s.Overtaken == 0 && (s.Policy == Replace || s.Policy == Best) && b.writesNative()
+	p.plain = e == nil && s.Data == nil && !s.dropData && s.RequestID == "" && s.Overtaken == 0 && (s.Policy == Replace || s.Policy == Best)
+	p.native = p.plain && b.writesNative()
 	return p, nil
 }
 
 // writesNative reports whether b's writes may use Redis's own commands
-// instead of submit.lua: a packed board whose writes keep nothing beside
-// the entry (no dense index, cap, expiry or rules), not a shard (whose write
-// must refuse a dropped board: a transaction cannot) and not fenced.
+// instead of submit.lua: a board whose member is the id (packed, or key
+// suffix of one field: no lookup) and whose writes keep nothing beside
+// the entry (no dense index, cap, expiry or rules), not a shard (whose
+// write must refuse a dropped board: a transaction cannot) and not fenced.
 func (b *Board) writesNative() bool {
-	return b.fence == "" && !b.opts.shard && !b.suffix() && !b.opts.DenseRanks && b.opts.Cap == 0 && b.opts.expireAt.IsZero() && !b.opts.Rules.set() && !b.opts.Hiding && b.opts.KeepTop == 0
+	return b.fence == "" && !b.opts.shard && !b.lookup() && !b.opts.DenseRanks && b.opts.Cap == 0 && b.opts.expireAt.IsZero() && !b.opts.Rules.set() && !b.opts.Hiding && b.opts.KeepTop == 0
 }
 
 // nativeIn reports whether p is written with Redis's own commands in
@@ -74,6 +79,24 @@ func (b *Board) writesNative() bool {
 // expectation, on a board that allows it) in a generation not migrating.
 func (p *writePlan) nativeIn(g *generation) bool {
 	return p.native && g.mig == nil && g.state == ""
+}
+
+// submitsLean reports whether p is written with submitlean.lua in
+// generation g: a plain plan (see writePlan.plain) on a key-suffix board
+// with an id lookup whose writes keep nothing beside the entry (no dense
+// index, cap, expiry, rules or hiding), in a live generation (not
+// migrating or exporting), not fenced: g has the script then (scriptSources).
+func (b *Board) submitsLean(g *generation, p *writePlan) bool {
+	return p.plain && g.scripts.submitLean != nil && b.opts.expireAt.IsZero() && b.fence == ""
+}
+
+// appendLeanArgs appends submitlean.lua's ARGV for p to args: id,
+// policy, score, member and the id's bucket hash, the first 32 bits of its
+// SHA1 (lookup.lua's h, computed here rather than in Redis).
+func (p *writePlan) appendLeanArgs(args []string) []string {
+	sum := sha1.Sum([]byte(p.id))
+	h := strconv.FormatUint(uint64(binary.BigEndian.Uint32(sum[:4])), 10)
+	return append(args, p.id, policyCodes[p.policy], fmtFloat(p.score), p.member, h)
 }
 
 // scriptKeys is submit.lua's KEYS for p in generation g: the member-data

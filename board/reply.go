@@ -97,6 +97,12 @@ func (b *Board) refusal(op, text string) error {
 		// A migrating handle: read the board again (generation 0, live),
 		// then the write stores the descriptor.
 		return fmt.Errorf("board: %s: %s: the board was dropped: %w", op, b.name, errStale)
+	case strings.HasPrefix(text, "TBSTALE"):
+		// A copy step (copy.lua, mirrorids.lua) after another process
+		// ended the migration: as copyStep's own check reports it, so
+		// that a Migrate racing the one that switched succeeds
+		// (finishedMeanwhile).
+		return fmt.Errorf("board: %s: %s: the migration is no longer under way: %w", op, b.name, ErrMigrating)
 	case strings.HasPrefix(text, "TBFROZEN"):
 		return fmt.Errorf("board: %s: %s: %w", op, b.name, errFrozen)
 	case strings.HasPrefix(text, "TBFENCED"):

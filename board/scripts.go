@@ -20,6 +20,7 @@ var luaFiles embed.FS
 // board migrates.
 type scriptSet struct {
 	submit, remove, setData, join, hide, top *luascript.Script
+	submitLean                               *luascript.Script // nil but where submitsLean may hold
 	rank, get, rang, around, after, between  *luascript.Script
 	among, percentile                        *luascript.Script
 	shardRun, shardSample, shardProbe        *luascript.Script
@@ -35,13 +36,15 @@ var scriptCache sync.Map // constants -> *scriptSet
 // read-only ones may run on replicas. "mirror" stands for mirror.lua in a
 // migrating board's scripts and nomirror.lua in the others; the scripts
 // marked migrating exist only in a migrating board's set, drain only in an
-// exporting or frozen shard's.
+// exporting or frozen shard's, submitlean only in a live generation of a
+// key-suffix board that keeps an id lookup (see leanSuffix).
 var scriptFragments = []struct {
 	name                string
 	readOnly, migrating bool
 	fragments           []string
 }{
 	{"submit", false, false, []string{"lookup", "side", "keeptop", "mirror", "nocheck", "submit"}},
+	{"submitlean", false, false, []string{"lookup", "submitlean"}},
 	{"remove", false, false, []string{"lookup", "side", "common", "keeptop", "mirror", "remove"}},
 	{"setdata", false, false, []string{"lookup", "common", "mirror", "setdata"}},
 	{"join", false, false, []string{"join"}},
@@ -107,7 +110,7 @@ func scriptsFor(consts []luascript.Const, mode string) *scriptSet {
 		}
 	}
 	s := &scriptSet{
-		submit: lua["submit"], remove: lua["remove"], setData: lua["setdata"], join: lua["join"], hide: lua["hide"], top: lua["top"],
+		submit: lua["submit"], submitLean: lua["submitlean"], remove: lua["remove"], setData: lua["setdata"], join: lua["join"], hide: lua["hide"], top: lua["top"],
 		rank: lua["rank"], get: lua["get"], rang: lua["range"], around: lua["around"],
 		after: lua["after"], between: lua["between"], among: lua["among"], percentile: lua["percentile"],
 		shardRun: lua["shardrun"], shardSample: lua["shardsample"], shardProbe: lua["shardprobe"],
@@ -126,7 +129,8 @@ func scriptSources(consts []luascript.Const, mode string) map[string]string {
 	src := make(map[string]string, len(scriptFragments))
 	mirror := map[string]string{modeMigrating: "mirror", modeExporting: "exportmirror"}[mode]
 	for _, f := range scriptFragments {
-		if f.migrating && mode != modeMigrating || f.name == "drain" && mode != modeExporting && mode != modeFrozen {
+		if f.migrating && mode != modeMigrating || f.name == "drain" && mode != modeExporting && mode != modeFrozen ||
+			f.name == "submitlean" && !(mode == modeLive && leanSuffix(consts)) {
 			continue
 		}
 		var frags []string
@@ -143,6 +147,22 @@ func scriptSources(consts []luascript.Const, mode string) map[string]string {
 		src[f.name] = luascript.MustAssemble(luaFiles, "lua", "board: "+f.name, all, frags...)
 	}
 	return src
+}
+
+// leanSuffix reports whether the constants consts are those of a
+// key-suffix board with an id lookup (WIDTH > 0) and nothing beside it
+// that a write keeps (dense ranks, a cap, rules, hiding, the best entries'
+// key, a shard's histogram): the board
+// whose plain writes submitlean.lua makes.
+func leanSuffix(consts []luascript.Const) bool {
+	want := map[string]string{"STRATEGY": "'s'", "DENSE": "false", "CAP": "0", "RULES": "false", "HIDING": "false", "TOPN": "0", "HIST": "false"}
+	lean := true
+	for _, c := range consts {
+		if v, ok := want[c.Name]; ok && c.Value != v || c.Name == "WIDTH" && c.Value == "0" {
+			lean = false
+		}
+	}
+	return lean
 }
 
 // The scripts that work on a board's meta HASH and generations, the same

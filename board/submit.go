@@ -120,7 +120,10 @@ type Result struct {
 // Redis's own ZADD, ZSCORE and ZRANK in one MULTI/EXEC. Concurrent callers
 // of one handle share those transactions under load: past 8 in flight,
 // writes wait for one to end and go together, up to 64 in one MULTI/EXEC,
-// each still its own atomic step. A caller whose context ends while its
+// each still its own atomic step. The same writes on a key-suffix board
+// (a layout of two fields or more; one field writes as a packed board)
+// run a lean script, shared the same way past 2 calls in flight, up to 64
+// writes in one call, made in turn. A caller whose context ends while its
 // write waits gets an error wrapping the context's error, and
 // the write is not sent; except the first caller of a waiting batch, which
 // sends it when its turn comes, its own context ended or not, so that the
@@ -178,10 +181,14 @@ func (b *Board) submitOne(ctx context.Context, s Submission) (Result, error) {
 // written): submit then takes the write, reading the board again.
 func (b *Board) submitFast(ctx context.Context, p *writePlan) (res Result, done bool, err error) {
 	g := b.gen.Load()
-	if b.opts.WaitReplicas != 0 || b.opts.WaitAOF || !p.nativeIn(g) {
+	if b.opts.WaitReplicas != 0 || b.opts.WaitAOF {
 		return Result{}, false, nil
 	}
-	res, err = b.writeNative(ctx, g, p)
+	lean := !p.nativeIn(g) && b.submitsLean(g, p)
+	if !lean && !p.nativeIn(g) {
+		return Result{}, false, nil
+	}
+	res, err = b.writeNative(ctx, g, p, lean)
 	if errors.Is(err, errStale) {
 		return Result{}, false, nil
 	}
@@ -199,6 +206,10 @@ func (b *Board) submit(ctx context.Context, p *writePlan) (Result, bool, error) 
 		return inGen(ctx, b, func(g *generation) (out, error) {
 			if p.nativeIn(g) {
 				res, err := b.submitNative(ctx, client, g, p)
+				return out{res: res}, err
+			}
+			if b.submitsLean(g, p) {
+				res, err := b.submitLeanOne(ctx, client, g, p)
 				return out{res: res}, err
 			}
 			args, err := b.scriptArgs(p)

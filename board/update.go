@@ -134,7 +134,10 @@ type ManyResult struct {
 
 // SubmitMany writes many entries in one pipelined round trip (at most
 // 100,000; more are all refused with ErrArgument, nothing sent),
-// each in its own atomic script: one EVALSHA each, and an
+// each in its own atomic script: one EVALSHA each (a key-suffix board's
+// plain writes, Replace or Best with nothing else, up to 64 in one, made in
+// turn; a run of them and a run of others go one after the other, in
+// order), and an
 // EVAL for those a server answers NOSCRIPT (never SCRIPT LOAD, so it talks
 // only to the nodes of the board's keys). It returns one result per
 // submission, in order; an invalid submission gets its error without being
@@ -208,11 +211,34 @@ func (b *Board) submitAll(ctx context.Context, c rueidis.Client, plans []writePl
 	}
 }
 
-// submitMany sends the plans listed in todo with submit.lua in
+// submitMany sends the plans listed in todo with submit.lua or
+// submitlean.lua in
 // generation g, pipelined on client, writes their results to out, and
 // returns those that found the generation moved (errStale), to send
 // again.
 func (b *Board) submitMany(ctx context.Context, client rueidis.Client, g *generation, plans []writePlan, todo []int, out []ManyResult) []int {
+	// Each run of plans that the same script writes goes pipelined, in
+	// order: submit.lua one plan a call, submitlean.lua (see submitsLean)
+	// up to maxNativeBatch a call.
+	var again []int
+	for len(todo) > 0 {
+		lean := b.submitsLean(g, &plans[todo[0]])
+		run := 1
+		for run < len(todo) && b.submitsLean(g, &plans[todo[run]]) == lean {
+			run++
+		}
+		if lean {
+			again = append(again, b.submitLeanMany(ctx, client, g, plans, todo[:run], out)...)
+		} else {
+			again = append(again, b.submitScriptMany(ctx, client, g, plans, todo[:run], out)...)
+		}
+		todo = todo[run:]
+	}
+	return again
+}
+
+// submitScriptMany is submitMany of plans that submit.lua writes.
+func (b *Board) submitScriptMany(ctx context.Context, client rueidis.Client, g *generation, plans []writePlan, todo []int, out []ManyResult) []int {
 	execs := make([]rueidis.LuaExec, 0, len(todo))
 	sent := make([]int, 0, len(todo))
 	for _, i := range todo {
@@ -233,6 +259,42 @@ func (b *Board) submitMany(ctx context.Context, client rueidis.Client, g *genera
 		out[sent[j]] = ManyResult{Result: res, Err: err}
 		if errors.Is(err, errStale) {
 			again = append(again, sent[j])
+		}
+	}
+	return again
+}
+
+// submitLeanMany is submitMany of plans that submitlean.lua writes, up to
+// maxNativeBatch in a call.
+func (b *Board) submitLeanMany(ctx context.Context, client rueidis.Client, g *generation, plans []writePlan, todo []int, out []ManyResult) []int {
+	var execs []rueidis.LuaExec
+	for from := 0; from < len(todo); from += maxNativeBatch {
+		args := make([]string, 0, 5*min(maxNativeBatch, len(todo)-from))
+		for _, i := range todo[from:min(from+maxNativeBatch, len(todo))] {
+			args = plans[i].appendLeanArgs(args)
+		}
+		execs = append(execs, rueidis.LuaExec{Keys: g.keys.lean(), Args: args})
+	}
+	var again []int
+	for j, r := range g.scripts.submitLean.ExecMany(ctx, client, execs...) {
+		sent := todo[j*maxNativeBatch : min((j+1)*maxNativeBatch, len(todo))]
+		arr, err := r.ToArray()
+		var parts [][]rueidis.RedisMessage
+		if err != nil {
+			err = b.scriptErr("submit", err)
+		} else {
+			parts, err = splitLean(arr, len(sent))
+		}
+		for k, i := range sent {
+			if err != nil {
+				out[i] = ManyResult{Err: err}
+				if errors.Is(err, errStale) {
+					again = append(again, i)
+				}
+				continue
+			}
+			res, werr := b.leanResult(&plans[i], parts[k])
+			out[i] = ManyResult{Result: res, Err: werr}
 		}
 	}
 	return again

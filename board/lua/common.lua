@@ -29,8 +29,9 @@
 --
 -- KEYS, the same for every script:
 --   KEYS[KZ] z  sorted set: score = stored score, member = stored member
---   KEYS[KM] i  the id lookup (key-suffix strategy only): buckets of ids
---               and prefixes (lookup.lua)
+--   KEYS[KM] i  the id lookup (key-suffix strategy, WIDTH > 0 only):
+--               buckets of ids and prefixes (lookup.lua); WIDTH 0 keeps
+--               none, its member being the id (KM = 0)
 --   KEYS[KD] d  HASH id -> member data
 --   KEYS[KV] v  sorted set of distinct value tuples (dense ranks only)
 --   KEYS[KC] c  HASH tuple -> number of entries holding it (dense ranks only)
@@ -63,7 +64,7 @@ end
 
 -- The current member of id and its score (the raw string), or false.
 local function find_member(id)
-  if STRATEGY == 'p' then
+  if STRATEGY == 'p' or WIDTH == 0 then -- the member is the id
     local s = redis.call('ZSCORE', KEYS[KZ], id)
     if s then return id, s end
     return false
@@ -78,7 +79,7 @@ end
 local function find_hidden(id)
   if not HIDING then return false end
   local m = id
-  if STRATEGY == 's' then m = buckets().get(KEYS[KM], WIDTH, id) end
+  if STRATEGY == 's' and WIDTH > 0 then m = buckets().get(KEYS[KM], WIDTH, id) end
   local s = m and redis.call('ZSCORE', KEYS[KH], m)
   if s then return m, s end
   return false

@@ -76,7 +76,7 @@ local function mirror_remove(member, s)
   local id = member
   if T_STRATEGY == 's' then
     id = string.sub(member, T_WIDTH + 1)
-    buckets().del(KEYS[TKM], T_WIDTH, id)
+    if T_WIDTH > 0 then buckets().del(KEYS[TKM], T_WIDTH, id) end
   end
   redis.call('ZREM', KEYS[TKZ], member)
   if not T_SHARED then redis.call('HDEL', KEYS[TKD], id) end
@@ -85,14 +85,14 @@ end
 
 local function mirror(id)
   local tm, ts = id, nil
-  if T_STRATEGY == 'p' then ts = redis.call('ZSCORE', KEYS[TKZ], id) else
+  if T_STRATEGY == 'p' or T_WIDTH == 0 then ts = redis.call('ZSCORE', KEYS[TKZ], id) else
     tm = buckets().get(KEYS[TKM], T_WIDTH, id)
     if tm then ts = redis.call('ZSCORE', KEYS[TKZ], tm) end
   end
   if ts then mirror_remove(tm, ts) end
   redis.call('SREM', KEYS[KX], id)
   local sm, ss = id, nil
-  if STRATEGY == 'p' then ss = redis.call('ZSCORE', KEYS[KZ], id) else
+  if STRATEGY == 'p' or WIDTH == 0 then ss = redis.call('ZSCORE', KEYS[KZ], id) else
     sm = buckets().get(KEYS[KM], WIDTH, id)
     if sm then ss = redis.call('ZSCORE', KEYS[KZ], sm) end
   end
@@ -103,7 +103,7 @@ local function mirror(id)
     return
   end
   redis.call('ZADD', KEYS[TKZ], nts, ntm)
-  if T_STRATEGY == 's' then buckets().set(KEYS[TKM], T_WIDTH, id, ntm) end
+  if T_STRATEGY == 's' and T_WIDTH > 0 then buckets().set(KEYS[TKM], T_WIDTH, id, ntm) end
   local data = not T_SHARED and redis.call('HGET', KEYS[KD], id)
   if data then redis.call('HSET', KEYS[TKD], id, data) end
   mirror_dense(nts, ntm, 1)

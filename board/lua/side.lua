@@ -58,7 +58,7 @@ local function side()
     local id = member
     if STRATEGY == 's' then
       id = string.sub(member, WIDTH + 1)
-      buckets().del(KEYS[KM], WIDTH, id)
+      if WIDTH > 0 then buckets().del(KEYS[KM], WIDTH, id) end
     end
     redis.call('ZREM', KEYS[KZ], member)
     if not SHARED then redis.call('HDEL', KEYS[KD], id) end
@@ -70,7 +70,7 @@ local function side()
     local id = member
     if STRATEGY == 's' then
       id = string.sub(member, WIDTH + 1)
-      buckets().del(KEYS[KM], WIDTH, id)
+      if WIDTH > 0 then buckets().del(KEYS[KM], WIDTH, id) end
     end
     redis.call('ZREM', KEYS[KH], member)
     if not SHARED then redis.call('HDEL', KEYS[KD], id) end

@@ -72,8 +72,10 @@ end
 local desc = redis.call('HGET', KEYS[KMETA], 'desc')
 if desc and desc ~= DESC then return redis.error_reply('TBMISMATCH') end
 if not desc and (SHARD or mirror) then return redis.error_reply('TBDROPPED') end
+-- A packed board's member is the id, and so is a key-suffix board's of
+-- width 0 (one field): no lookup (lookup.lua).
 local oldm, olds = false, false
-if STRATEGY == 'p' then
+if STRATEGY == 'p' or WIDTH == 0 then
   olds = redis.call('ZSCORE', KEYS[KZ], id)
   if olds then oldm = id end
 else
@@ -197,7 +199,7 @@ if DENSE or CAP > 0 then S = side() end
 if changed then
   if oldm and oldm ~= nm then redis.call('ZREM', KW, oldm) end
   redis.call('ZADD', KW, ns, nm)
-  if STRATEGY == 's' and oldm ~= nm then buckets().set(KEYS[KM], WIDTH, id, nm) end
+  if STRATEGY == 's' and WIDTH > 0 and oldm ~= nm then buckets().set(KEYS[KM], WIDTH, id, nm) end
   if DENSE and not hidden then
     if oldm then S.dense(olds, oldm, -1) end
     S.dense(ns, nm, 1)
@@ -263,6 +265,9 @@ end
 -- The best TOPN entries' key, rewritten only when this write changed them.
 if retop and changed and not hidden and ((rank > 0 and rank <= TOPN) or wastop or (trimmed == 1 and oldm)) then
   retop()
+end
+if K == 0 and not req and policy ~= 'f' and nm == ARGV[4] and ns == ARGV[3] then
+  return {rank, changed and 1 or 0, trimmed}
 end
 local full = {rank, changed and 1 or 0, trimmed, nm, ns}
 if K > 0 then

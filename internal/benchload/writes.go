@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/board"
@@ -18,8 +19,10 @@ import (
 // keep-best, the least any such write can cost), but for the bare EVALSHA,
 // which overwrites: the least any scripted write can cost. The uniform
 // case is measured again at 64 callers (throughput) and by Redis's CPU per
-// write, against ZADD LT CH. board's BenchmarkSubmit, BenchmarkSubmitHot
-// and BenchmarkSubmitNative run it.
+// write, against ZADD LT CH; and the key-suffix Submit against the packed
+// one at 64 callers, on ids already on the board and on new ids. board's
+// BenchmarkSubmit, BenchmarkSubmitHot, BenchmarkSubmitNative and
+// BenchmarkSubmitSuffix run it.
 func init() {
 	register(Workload{
 		Num: 1, Name: "writes", Title: "1. Leaderboard writes",
@@ -34,8 +37,8 @@ func init() {
 			}
 			return nil
 		},
-		Rows:    func(Config) int { return 2*len(WriteVariants) + 4 },
-		Goals:   func(Config) int { return 5 },
+		Rows:    func(Config) int { return 2*len(WriteVariants) + 8 },
+		Goals:   func(Config) int { return 7 },
 		Prepare: prepareWrites,
 	})
 }
@@ -233,7 +236,37 @@ func prepareWrites(ctx context.Context, env Env, cfg Config) (*Fixture, error) {
 		f.Comparisons = append(f.Comparisons, writeComparison(c.name, ws, c.ids, &s))
 	}
 	f.Comparisons = append(f.Comparisons, nativeComparisons(ws, cfg.Int("ids"), &s)...)
+	f.Comparisons = append(f.Comparisons, suffixComparisons(ws, cfg.Int("ids"), &s)...)
 	return f, nil
+}
+
+// suffixComparisons hold the key-suffix Submit (Best) to the packed one at
+// 64 callers, in throughput: on the uniform ids (each already on the
+// board) and on new ids (none on the board yet: each write adds one).
+func suffixComparisons(ws []*Writer, n int, s *seq) []Comparison {
+	var out []Comparison
+	for _, c := range []struct {
+		name, text string
+		id         func(q uint64) string
+	}{
+		{"suffix-c64", "ids on the board", func(q uint64) string { return IDOf(int64(pick(^q, n))) }},
+		{"suffix-new-c64", "new ids", func(q uint64) string { return IDOf(int64(n) + int64(q)) }},
+	} {
+		var vs []Variant
+		for _, w := range ws {
+			if w.Name == WritePacked || w.Name == WriteSuffix {
+				vs = append(vs, Variant{Name: w.Name, Bench: w.bench, Commands: writeCommands[w.Name],
+					Op: func(ctx context.Context) error {
+						q := s.next()
+						return w.Write(ctx, c.id(q), WriteEntry(q))
+					}})
+			}
+		}
+		out = append(out, Comparison{Name: c.name, Case: strings.TrimSuffix(c.name, "-c64") + " c64", Baseline: WritePacked, Metric: Throughput, Callers: 64, Variants: vs,
+			Goals: []Goal{{Variant: WriteSuffix, Short: "vs packed", Target: 0.7, AtLeast: true,
+				Text: "key-suffix submit (Best) >= 0.7x the throughput of packed at 64 callers (" + c.text + ")"}}})
+	}
+	return out
 }
 
 // nativeComparisons hold the packed Submit (Best) to Redis's own
@@ -295,7 +328,7 @@ func dropKeys(ctx context.Context, c rueidis.Client, keys []string) error {
 func writeNotes(c Config) []string {
 	return []string{
 		fmt.Sprintf("Every board starts with %d ids at zero points; a write's points grow with the run, so keeping the better result still writes.", c.Int("ids")),
-		"packed, suffix: board.Submit with Policy Best (packed: MULTI, ZADD LT CH, ZRANK WITHSCORE, EXEC on Redis and Valkey 7.2+, ZSCORE and ZRANK on 7.0; suffix: its script). watch-multi: WATCH z m, HGET, ZSCORE, MULTI ZREM ZADD HSET EXEC, retried. cas-spin: ZSCORE, then a compare-and-set script, spun (2s limit). zadd: ZADD LT CH, Redis's own keep-best. bare-evalsha overwrites. zadd and bare-evalsha are the limits.",
+		"packed, suffix: board.Submit with Policy Best (packed: MULTI, ZADD LT CH, ZRANK WITHSCORE, EXEC on Redis and Valkey 7.2+, ZSCORE and ZRANK on 7.0; suffix: submitlean.lua; under load both batch concurrent callers' writes, packed up to 64 in a MULTI/EXEC, suffix up to 64 in one script call). watch-multi: WATCH z m, HGET, ZSCORE, MULTI ZREM ZADD HSET EXEC, retried. cas-spin: ZSCORE, then a compare-and-set script, spun (2s limit). zadd: ZADD LT CH, Redis's own keep-best. bare-evalsha overwrites. zadd and bare-evalsha are the limits.",
 		"watch-multi WATCHes whole keys, so any two concurrent writes to the board conflict, hot ids or not.",
 		"extra: retries (and gave_up) per operation.",
 	}

@@ -35,6 +35,19 @@ local KMETA = 3
 --   L.set(key, width, id, m)          stores id's member m (its first width
 --                                     bytes are the prefix)
 --   L.del(key, width, id)             forgets id
+--   L.split(key, width, fresh)        splits the next bucket (set does;
+--                                     fresh: read the buckets again, for
+--                                     submitlean.lua, which writes them
+--                                     itself)
+--
+-- A board of width 0 (a key-suffix board of one field) keeps no lookup:
+-- its member is the id. Its scripts find it by ZSCORE of the id, as a
+-- packed board's do, and never call these; should one, get returns the id
+-- and set and del do nothing, touching no key (its KEYS hold no lookup).
+--
+-- A write finds its id (get) and then stores it (set): set reuses what get
+-- found, while the bucket is as get read it, so that the id's SHA1 and
+-- record are computed once per write.
 --
 -- The lookup is a HASH: field 'n' the number of buckets (absent: 1), fields
 -- '0' .. n-1 the buckets. A bucket holds, one after the other, a record per
@@ -42,8 +55,8 @@ local KMETA = 3
 -- prefix (width digits); the member is prefix .. id. "\0\3" starts every
 -- record and occurs nowhere else, so a plain search for "\0\3" .. id
 -- finds the id's record if it ends width bytes later, where the next
--- record or the bucket ends. A board of N ids keeps a bucket per LOAD ids
--- or so: one HASH field per bucket instead of one per id.
+-- record or the bucket ends. A board of N ids keeps a bucket per LOAD = 16
+-- ids or so: one HASH field per bucket instead of one per id.
 --
 -- The buckets grow by linear hashing: with 2^L <= n < 2^(L+1), id goes to
 -- bucket h mod 2^(L+1), or h mod 2^L when that is n or more, h being the
@@ -57,51 +70,84 @@ local KMETA = 3
 local the_buckets = false
 local function buckets()
   if the_buckets then return the_buckets end
-  local LOAD = 16
+  -- Few closures (locate, store and L's): building each costs every call
+  -- that uses the lookup.
   local L, nof, sof = {}, {}, {}
-  -- The number of buckets of key (cached for the script).
-  -- The number of buckets of key and its cache of buckets (bucket number
-  -- -> string, '' when empty), for the script. Few closures: each costs
-  -- every call that builds the lookup.
-  local function state(key)
+  -- The last id located: its key, the id, its bucket (number and field
+  -- name), the bucket's string, and its record's start and end (false:
+  -- none). It holds while the bucket holds the same string: a split moves
+  -- an id only out of the bucket it changes.
+  local lkey, lid, lb, lf, ls, lp, lstop = false, false, false, false, false, false, false
+  -- Where id's record is (see above), setting the last id. The number of
+  -- buckets of key and each bucket read (number -> string, '' when empty)
+  -- are kept for the script in nof and sof.
+  local function locate(key, width, id)
     local c = sof[key]
+    if id == lid and key == lkey and c and c[lb] == ls then return end
     if not c then
       c = {}
       sof[key] = c
       nof[key] = tonumber(redis.call('HGET', key, 'n') or '1')
     end
-    return nof[key], c
-  end
-  -- Where id's record is: bucket number, bucket string, the record's start
-  -- and end (its prefix ends it, width bytes), or no start and end.
-  local function locate(key, width, id)
-    local n, c = state(key)
+    local n = nof[key]
     local _, e = math.frexp(n)
     local lo = 2 ^ (e - 1)
     local h = tonumber(string.sub(redis.sha1hex(id), 1, 8), 16)
     local b = h % (2 * lo)
     if b >= n then b = h % lo end
+    local f = string.format('%d', b)
     local s = c[b]
     if not s then
-      s = redis.call('HGET', key, b) or ''
+      s = redis.call('HGET', key, f) or ''
       c[b] = s
     end
+    lkey, lid, lb, lf, ls, lp, lstop = key, id, b, f, s, false, false
     local pat, from = '\0\3' .. string.gsub(id, '%z', '\0\1'), 1
     while true do
       local p, q = string.find(s, pat, from, true)
-      if not p then return b, s end
+      if not p then return end
       local stop = q + width
-      if stop == #s or string.sub(s, stop + 1, stop + 2) == '\0\3' then return b, s, p, stop end
+      if stop == #s or string.sub(s, stop + 1, stop + 2) == '\0\3' then
+        lp, lstop = p, stop
+        return
+      end
       from = p + 1
     end
   end
-  local function store(key, b, s)
+  -- Stores s as bucket b (field f) of key.
+  local function store(key, b, f, s)
     sof[key][b] = s
-    if s == '' then redis.call('HDEL', key, b) else redis.call('HSET', key, b, s) end
+    if s == '' then redis.call('HDEL', key, f) else redis.call('HSET', key, f, s) end
   end
-  -- Splits the next bucket of key (linear hashing).
-  local function split(key, width)
-    local n, c = state(key)
+  function L.get(key, width, id)
+    if width == 0 then return id end
+    locate(key, width, id)
+    if not lp then return false end
+    return string.sub(ls, lstop - width + 1, lstop) .. id
+  end
+  function L.set(key, width, id, m)
+    if width == 0 then return end
+    locate(key, width, id)
+    local s, p, stop, prefix = ls, lp, lstop, string.sub(m, 1, width)
+    if p then
+      if string.sub(s, stop - width + 1, stop) ~= prefix then
+        store(key, lb, lf, string.sub(s, 1, stop - width) .. prefix .. string.sub(s, stop + 1))
+      end
+      return
+    end
+    local rec = '\0\3' .. string.gsub(id, '%z', '\0\1') .. prefix
+    store(key, lb, lf, s .. rec)
+    if #s >= 2 * 16 * #rec then L.split(key, width) end -- LOAD = 16
+  end
+  -- Splits the next bucket of key (linear hashing): when an id made its
+  -- bucket longer than 2 * LOAD records of its own length. fresh: the
+  -- caller wrote the buckets itself (submitlean.lua), so read them again.
+  function L.split(key, width, fresh)
+    if fresh or not sof[key] then
+      sof[key] = {}
+      nof[key] = tonumber(redis.call('HGET', key, 'n') or '1')
+    end
+    local n, c = nof[key], sof[key]
     local _, e = math.frexp(n)
     local lo = 2 ^ (e - 1)
     local src = n - lo
@@ -109,42 +155,28 @@ local function buckets()
     local keep, move, p = {}, {}, 1
     while p <= #s do
       local nextp = string.find(s, '\0\3', p + 2, true) or #s + 1
-      local rec = string.sub(s, p, nextp - 1)
-      local id = string.gsub(string.sub(rec, 3, #rec - width), '%z\1', '\0')
-      if tonumber(string.sub(redis.sha1hex(id), 1, 8), 16) % (2 * lo) == n then
-        move[#move + 1] = rec
+      local r = string.sub(s, p, nextp - 1)
+      local rid = string.sub(r, 3, #r - width)
+      if string.find(rid, '\0', 1, true) then rid = string.gsub(rid, '%z\1', '\0') end
+      if tonumber(string.sub(redis.sha1hex(rid), 1, 8), 16) % (2 * lo) == n then
+        move[#move + 1] = r
       else
-        keep[#keep + 1] = rec
+        keep[#keep + 1] = r
       end
       p = nextp
     end
     nof[key] = n + 1
     redis.call('HSET', key, 'n', n + 1)
-    store(key, src, table.concat(keep))
+    store(key, src, string.format('%d', src), table.concat(keep))
     c[n] = table.concat(move)
     if c[n] ~= '' then redis.call('HSET', key, n, c[n]) end
   end
-  function L.get(key, width, id)
-    local _, s, p, stop = locate(key, width, id)
-    if not p then return false end
-    return string.sub(s, stop - width + 1, stop) .. id
-  end
-  function L.set(key, width, id, m)
-    local b, s, p, stop = locate(key, width, id)
-    local prefix = string.sub(m, 1, width)
-    if p then
-      store(key, b, string.sub(s, 1, stop - width) .. prefix .. string.sub(s, stop + 1))
-      return
-    end
-    local rec = '\0\3' .. string.gsub(id, '%z', '\0\1') .. prefix
-    store(key, b, s .. rec)
-    if #s >= 2 * LOAD * #rec then split(key, width) end
-  end
   function L.del(key, width, id)
-    local b, s, p, stop = locate(key, width, id)
-    if not p then return end
-    local rest = string.sub(s, 1, p - 1) .. string.sub(s, stop + 1)
-    store(key, b, rest)
+    if width == 0 then return end
+    locate(key, width, id)
+    if not lp then return end
+    local rest = string.sub(ls, 1, lp - 1) .. string.sub(ls, lstop + 1)
+    store(key, lb, lf, rest)
     if rest == '' and redis.call('HLEN', key) == 1 and redis.call('HEXISTS', key, 'n') == 1 then
       redis.call('DEL', key)
       nof[key], sof[key] = nil, nil
@@ -185,8 +217,9 @@ end
 --
 -- KEYS, the same for every script:
 --   KEYS[KZ] z  sorted set: score = stored score, member = stored member
---   KEYS[KM] i  the id lookup (key-suffix strategy only): buckets of ids
---               and prefixes (lookup.lua)
+--   KEYS[KM] i  the id lookup (key-suffix strategy, WIDTH > 0 only):
+--               buckets of ids and prefixes (lookup.lua); WIDTH 0 keeps
+--               none, its member being the id (KM = 0)
 --   KEYS[KD] d  HASH id -> member data
 --   KEYS[KV] v  sorted set of distinct value tuples (dense ranks only)
 --   KEYS[KC] c  HASH tuple -> number of entries holding it (dense ranks only)
@@ -219,7 +252,7 @@ end
 
 -- The current member of id and its score (the raw string), or false.
 local function find_member(id)
-  if STRATEGY == 'p' then
+  if STRATEGY == 'p' or WIDTH == 0 then -- the member is the id
     local s = redis.call('ZSCORE', KEYS[KZ], id)
     if s then return id, s end
     return false
@@ -234,7 +267,7 @@ end
 local function find_hidden(id)
   if not HIDING then return false end
   local m = id
-  if STRATEGY == 's' then m = buckets().get(KEYS[KM], WIDTH, id) end
+  if STRATEGY == 's' and WIDTH > 0 then m = buckets().get(KEYS[KM], WIDTH, id) end
   local s = m and redis.call('ZSCORE', KEYS[KH], m)
   if s then return m, s end
   return false
