@@ -164,7 +164,7 @@ func TestCommandsPerCallOneField(t *testing.T) {
 	// the member data's.
 	want := map[string]map[string]string{
 		"perfield": {"evalsha": "1", "hget": "1", "zscore": "2", "zadd": "1", "zrank": "1"}, // zscore: z, then the hidden set
-		"rank":     {"zrank": "1"}, // the member is the id: a plain ZRANK
+		"rank":     {"zrank": "1"},                                                          // the member is the id: a plain ZRANK
 		"hide":     {"evalsha": "1", "hget": "2", "zscore": "1", "zrem": "1", "zadd": "1"},
 		"remove":   {"evalsha": "1", "zscore": "1", "zrem": "1", "hdel": "1"},
 	}
