@@ -398,3 +398,57 @@ func killOwner(t *testing.T, cl *redistest.Cluster, key string) {
 		t.Fatal(err)
 	}
 }
+
+// A migration composes with the best entries' key: a board migrated to
+// KeepTop, on with it (the new generation's key) and off it serves cached
+// reads equal to the sorted set's; the handle that cached the old
+// generation's never reads it again: it finds the key gone and the
+// descriptor changed (ErrMismatch, as any of its reads would), and a
+// handle opened again reads the new one.
+func TestCachedTopAcrossMigrations(t *testing.T) {
+	env := redistest.New(t)
+	caching := sharedCaching(t, env.Addr)
+	ctx := context.Background()
+	w := newBoard(t, env.Client, env.Prefix, "cachedmigrate", testLayout(t), Options{})
+	for i := range 12 {
+		mustSubmit(t, w, Submission{ID: fmt.Sprint("p", i), Values: []float64{float64(i % 7), float64(i % 2), 1}})
+	}
+	var r *Board
+	check := func(when string, stale bool) {
+		t.Helper()
+		if r == nil {
+			return
+		}
+		fence(t, caching, r.gen.Load().keys.top)
+		want, err1 := w.Page(ctx, 1, 5)
+		got, err2 := r.Page(ctx, 1, 5)
+		if stale && errors.Is(err2, ErrMismatch) {
+			return
+		}
+		if err := errors.Join(err1, err2); err != nil {
+			t.Fatalf("%s: %v", when, err)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("%s: cached Page(1, 5) (-sorted set +cached):\n%s", when, diff)
+		}
+	}
+	for step, o := range []Options{{KeepTop: 6}, {KeepTop: 6, DenseRanks: true}, {Strategy: KeySuffix, KeepTop: 8}, {}} {
+		nw, err := w.Migrate(ctx, testLayout(t), o, MigrateOptions{})
+		if err != nil {
+			t.Fatalf("step %d: Migrate to %+v: %v", step, o, err)
+		}
+		w = nw
+		check(fmt.Sprintf("step %d, the handle opened before", step), true)
+		mustSubmit(t, w, Submission{ID: fmt.Sprint("new", step), Values: []float64{9, 1, 0}})
+		check(fmt.Sprintf("step %d, the handle opened before, after a write", step), true)
+		r = nil
+		if o.KeepTop > 0 {
+			if r, err = Open(ctx, caching, w.Name(), Options{CacheTop: true}); err != nil {
+				t.Fatal(err)
+			}
+			check(fmt.Sprintf("step %d, a handle opened after", step), false)
+			mustSubmit(t, w, Submission{ID: fmt.Sprint("newer", step), Values: []float64{9, 1, 1}})
+			check(fmt.Sprintf("step %d, a handle opened after, after a write", step), false)
+		}
+	}
+}

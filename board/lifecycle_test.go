@@ -47,7 +47,7 @@ func TestLifecycleTransitions(t *testing.T) {
 		"create": func(p string) error { return exec(metaScript, []string{p + "meta", p + "z"}, desc) },
 		"begin": func(p string) error {
 			from, to := names(p, 1), names(p, 2)
-			return exec(beginScript, []string{p + "meta", from.z, from.d, from.v, from.c, from.i, to.z, to.d, to.v, to.c, to.i}, "1", target, "{}")
+			return exec(beginScript, []string{p + "meta", from.z, from.d, from.v, from.c, from.i, to.z, to.d, to.v, to.c, to.i, from.top}, "1", target, "{}")
 		},
 		"switch": func(p string) error {
 			k := names(p, 1)

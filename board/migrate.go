@@ -244,7 +244,7 @@ func (b *Board) beginMigration(ctx context.Context, t *Board, defaults string) (
 			return 0, b.mismatch(m)
 		}
 		from, to := names(b.prefix, m.gen), names(b.prefix, m.gen+1)
-		keys := []string{from.meta, from.z, from.d, from.v, from.c, from.i, to.z, to.d, to.v, to.c, to.i}
+		keys := []string{from.meta, from.z, from.d, from.v, from.c, from.i, to.z, to.d, to.v, to.c, to.i, from.top}
 		args := []string{strconv.FormatInt(m.gen, 10), t.desc.encoded(), defaults}
 		reply, err := beginScript.Exec(ctx, b.client, keys, args).ToString()
 		if err != nil {

@@ -31,6 +31,11 @@ end
 -- KEYS[1]      the board's meta HASH
 -- KEYS[2..6]   the source generation's z, d, v, c, i
 -- KEYS[7..11]  the same names in the next generation
+-- KEYS[12]     the source generation's best entries (Options.KeepTop): not
+--              moved but removed, so that a cached read of the old name
+--              finds none, builds none (its sorted set is a tombstone) and
+--              reads the meta HASH again; the next generation's is built
+--              from its own entries by the first cached read there
 -- ARGV[1]      the source generation, as read from the meta HASH
 -- ARGV[2]      the target descriptor
 -- ARGV[3]      the defaults of the target's new fields (JSON)
@@ -51,6 +56,7 @@ local at = redis.call('PEXPIRETIME', KEYS[2])
 for i = 2, 6 do
   if redis.call('EXISTS', KEYS[i]) == 1 then redis.call('RENAME', KEYS[i], KEYS[i + 5]) end
 end
+redis.call('UNLINK', KEYS[12])
 for _, k in ipairs({KEYS[2], KEYS[6]}) do
   redis.call('SET', k, 'tiebreak: moved to generation ' .. (tonumber(m[1]) + 1))
   if at > 0 then redis.call('PEXPIREAT', k, at) end
