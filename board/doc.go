@@ -16,6 +16,9 @@
 //	tb:{name}:d     HASH id -> member data     (when written)
 //	tb:{name}:v     distinct value tuples      (DenseRanks only)
 //	tb:{name}:c     tuple -> number of entries (DenseRanks only)
+//	tb:{name}:h     the hidden entries, as z   (Hiding only)
+//	tb:{name}:top   STRING: the best entries   (KeepTop only; rebuilt when absent)
+//	tb:{name}:a     HASH id -> attempts        (Rules only; every generation)
 //
 // Those are generation 0's names; after a migration the entries live under
 // tb:{name}:g2:z, tb:{name}:g2:i and so on (see Migrate). A board of a
