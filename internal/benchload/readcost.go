@@ -33,6 +33,11 @@ func init() {
 // RCBare names the bare commands' variant of every readcost comparison.
 const RCBare = "bare"
 
+// rcNoise is how far apart two runs of the very same command land in one
+// round on the bench machine (top10 and a packed rank are that: 1.000 to
+// 1.023 in the runs of 2026-11-26): the goals' 1.0x is judged within it.
+const rcNoise = 0.03
+
 // costBoard is one loaded board of the workload, with its ids and stored
 // members in rank order.
 type costBoard struct {
@@ -171,8 +176,8 @@ func prepareReadCost(ctx context.Context, env Env, cfg Config) (*Fixture, error)
 				{Name: RCBare, Bench: "bare-" + label + "/" + rd.name, Commands: rd.bareCmds,
 					Op: func(ctx context.Context) error { return rd.bare(ctx, env.Client, cb, pick(sq.next(), len(cb.ids))) }},
 			}
-			c.Goals = []Goal{{Variant: label, Short: "vs bare", Target: 1.0,
-				Text: fmt.Sprintf("%s %s: Redis CPU per read <= 1.0x the bare commands'", rd.name, label)}}
+			c.Goals = []Goal{{Variant: label, Short: "vs bare", Target: 1 + rcNoise,
+				Text: fmt.Sprintf("%s %s: Redis CPU per read <= 1.0x the bare commands' (within %.0f%%)", rd.name, label, rcNoise*100)}}
 			f.Comparisons = append(f.Comparisons, c)
 		}
 	}
