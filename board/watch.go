@@ -51,7 +51,7 @@ func (v View) String() string {
 	return "no view"
 }
 
-// read reads v once.
+// readView reads v once: a view of an id not on the board is an empty list.
 func (b *Board) readView(ctx context.Context, v View, opts []ReadOption) (List, error) {
 	switch v.kind {
 	case viewTop:
