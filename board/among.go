@@ -59,7 +59,7 @@ func (b *Board) Among(ctx context.Context, ids []string, opts ...ReadOption) (Li
 		out.Entries[i] = e.Entry
 	}
 	if b.sh != nil {
-		return totalAsked(out, nil)(opts)
+		return totalAsked(opts)(out, nil)
 	}
 	return out, nil
 }

@@ -336,7 +336,7 @@ func (b *Board) length(ctx context.Context) (int64, error) {
 // refuses n outside [1, 1000] (ErrArgument).
 func (b *Board) Top(ctx context.Context, n int, opts ...ReadOption) (List, error) {
 	if b.sh != nil {
-		return totalAsked(b.sh.Top(ctx, n, opts...))(opts)
+		return totalAsked(opts)(b.sh.Top(ctx, n, opts...))
 	}
 	if b.opts.Observer != nil {
 		return observed.Call(ctx, b.opts.Observer, b.op("Top", n), errKinds, func(ctx context.Context) (List, error) { return b.page(ctx, "Top", 0, n, opts) }, listOutcome)
@@ -349,7 +349,7 @@ func (b *Board) Top(ctx context.Context, n int, opts ...ReadOption) (List, error
 // 2^53-1] (ErrArgument). For paging while the board changes, use Scan.
 func (b *Board) Page(ctx context.Context, offset int64, n int, opts ...ReadOption) (List, error) {
 	if b.sh != nil {
-		return totalAsked(b.sh.Page(ctx, offset, n, opts...))(opts)
+		return totalAsked(opts)(b.sh.Page(ctx, offset, n, opts...))
 	}
 	if b.opts.Observer != nil {
 		return observed.Call(ctx, b.opts.Observer, b.op("Page", n), errKinds, func(ctx context.Context) (List, error) { return b.page(ctx, "Page", offset, n, opts) }, listOutcome)
@@ -383,7 +383,7 @@ func (b *Board) page(ctx context.Context, op string, offset int64, n int, opts [
 // as ErrNotFound.
 func (b *Board) Around(ctx context.Context, id string, n int, opts ...ReadOption) (List, error) {
 	if b.sh != nil {
-		return totalAsked(b.sh.Around(ctx, id, n, opts...))(opts)
+		return totalAsked(opts)(b.sh.Around(ctx, id, n, opts...))
 	}
 	if b.opts.Observer != nil {
 		return observed.Call(ctx, b.opts.Observer, b.op("Around", n), errKinds, func(ctx context.Context) (List, error) { return b.around(ctx, id, n, opts) }, listOutcome)
@@ -417,7 +417,7 @@ func (b *Board) around(ctx context.Context, id string, n int, opts []ReadOption)
 // range gives an empty list.
 func (b *Board) Between(ctx context.Context, lo, hi float64, offset int64, n int, opts ...ReadOption) (List, error) {
 	if b.sh != nil {
-		return totalAsked(b.sh.Between(ctx, lo, hi, offset, n, opts...))(opts)
+		return totalAsked(opts)(b.sh.Between(ctx, lo, hi, offset, n, opts...))
 	}
 	if b.opts.Observer != nil {
 		return observed.Call(ctx, b.opts.Observer, b.op("Between", n), errKinds, func(ctx context.Context) (List, error) { return b.between(ctx, lo, hi, offset, n, opts) }, listOutcome)
@@ -479,15 +479,16 @@ func (b *Board) storedBounds(lo, hi float64) (slo, shi float64, ok bool) {
 // takesSelf marks a read that takes AsSelf (Get).
 func takesSelf(c *readConfig) { c.selfOK = true }
 
-// totalAsked returns a sharded board's list, its Total -1 unless opts ask
-// for it (WithTotal): the shards count their entries anyway, but a read
-// gives the same fields whatever kind of board answers it.
-func totalAsked(l List, err error) func(opts []ReadOption) (List, error) {
-	return func(opts []ReadOption) (List, error) {
-		var c readConfig
-		for _, o := range opts {
-			o(&c)
-		}
+// totalAsked returns what passes a sharded board's list on with its
+// Total -1 unless opts ask for it (WithTotal): the shards count their
+// entries anyway, but a read gives the same fields whatever kind of board
+// answers it.
+func totalAsked(opts []ReadOption) func(List, error) (List, error) {
+	var c readConfig
+	for _, o := range opts {
+		o(&c)
+	}
+	return func(l List, err error) (List, error) {
 		if !c.total {
 			l.Total = -1
 		}

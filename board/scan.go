@@ -35,7 +35,7 @@ type scanPage struct {
 func (b *Board) Scan(ctx context.Context, cursor string, n int, opts ...ReadOption) (List, error) {
 	p, err := b.scanPage(ctx, cursor, n, opts)
 	if b.sh != nil {
-		return totalAsked(p.list(), err)(opts)
+		return totalAsked(opts)(p.list(), err)
 	}
 	return p.list(), err
 }

@@ -1,6 +1,7 @@
 package benchload
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -10,7 +11,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/board"
 )
 
@@ -98,7 +98,7 @@ func prepareHot(ctx context.Context, env Env, cfg Config) (*Fixture, error) {
 	if err != nil {
 		return f, err
 	}
-	caching := cmpClient(env.Caching, env.Client)
+	caching := cmp.Or(env.Caching, env.Client)
 	cached, err := board.Open(ctx, caching, name, board.Options{CacheTop: true})
 	if err != nil {
 		return f, err
@@ -155,14 +155,6 @@ func prepareHot(ctx context.Context, env Env, cfg Config) (*Fixture, error) {
 		}
 	}
 	return f, nil
-}
-
-// cmpClient is a, or b when a is nil.
-func cmpClient(a, b rueidis.Client) rueidis.Client {
-	if a != nil {
-		return a
-	}
-	return b
 }
 
 // hotSentinelEvery is how often the staleness sentinel reads the cached

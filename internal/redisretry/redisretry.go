@@ -81,9 +81,15 @@ type client struct {
 // Do sends cmd until Redis runs it or refuses it for another reason.
 func (c *client) Do(ctx context.Context, cmd rueidis.Completed) rueidis.RedisResult {
 	cmd = cmd.Pin() // rueidis recycles a command it got a reply to; it may be sent again
+	return untilRun(ctx, func() rueidis.RedisResult { return c.Client.Do(ctx, cmd) })
+}
+
+// untilRun calls send until Redis runs what it sends or refuses it for
+// another reason, or ctx ends.
+func untilRun(ctx context.Context, send func() rueidis.RedisResult) rueidis.RedisResult {
 	w := waiter{ctx: ctx}
 	for {
-		r := c.Client.Do(ctx, cmd)
+		r := send()
 		if !NotRun(r.Error()) || !w.wait() {
 			return explain(r)
 		}
@@ -95,13 +101,7 @@ func (c *client) Do(ctx context.Context, cmd rueidis.Completed) rueidis.RedisRes
 // another reason.
 func (c *client) DoCache(ctx context.Context, cmd rueidis.Cacheable, ttl time.Duration) rueidis.RedisResult {
 	cmd = cmd.Pin()
-	w := waiter{ctx: ctx}
-	for {
-		r := c.Client.DoCache(ctx, cmd, ttl)
-		if !NotRun(r.Error()) || !w.wait() {
-			return explain(r)
-		}
-	}
+	return untilRun(ctx, func() rueidis.RedisResult { return c.Client.DoCache(ctx, cmd, ttl) })
 }
 
 // DoMulti sends cmds in one pipeline, then again those Redis did not run,
