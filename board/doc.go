@@ -130,8 +130,8 @@
 // MaxRank], the range being the other shards' entries in the entry's
 // bucket, and Error = (MaxRank-MinRank)/2/Total. A board of one hash tag
 // answers exactly. A shard whose histogram does not count all its entries
-// (written before shards kept them) is refused with ErrNoHistogram until a
-// Reshard to another count or a Clear.
+// (entries written by hand) is refused with ErrReply until a Reshard to
+// another count or a Clear.
 //
 // Cap on a sharded board: each shard keeps its best Cap entries, which
 // holds the best Cap of the board whatever shard they are in, and reads

@@ -22,7 +22,6 @@ var errKinds = []observed.Sentinel{
 	{Err: ErrNotFound, Name: "board.ErrNotFound"},
 	{Err: ErrMismatch, Name: "board.ErrMismatch"},
 	{Err: ErrMigrating, Name: "board.ErrMigrating"},
-	{Err: ErrNoHistogram, Name: "board.ErrNoHistogram"},
 	{Err: ErrRedis, Name: "board.ErrRedis"},
 	{Err: ErrReply, Name: "board.ErrReply"},
 }

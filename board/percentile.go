@@ -11,15 +11,6 @@ import (
 	"github.com/tiebreak/tiebreak/observe"
 )
 
-// ErrNoHistogram reports a Percentile of a sharded board one of whose
-// shards holds entries that its score histogram does not count: entries
-// written before this version of the package kept histograms (or by a
-// process of such a version since). Nothing is changed. A Reshard to
-// another number of shards builds whole histograms (the new shards count
-// every entry copied into them), and so does Clear; reads and writes of
-// every other kind work meanwhile.
-var ErrNoHistogram = errors.New("no complete score histogram")
-
 // Percentile is where an entry stands on its board, as a share of the
 // board: "top x%". Its ordinal rank lies in [MinRank, MaxRank]; Top and
 // Error say the same as shares of Total.
@@ -85,8 +76,8 @@ func newPercentile(lo, hi, total int64) Percentile {
 //
 // It refuses an invalid id (ErrArgument), reports an id not on the board
 // as ErrNotFound, and, on a sharded board, a shard whose histogram does
-// not count all its entries as ErrNoHistogram (see there); it changes
-// nothing.
+// not count all its entries (written by hand, not by the package's
+// scripts) as ErrReply; it changes nothing.
 func (b *Board) Percentile(ctx context.Context, id string) (Percentile, error) {
 	if b.sh != nil {
 		return observeView(ctx, b.sh, b.sh.op("Percentile", 0), percentileOutcome, func(ctx context.Context, v *shardView) (Percentile, error) {
@@ -178,7 +169,7 @@ func (sb *shardView) percentile(ctx context.Context, id string) (Percentile, err
 			return Percentile{}, err
 		}
 		if !h.complete {
-			return Percentile{}, fmt.Errorf("board: %s: Percentile: shard %d counts %d entries in its histogram of %d: %w", sb.name, calls[k+1].shard, h.counted, h.n, ErrNoHistogram)
+			return Percentile{}, fmt.Errorf("board: %s: Percentile: shard %d counts %d entries in its histogram of %d (entries written by hand?): %w", sb.name, calls[k+1].shard, h.counted, h.n, ErrReply)
 		}
 		total += h.n
 		for bucket, count := range h.counts {

@@ -282,8 +282,8 @@ type rankOut struct {
 	// Modified is the modified competition rank (1, 3, 3, 4).
 	Modified int64 `json:"modifiedCompetition"`
 	// Percentile is the entry's share of the board (board.Board.
-	// Percentile), absent on a sharded board whose histograms are not
-	// whole (board.ErrNoHistogram).
+	// Percentile), absent on a sharded board whose histograms do not
+	// count every entry (a shard written by hand: board.ErrReply).
 	Percentile *percentileOut `json:"percentile,omitempty"`
 }
 
@@ -323,8 +323,8 @@ func boardRank(ctx context.Context, e *env, name, id string, r boardRead) error 
 	t.add("modified competition", fmt.Sprint(en.ModifiedCompetition))
 	p, err := b.Percentile(ctx, id)
 	switch {
-	case errors.Is(err, board.ErrNoHistogram):
-		t.add("top", "unknown: a shard's histogram does not count all its entries (written before shards kept them); a Reshard to another count builds them")
+	case errors.Is(err, board.ErrReply):
+		t.add("top", "unknown: a shard's histogram does not count all its entries (written by hand?); a Reshard to another count builds them")
 	case errors.Is(err, board.ErrNotFound):
 		return fmt.Errorf("id %q is not on board %q (not found)", id, name)
 	case err != nil:
