@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log"
+	"os"
 	"time"
 
 	"github.com/redis/rueidis"
@@ -80,11 +81,20 @@ func ExampleNew() {
 	// 5 A [100 1 1571819021]
 }
 
-// A board in a program of your own: build a client from your Redis
-// address, then the board. The board stores its layout and options with
-// it: a handle built with others is refused (board.ErrMismatch).
+// A board in a program of your own: build a client for the server
+// REDIS_URL names (redis://localhost:6379 when it is unset), then the
+// board. The board stores its layout and options with it: a handle built
+// with others is refused (board.ErrMismatch).
 func Example_ownClient() {
-	client, err := rueidis.NewClient(rueidis.ClientOption{InitAddress: []string{"localhost:6379"}})
+	url := os.Getenv("REDIS_URL")
+	if url == "" {
+		url = "redis://localhost:6379"
+	}
+	opt, err := rueidis.ParseURL(url)
+	if err != nil {
+		log.Fatal(err)
+	}
+	client, err := rueidis.NewClient(opt)
 	if err != nil {
 		log.Fatal(err)
 	}

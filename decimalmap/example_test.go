@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log"
+	"os"
 
 	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/decimalmap"
@@ -150,10 +151,19 @@ func ExampleMap_Remove() {
 	// 25506.12345 [user3 user5]
 }
 
-// A map in a program of your own: build a client from your Redis address,
-// then the map. Add, read a range, and drop the map when done.
+// A map in a program of your own: build a client for the server REDIS_URL
+// names (redis://localhost:6379 when it is unset), then the map. Add, read
+// a range, and drop the map when done.
 func Example_ownClient() {
-	client, err := rueidis.NewClient(rueidis.ClientOption{InitAddress: []string{"localhost:6379"}})
+	url := os.Getenv("REDIS_URL")
+	if url == "" {
+		url = "redis://localhost:6379"
+	}
+	opt, err := rueidis.ParseURL(url)
+	if err != nil {
+		log.Fatal(err)
+	}
+	client, err := rueidis.NewClient(opt)
 	if err != nil {
 		log.Fatal(err)
 	}

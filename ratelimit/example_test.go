@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log"
+	"os"
 	"time"
 
 	"github.com/redis/rueidis"
@@ -76,10 +77,19 @@ func ExampleLimiter_AllowN() {
 	// AllowN(6): ratelimit: n = 6, limit.N = 5: no window can ever admit it: n exceeds the limit
 }
 
-// A limiter in a program of your own: build a client from your Redis
-// address, then the limiter.
+// A limiter in a program of your own: build a client for the server
+// REDIS_URL names (redis://localhost:6379 when it is unset), then the
+// limiter.
 func Example_ownClient() {
-	client, err := rueidis.NewClient(rueidis.ClientOption{InitAddress: []string{"localhost:6379"}})
+	url := os.Getenv("REDIS_URL")
+	if url == "" {
+		url = "redis://localhost:6379"
+	}
+	opt, err := rueidis.ParseURL(url)
+	if err != nil {
+		log.Fatal(err)
+	}
+	client, err := rueidis.NewClient(opt)
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -18,12 +18,18 @@
 //	board rank NAME ID                    its ranks and share of the board (top x%)
 //	board around NAME ID [-n 11]          entries around it
 //	board scan NAME [--cursor C] [-n 100] a page, and the next page's cursor
+//	board watch NAME [-n 10] [--every 1s] the best entries, again each time they change
+//	board hidden NAME                     the members a board with hiding hides
+//	board entrant NAME ID                 what a tournament knows of a member
 //	timeline latest|oldest ROOM --layout L [-n 20]
 //	timeline before|after|around ROOM ID --layout L [-n 20]
 //	timeline get ROOM ID --layout L
 //	map range NAME [--min K|--gt K] [--max K|--lt K] [--reverse] [-n 100]
 //	map get NAME KEY
 //	limiter get KEY --window 1m [--limit N]
+//	league describe NAME                  a league's settings, its partitions' latest seasons
+//	league cohorts NAME SEASON            a season's cohorts, each with its board
+//	league member NAME ID                 a member's partition, next tier and cohorts
 //
 // Writes (each through the package's own call, atomic where it is):
 //

@@ -5,11 +5,14 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/tiebreak/tiebreak/board"
+	"github.com/tiebreak/tiebreak/board/league"
 	"github.com/tiebreak/tiebreak/internal/redisops"
 	"github.com/tiebreak/tiebreak/internal/redistest"
+	"github.com/tiebreak/tiebreak/pack"
 	"github.com/tiebreak/tiebreak/ratelimit"
 	"github.com/tiebreak/tiebreak/tsid"
 	"github.com/tiebreak/tiebreak/tsid/timeline"
@@ -125,8 +128,10 @@ func testUsage(t *testing.T, bin string) {
 	}
 }
 
-// testReadOnly runs every read on data of every kind and checks that no
-// key changed: same names, same DUMP.
+// testReadOnly runs every read, board migration without --resume among
+// them, on data of every kind (boards plain, dense, migrating, of a group,
+// hiding, with rules, sharded, periodic; a league; timelines, a map,
+// limited keys) and checks that no key changed: same names, same DUMP.
 func testReadOnly(t *testing.T, bin string) {
 	env := redistest.New(t)
 	c := newCLI(t, bin, env)
@@ -135,6 +140,55 @@ func testReadOnly(t *testing.T, bin string) {
 	seedAll(t, ctx, env)
 	ids := seedTimeline(t, ctx, env.Client, p+"_split", tsid.TSID, timeline.SplitScore, 40, func(i int) uint64 { return tsidAt(t, i) })
 	seedLimiter(t, ctx, env.Client, p+":9", ratelimit.PerSecond(5), 2)
+	// Boards of every other kind the reads know: a tournament of a group
+	// that hides, a sharded board, a periodic window, a league rolled.
+	one, err := pack.NewLayout(pack.Field{Name: "points", Width: 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cup, err := board.New(ctx, env.Client, "cup", one, board.Options{Group: p + "_g", Hiding: true,
+		Rules: board.Rules{End: time.Date(2099, 1, 1, 0, 0, 0, 0, time.UTC), JoinRequired: true, MaxAttempts: 3}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cup.Join(ctx, "ann", "bob"); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"ann", "bob"} {
+		if _, err := cup.Submit(ctx, board.Submission{ID: id, Values: []float64{10}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := cup.Hide(ctx, "bob"); err != nil {
+		t.Fatal(err)
+	}
+	seedArena(t, ctx, env.Client, p+"_sharded", board.Options{Shards: 2})
+	daily, err := board.NewPeriodic(env.Client, p+"_daily", arenaLayout(t), board.Daily(nil), 24*time.Hour, board.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now()
+	if _, err := daily.At(now).Submit(ctx, board.Submission{ID: "ann", Values: []float64{1, 0, 1}}); err != nil {
+		t.Fatal(err)
+	}
+	window, err := board.Daily(nil).Window(now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	origin := time.Date(2026, 11, 2, 0, 0, 0, 0, time.UTC)
+	lg, err := league.New(ctx, env.Client, p+"_lg", one, board.Weekly(time.UTC).From(origin), league.Options{
+		Tiers: []string{"bronze", "silver"}, CohortSize: 2, Promote: league.Zone{Count: 1}, Demote: league.Zone{Fraction: 0.5}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, id := range []string{"ann", "bob", "cyd"} {
+		if _, err := lg.At(origin).Submit(ctx, board.Submission{ID: id, Values: []float64{float64(i)}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := lg.At(origin).Roll(ctx); err != nil {
+		t.Fatal(err)
+	}
 	before := dumpKeys(t, env, "*"+p+"*")
 	id := tsid.TSID.Format(ids[20])
 	for _, args := range [][]string{
@@ -147,6 +201,14 @@ func testReadOnly(t *testing.T, bin string) {
 		{"timeline", "before", p + "_split", id, "--layout", "TSID"}, {"timeline", "after", p + "_general", id, "--layout", "TSID"},
 		{"map", "range", p + "_prices"}, {"map", "get", p + "_prices", "-0.5"},
 		{"limiter", "get", p + ":42", "--window", "1m"}, {"limiter", "get", p + ":9", "--window", "1s", "--limit", "5"},
+		{"board", "migration", p + "_narrowing"}, {"board", "migration", p + "_arena"},
+		{"board", "watch", p + "_arena", "--changes", "1"}, {"board", "watch", p + "_g/cup", "--changes", "1"},
+		{"board", "describe", p + "_g/cup"}, {"board", "top", p + "_g/cup"}, {"board", "hidden", p + "_g/cup"},
+		{"board", "entrant", p + "_g/cup", "ann"}, {"board", "entrant", p + "_g/cup", "zed"},
+		{"board", "describe", p + "_sharded"}, {"board", "rank", p + "_sharded", "bob"}, {"board", "top", p + "_sharded"},
+		{"board", "around", p + "_sharded", "cyd"}, {"board", "scan", p + "_sharded"}, {"board", "migration", p + "_sharded"},
+		{"board", "describe", p + "_daily:" + window.Label}, {"board", "top", p + "_daily:" + window.Label},
+		{"league", "describe", p + "_lg"}, {"league", "cohorts", p + "_lg", "2026-W45"}, {"league", "member", p + "_lg", "bob"},
 	} {
 		c.ok(args...)
 		c.ok(append(args, "--json")...)

@@ -59,9 +59,15 @@ type migrationOut struct {
 	// field moved, Redis's clock); empty when the HASH does not record it.
 	LastMoved string `json:"lastMoved,omitempty"`
 	// Resume is the command that resumes it.
-	Resume  string `json:"resume,omitempty"`
-	Resumed bool   `json:"resumed,omitempty"`
-	DryRun  bool   `json:"dryRun,omitempty"`
+	Resume string `json:"resume,omitempty"`
+	// Keys are, with --resume, the keys of the board and of its shards
+	// that the resumption may change or remove; Creates the prefixes of
+	// the keys it may create (the board's and its shards', old and new):
+	// the target's, and tombstones where it removes the source's.
+	Keys    []string `json:"keys,omitempty"`
+	Creates []string `json:"creates,omitempty"`
+	Resumed bool     `json:"resumed,omitempty"`
+	DryRun  bool     `json:"dryRun,omitempty"`
 }
 
 func boardMigration(ctx context.Context, e *env, arg string) error {
@@ -156,15 +162,28 @@ func boardMigration(ctx context.Context, e *env, arg string) error {
 		t.note("nothing to resume; nothing changed")
 		return e.out.emit(out, t)
 	}
-	if g.dryRun {
-		t.note("dry run: board migration --resume would resume the %s of board %s (keys under %s*); nothing changed", out.Kind, arg, boardPrefix(group, name))
-		return e.out.emit(out, t)
-	}
-	if err := resume(ctx, e, group, name, m); err != nil {
+	if out.Keys, err = boardKeys(ctx, e, group, name, false); err != nil {
 		return err
 	}
-	out.Resumed = true
-	t.note("board migration --resume: done: the %s of board %s ran to its end", out.Kind, arg)
+	// The copy creates the target's keys (a new generation's, new
+	// shards'), and leaves tombstones where it removed the source's.
+	out.Creates = []string{boardPrefix(group, name)}
+	for _, s := range shardNames(m) {
+		out.Creates = append(out.Creates, boardPrefix("", s))
+	}
+	if g.dryRun {
+		t.note("dry run: board migration --resume would resume the %s of board %s; nothing changed", out.Kind, arg)
+	} else {
+		if err := resume(ctx, e, group, name, m); err != nil {
+			return err
+		}
+		out.Resumed = true
+		t.note("board migration --resume: done: the %s of board %s ran to its end", out.Kind, arg)
+	}
+	t.note("keys it changes or removes: %s", strings.Join(out.Keys, " "))
+	if len(out.Creates) > 0 {
+		t.note("keys it may create (the target's, and tombstones of the source's): under %s", strings.Join(out.Creates, " "))
+	}
 	return e.out.emit(out, t)
 }
 

@@ -19,8 +19,9 @@ import (
 
 // board migration shows a resharding cut short after its copy began (its
 // shards, their copy positions, its lease, the time of its last step) and
-// --resume --yes runs it to its end: the board ends on the new count of
-// shards with every entry as it was.
+// --resume --yes runs it to its end, changing no key but those its dry run
+// names: the board ends on the new count of shards with every entry as it
+// was.
 func TestReshardMigration(t *testing.T) {
 	bin := filepath.Join(t.TempDir(), "tiebreak")
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
@@ -32,6 +33,8 @@ func TestReshardMigration(t *testing.T) {
 	client := env.Client
 	name := env.Prefix + "_resharded"
 	meta := "tb:{" + name + "}:meta"
+	// A board beside it, which nothing may change.
+	seedArena(t, ctx, client, env.Prefix+"_bystander", board.Options{})
 
 	sb, err := board.New(ctx, client, name, arenaLayout(t), board.Options{Shards: 2})
 	if err != nil {
@@ -138,17 +141,7 @@ func TestReshardMigration(t *testing.T) {
 		t.Errorf("board migration --json: last moved %q, want %q", got.LastMoved, stamp(noon))
 	}
 
-	before := dumpKeys(t, env, "*"+env.Prefix+"*")
-	if out := c.ok("board", "migration", name, "--resume", "--dry-run"); !strings.Contains(out, "dry run: board migration --resume would resume the resharding") {
-		t.Errorf("--resume --dry-run:\n%s", out)
-	}
-	if diff := cmp.Diff(before, dumpKeys(t, env, "*"+env.Prefix+"*")); diff != "" {
-		t.Errorf("--resume --dry-run changed keys (-before +after):\n%s", diff)
-	}
-	c.json(&got, "board", "migration", name, "--resume", "--yes")
-	if !got.Resumed || got.Kind != "resharding" {
-		t.Errorf("--resume --yes: %+v, want the resharding resumed", got)
-	}
+	resumeChecked(t, c, env, name, "resharding")
 
 	b, err := board.Open(ctx, client, name, board.Options{})
 	if err != nil {
@@ -182,4 +175,62 @@ func TestReshardMigration(t *testing.T) {
 			t.Errorf("list after resume: %s holds %d entries, want %d", name, o.Size, n)
 		}
 	}
+}
+
+// resumeChecked runs board migration NAME --resume three ways: without
+// --yes (exit 2), with --dry-run --json and with --yes --json. Neither of
+// the first two may change a key; the dry run must name the keys of the
+// board and of its shards, and the prefixes of those it may create; and
+// every key the real run changed, made or removed (by DUMP, over every
+// key of the test) must be one the dry run named or under one of its
+// prefixes. It returns the real run's answer.
+func resumeChecked(t *testing.T, c *cli, env *redistest.Env, name, kind string) migrationOut {
+	t.Helper()
+	all := "*" + env.Prefix + "*"
+	before := dumpKeys(t, env, all)
+	c.fails(exitUsage, []string{"board migration writes", "add --yes to do it, or --dry-run"}, "board", "migration", name, "--resume")
+	var dry migrationOut
+	c.json(&dry, "board", "migration", name, "--resume", "--dry-run")
+	if diff := cmp.Diff(before, dumpKeys(t, env, all)); diff != "" {
+		t.Errorf("--resume without --yes or with --dry-run changed keys (-before +after):\n%s", diff)
+	}
+	if !dry.DryRun || dry.Resumed || dry.Kind != kind || len(dry.Creates) == 0 {
+		t.Errorf("--resume --dry-run: %+v, want a dry run of the %s naming the prefixes of the keys it may create", dry, kind)
+	}
+	if !slices.Contains(dry.Keys, "tb:{"+name+"}:meta") {
+		t.Errorf("--resume --dry-run names the keys %q, not the board's meta HASH", dry.Keys)
+	}
+	for k := range before {
+		if strings.HasPrefix(k, "tb:{"+name+"}:") || strings.HasPrefix(k, "tb:{"+name+"~") {
+			if !slices.Contains(dry.Keys, k) {
+				t.Errorf("--resume --dry-run does not name %s, a key of the board", k)
+			}
+		}
+	}
+	table := c.ok("board", "migration", name, "--resume", "--dry-run")
+	for _, w := range []string{"dry run: board migration --resume would resume the " + kind + " of board " + name + "; nothing changed",
+		"keys it changes or removes: " + strings.Join(dry.Keys, " "), "keys it may create (the target's, and tombstones of the source's): under " + strings.Join(dry.Creates, " ")} {
+		if !strings.Contains(table, w) {
+			t.Errorf("--resume --dry-run lacks %q:\n%s", w, table)
+		}
+	}
+
+	before = dumpKeys(t, env, all)
+	var got migrationOut
+	c.json(&got, "board", "migration", name, "--resume", "--yes")
+	after := dumpKeys(t, env, all)
+	if !got.Resumed || got.DryRun || got.Kind != kind || !slices.Equal(got.Keys, dry.Keys) || !slices.Equal(got.Creates, dry.Creates) {
+		t.Errorf("--resume --yes: %+v, want the %s resumed, the keys of the dry run %+v", got, kind, dry)
+	}
+	named := func(k string) bool {
+		return slices.Contains(dry.Keys, k) || slices.ContainsFunc(dry.Creates, func(p string) bool { return strings.HasPrefix(k, p) })
+	}
+	for _, m := range []map[string]string{before, after} {
+		for k := range m {
+			if before[k] != after[k] && !named(k) {
+				t.Errorf("--resume --yes changed %s, which the dry run does not name", k)
+			}
+		}
+	}
+	return got
 }

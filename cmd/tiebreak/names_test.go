@@ -2,15 +2,17 @@ package main
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tiebreak/tiebreak/board"
 	"github.com/tiebreak/tiebreak/internal/redistest"
 )
 
 // A board of a group answers to the name list prints, group/name, in every
-// board subcommand; and list goes on after a resharding left its retired
+// board subcommand, the writing ones included; and list goes on after a resharding left its retired
 // shards' tombstones, showing each as it finds it.
 func testNames(t *testing.T, bin string) {
 	env := redistest.New(t)
@@ -37,5 +39,45 @@ func testNames(t *testing.T, bin string) {
 	}
 	if out := c.ok("board", "top", group+"/global", "-n", "1"); !strings.Contains(out, "ann") {
 		t.Errorf("board top %s/global:\n%s", group, out)
+	}
+	// Every other board subcommand takes the same spelling: the reads...
+	global := group + "/global"
+	for _, args := range [][]string{
+		{"board", "get", global, "ann"}, {"board", "rank", global, "ann"}, {"board", "around", global, "bob", "-n", "3"},
+		{"board", "scan", global, "-n", "2"}, {"board", "watch", global, "--changes", "1"}, {"board", "migration", global},
+	} {
+		if out := c.ok(args...); !strings.Contains(out, "ann") && !strings.Contains(out, "ordinal") && !strings.Contains(out, "none under way") {
+			t.Errorf("%q:\n%s", args, out)
+		}
+	}
+	// (the board has neither hiding nor rules: these find it and say so)
+	c.fails(exitFailure, []string{`board "` + global + `" has no Hiding`}, "board", "hidden", global)
+	c.fails(exitFailure, []string{"board: global: Entrant: the board has no Rules"}, "board", "entrant", global, "ann")
+	// ...and the writes, whose dry runs name the board's own keys.
+	pre := "tb:{" + group + "}:{global}:"
+	for _, args := range [][]string{
+		{"board", "remove", global, "ann"}, {"board", "clear", global}, {"board", "drop", global},
+	} {
+		got := decodeChange(t, c.ok(append(args, "--dry-run", "--json")...))
+		if got.Object != global || len(got.Keys) == 0 || slices.ContainsFunc(got.Keys, func(k string) bool { return !strings.HasPrefix(k, pre) }) {
+			t.Errorf("%q --dry-run: %+v, want %s and keys under %s", args, got, global, pre)
+		}
+	}
+	daily, err := board.NewPeriodic(env.Client, "daily", arenaLayout(t), board.Daily(nil), 30*24*time.Hour, board.Options{Group: group})
+	if err != nil {
+		t.Fatal(err)
+	}
+	yesterday := time.Now().Add(-24 * time.Hour)
+	if _, err := daily.At(yesterday).Submit(ctx, board.Submission{ID: "ann", Values: []float64{1, 0, 1}}); err != nil {
+		t.Fatal(err)
+	}
+	w, err := board.Daily(nil).Window(yesterday)
+	if err != nil {
+		t.Fatal(err)
+	}
+	final := group + "/daily:" + w.Label + ":final"
+	got := decodeChange(t, c.ok("board", "archive", group+"/daily", "--window", w.Label, "--dry-run", "--json"))
+	if got.Object != final || got.Count != 1 || len(got.Keys) == 0 || !strings.HasPrefix(got.Keys[0], "tb:{"+group+"}:{daily:"+w.Label+":final}:") {
+		t.Errorf("board archive %s/daily --dry-run: %+v, want %s", group, got, final)
 	}
 }

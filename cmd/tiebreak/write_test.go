@@ -166,6 +166,68 @@ keys: ` + strings.Join(keys, " ") + "\n"
 		}
 	})
 
+	t.Run("board drop plain, grouped, window, archive", func(t *testing.T) {
+		// The keys of the board whose keys start with prefix, sorted.
+		keysOf := func(prefix string) []string {
+			var keys []string
+			for k := range dumpKeys(t, env, globEscape(prefix)+"*") {
+				keys = append(keys, k)
+			}
+			slices.Sort(keys)
+			return keys
+		}
+		drop := func(spelled, prefix string, entries int64) {
+			t.Helper()
+			keys := keysOf(prefix)
+			if len(keys) < 2 {
+				t.Fatalf("board %s has the keys %q, want its meta HASH and entries", spelled, keys)
+			}
+			w := writeCase{t, c, env, []string{"board", "drop", spelled}}
+			want := changeOut{Command: "board drop", Object: spelled, Keys: keys, Count: entries, Affected: []string{}}
+			w.dry(want)
+			want.DryRun = false
+			if _, after := w.real(want); len(keysOf(prefix)) != 0 {
+				t.Errorf("board drop %s left keys: %v", spelled, after)
+			}
+		}
+		plain := p + "_plain"
+		seedArena(t, ctx, env.Client, plain, board.Options{DenseRanks: true})
+		drop(plain, "tb:{"+plain+"}:", 5)
+
+		// A board of a group, spelled as list prints it; its neighbour in
+		// the group stays.
+		group := p + "_dropgrp"
+		seedArena(t, ctx, env.Client, "gone", board.Options{Group: group})
+		kept := seedArena(t, ctx, env.Client, "kept", board.Options{Group: group})
+		drop(group+"/gone", "tb:{"+group+"}:{gone}:", 5)
+		if n, _ := kept.Len(ctx); n != 5 {
+			t.Errorf("the other board of the group holds %d entries, want 5", n)
+		}
+
+		// A periodic board's window of yesterday, and its archive.
+		name := p + "_days"
+		pd, err := board.NewPeriodic(env.Client, name, arenaLayout(t), board.Daily(nil), 30*24*time.Hour, board.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		yesterday := time.Now().Add(-24 * time.Hour)
+		for i, id := range []string{"x", "y", "z"} {
+			if _, err := pd.At(yesterday).Submit(ctx, board.Submission{ID: id, Values: []float64{float64(i), 0, 1}}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		wd, err := board.Daily(nil).Window(yesterday)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := pd.Archive(ctx, wd, board.ArchiveOptions{Top: 2}); err != nil {
+			t.Fatal(err)
+		}
+		window := name + ":" + wd.Label
+		drop(window+":final", "tb:{"+window+":final}:", 2)
+		drop(window, "tb:{"+window+"}:", 3)
+	})
+
 	t.Run("board archive", func(t *testing.T) {
 		name := p + "_daily"
 		pd, err := board.NewPeriodic(env.Client, name, arenaLayout(t), board.Daily(nil), 30*24*time.Hour, board.Options{})
@@ -234,17 +296,7 @@ keys: ` + strings.Join(keys, " ") + "\n"
 		if _, err := b.Remove(ctx, "ann"); err != nil {
 			t.Fatal(err)
 		}
-		before = dumpKeys(t, env, "*"+p+"*")
-		c.json(&got, "board", "migration", name, "--resume", "--yes")
-		if !got.Resumed {
-			t.Errorf("resume: %+v", got)
-		}
-		after := dumpKeys(t, env, "*"+p+"*")
-		for k := range before {
-			if !strings.Contains(k, "{"+name+"}") && before[k] != after[k] {
-				t.Errorf("resume changed %s, not of the board", k)
-			}
-		}
+		resumeChecked(t, c, env, name, "migration")
 		b, err = board.Open(ctx, env.Client, name, board.Options{})
 		if err != nil {
 			t.Fatal(err)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log"
+	"os"
 
 	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/internal/redistest"
@@ -160,11 +161,20 @@ func ExampleTimeline_Remove() {
 	// 3
 }
 
-// A timeline in a program of your own: build a client from your Redis
-// address, a generator for the IDs, then the timeline of a room. Every
-// handle to one room uses the same codec and strategy.
+// A timeline in a program of your own: build a client for the server
+// REDIS_URL names (redis://localhost:6379 when it is unset), a generator
+// for the IDs, then the timeline of a room. Every handle to one room uses
+// the same codec and strategy.
 func Example_ownClient() {
-	client, err := rueidis.NewClient(rueidis.ClientOption{InitAddress: []string{"localhost:6379"}})
+	url := os.Getenv("REDIS_URL")
+	if url == "" {
+		url = "redis://localhost:6379"
+	}
+	opt, err := rueidis.ParseURL(url)
+	if err != nil {
+		log.Fatal(err)
+	}
+	client, err := rueidis.NewClient(opt)
 	if err != nil {
 		log.Fatal(err)
 	}
