@@ -104,7 +104,8 @@ func boardMigration(ctx context.Context, e *env, arg string) error {
 		if mg.Misfits > 0 {
 			t.add("misfits", fmt.Sprintf("%s not fitting the target (ids in %s): fix or remove them, then resume", count(mg.Misfits, "entries"), mg.MisfitsKey))
 		}
-		t.add("lease", "none: a migration takes no lease; any number of processes may resume it, and the meta HASH records no time of its last step")
+		t.add("lease", "none: a migration takes no lease; any number of processes may resume it")
+		lastMoved(t, &out, key, m, now)
 	case m[metaState] == "resharding":
 		var from, to storedDescriptor
 		if err := json.Unmarshal([]byte(m[metaDesc]), &from); err != nil {

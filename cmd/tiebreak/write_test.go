@@ -280,6 +280,15 @@ keys: ` + strings.Join(keys, " ") + "\n"
 		if out := c.ok("board", "migration", name); !strings.Contains(out, "misfits") || !strings.Contains(out, "lease") {
 			t.Errorf("board migration table:\n%s", out)
 		}
+		// The copy's last step stamped the meta HASH's field moved with
+		// Redis's clock; the command shows it.
+		moved, err := env.Client.Do(ctx, env.Client.B().Hget().Key("tb:{"+name+"}:meta").Field("moved").Build()).AsInt64()
+		if err != nil {
+			t.Fatalf("the meta HASH's field moved after a copy step: %v", err)
+		}
+		if want := stamp(time.UnixMilli(moved)); got.LastMoved != want {
+			t.Errorf("board migration: last moved %q, want %q", got.LastMoved, want)
+		}
 		before := dumpKeys(t, env, "*"+p+"*")
 		c.fails(exitUsage, []string{"add --yes"}, "board", "migration", name, "--resume")
 		if out := c.ok("board", "migration", name, "--resume", "--dry-run"); !strings.Contains(out, "dry run: board migration --resume would resume the migration") {
