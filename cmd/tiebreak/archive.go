@@ -31,6 +31,7 @@ func archiveCommand() *command {
 			fs.StringVar(&a.from, "from", "", "where the period's windows start, as Period.From takes it (RFC 3339: 2026-11-16T09:00:00+01:00 for Mondays at 09:00 in Paris); default: the calendar's own boundaries")
 			fs.Int64Var(&a.top, "top", 0, "keep only the best `n` entries (0: every entry)")
 			fs.DurationVar(&a.retention, "retention", 0, "keep the archive this long after the window's end (0: forever)")
+			a.show = shownFlag(fs, "copied")
 			return func(ctx context.Context, e *env, x []string) error { a.name = x[0]; return boardArchive(ctx, e, a) }
 		}}
 }
@@ -40,6 +41,7 @@ type archiveArgs struct {
 	name, label, tz, from string
 	top                   int64
 	retention             time.Duration
+	show                  *int // how many of the entries copied to list
 }
 
 // windowOf returns the period and window that label names, in loc, its
@@ -205,6 +207,14 @@ func boardArchive(ctx context.Context, e *env, a archiveArgs) error {
 		c.Keys = append(c.Keys, prefix+suffix)
 	}
 	slices.Sort(c.Keys)
+	t, shown, err := shownEntries(ctx, src, *a.show, c.Count)
+	if err != nil {
+		return err
+	}
+	c.Entries = shown
+	for _, en := range shown {
+		c.Affected = append(c.Affected, en.ID)
+	}
 	keep := "forever"
 	if a.retention > 0 {
 		keep = "until " + stamp(w.End.Add(a.retention))
@@ -221,6 +231,6 @@ func boardArchive(ctx context.Context, e *env, a archiveArgs) error {
 			return err
 		}
 	}
-	return report(e, e.g, c, nil, fmt.Sprintf("copy %s of window %s [%s, %s) into board %s, kept %s",
+	return report(e, e.g, c, t, fmt.Sprintf("copy %s of window %s [%s, %s) into board %s, kept %s",
 		count(c.Count, "entries"), a.label, stamp(w.Start), stamp(w.End), archive, keep))
 }

@@ -28,12 +28,14 @@ func writeCommands() []*command {
 		{name: "board clear", args: []string{"NAME"}, help: "empty a board, keeping its descriptor (Board.Clear)",
 			writes: "removes every entry of the board; its descriptor stays",
 			setup: func(fs *flag.FlagSet) runFunc {
-				return func(ctx context.Context, e *env, a []string) error { return boardClear(ctx, e, a[0]) }
+				n := shownFlag(fs, "removed")
+				return func(ctx context.Context, e *env, a []string) error { return boardClear(ctx, e, a[0], *n) }
 			}},
 		{name: "board drop", args: []string{"NAME"}, help: "remove a whole board, descriptor included (Board.Drop): sharded boards, windows and archives too",
 			writes: "removes every key of the board",
 			setup: func(fs *flag.FlagSet) runFunc {
-				return func(ctx context.Context, e *env, a []string) error { return boardDrop(ctx, e, a[0]) }
+				n := shownFlag(fs, "removed")
+				return func(ctx context.Context, e *env, a []string) error { return boardDrop(ctx, e, a[0], *n) }
 			}},
 		archiveCommand(),
 		migrationCommand(),
@@ -73,9 +75,11 @@ type changeOut struct {
 	// Count is how many entries, messages, keys or requests it removes
 	// (copies, for an archive).
 	Count int64 `json:"count"`
-	// Affected names them: ids, message IDs, map keys.
+	// Affected names them: ids, message IDs, map keys (for board
+	// clear, drop and archive, the ids of Entries).
 	Affected []string `json:"affected"`
-	// Entries are the board entries affected, as they were.
+	// Entries are the board entries affected, as they were (for board
+	// clear, drop and archive, the best -n of them).
 	Entries []entryOut `json:"entries,omitempty"`
 	// Boards are the boards of a group each id was removed from.
 	Boards map[string][]string `json:"boards,omitempty"`
@@ -345,22 +349,53 @@ func removeFromGroup(ctx context.Context, boards []*board.Board, ids []string) (
 	return g.Remove(ctx, ids...)
 }
 
-func boardClear(ctx context.Context, e *env, arg string) error {
-	return boardEmpty(ctx, e, arg, "board clear", true, (*board.Board).Clear, func(r *boardRef, n int64, keys []string) string {
+// shownFlag is the flag -n of a command that removes or copies a whole
+// board's entries: how many of them it lists, best first.
+func shownFlag(fs *flag.FlagSet, what string) *int {
+	return fs.Int("n", 10, fmt.Sprintf("how many of the entries %s to list, best first (0 to %d)", what, 1000))
+}
+
+// shownEntries reads the best min(n, count) entries of b, with every
+// rank kind and their data, as the table and JSON of a writing command;
+// the table notes how many of count it lists. It refuses n out of
+// [0, 1000].
+func shownEntries(ctx context.Context, b *board.Board, n int, count int64) (*table, []entryOut, error) {
+	if n < 0 || n > 1000 {
+		return nil, nil, usagef("-n %d out of range [0, %d]", n, 1000)
+	}
+	t := &table{}
+	if n == 0 || count == 0 {
+		return t, nil, nil
+	}
+	data := true
+	l, err := b.Top(ctx, int(min(int64(n), count)), boardRead{data: &data}.options(b)...)
+	if err != nil {
+		return nil, nil, err
+	}
+	t, out := entriesTable(b, l.Entries, 0, true)
+	if int64(len(l.Entries)) < count {
+		t.note("the best %d of the %d entries listed (-n)", len(l.Entries), count)
+	}
+	return t, out.Entries, nil
+}
+
+func boardClear(ctx context.Context, e *env, arg string, show int) error {
+	return boardEmpty(ctx, e, arg, "board clear", true, show, (*board.Board).Clear, func(r *boardRef, n int64, keys []string) string {
 		return fmt.Sprintf("remove the %s of board %s, keeping its descriptor (%s)", count(n, "entries"), arg, boardMetaKey(r.group, r.name))
 	})
 }
 
-func boardDrop(ctx context.Context, e *env, arg string) error {
-	return boardEmpty(ctx, e, arg, "board drop", false, (*board.Board).Drop, func(_ *boardRef, n int64, keys []string) string {
+func boardDrop(ctx context.Context, e *env, arg string, show int) error {
+	return boardEmpty(ctx, e, arg, "board drop", false, show, (*board.Board).Drop, func(_ *boardRef, n int64, keys []string) string {
 		return fmt.Sprintf("remove board %s: its %s and all %s", arg, count(n, "entries"), count(int64(len(keys)), "keys"))
 	})
 }
 
 // boardEmpty is board clear (entries only: keys lists those that hold
 // entries) and board drop (every key): it reports what do, the library's
-// call, removes, and calls it unless it is a dry run.
-func boardEmpty(ctx context.Context, e *env, arg, command string, entriesOnly bool, do func(*board.Board, context.Context) error, what func(*boardRef, int64, []string) string) error {
+// call, removes (the keys, the number of entries and the best show of
+// them), and calls it unless it is a dry run.
+func boardEmpty(ctx context.Context, e *env, arg, command string, entriesOnly bool, show int, do func(*board.Board, context.Context) error, what func(*boardRef, int64, []string) string) error {
 	r, err := openRef(ctx, e, arg)
 	if err != nil {
 		return err
@@ -373,12 +408,19 @@ func boardEmpty(ctx context.Context, e *env, arg, command string, entriesOnly bo
 	if err != nil {
 		return err
 	}
-	c := changeOut{Command: command, Object: arg, Keys: keys, Count: n}
+	t, shown, err := shownEntries(ctx, r.b, show, n)
+	if err != nil {
+		return err
+	}
+	c := changeOut{Command: command, Object: arg, Keys: keys, Count: n, Entries: shown}
+	for _, en := range shown {
+		c.Affected = append(c.Affected, en.ID)
+	}
 	g := globalsOf(e)
 	if !g.dryRun {
 		if err := do(r.b, ctx); err != nil {
 			return err
 		}
 	}
-	return report(e, g, c, nil, what(r, n, keys))
+	return report(e, g, c, t, what(r, n, keys))
 }

@@ -99,6 +99,36 @@ func (w writeCase) real(want changeOut) (before, after map[string]string) {
 	return before, after
 }
 
+// bestOf is what a command that removes or copies b's entries lists of
+// them: the best n, with every rank kind b keeps and their data, as the
+// library reads them, and their ids.
+func bestOf(t *testing.T, b *board.Board, n int) ([]entryOut, []string) {
+	t.Helper()
+	kinds := []board.RankKind{board.Competition}
+	dense := b.Options().DenseRanks
+	if dense {
+		kinds = append(kinds, board.Dense)
+	}
+	l, err := b.Top(t.Context(), n, board.WithRanks(kinds...), board.WithData())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []entryOut
+	ids := []string{}
+	for _, en := range l.Entries {
+		o := entryOut{ID: en.ID, Rank: en.Rank, Competition: en.Competition, Fields: map[string]float64{}, Data: blobOf(en.Data)}
+		if dense {
+			o.Dense = &en.Dense
+		}
+		for i, v := range en.Values {
+			o.Fields[b.Layout().Field(i).Name] = v
+		}
+		out = append(out, o)
+		ids = append(ids, en.ID)
+	}
+	return out, ids
+}
+
 func testWrite(t *testing.T, bin string) {
 	env := redistest.New(t)
 	c := newCLI(t, bin, env)
@@ -155,7 +185,8 @@ keys: ` + strings.Join(keys, " ") + "\n"
 		}
 		slices.Sort(keys)
 		w := writeCase{t, c, env, []string{"board", "drop", name}}
-		want := changeOut{Command: "board drop", Object: name, Keys: keys, Count: 4, Affected: []string{}}
+		want := changeOut{Command: "board drop", Object: name, Keys: keys, Count: 4}
+		want.Entries, want.Affected = bestOf(t, sb, 10)
 		w.dry(want)
 		want.DryRun = false
 		_, after := w.real(want)
@@ -183,7 +214,12 @@ keys: ` + strings.Join(keys, " ") + "\n"
 				t.Fatalf("board %s has the keys %q, want its meta HASH and entries", spelled, keys)
 			}
 			w := writeCase{t, c, env, []string{"board", "drop", spelled}}
-			want := changeOut{Command: "board drop", Object: spelled, Keys: keys, Count: entries, Affected: []string{}}
+			want := changeOut{Command: "board drop", Object: spelled, Keys: keys, Count: entries}
+			b, err := board.Open(ctx, env.Client, spelled, board.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want.Entries, want.Affected = bestOf(t, b, 10)
 			w.dry(want)
 			want.DryRun = false
 			if _, after := w.real(want); len(keysOf(prefix)) != 0 {
@@ -242,7 +278,8 @@ keys: ` + strings.Join(keys, " ") + "\n"
 		final := name + ":2026-11-23:final"
 		pre := "tb:{" + final + "}:"
 		w := writeCase{t, c, env, []string{"board", "archive", name, "--window", "2026-11-23", "--top", "2"}}
-		want := changeOut{Command: "board archive", Object: final, Keys: []string{pre + "archive", pre + "meta", pre + "z"}, Count: 2, Affected: []string{}}
+		want := changeOut{Command: "board archive", Object: final, Keys: []string{pre + "archive", pre + "meta", pre + "z"}, Count: 2}
+		want.Entries, want.Affected = bestOf(t, pd.At(noon), 2)
 		w.dry(want)
 		want.DryRun = false
 		_, after := w.real(want)
@@ -371,9 +408,14 @@ keys: ` + strings.Join(keys, " ") + "\n"
 	t.Run("board clear", func(t *testing.T) {
 		name := p + "_clear"
 		b := seedArena(t, ctx, env.Client, name, board.Options{})
-		w := writeCase{t, c, env, []string{"board", "clear", name}}
-		want := changeOut{Command: "board clear", Object: name, Keys: []string{"tb:{" + name + "}:d", "tb:{" + name + "}:z"}, Count: 5, Affected: []string{}}
-		w.dry(want)
+		// -n 3: the best 3 of its 5 entries are listed, all 5 removed.
+		w := writeCase{t, c, env, []string{"board", "clear", name, "-n", "3"}}
+		want := changeOut{Command: "board clear", Object: name, Keys: []string{"tb:{" + name + "}:d", "tb:{" + name + "}:z"}, Count: 5}
+		want.Entries, want.Affected = bestOf(t, b, 3)
+		if table := w.dry(want); !strings.Contains(table, "the best 3 of the 5 entries listed (-n)") {
+			t.Errorf("board clear -n 3 --dry-run does not say it lists 3 of 5:\n%s", table)
+		}
+		c.fails(exitUsage, []string{"-n 1001 out of range"}, "board", "clear", name, "-n", "1001", "--dry-run")
 		want.DryRun = false
 		_, after := w.real(want)
 		if _, ok := after["tb:{"+name+"}:meta"]; !ok {
