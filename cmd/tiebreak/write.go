@@ -31,11 +31,17 @@ func writeCommands() []*command {
 				n := shownFlag(fs, "removed")
 				return func(ctx context.Context, e *env, a []string) error { return boardClear(ctx, e, a[0], *n) }
 			}},
-		{name: "board drop", args: []string{"NAME"}, help: "remove a whole board, descriptor included (Board.Drop): sharded boards, windows and archives too",
+		{name: "board drop", args: []string{"NAME"}, help: "remove a whole board, descriptor included (Board.Drop): sharded boards, windows and archives too; --windows: every window and archive of a periodic board",
 			writes: "removes every key of the board",
 			setup: func(fs *flag.FlagSet) runFunc {
 				n := shownFlag(fs, "removed")
-				return func(ctx context.Context, e *env, a []string) error { return boardDrop(ctx, e, a[0], *n) }
+				windows := fs.Bool("windows", false, "drop every window and archive of the periodic board NAME (NAME:LABEL and NAME:LABEL:final), each atomically")
+				return func(ctx context.Context, e *env, a []string) error {
+					if *windows {
+						return boardDropWindows(ctx, e, a[0])
+					}
+					return boardDrop(ctx, e, a[0], *n)
+				}
 			}},
 		archiveCommand(),
 		migrationCommand(),
@@ -81,7 +87,9 @@ type changeOut struct {
 	// Entries are the board entries affected, as they were (for board
 	// clear, drop and archive, the best -n of them).
 	Entries []entryOut `json:"entries,omitempty"`
-	// Boards are the boards of a group each id was removed from.
+	// Boards are the boards of a group each id was removed from; for
+	// board drop --windows, the windows and archives dropped, each with
+	// its keys.
 	Boards map[string][]string `json:"boards,omitempty"`
 }
 
@@ -423,4 +431,100 @@ func boardEmpty(ctx context.Context, e *env, arg, command string, entriesOnly bo
 		}
 	}
 	return report(e, g, c, t, what(r, n, keys))
+}
+
+// periodicBoards returns the names of the windows (NAME:LABEL, a board
+// whose meta HASH has an expiry) and archives (NAME:LABEL:final, with the
+// state HASH of its making) of the periodic board name of group, sorted.
+func periodicBoards(ctx context.Context, e *env, group, name string) ([]string, error) {
+	pattern := "tb:{" + globEscape(name) + ":*}:meta"
+	if group != "" {
+		pattern = "tb:{" + globEscape(group) + "}:{" + globEscape(name) + ":*}:meta"
+	}
+	metas, err := redisops.ScanKeys(ctx, e.client, pattern)
+	if err != nil {
+		return nil, fmt.Errorf("SCAN %s: %w", pattern, err)
+	}
+	var out []string
+	for _, k := range metas {
+		head := "tb:{"
+		if group != "" {
+			head = "tb:{" + group + "}:{"
+		}
+		inner := strings.TrimSuffix(strings.TrimPrefix(k, head), "}:meta")
+		label, ok := strings.CutPrefix(inner, name+":")
+		if !ok || label == "" || strings.ContainsAny(label, "{}") {
+			continue
+		}
+		var probe rueidis.Completed
+		if base, final := strings.CutSuffix(label, ":final"); final && base != "" {
+			probe = e.client.B().Exists().Key(boardPrefix(group, inner) + "archive").Build()
+		} else {
+			probe = e.client.B().Hexists().Key(k).Field("expire").Build()
+		}
+		n, err := e.client.Do(ctx, probe).AsInt64()
+		if err != nil {
+			return nil, fmt.Errorf("reading %s: %w", k, err)
+		}
+		if n == 1 {
+			out = append(out, inner)
+		}
+	}
+	slices.Sort(out)
+	return out, nil
+}
+
+// boardDropWindows drops every window and archive of the periodic board
+// arg ("name" or "group/name"), each with Board.Drop (atomic for each
+// board; not across them: a failure leaves the others dropped, and the
+// command run again finds those left).
+func boardDropWindows(ctx context.Context, e *env, arg string) error {
+	group, name, _ := strings.Cut(arg, "/")
+	if name == "" {
+		group, name = "", arg
+	}
+	if err := checkName(kindBoard, name); err != nil {
+		return err
+	}
+	names, err := periodicBoards(ctx, e, group, name)
+	if err != nil {
+		return err
+	}
+	if len(names) == 0 {
+		return fmt.Errorf("periodic board %q has no window or archive (no key matches %s)", arg, boardMetaKey(group, name+":*"))
+	}
+	c := changeOut{Command: "board drop", Object: arg, Boards: map[string][]string{}}
+	t := &table{header: []string{"BOARD", "ENTRIES", "KEYS"}}
+	var boards []*board.Board
+	for _, n := range names {
+		b, err := openBoard(ctx, e, group, n)
+		if err != nil {
+			return err
+		}
+		size, err := b.Len(ctx)
+		if err != nil {
+			return err
+		}
+		keys, err := boardKeys(ctx, e, group, n, false)
+		if err != nil {
+			return err
+		}
+		boards = append(boards, b)
+		c.Boards[n] = keys
+		c.Keys = append(c.Keys, keys...)
+		c.Affected = append(c.Affected, n)
+		c.Count += size
+		t.add(n, fmt.Sprint(size), fmt.Sprint(len(keys)))
+	}
+	slices.Sort(c.Keys)
+	g := globalsOf(e)
+	if !g.dryRun {
+		for i, b := range boards {
+			if err := b.Drop(ctx); err != nil {
+				return fmt.Errorf("dropping %s (%d of %d; those before it are dropped): %w", names[i], i+1, len(names), err)
+			}
+		}
+	}
+	return report(e, g, c, t, fmt.Sprintf("remove the %d windows and archives of periodic board %s: %s, %s",
+		len(names), arg, count(c.Count, "entries"), count(int64(len(c.Keys)), "keys")))
 }

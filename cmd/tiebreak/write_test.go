@@ -264,6 +264,70 @@ keys: ` + strings.Join(keys, " ") + "\n"
 		drop(window, "tb:{"+window+"}:", 3)
 	})
 
+	t.Run("board drop --windows", func(t *testing.T) {
+		dropWindows := func(t *testing.T, group, name string) {
+			opts := board.Options{Group: group}
+			pd, err := board.NewPeriodic(env.Client, name, arenaLayout(t), board.Daily(nil), 30*24*time.Hour, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			spelled, tag := name, "tb:{"
+			if group != "" {
+				spelled, tag = group+"/"+name, "tb:{"+group+"}:{"
+			}
+			days := []time.Time{time.Now().Add(-48 * time.Hour), time.Now().Add(-24 * time.Hour)}
+			for d, at := range days {
+				for i, id := range []string{"x", "y", "z"}[:2+d] {
+					if _, err := pd.At(at).Submit(ctx, board.Submission{ID: id, Values: []float64{float64(i), 0, 1}}); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			w0, _ := board.Daily(nil).Window(days[0])
+			if _, err := pd.Archive(ctx, w0, board.ArchiveOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			// A board whose name only starts as the windows' do stays.
+			other := seedArena(t, ctx, env.Client, name+":notes", opts)
+
+			want := changeOut{Command: "board drop", Object: spelled, Count: 2 + 3 + 2, Boards: map[string][]string{}}
+			for _, b := range []string{name + ":" + w0.Label, name + ":" + w0.Label + ":final", name + ":" + pd.At(days[1]).Name()[len(name)+1:]} {
+				var keys []string
+				for k := range dumpKeys(t, env, globEscape(tag+b+"}:")+"*") {
+					keys = append(keys, k)
+				}
+				slices.Sort(keys)
+				if len(keys) < 2 {
+					t.Fatalf("window %s has the keys %q", b, keys)
+				}
+				want.Boards[b] = keys
+				want.Keys = append(want.Keys, keys...)
+				want.Affected = append(want.Affected, b)
+			}
+			slices.Sort(want.Keys)
+			slices.Sort(want.Affected)
+			w := writeCase{t, c, env, []string{"board", "drop", spelled, "--windows"}}
+			if table := w.dry(want); !strings.Contains(table, "would remove the 3 windows and archives of periodic board "+spelled+": 7 entries") {
+				t.Errorf("board drop --windows --dry-run:\n%s", table)
+			}
+			want.DryRun = false
+			if _, after := w.real(want); len(after) == 0 {
+				t.Error("no key left: the other board is gone too")
+			}
+			if n, err := other.Len(ctx); err != nil || n != 5 {
+				t.Errorf("the other board holds %d entries (%v), want 5", n, err)
+			}
+			for _, at := range days {
+				if n, _ := pd.At(at).Len(ctx); n != 0 {
+					t.Errorf("window %s holds %d entries after the drop", pd.At(at).Name(), n)
+				}
+			}
+			c.fails(exitFailure, []string{"has no window or archive"}, "board", "drop", spelled, "--windows", "--yes")
+		}
+		t.Run("plain", func(t *testing.T) { dropWindows(t, "", p+"_fam") })
+		t.Run("grouped", func(t *testing.T) { dropWindows(t, p+"_famgrp", "fam") })
+	})
+
 	t.Run("board archive", func(t *testing.T) {
 		name := p + "_daily"
 		pd, err := board.NewPeriodic(env.Client, name, arenaLayout(t), board.Daily(nil), 30*24*time.Hour, board.Options{})
