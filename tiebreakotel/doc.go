@@ -3,7 +3,9 @@
 // Options.Observer of a board, a timeline, a decimal map or a limiter.
 //
 //	obs, err := tiebreakotel.New() // the global TracerProvider and MeterProvider
-//	if err != nil { ... }
+//	if err != nil {
+//		return err
+//	}
 //	b, err := board.New(ctx, client, "arena", layout, board.Options{Observer: obs})
 //
 // Each operation is one span, named for it ("board.Submit",

@@ -8,6 +8,7 @@
 // result's write: exactly once, however many results race. A cohort is a
 // board (package board) of a group, readable with every read of a board.
 //
+//	l, err := league.New(ctx, client, "arena", layout, board.Weekly(time.UTC), league.Options{})
 //	season := l.At(time.Now())
 //	res, err := season.Submit(ctx, board.Submission{ID: "ann", Values: []float64{120, 7}})
 //	// res.Cohort.Tier, res.Cohort.Board.Around(ctx, "ann", 5), ...

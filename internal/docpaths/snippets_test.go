@@ -5,11 +5,13 @@ import (
 	"bytes"
 	"fmt"
 	"go/ast"
+	"go/doc/comment"
 	"go/importer"
 	"go/parser"
 	"go/token"
 	"go/types"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -44,6 +46,11 @@ func TestGoSnippetsCompile(t *testing.T) {
 	if len(snippets) < 3 {
 		t.Fatalf("found only %d Go blocks in the documentation: the search missed them", len(snippets))
 	}
+	inComments := docCommentBlocks(t, root)
+	if len(inComments) < 5 {
+		t.Fatalf("found only %d Go blocks in doc comments: the search missed them", len(inComments))
+	}
+	snippets = append(snippets, inComments...)
 	fset := token.NewFileSet()
 	files := make([]*ast.File, len(snippets))
 	imports := slices.Clone(fragmentImports)
@@ -179,6 +186,57 @@ func goBlocks(t *testing.T, root, path string) []snippet {
 		t.Errorf("%s:%d: a ```go block that does not end", rel, start-1)
 	}
 	return out
+}
+
+// docCommentBlocks returns the code blocks of the doc comments of every
+// public package of the module and of tiebreakotel (not tests, internal
+// packages, testdata, the bench module or the examples, whose code is
+// compiled anyway) that are
+// Go: a block holding ":=", "if err" or "(ctx" is Go and must compile;
+// any other (a key layout, a bit diagram, a table of costs) is text.
+func docCommentBlocks(t *testing.T, root string) []snippet {
+	t.Helper()
+	var out []snippet
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, path)
+		if d.IsDir() {
+			if rel == "bench" || rel == "examples" || d.Name() == "internal" || d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".") && rel != "." {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		fset := token.NewFileSet()
+		f, err := parser.ParseFile(fset, path, nil, parser.ParseComments)
+		if err != nil {
+			return err
+		}
+		for _, cg := range f.Comments {
+			var p comment.Parser
+			for _, b := range p.Parse(cg.Text()).Content {
+				code, ok := b.(*comment.Code)
+				if !ok || !isGoBlock(code.Text) {
+					continue
+				}
+				out = append(out, snippet{fmt.Sprintf("%s:%d", rel, fset.Position(cg.Pos()).Line), code.Text})
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// isGoBlock reports whether a doc comment's code block is Go.
+func isGoBlock(text string) bool {
+	return strings.Contains(text, ":=") || strings.Contains(text, "if err") || strings.Contains(text, "(ctx")
 }
 
 // exportImporter returns an importer of the export data of the packages

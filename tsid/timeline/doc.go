@@ -5,8 +5,10 @@
 // read back in pages in exact ID order, even when thousands of messages
 // share one millisecond and their IDs collapse into one float64 score.
 //
+//	ids, err := tsid.NewGenerator(tsid.GeneratorOptions{})
 //	tl, err := timeline.New(client, "general", tsid.TSID, timeline.Options{})
-//	err = tl.Append(ctx, id, payload)
+//	id, err := ids.Next()
+//	err = tl.Append(ctx, id, []byte("hello"))
 //	page, err := tl.Latest(ctx, 50)           // newest first
 //	page, err = tl.Before(ctx, page.Next, 50) // and on, older
 //	page, err = tl.Oldest(ctx, 50)            // oldest first
