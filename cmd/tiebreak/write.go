@@ -245,6 +245,10 @@ func boardRemove(ctx context.Context, e *env, group string, args []string) error
 	if err != nil {
 		return err
 	}
+	if !slices.ContainsFunc(l.Entries, func(en board.Entry) bool { return en.Data != nil }) {
+		// No entry removed has member data: the data HASH stays as it is.
+		keys = slices.DeleteFunc(keys, func(k string) bool { return strings.HasSuffix(k, ":d") })
+	}
 	t, out := entriesTable(r.b, l.Entries, 0, true)
 	c := changeOut{Command: "board remove", Object: r.arg, Keys: keys, Count: int64(len(l.Entries)), Affected: entryIDs(l.Entries), Entries: out.Entries}
 	g := globalsOf(e)

@@ -113,20 +113,16 @@ func bestOf(t *testing.T, b *board.Board, n int) ([]entryOut, []string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []entryOut
+	return wantEntries(b, l.Entries, dense), entryIDsOf(l.Entries)
+}
+
+// entryIDsOf returns the ids of es, never nil.
+func entryIDsOf(es []board.Entry) []string {
 	ids := []string{}
-	for _, en := range l.Entries {
-		o := entryOut{ID: en.ID, Rank: en.Rank, Competition: en.Competition, Fields: map[string]float64{}, Data: blobOf(en.Data)}
-		if dense {
-			o.Dense = &en.Dense
-		}
-		for i, v := range en.Values {
-			o.Fields[b.Layout().Field(i).Name] = v
-		}
-		out = append(out, o)
+	for _, en := range es {
 		ids = append(ids, en.ID)
 	}
-	return out, ids
+	return ids
 }
 
 func testWrite(t *testing.T, bin string) {
@@ -165,6 +161,13 @@ keys: ` + strings.Join(keys, " ") + "\n"
 		if n, _ := other.Len(ctx); n != 5 {
 			t.Errorf("the other board has %d entries, want 5", n)
 		}
+		// bob has no member data: the data HASH is not among the keys.
+		w = writeCase{t, c, env, []string{"board", "remove", name, "bob"}}
+		l, _ = b.Among(ctx, []string{"bob"}, board.WithData(), board.WithRanks(board.Competition, board.Dense))
+		want = changeOut{Command: "board remove", Object: name, Keys: []string{keys[0], keys[2], keys[3]}, Count: 1, Affected: []string{"bob"}, Entries: wantEntries(b, l.Entries, true)}
+		w.dry(want)
+		want.DryRun = false
+		w.real(want)
 	})
 
 	t.Run("board drop sharded", func(t *testing.T) {
