@@ -385,7 +385,11 @@ type misfit struct {
 // Error lists the misfits.
 func (e *misfitsError) Error() string {
 	var s strings.Builder
-	fmt.Fprintf(&s, "board: %s: %d entries do not fit the new layout (fix or remove them, then call Migrate again)", e.Board, e.Count)
+	if e.Count == 1 {
+		fmt.Fprintf(&s, "board: %s: 1 entry does not fit the new layout (fix or remove it, then call Migrate again)", e.Board)
+	} else {
+		fmt.Fprintf(&s, "board: %s: %d entries do not fit the new layout (fix or remove them, then call Migrate again)", e.Board, e.Count)
+	}
 	for _, m := range e.Examples {
 		fmt.Fprintf(&s, "; %q %v: %s", m.Entry.ID, m.Entry.Values, m.Reason)
 	}
@@ -427,7 +431,12 @@ func misfitReason(b, t *Board, e Entry) string {
 			v = defaults.defaults[name]
 		}
 		if err := t.checkValue(i, v); err != nil {
-			return err.Error()
+			// The error's sentinels end the whole message once.
+			msg := strings.TrimPrefix(err.Error(), "board: ")
+			for _, sentinel := range []error{pack.ErrOverflow, errValue} {
+				msg = strings.TrimSuffix(msg, ": "+sentinel.Error())
+			}
+			return msg
 		}
 	}
 	return "fits now (fixed meanwhile)"

@@ -508,6 +508,9 @@ func TestMigrateMisfits(t *testing.T) {
 	if me.Count != int64(len(over)) || len(me.Examples) != 10 || !strings.Contains(me.Examples[0].Reason, `field "points"`) {
 		t.Fatalf("misfits: %d (want %d), examples %+v", me.Count, len(over), me.Examples)
 	}
+	if msg := err.Error(); strings.Count(msg, pack.ErrOverflow.Error()) != 1 || strings.Count(msg, "board: ") != 1 {
+		t.Errorf("the misfits' message names its sentinels and package more than once: %s", msg)
+	}
 	if n, err := b.Len(ctx); err != nil || n != 500 {
 		t.Fatalf("Len while waiting on misfits = %d, %v", n, err)
 	}
