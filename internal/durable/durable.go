@@ -71,8 +71,9 @@ func (w Wait) millis() int64 {
 //
 // With w.AOF, the first write of a client first asks the server whether it
 // can wait for its disk (WAITAOF with nothing to wait for): a server
-// without WAITAOF, or with appendonly no, gets no write from it: Write
-// returns an error wrapping errs.Options, and nothing is written.
+// without WAITAOF, or with appendonly no, or whose ACL refuses the user
+// WAITAOF, gets no write from it: Write returns an error wrapping
+// errs.Options, and nothing is written.
 func Write[T any](ctx context.Context, c rueidis.Client, w Wait, op string, write func(rueidis.Client) (T, error)) (T, error) {
 	if w.Replicas == 0 && !w.AOF {
 		return write(c)
@@ -183,6 +184,8 @@ func aofUsable(ctx context.Context, c rueidis.Client, op string) error {
 		return errs.FromRedis(op+": asking whether the server can wait for its disk (WAITAOF)", err)
 	case strings.Contains(strings.ToLower(rerr.Error()), "unknown command"):
 		err = fmt.Errorf("%s: WaitAOF: the server has no WAITAOF (Redis and Valkey have it from 7.2 on): %w", op, errs.Options)
+	case strings.HasPrefix(rerr.Error(), "NOPERM"): // asked again at the next write: the ACL may change
+		return fmt.Errorf("%s: WaitAOF: the user may not send WAITAOF (%v): its ACL needs +waitaof: %w", op, rerr, errs.Options)
 	default: // asked again at the next write: appendonly may be turned on
 		return fmt.Errorf("%s: WaitAOF: the server refuses WAITAOF (%v; it needs appendonly yes): %w", op, rerr, errs.Options)
 	}

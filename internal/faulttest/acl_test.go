@@ -24,11 +24,14 @@ import (
 // with CLIENT SETINFO (Redis 7.2 or later, Valkey) aclSetInfo too: rueidis
 // names its library on every new connection. Redis 7.0 refuses an ACL
 // that names client|setinfo, which it does not know. A user needs aclWait
-// when its writes wait for replicas.
+// when its writes wait for replicas, and aclWaitAOF when they wait for
+// the disk (WaitAOF: Redis 7.2 or later, Valkey; Redis 7.0 refuses a rule
+// that names waitaof too).
 const (
 	aclConnection = "+cluster|slots +cluster|shards"
 	aclSetInfo    = "+client|setinfo"
 	aclWait       = "+wait"
+	aclWaitAOF    = "+waitaof"
 	aclBoard      = "+evalsha +eval +evalsha_ro +eval_ro +multi +exec +time +zcard +scard +sscan +srandmember " +
 		"+exists +hdel +hget +hincrby +hmget +hscan +hset +hsetnx +pexpireat +pexpiretime +rename +sadd +set +srem " +
 		"+unlink +zadd +zcount +zrange +zrank +zrem +zscan +zscore +spop +sunionstore +hgetall"
@@ -199,6 +202,7 @@ func TestACLTableIsTheDocs(t *testing.T) {
 		{"`decimalmap`", aclDecimalmap},
 		{"`ratelimit`", aclRatelimit},
 		{"writes that wait for replicas", aclWait},
+		{"writes that wait for the disk", aclWaitAOF},
 	} {
 		found := false
 		for line := range strings.Lines(string(doc)) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"maps"
+	"strings"
 	"testing"
 	"time"
 
@@ -99,4 +100,100 @@ func dumpAll(t *testing.T, client rueidis.Client) map[string]string {
 		out[k] = v
 	}
 	return out
+}
+
+// Every package's writes with WaitAOF run as a user holding its package's
+// ACL and aclWaitAOF, the ACL refusing nothing; without aclWaitAOF each
+// is refused with its package's ErrOptions, naming the grant, and writes
+// nothing. Redis 7.0, which has no WAITAOF, refuses a rule that names it.
+func TestWaitAOFLeastPrivilege(t *testing.T) {
+	srv, admin := redistest.Private(t, "--appendonly", "yes", "--appendfsync", "always")
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+	defer cancel()
+	e, err := engine.Of(ctx, admin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !e.AtLeast(7, 2) {
+		err := admin.Do(ctx, admin.B().AclSetuser().Username("aof").Rule("on", aclWaitAOF).Build()).Error()
+		if err == nil {
+			t.Errorf("%v took an ACL rule naming waitaof, which it has not", e)
+		}
+		t.Logf("%v refuses %s: %v", e, aclWaitAOF, err)
+		return
+	}
+	type write struct {
+		what     string
+		sentinel error
+		run      func(c rueidis.Client) error
+	}
+	writes := []struct {
+		pkg, commands string
+		patterns      []string
+		write
+	}{
+		{"board", aclBoard, []string{"tb:{aof}:*", "tb:{aofplain}:*"}, write{"board Submit, SubmitMany, native Submit", board.ErrOptions, func(c rueidis.Client) error {
+			b, err := board.New(ctx, c, "aof", boardLayout(t), board.Options{DenseRanks: true, WaitAOF: true})
+			if err != nil {
+				return err
+			}
+			entry := board.Submission{ID: "ann", Values: []float64{1, 1, 1}, Data: []byte("d")}
+			if _, err := b.Submit(ctx, entry); err != nil {
+				return err
+			}
+			if err := b.SubmitMany(ctx, []board.Submission{entry})[0].Err; err != nil {
+				return err
+			}
+			p, err := board.New(ctx, c, "aofplain", boardLayout(t), board.Options{WaitAOF: true})
+			if err != nil {
+				return err
+			}
+			_, err = p.Submit(ctx, board.Submission{ID: "ann", Values: []float64{1, 1, 1}, Policy: board.Best})
+			return err
+		}}},
+		{"timeline", aclTimeline, []string{"tl:{aof}:z"}, write{"timeline Append", timeline.ErrOptions, func(c rueidis.Client) error {
+			tl, err := timeline.New(c, "aof", tsid.TSID, timeline.Options{WaitAOF: true})
+			if err != nil {
+				return err
+			}
+			return tl.Append(ctx, 1<<22, []byte("m"))
+		}}},
+		{"decimalmap", aclDecimalmap, []string{"dm:{aof}:*"}, write{"decimalmap Add", decimalmap.ErrOptions, func(c rueidis.Client) error {
+			dm, err := decimalmap.New(c, "aof", decimalmap.Options{WaitAOF: true})
+			if err != nil {
+				return err
+			}
+			_, err = dm.Add(ctx, "1.5", "v")
+			return err
+		}}},
+		{"ratelimit", aclRatelimit, []string{"rl:{*}"}, write{"ratelimit Allow", ratelimit.ErrOptions, func(c rueidis.Client) error {
+			lim, err := ratelimit.New(c, ratelimit.Options{WaitAOF: true})
+			if err != nil {
+				return err
+			}
+			_, err = lim.Allow(ctx, "k", ratelimit.Limit{N: 5, Window: time.Minute})
+			return err
+		}}},
+	}
+	if err := admin.Do(ctx, admin.B().AclLog().Reset().Build()).Error(); err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range writes {
+		c := aclUser(t, srv, admin, w.pkg+"-aof", w.commands+" "+aclWaitAOF, w.patterns)
+		if err := w.run(c); err != nil {
+			t.Errorf("%s with WaitAOF as a user holding %s: %v", w.what, aclWaitAOF, err)
+		}
+	}
+	checkACLLog(t, admin)
+	for _, w := range writes {
+		before := dumpAll(t, admin)
+		c := aclUser(t, srv, admin, w.pkg+"-noaof", w.commands, w.patterns)
+		err := w.run(c)
+		switch {
+		case !errors.Is(err, w.sentinel) || !strings.Contains(err.Error(), aclWaitAOF):
+			t.Errorf("%s with WaitAOF as a user without %s: %v, want ErrOptions naming %s", w.what, aclWaitAOF, err, aclWaitAOF)
+		case !maps.Equal(before, dumpAll(t, admin)):
+			t.Errorf("%s with WaitAOF as a user without %s: refused, but it wrote", w.what, aclWaitAOF)
+		}
+	}
 }

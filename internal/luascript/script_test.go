@@ -2,6 +2,7 @@ package luascript_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -54,5 +55,38 @@ func TestExecMany(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, got, cmp.Comparer(func(a, b error) bool { return a == b })); diff != "" {
 		t.Errorf("replies, GET, commands sent; on a flushed server, then cached (-want +got):\n%s", diff)
+	}
+}
+
+// Why the read scripts carry no flags line: at the memory limit
+// (maxmemory, noeviction) a read-only script without one runs as
+// EVALSHA_RO and EVAL_RO, as one flagged no-writes does, which every
+// engine tested takes; only a script that calls a write command is
+// refused (OOM).
+func TestReadOnlyWithoutFlagsAtMemoryLimit(t *testing.T) {
+	ctx := context.Background()
+	_, c := redistest.Private(t, "--maxmemory-policy", "noeviction")
+	if err := c.Do(ctx, c.B().Set().Key("k").Value("v").Build()).Error(); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Do(ctx, c.B().ConfigSet().ParameterValue().ParameterValue("maxmemory", "1").Build()).Error(); err != nil {
+		t.Fatal(err)
+	}
+	const read = "return redis.call('GET', KEYS[1])"
+	for _, s := range []*luascript.Script{luascript.NewReadOnly(read), luascript.NewReadOnly("#!lua flags=no-writes\n" + read)} {
+		for round := range 2 { // EVAL_RO after the flush, then EVALSHA_RO
+			if round == 0 {
+				if err := c.Do(ctx, c.B().ScriptFlush().Build()).Error(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if v, err := s.Exec(ctx, c, []string{"k"}, nil).ToString(); err != nil || v != "v" {
+				t.Errorf("a read at the memory limit, round %d: %q, %v; want v", round, v, err)
+			}
+		}
+	}
+	err := luascript.New("return redis.call('SET', KEYS[1], 'w')").Exec(ctx, c, []string{"k2"}, nil).Error()
+	if err == nil || !strings.HasPrefix(err.Error(), "OOM") {
+		t.Errorf("a write at the memory limit: %v, want OOM", err)
 	}
 }
