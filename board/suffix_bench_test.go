@@ -84,12 +84,14 @@ func BenchmarkSubmitSuffixRatio(b *testing.B) {
 
 // measured is what throughputAlternating measured of one variant: its
 // calls, their time and the Redis CPU seconds they cost, in all and each
-// block's throughput.
+// block's throughput and CPU per call.
 type measured struct {
 	ops    int64
 	wall   time.Duration
 	cpu    float64
 	blocks []float64
+	// cpus is each block's Redis CPU seconds per call.
+	cpus []float64
 }
 
 func (m measured) opsPerSec() float64 { return float64(m.ops) / m.wall.Seconds() }
@@ -165,7 +167,40 @@ func throughputAlternating(b *testing.B, client rueidis.Client, callers int, cal
 			m.wall += wall
 			m.cpu += after - before
 			m.blocks = append(m.blocks, float64(size)/wall.Seconds())
+			m.cpus = append(m.cpus, (after-before)/float64(size))
 		}
 	}
 	return out
+}
+
+// BenchmarkSubmitWithScoreRatio measures what ZRANK ... WITHSCORE saves a
+// packed board's Best write on an engine that takes it (Redis 7.2+,
+// Valkey 8): blocks of 16 concurrent callers' writes (10,000 ids, each
+// write improving its entry) alternate between a board whose client sends
+// it and one whose client is taken to be of an engine that refused it,
+// and so sends ZSCORE and ZRANK as on Redis 7.0, on the same server. It
+// reports each form's Redis CPU per write (withscore-redis-µs/op,
+// zscore-redis-µs/op; used_cpu_user+sys) and the median over the blocks
+// of the first over the second (cpu-ratio). On Redis 7.0 both boards send
+// the 7.0 form, and the ratio is the run's noise.
+func BenchmarkSubmitWithScoreRatio(b *testing.B) {
+	env := redistest.New(b)
+	ctx := context.Background()
+	boards := []*Board{
+		newBoard(b, env.Client, env.Prefix, "withscore", testLayout(b), Options{}),
+		newBoard(b, WithoutZRankWithScore(env.Client), env.Prefix, "zscore", testLayout(b), Options{}),
+	}
+	const ids = 10000
+	sub := func(i int64) Submission {
+		return Submission{ID: "u" + strconv.FormatInt(i%ids, 10), Values: []float64{float64(i/ids%1000 + 1), 1, 1}, Policy: Best}
+	}
+	m := throughputAlternating(b, env.Client, 16, func(w int) func(i int64) error {
+		return func(i int64) error {
+			_, err := boards[w].Submit(ctx, sub(i))
+			return err
+		}
+	}, 2)
+	b.ReportMetric(m[0].cpu/float64(m[0].ops)*1e6, "withscore-redis-µs/op")
+	b.ReportMetric(m[1].cpu/float64(m[1].ops)*1e6, "zscore-redis-µs/op")
+	b.ReportMetric(medianRatio(m[0].cpus, m[1].cpus), "cpu-ratio")
 }
