@@ -346,6 +346,9 @@ func groupRemove(ctx context.Context, e *env, group string, ids []string) error 
 			return err
 		}
 	}
+	if len(refs) > groupPart {
+		t.note("the group has more boards than one atomic Group.Remove takes (%d): they are removed from in atomic parts of %d", groupPart, groupPart)
+	}
 	return report(e, g, c, t, fmt.Sprintf("remove %s (%d of the %d ids given) from the %d boards of group %s and its shared data",
 		count(c.Count, "entries"), len(c.Affected), len(ids), len(refs), group))
 }
@@ -353,13 +356,28 @@ func groupRemove(ctx context.Context, e *env, group string, ids []string) error 
 // removeFromGroup removes ids from every board of boards, one group, and
 // from the group's shared member data, in one atomic script, and returns
 // how many entries were removed.
+// removeFromGroup removes ids from boards with Group.Remove: one atomic
+// script for up to 16 boards (the most a Group holds); a group of more is
+// removed from in parts of 16, each atomic, not across them (a failure
+// says how far it went; the command run again finds what is left).
 func removeFromGroup(ctx context.Context, boards []*board.Board, ids []string) (int64, error) {
-	g, err := board.NewGroup(boards...)
-	if err != nil {
-		return 0, err
+	var n int64
+	for from := 0; from < len(boards); from += groupPart {
+		g, err := board.NewGroup(boards[from:min(from+groupPart, len(boards))]...)
+		if err != nil {
+			return n, err
+		}
+		k, err := g.Remove(ctx, ids...)
+		n += k
+		if err != nil {
+			return n, fmt.Errorf("removed from %d of the %d boards of the group, then: %w", from, len(boards), err)
+		}
 	}
-	return g.Remove(ctx, ids...)
+	return n, nil
 }
+
+// groupPart is the most boards of a group one Group.Remove removes from.
+const groupPart = 16
 
 // shownFlag is the flag -n of a command that removes or copies a whole
 // board's entries: how many of them it lists, best first.

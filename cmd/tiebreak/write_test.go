@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -519,6 +520,31 @@ keys: ` + strings.Join(keys, " ") + "\n"
 		}
 		if n, _ := env.Client.Do(ctx, env.Client.B().Hexists().Key(pre+"data").Field("ann").Build()).AsInt64(); n != 0 {
 			t.Error("ann's shared data is still there")
+		}
+	})
+
+	t.Run("board remove group of 20 boards", func(t *testing.T) {
+		group := p + "_grp20"
+		var boards []*board.Board
+		for i := range 20 {
+			boards = append(boards, seedArena(t, ctx, env.Client, fmt.Sprintf("b%02d", i), board.Options{Group: group}))
+		}
+		w := writeCase{t, c, env, []string{"board", "remove", "--group", group, "ann"}}
+		want := changeOut{Command: "board remove", Object: "group " + group, Count: 20, Affected: []string{"ann"}, Boards: map[string][]string{}}
+		for i := range 20 {
+			name := fmt.Sprintf("b%02d", i)
+			want.Boards[name] = []string{"ann"}
+			want.Keys = append(want.Keys, "tb:{"+group+"}:{"+name+"}:d", "tb:{"+group+"}:{"+name+"}:z")
+		}
+		if table := w.dry(want); !strings.Contains(table, "atomic parts of 16") {
+			t.Errorf("the dry run does not say the removal is made in parts:\n%s", table)
+		}
+		want.DryRun = false
+		w.real(want)
+		for _, b := range boards {
+			if n, _ := b.Len(ctx); n != 4 {
+				t.Errorf("board %s holds %d entries after ann's removal, want 4", b.Name(), n)
+			}
 		}
 	})
 }

@@ -99,10 +99,26 @@ func (s *Service) Result(ctx context.Context, id, name string, points int, at ti
 	return err
 }
 
-// Ban removes a cheater from every board of the group, this week's
-// included, and his name, in one atomic call.
-func (s *Service) Ban(ctx context.Context, id string, now time.Time) error {
-	g, err := board.NewGroup(s.allTime, s.weekly.At(now), s.region)
+// Ban removes a cheater from every board of the group, and his name, in
+// one atomic call: the all-time and regional boards, and every weekly
+// window still kept (Periodic.Windows) with its final standings if they
+// were archived, so that no past week keeps him either.
+func (s *Service) Ban(ctx context.Context, id string) error {
+	boards := []*board.Board{s.allTime, s.region}
+	windows, err := s.weekly.Windows(ctx)
+	if err != nil {
+		return err
+	}
+	for _, w := range windows {
+		boards = append(boards, s.weekly.At(w.Start))
+		switch final, err := s.weekly.Archived(ctx, w); {
+		case err == nil:
+			boards = append(boards, final)
+		case !errors.Is(err, board.ErrNotFound):
+			return err
+		}
+	}
+	g, err := board.NewGroup(boards...) // at most 16 boards: 2, and 5 weeks of 30 days' retention with their archives
 	if err != nil {
 		return err
 	}
@@ -134,6 +150,7 @@ var demo = []struct {
 	{"p4", "Dee", 120, false}, {"p5", "Eve", 900, false}, {"p1", "Ann", 100, false},
 	{"p6", "Fay", 80, false}, {"p2", "Bob", 40, false},
 	{"p2", "Bob", 500, true}, {"p4", "Dee", 400, true}, {"p1", "Ann", 300, true},
+	{"p5", "Eve", 20, true},
 }
 
 func run(ctx context.Context, w io.Writer, client rueidis.Client, group string, now time.Time) error {
@@ -210,7 +227,7 @@ func run(ctx context.Context, w io.Writer, client rueidis.Client, group string, 
 	}
 	show(w, fmt.Sprintf("last week's final standings (asked by %d instances at once)", len(finals)), finals[0])
 
-	if err := s.Ban(ctx, "p5", now); err != nil {
+	if err := s.Ban(ctx, "p5"); err != nil {
 		return err
 	}
 	top, err = s.allTime.Top(ctx, 3, board.WithData())

@@ -28,8 +28,13 @@ func TestGameService(t *testing.T) {
 	if diff := cmp.Diff(want, out.String()); diff != "" {
 		t.Errorf("output (-want +got):\n%s", diff)
 	}
-	// The ban removed p5 from every board of the group, and its name.
-	for _, name := range []string{"alltime", "region:eu"} {
+	// The ban removed p5 from every board of the group, last week's
+	// window and its archive included, and its name.
+	lastWeek, err := board.Weekly(time.UTC).Window(time.Now().AddDate(0, 0, -7))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"alltime", "region:eu", "weekly:" + lastWeek.Label, "weekly:" + lastWeek.Label + ":final"} {
 		b, err := board.Open(ctx, env.Client, group+"/"+name, board.Options{})
 		if err != nil {
 			t.Fatal(err)
