@@ -51,10 +51,11 @@ func boardCommands() []*command {
 				return func(ctx context.Context, e *env, a []string) error { return boardEntrant(ctx, e, a[0], a[1], r) }
 			}},
 		{name: "board watch", args: []string{"NAME"}, help: "the best entries of a board, printed again each time they change (board.Board.Watch), until interrupted",
+			watches: true,
 			setup: func(fs *flag.FlagSet) runFunc {
 				r := boardReadFlags(fs, 10)
 				every := fs.Duration("every", time.Second, "read the board again every `interval` (at least 1ms)")
-				changes := fs.Int("changes", 0, "stop after this many lists (0: until interrupted)")
+				changes := fs.Int("changes", 0, "stop after this many lists (0: until interrupted, or for --timeout when given)")
 				return func(ctx context.Context, e *env, a []string) error {
 					return boardWatch(ctx, e, a[0], *every, *changes, r)
 				}
@@ -470,8 +471,8 @@ func boardWatch(ctx context.Context, e *env, name string, every time.Duration, c
 		}
 		return nil
 	}, r.options(b)...)
-	if errors.Is(err, errWatched) || (errors.Is(err, context.Canceled) && printed > 0) {
-		return nil
+	if errors.Is(err, errWatched) || (ctx.Err() != nil && printed > 0) {
+		return nil // the lists asked for, an interrupt or --timeout: a normal end
 	}
 	return err
 }

@@ -17,6 +17,9 @@ type globals struct {
 	cluster bool
 	json    bool
 	timeout time.Duration
+	// timeoutSet says that --timeout was given; watches, that the command
+	// runs until interrupted (see command.watches).
+	timeoutSet, watches bool
 	// The flags of the commands that write.
 	yes, dryRun, resume bool
 }
@@ -25,7 +28,7 @@ func (g *globals) register(fs *flag.FlagSet) {
 	fs.StringVar(&g.url, "url", "", "Redis `URL`: "+urlForm+" (default $REDIS_URL, else "+defaultURL+")")
 	fs.BoolVar(&g.cluster, "cluster", false, "require a Redis Cluster (one is recognised without it)")
 	fs.BoolVar(&g.json, "json", false, "print JSON instead of a table")
-	fs.DurationVar(&g.timeout, "timeout", 30*time.Second, "give up after this `duration`")
+	fs.DurationVar(&g.timeout, "timeout", 30*time.Second, "give up after this `duration` (board watch: stop watching after it, when given)")
 }
 
 // runFunc runs a command on its positional arguments.
@@ -41,6 +44,10 @@ type command struct {
 	writes string
 	// resumes marks a command that reads, and writes only with --resume.
 	resumes bool
+	// watches marks a command that runs until interrupted (SIGINT or
+	// SIGTERM, a normal end): --timeout bounds its connecting, and the
+	// command itself only when given.
+	watches bool
 	// setup defines the command's own flags on fs and returns the function
 	// that runs it with their values.
 	setup func(fs *flag.FlagSet) runFunc
@@ -154,6 +161,8 @@ func parse(c *command, args []string) (*globals, []string, runFunc, error) {
 			pos, args = append(pos, args[0]), args[1:]
 		}
 	}
+	fs.Visit(func(f *flag.Flag) { g.timeoutSet = g.timeoutSet || f.Name == "timeout" })
+	g.watches = c.watches
 	want, more := 0, false
 	for _, a := range c.args {
 		switch {

@@ -6,6 +6,8 @@ import (
 	"io"
 	"net"
 	"os"
+	"os/signal"
+	"syscall"
 	"time"
 
 	"github.com/redis/rueidis"
@@ -31,6 +33,7 @@ func execute(ctx context.Context, g *globals, stdout io.Writer, fn func(context.
 	if g.timeout <= 0 {
 		return usagef("--timeout = %v, want more than 0", g.timeout)
 	}
+	parent := ctx
 	ctx, cancel := context.WithTimeout(ctx, g.timeout)
 	defer cancel()
 	client, where, err := connect(ctx, g)
@@ -38,6 +41,16 @@ func execute(ctx context.Context, g *globals, stdout io.Writer, fn func(context.
 		return err
 	}
 	defer client.Close()
+	if g.watches {
+		// It runs until interrupted, or for --timeout when given.
+		var stop context.CancelFunc
+		ctx, stop = signal.NotifyContext(parent, os.Interrupt, syscall.SIGTERM)
+		defer stop()
+		if g.timeoutSet {
+			ctx, cancel = context.WithTimeout(ctx, g.timeout)
+			defer cancel()
+		}
+	}
 	return fn(ctx, &env{client: client, out: &printer{w: stdout, json: g.json}, where: where, g: g})
 }
 

@@ -1,8 +1,11 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
+	"os"
+	"os/exec"
 	"strings"
 	"sync"
 	"testing"
@@ -66,4 +69,36 @@ func testWatch(t *testing.T, bin string) {
 		t.Errorf("board watch --changes 2 under writes: %d lists, want 2, the second led by zed and unlike the first:\n%s", len(lists), out)
 	}
 	c.fails(exitUsage, []string{"--every"}, "board", "watch", name, "--every", "0s")
+
+	// --timeout, when given, is how long it watches: a normal end.
+	var bounded entriesOut
+	c.json(&bounded, "board", "watch", name, "-n", "3", "--every", "10ms", "--timeout", "300ms")
+	if len(bounded.Entries) != 3 {
+		t.Errorf("board watch --timeout 300ms: %+v, want the best 3", bounded)
+	}
+
+	// Without it, it watches until interrupted, and an interrupt is a
+	// normal end too.
+	cmd := exec.Command(bin, "board", "watch", name, "--every", "10ms", "--url", c.url)
+	cmd.Env = c.env
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(stdout)
+	for sc.Scan() && !strings.Contains(sc.Text(), " entries, ") {
+	}
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	for sc.Scan() {
+	}
+	if err := cmd.Wait(); err != nil || stderr.Len() > 0 {
+		t.Errorf("board watch interrupted: %v, want exit 0 and nothing on stderr (stderr: %q)", err, stderr.String())
+	}
 }
