@@ -36,6 +36,18 @@ func testErrors(t *testing.T, bin string) {
 	}
 
 	t.Run("missing object", func(t *testing.T) {
+		// A board of a group that has no such board, a periodic board (its
+		// windows are the boards), a limiter of another prefix.
+		c.fails(exitFailure, []string{`no board named "` + p + `_grp/none" (no key tb:{` + p + `_grp}:{none}:meta for board "none" of group "` + p + `_grp"`}, "board", "describe", p+"_grp/none")
+		days, err := board.NewPeriodic(env.Client, p+"_days", arenaLayout(t), board.Weekly(time.UTC), 30*24*time.Hour, board.Options{Group: p + "_grp"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := days.At(time.Now()).Submit(ctx, board.Submission{ID: "ann", Values: []float64{1, 0, 1}}); err != nil {
+			t.Fatal(err)
+		}
+		c.fails(exitFailure, []string{`"` + p + `_grp/` + p + `_days" is a periodic board`, `"` + p + `_grp/` + days.At(time.Now()).Name() + `"`}, "board", "top", p+"_grp/"+p+"_days")
+		c.fails(exitFailure, []string{`no limiter named "` + p + `_nolim"`, "--limiter-prefix"}, "limiter", "get", p+"_nolim", "--window", "1s")
 		c.fails(exitFailure, []string{`no board named "` + p + `_none" (no key tb:{` + p + `_none}:meta) (not found)`}, "board", "top", p+"_none")
 		c.fails(exitFailure, []string{`no board named "` + p + `_none"`}, "board", "describe", p+"_none")
 		c.fails(exitFailure, []string{`no timeline named "` + p + `_none"`, "an empty timeline has no key"}, "timeline", "latest", p+"_none", "--layout", "TSID")

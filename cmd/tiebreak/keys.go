@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
+	"github.com/tiebreak/tiebreak/board"
 	"github.com/tiebreak/tiebreak/ratelimit"
 )
 
@@ -195,8 +197,20 @@ func checkKey(ctx context.Context, e *env, kind, name, key, want, limiterPrefix 
 // kinds are.
 func notFound(ctx context.Context, e *env, kind, name, key, limiterPrefix string) error {
 	msg := fmt.Sprintf("no %s named %q (no key %s)", kind, name, key)
-	if kind == kindTimeline || kind == kindMap {
+	if g, n, ok := strings.Cut(name, "/"); ok && kind == kindBoard && g != "" && n != "" {
+		msg = fmt.Sprintf("no %s named %q (no key %s for board %q of group %q, nor %s)", kind, name, boardMetaKey(g, n), n, g, key)
+	}
+	switch kind {
+	case kindTimeline, kindMap:
 		msg += fmt.Sprintf("; an empty %s has no key", kind)
+	case kindBoard:
+		if w := aWindowOf(ctx, e, name, time.Now()); w != "" {
+			msg += fmt.Sprintf("; %q is a periodic board: its windows are boards of their own, named NAME:LABEL, as %q (tiebreak list --prefix %s lists them)", name, w, name)
+		}
+	case kindLimiter:
+		if limiterPrefix == defaultLimiterPrefix {
+			msg += "; a limiter whose ratelimit.Options.Prefix is not the default is named with --limiter-prefix"
+		}
 	}
 	var others []string
 	for _, k := range kinds {
@@ -229,4 +243,30 @@ func leagueKey(after string) bool {
 		return true
 	}
 	return strings.HasSuffix(after, ":placed") || strings.HasSuffix(after, ":cohorts") || strings.HasSuffix(after, ":rolled")
+}
+
+// aWindowOf returns the name of a window of the periodic board name
+// (group/name for one of a group) that exists, among the daily, weekly
+// and monthly windows (UTC) that hold now and the period before, or "".
+func aWindowOf(ctx context.Context, e *env, name string, now time.Time) string {
+	group, n, _ := strings.Cut(name, "/")
+	if n == "" {
+		group, n = "", name
+	}
+	for _, p := range []board.Period{board.Daily(time.UTC), board.Weekly(time.UTC), board.Monthly(time.UTC)} {
+		for _, at := range []time.Time{now, now.AddDate(0, -1, 0), now.AddDate(0, 0, -7), now.AddDate(0, 0, -1)} {
+			w, err := p.Window(at)
+			if err != nil {
+				continue
+			}
+			window := n + ":" + w.Label
+			if found, err := e.client.Do(ctx, e.client.B().Exists().Key(boardMetaKey(group, window)).Build()).AsInt64(); err == nil && found == 1 {
+				if group != "" {
+					return group + "/" + window
+				}
+				return window
+			}
+		}
+	}
+	return ""
 }
