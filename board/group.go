@@ -127,7 +127,7 @@ func (g *Group) submit(ctx context.Context, in []Submission) ([]ManyResult, erro
 	plans := make([]writePlan, len(g.boards))
 	for i, b := range g.boards {
 		if plans[i], err = b.plan(subs[i], nil); err != nil {
-			return nil, fmt.Errorf("board %s: %w", b.name, err)
+			return nil, inBoard(b, err)
 		}
 	}
 	req, err := g.requestID(in)
@@ -223,7 +223,7 @@ func (g *Group) submitAtomic(ctx context.Context, gens []*generation, plans []wr
 	for i, b := range g.boards {
 		a, err := b.scriptArgs(&plans[i])
 		if err != nil {
-			return nil, fmt.Errorf("board %s: %w", b.name, err)
+			return nil, inBoard(b, err)
 		}
 		argv[i] = a
 		keys = append(keys, gens[i].keys.script...) // every key: the script's key counts are fixed
@@ -249,7 +249,7 @@ func (g *Group) submitAtomic(ctx context.Context, gens []*generation, plans []wr
 	for i, b := range g.boards {
 		res, _, err := b.finishMsg(&plans[i], arr[i])
 		if err != nil {
-			return nil, fmt.Errorf("board %s: %w", b.name, err)
+			return nil, inBoard(b, err)
 		}
 		out[i] = ManyResult{Result: res}
 	}
@@ -267,7 +267,7 @@ func (g *Group) scriptErr(err error) error {
 			// script the code ERR ("ERR TBMISMATCH").
 			text := strings.TrimPrefix(strings.SplitN(rerr.Error(), " ", 3)[2], "ERR ")
 			if known := b.refusal("group submit", text); known != nil {
-				return fmt.Errorf("board %s: %w", b.name, known)
+				return inBoard(b, known)
 			}
 			return fmt.Errorf("board %s: group submit: %s: %w", b.name, text, ErrReply)
 		}
@@ -371,7 +371,7 @@ func (g *Group) remove(ctx context.Context, ids []string) (int64, error) {
 	for _, b := range g.boards {
 		for _, id := range ids {
 			if err := b.checkID(id); err != nil {
-				return 0, fmt.Errorf("board %s: %w", b.name, err)
+				return 0, inBoard(b, err)
 			}
 		}
 	}
@@ -397,3 +397,22 @@ func (g *Group) remove(ctx context.Context, ids []string) (int64, error) {
 		return n, nil
 	})
 }
+
+// boardError is an error of one board of a group: it names the board as
+// Open and the command do (group/name), once, before the board's own
+// error, and wraps it.
+type boardError struct {
+	name string
+	err  error
+}
+
+// inBoard returns err as an error of board b of a group.
+func inBoard(b *Board, err error) error {
+	return &boardError{name: fullName(b.opts.Group, b.name), err: err}
+}
+
+func (e *boardError) Error() string {
+	return "board: " + e.name + ": " + strings.TrimPrefix(e.err.Error(), "board: ")
+}
+
+func (e *boardError) Unwrap() error { return e.err }

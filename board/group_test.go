@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -369,6 +370,12 @@ func TestGroupRefusals(t *testing.T) {
 		if _, err := g.Submit(ctx, groupWrite(parts, "p"+strconv.Itoa(i), []float64{float64(i), 1, 2}, []byte("d"))); err != nil {
 			t.Fatal(err)
 		}
+	}
+	// A value a board refuses: the error names that board as Open does,
+	// once, then says why.
+	_, err = g.Submit(ctx, groupWrite(parts, "big", []float64{1e9, 1, 2}, nil))
+	if want := "board: " + tag + "/" + boards[0].Name() + ": field "; !errors.Is(err, ErrArgument) || err == nil || !strings.HasPrefix(err.Error(), want) || strings.Count(err.Error(), "board") != 1+strings.Count(tag+boards[0].Name(), "board") {
+		t.Errorf("a group write of a value out of range: %v, want ErrArgument and a message starting %q, saying board once", err, want)
 	}
 	// A window whose stored descriptor differs from its handle's.
 	per, err := NewPeriodic(env.Client, env.Prefix+"_w", testLayout(t), Every(time.Hour), time.Hour, Options{Group: tag})
