@@ -20,7 +20,8 @@ import (
 // the package sends and those its scripts call), without the key
 // patterns, which name each object. Every user also needs aclConnection
 // (rueidis asks CLUSTER SLOTS, or SHARDS on Redis 8 and Valkey 8, when it
-// connects, to learn whether the server is a cluster), and on an engine
+// connects, to learn whether the server is a cluster, and sends PING on a
+// connection idle for its Dialer.KeepAlive, a second by default), and on an engine
 // with CLIENT SETINFO (Redis 7.2 or later, Valkey) aclSetInfo too: rueidis
 // names its library on every new connection. Redis 7.0 refuses an ACL
 // that names client|setinfo, which it does not know. A user needs aclWait
@@ -28,7 +29,7 @@ import (
 // the disk (WaitAOF: Redis 7.2 or later, Valkey; Redis 7.0 refuses a rule
 // that names waitaof too).
 const (
-	aclConnection = "+cluster|slots +cluster|shards"
+	aclConnection = "+cluster|slots +cluster|shards +ping"
 	aclSetInfo    = "+client|setinfo"
 	aclWait       = "+wait"
 	aclWaitAOF    = "+waitaof"
@@ -195,7 +196,7 @@ func TestACLTableIsTheDocs(t *testing.T) {
 	}
 	cell := func(s string) string { return "`" + strings.ReplaceAll(s, "|", `\|`) + "`" }
 	for _, row := range []struct{ what, commands string }{
-		{"every client (rueidis asks whether the server is a cluster when it connects)", aclConnection},
+		{"every client (rueidis asks whether the server is a cluster when it connects, and sends `PING` on a connection idle for its `Dialer.KeepAlive`, a second by default)", aclConnection},
 		{"every client on Redis 7.2 or later and on Valkey", aclSetInfo},
 		{"`board`", aclBoard},
 		{"`tsid/timeline`", aclTimeline},
