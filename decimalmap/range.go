@@ -88,9 +88,10 @@ type Query struct {
 
 // Range returns the keys of q's range with their values, in q's direction,
 // in one round trip and one snapshot, whatever the number of keys: one
-// script reads the keys, then every value of them in one ZRANGE. To page through a large range,
-// pass the last key returned as the next query's Exclusive bound (as Scan
-// does).
+// MULTI/EXEC reads the keys (one ZRANGE), then the values of the range's
+// keys (another ZRANGE; see the package documentation). To page through a
+// large range, pass the last key returned as the next query's Exclusive
+// bound (as Scan does).
 //
 // It refuses a malformed bound key (ErrKey), a negative limit, and a range
 // whose keys (up to Limit) hold more than MaxCallValues values

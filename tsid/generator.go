@@ -11,7 +11,9 @@ import (
 const DefaultNodeBits = 10
 
 // GeneratorOptions configures NewGenerator. The zero value is a TSID
-// generator for node 0 with 10 node bits, reading time.Now.
+// generator for node 0 with 10 node bits, reading time.Now. Two processes
+// that make IDs at the same time need different nodes: with the same
+// node they make the same IDs (and a timeline keeps one message per ID).
 type GeneratorOptions struct {
 	// Layout is the layout of the IDs. Default TSID. The node field takes
 	// the highest rest bits and the counter the rest, as in TSID, Twitter's

@@ -87,8 +87,9 @@ const (
 )
 
 // Options configure a Timeline. The zero value means every
-// default: lex storage, pages of 50 (at most 1000), payloads up to 1 MiB,
-// no retention.
+// default: lex storage, pages of 50 (at most 1000), payloads up to
+// DefaultMaxPayload (64 KiB, also the most MaxPayload may be), no
+// retention.
 type Options struct {
 	// Strategy chooses the storage. Default LexID.
 	Strategy Strategy

@@ -155,8 +155,9 @@ func (tl *Timeline[ID]) before(ctx context.Context, cursor ID, n int) (Page[ID],
 // After returns the n messages just newer than cursor, oldest first, in
 // one round trip (two for a crowded split time unit, as Before); n = 0
 // means DefaultPage. The cursor is exclusive and compared by value, as in
-// Before: After(zero ID, n) reads what Oldest(n) reads. After refuses what
-// Before refuses.
+// Before: After(zero ID, n) reads what Oldest(n) reads, less a message
+// whose ID is the zero ID itself (a layout's zero ID is a valid ID, which
+// Append takes). After refuses what Before refuses.
 func (tl *Timeline[ID]) After(ctx context.Context, cursor ID, n int) (Page[ID], error) {
 	if tl.opts.Observer != nil {
 		return observed.Call(ctx, tl.opts.Observer, tl.op("After", n), errKinds, func(ctx context.Context) (Page[ID], error) { return tl.after(ctx, cursor, n) }, pageOutcome[ID])
