@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/tiebreak/tiebreak/decimalmap"
+	"github.com/tiebreak/tiebreak/pack"
 )
 
 func mapCommands() []*command {
@@ -121,15 +122,15 @@ func valuesCell(vs []string) string {
 }
 
 func mapGet(ctx context.Context, e *env, name, key string) error {
+	if err := checkDecimals(key); err != nil {
+		return err
+	}
 	m, err := openMap(ctx, e, name)
 	if err != nil {
 		return err
 	}
 	// A range of one key gives its canonical text too.
-	es, err := m.Range(ctx, decimalmap.Query{Min: decimalmap.Inclusive(key), Max: decimalmap.Inclusive(key)})
-	if errors.Is(err, decimalmap.ErrKey) {
-		return usageError{err.Error()}
-	}
+	es, err := oneKey(ctx, m, key)
 	if err != nil {
 		return err
 	}
@@ -147,4 +148,25 @@ func openMap(ctx context.Context, e *env, name string) (*decimalmap.Map, error) 
 		return nil, err
 	}
 	return decimalmap.New(e.client, name, decimalmap.Options{})
+}
+
+// checkDecimals refuses, as a usage error that says so, a key that is no
+// decimal.
+func checkDecimals(keys ...string) error {
+	for _, k := range keys {
+		if _, err := pack.CanonicalDecimal(k); err != nil {
+			return usagef("key %q is not a decimal: %v", k, err)
+		}
+	}
+	return nil
+}
+
+// oneKey reads key of m (its canonical text and values) as a range of one
+// key: none when it is not in m.
+func oneKey(ctx context.Context, m *decimalmap.Map, key string) ([]decimalmap.Entry, error) {
+	es, err := m.Range(ctx, decimalmap.Query{Min: decimalmap.Inclusive(key), Max: decimalmap.Inclusive(key)})
+	if errors.Is(err, decimalmap.ErrKey) {
+		return nil, usageError{err.Error()}
+	}
+	return es, err
 }

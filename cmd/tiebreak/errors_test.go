@@ -103,6 +103,10 @@ func testUsage(t *testing.T, bin string) {
 		{[]string{"list", "--kind", "boards"}, `--kind "boards", want one of board, timeline, map, limiter`},
 		{[]string{"timeline", "latest", "r", "--layout", "KSUID"}, `--layout "KSUID", want one of TSID`},
 		{[]string{"timeline", "before", "r", "nope", "--layout", "TSID"}, `ID "nope" is not a TSID ID`},
+		{[]string{"timeline", "get", "r", "", "--layout", "TSID"}, "timeline get: the ID is empty: give one (the zero ID is 0000000000000;"},
+		{[]string{"timeline", "after", "r", "", "--layout", "TSID"}, "timeline after: the ID is empty"},
+		{[]string{"map", "get", "m", "abc"}, `key "abc" is not a decimal: pack: decimal "abc"`},
+		{[]string{"map", "remove", "m", "abc", "--dry-run"}, `key "abc" is not a decimal`},
 		{[]string{"list", "--timeout", "0s"}, "--timeout = 0s"},
 	} {
 		code := exitUsage

@@ -136,11 +136,14 @@ type pageOut struct {
 // readWith runs q on a timeline of IDs of layout l.
 func readWith[ID any](ctx context.Context, e *env, q timelineQuery, l layout[ID]) error {
 	var id ID
-	if q.id != "" {
+	switch {
+	case q.id != "":
 		var err error
 		if id, err = l.Parse(q.id); err != nil {
 			return usagef("ID %q is not a %s ID: %v", q.id, q.layout, err)
 		}
+	case q.op == "get" || q.op == "around" || q.op == "before" || q.op == "after":
+		return usagef("timeline %s: the ID is empty: give one (the zero ID is %s; timeline oldest and latest read from either end)", q.op, l.Format(id))
 	}
 	tl, err := openTimeline(ctx, e, q, l)
 	if err != nil {

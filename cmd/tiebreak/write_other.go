@@ -73,6 +73,9 @@ func removeWith[ID any](ctx context.Context, e *env, q timelineQuery, l layout[I
 }
 
 func mapRemove(ctx context.Context, e *env, name string, keys []string) error {
+	if err := checkDecimals(keys...); err != nil {
+		return err
+	}
 	m, err := openMap(ctx, e, name)
 	if err != nil {
 		return err
@@ -81,10 +84,7 @@ func mapRemove(ctx context.Context, e *env, name string, keys []string) error {
 	c := changeOut{Command: "map remove", Object: name}
 	var values int64
 	for _, k := range keys {
-		es, err := m.Range(ctx, decimalmap.Query{Min: decimalmap.Inclusive(k), Max: decimalmap.Inclusive(k)})
-		if errors.Is(err, decimalmap.ErrKey) {
-			return usageError{err.Error()}
-		}
+		es, err := oneKey(ctx, m, k)
 		if err != nil {
 			return err
 		}
@@ -115,10 +115,18 @@ func limiterReset(ctx context.Context, e *env, prefix, key string) error {
 	if len(prefix) > ratelimit.MaxPrefixLen || strings.ContainsAny(prefix, "{}") || prefix == "" {
 		return usagef("--limiter-prefix %q: want 1 to %d bytes without a brace", prefix, ratelimit.MaxPrefixLen)
 	}
+	rk := limiterKey(prefix, key)
+	if typ, err := e.client.Do(ctx, e.client.B().Type().Key(rk).Build()).ToString(); err != nil {
+		return fmt.Errorf("TYPE %s: %w", rk, err)
+	} else if typ == "none" {
+		// Nothing logged: nothing to forget, as Limiter.Reset of such a
+		// key is no error.
+		c := changeOut{Command: "limiter reset", Object: key, Affected: []string{key}}
+		return report(e, e.g, c, nil, fmt.Sprintf("change nothing: no request is logged for key %s (no key %s)", key, rk))
+	}
 	if err := checkObject(ctx, e, kindLimiter, key, prefix); err != nil {
 		return err
 	}
-	rk := limiterKey(prefix, key)
 	n, err := e.client.Do(ctx, e.client.B().Zcard().Key(rk).Build()).AsInt64()
 	if err != nil {
 		return fmt.Errorf("ZCARD %s: %w", rk, err)

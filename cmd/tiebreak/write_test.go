@@ -471,6 +471,12 @@ keys: ` + strings.Join(keys, " ") + "\n"
 		if _, ok := after["rl:{"+key+"}"]; ok {
 			t.Error("the limiter's log is still there")
 		}
+		// Again: nothing is logged, nothing to forget, and no error (as
+		// Limiter.Reset of such a key).
+		want = changeOut{Command: "limiter reset", Object: key, Keys: []string{}, Affected: []string{key}}
+		w.dry(want)
+		want.DryRun = false
+		w.real(want)
 	})
 
 	t.Run("board clear", func(t *testing.T) {

@@ -74,7 +74,7 @@ func (tl *Timeline[ID]) get(ctx context.Context, id ID) (Message[ID], error) {
 		return Message[ID]{}, err
 	}
 	if len(members) == 0 {
-		return Message[ID]{}, fmt.Errorf("timeline: room %s: Get: id (member prefix %s): %w", clip.Quote(tl.room), c.prefix, ErrNotFound)
+		return Message[ID]{}, fmt.Errorf("timeline: room %s: Get: id %s: %w", clip.Quote(tl.room), idText(id), ErrNotFound)
 	}
 	return tl.decode(members[0])
 }
@@ -286,4 +286,13 @@ func (tl *Timeline[ID]) messages(members []rueidis.RedisMessage, reverse bool) (
 func flag(m rueidis.RedisMessage) bool {
 	n, err := m.AsInt64()
 	return err == nil && n == 1
+}
+
+// idText is id in an error: a 64-bit ID in decimal, a 128-bit one in hex
+// (the layouts' own text needs the layout, which a Codec need not give).
+func idText[ID any](id ID) string {
+	if b, ok := any(id).([16]byte); ok {
+		return fmt.Sprintf("%x", b)
+	}
+	return fmt.Sprint(id)
 }
