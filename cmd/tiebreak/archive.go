@@ -207,13 +207,9 @@ func boardArchive(ctx context.Context, e *env, a archiveArgs) error {
 		c.Keys = append(c.Keys, prefix+suffix)
 	}
 	slices.Sort(c.Keys)
-	t, shown, err := shownEntries(ctx, src, *a.show, c.Count)
+	t, err := shownEntries(ctx, src, *a.show, c.Count, &c)
 	if err != nil {
 		return err
-	}
-	c.Entries = shown
-	for _, en := range shown {
-		c.Affected = append(c.Affected, en.ID)
 	}
 	keep := "forever"
 	if a.retention > 0 {

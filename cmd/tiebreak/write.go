@@ -386,27 +386,27 @@ func shownFlag(fs *flag.FlagSet, what string) *int {
 }
 
 // shownEntries reads the best min(n, count) entries of b, with every
-// rank kind and their data, as the table and JSON of a writing command;
-// the table notes how many of count it lists. It refuses n out of
-// [0, 1000].
-func shownEntries(ctx context.Context, b *board.Board, n int, count int64) (*table, []entryOut, error) {
+// rank kind and their data, into c (Entries, and their ids in Affected)
+// and into the table it returns, which notes how many of count it lists.
+// It refuses n out of [0, 1000].
+func shownEntries(ctx context.Context, b *board.Board, n int, count int64, c *changeOut) (*table, error) {
 	if n < 0 || n > 1000 {
-		return nil, nil, usagef("-n %d out of range [0, %d]", n, 1000)
+		return nil, usagef("-n %d out of range [0, %d]", n, 1000)
 	}
-	t := &table{}
 	if n == 0 || count == 0 {
-		return t, nil, nil
+		return &table{}, nil
 	}
 	data := true
 	l, err := b.Top(ctx, int(min(int64(n), count)), boardRead{data: &data}.options(b)...)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	t, out := entriesTable(b, l.Entries, 0, true)
 	if int64(len(l.Entries)) < count {
 		t.note("the best %d of the %d entries listed (-n)", len(l.Entries), count)
 	}
-	return t, out.Entries, nil
+	c.Entries, c.Affected = out.Entries, entryIDs(l.Entries)
+	return t, nil
 }
 
 func boardClear(ctx context.Context, e *env, arg string, show int) error {
@@ -438,13 +438,10 @@ func boardEmpty(ctx context.Context, e *env, arg, command string, entriesOnly bo
 	if err != nil {
 		return err
 	}
-	t, shown, err := shownEntries(ctx, r.b, show, n)
+	c := changeOut{Command: command, Object: arg, Keys: keys, Count: n}
+	t, err := shownEntries(ctx, r.b, show, n, &c)
 	if err != nil {
 		return err
-	}
-	c := changeOut{Command: command, Object: arg, Keys: keys, Count: n, Entries: shown}
-	for _, en := range shown {
-		c.Affected = append(c.Affected, en.ID)
 	}
 	g := globalsOf(e)
 	if !g.dryRun {

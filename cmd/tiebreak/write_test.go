@@ -114,16 +114,7 @@ func bestOf(t *testing.T, b *board.Board, n int) ([]entryOut, []string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return wantEntries(b, l.Entries, dense), entryIDsOf(l.Entries)
-}
-
-// entryIDsOf returns the ids of es, never nil.
-func entryIDsOf(es []board.Entry) []string {
-	ids := []string{}
-	for _, en := range es {
-		ids = append(ids, en.ID)
-	}
-	return ids
+	return wantEntries(b, l.Entries, dense), entryIDs(l.Entries)
 }
 
 func testWrite(t *testing.T, bin string) {
