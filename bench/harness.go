@@ -133,22 +133,21 @@ func (h *harness) measure(ctx context.Context, v benchload.Variant, conc int, cp
 
 // work is one goroutine of a measurement: it runs op until to, records
 // the latency of each op started at or after from, and returns the number
-// of ops it ran in all. An error cancels the measurement.
+// of ops it ran in all. An error cancels the measurement. It reads the
+// clock once per op (an op starts when the one before ended): a read of
+// the clock costs tens of nanoseconds, a fifth of a cached read's.
 func work(ctx context.Context, cancel context.CancelCauseFunc, op func(context.Context) error, hist *histogram, from, to time.Time) int64 {
 	var n int64
-	for ctx.Err() == nil {
-		t0 := time.Now()
-		if !t0.Before(to) {
-			break
-		}
+	for t0 := time.Now(); ctx.Err() == nil && t0.Before(to); n++ {
 		if err := op(ctx); err != nil {
 			cancel(err)
 			break
 		}
-		n++
+		t1 := time.Now()
 		if !t0.Before(from) {
-			hist.record(time.Since(t0))
+			hist.record(t1.Sub(t0))
 		}
+		t0 = t1
 	}
 	return n
 }

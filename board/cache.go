@@ -26,43 +26,61 @@ import (
 const cacheTTL = time.Hour
 
 // topMemo is the last best-entries string a handle decoded, and its
-// entries: a cached read of an unchanged key decodes nothing.
+// entries, which every cached read of that string returns: shared, and
+// read-only by contract (Options.CacheTop).
 type topMemo struct {
 	key, raw string
+	get      rueidis.Cacheable // GET of key, pinned: built once
 	entries  []Entry
 }
 
 // cachedPage is Top and Page of a handle with CacheTop, within the
 // board's KeepTop, asking for nothing more. Its first step is the whole
 // of a read of an unchanged key: one lookup in the client's memory, one
-// comparison with the string decoded last, one copy; anything else (a
+// comparison with the string decoded last, no copy; anything else (a
 // changed key, an error to retry, a generation to read again) takes the
 // second.
 func (b *Board) cachedPage(ctx context.Context, offset int64, n int) (List, error) {
 	g := b.gen.Load()
-	raw, err := b.given.DoCache(ctx, rueidis.Cacheable(b.given.B().Get().Key(g.keys.top).Build()), cacheTTL).ToString()
-	if memo := b.topMemo.Load(); err == nil && memo != nil && memo.key == g.keys.top && memo.raw == raw {
-		return copyPage(memo.entries, offset, n), nil
+	if memo := b.topMemo.Load(); memo != nil && memo.key == g.keys.top {
+		raw, err := b.given.DoCache(ctx, memo.get, cacheTTL).ToString()
+		if err == nil && memo.raw == raw {
+			return sharedPage(memo.entries, offset, n), nil
+		}
 	}
 	return inGen(ctx, b, func(g *generation) (List, error) {
-		raw, err := b.client.DoCache(ctx, rueidis.Cacheable(b.client.B().Get().Key(g.keys.top).Build()), cacheTTL).ToString()
+		memo := b.topMemo.Load()
+		get := rueidis.Cacheable(b.client.B().Get().Key(g.keys.top).Build())
+		if memo != nil && memo.key == g.keys.top {
+			get = memo.get
+		}
+		raw, err := b.client.DoCache(ctx, get, cacheTTL).ToString()
 		if rueidis.IsRedisNil(err) {
 			return b.buildTop(ctx, g, offset, n)
 		}
 		if err != nil {
 			return List{}, redisErr("top", err)
 		}
-		memo := b.topMemo.Load()
 		if memo == nil || memo.key != g.keys.top || memo.raw != raw {
 			es, err := b.decodeTop(raw)
 			if err != nil {
 				return List{}, err
 			}
-			memo = &topMemo{key: g.keys.top, raw: raw, entries: es}
+			memo = &topMemo{key: g.keys.top, raw: raw, get: rueidis.Cacheable(b.client.B().Get().Key(g.keys.top).Build()).Pin(),
+				entries: es}
 			b.topMemo.Store(memo)
 		}
-		return copyPage(memo.entries, offset, n), nil
+		return sharedPage(memo.entries, offset, n), nil
 	})
+}
+
+// sharedPage returns entries [offset, offset+n) of es, sharing their
+// memory (Total unknown, -1); its capacity ends with it, so an append
+// copies.
+func sharedPage(es []Entry, offset int64, n int) List {
+	from := min(int(offset), len(es))
+	to := min(from+n, len(es))
+	return List{Entries: es[from:to:to], Total: -1}
 }
 
 // buildTop runs top.lua, which writes the best entries' key a cached read
@@ -114,7 +132,8 @@ func (b *Board) decodeTop(raw string) ([]Entry, error) {
 }
 
 // copyPage returns entries [offset, offset+n) of es as a List of its own
-// (Total unknown, -1): the caller may change it.
+// (Total unknown, -1), sharing no memory with es: the caller may change
+// it.
 func copyPage(es []Entry, offset int64, n int) List {
 	from := min(int(offset), len(es))
 	to := min(from+n, len(es))
@@ -125,8 +144,10 @@ func copyPage(es []Entry, offset int64, n int) List {
 	}
 	vals := make([]float64, 0, (to-from)*width)
 	for i, e := range es[from:to] {
-		vals = append(vals, e.Values...)
-		e.Values = vals[len(vals)-len(e.Values) : len(vals) : len(vals)]
+		if e.Values != nil {
+			vals = append(vals, e.Values...)
+			e.Values = vals[len(vals)-len(e.Values) : len(vals) : len(vals)]
+		}
 		out[i] = e
 	}
 	return List{Entries: out, Total: -1}

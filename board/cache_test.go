@@ -452,3 +452,64 @@ func TestCachedTopAcrossMigrations(t *testing.T) {
 		}
 	}
 }
+
+// A list served from memory is shared, as Options.CacheTop says: two
+// reads of an unchanged top share their entries, an append to one copies
+// and leaves the next read as it was, and what Watch delivers is the
+// caller's own, so a deliver that changes its list changes no later read.
+func TestCachedListShared(t *testing.T) {
+	env := redistest.New(t)
+	ctx := t.Context()
+	w := newBoard(t, env.Client, env.Prefix, "cachedshared", testLayout(t), Options{KeepTop: 5})
+	for i := range 5 {
+		mustSubmit(t, w, Submission{ID: fmt.Sprint("p", i), Values: []float64{float64(i), 0, 0}})
+	}
+	r, err := Open(ctx, cachingClient(t, env.Addr), w.Name(), Options{CacheTop: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, err1 := r.Top(ctx, 3)
+	second, err2 := r.Top(ctx, 3)
+	if err := errors.Join(err1, err2); err != nil {
+		t.Fatal(err)
+	}
+	if &first.Entries[0] != &second.Entries[0] {
+		t.Errorf("two cached reads of an unchanged top copied their entries; the read is to share them")
+	}
+	_ = append(first.Entries, Entry{ID: "appended", Values: []float64{-1, -1, -1}})
+	want, err1 := w.Top(ctx, 5)
+	got, err2 := r.Top(ctx, 5)
+	if err := errors.Join(err1, err2); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("cached top after an append (-sorted set +cached):\n%s", diff)
+	}
+	deliveries := 0
+	wctx, stop := context.WithCancel(ctx)
+	err = r.Watch(wctx, TopView(3), time.Millisecond, func(l List) error {
+		l.Entries[0].ID, l.Entries[0].Values[0] = "changed", -1
+		if deliveries++; deliveries == 2 {
+			stop()
+			return nil
+		}
+		mustSubmit(t, w, Submission{ID: "top", Values: []float64{float64(100 + deliveries), 0, 0}})
+		return nil
+	})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("Watch: %v", err)
+	}
+	if want, err = w.Top(ctx, 5); err != nil {
+		t.Fatal(err)
+	}
+	fence(t, r.given, r.gen.Load().keys.top)
+	if got, err = r.Top(ctx, 5); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("cached top after changing deliveries (-sorted set +cached):\n%s", diff)
+	}
+	if got.Entries[0].ID != "top" || got.Entries[0].Values[0] != 101 {
+		t.Errorf("cached best entry %v, want top with 101", got.Entries[0])
+	}
+}

@@ -176,6 +176,12 @@ type Options struct {
 	// was made or emptied) builds it in one script. Needs a board with
 	// KeepTop (ErrOptions); with a client built with DisableCache every
 	// read goes to Redis. It belongs to the handle. Default false.
+	//
+	// A list served from memory shares its entries with every other read
+	// of the same best entries, so that a read copies nothing: read it and
+	// never change it (no assignment to an entry, its Values or its Data,
+	// no sort in place). An append copies; to change a list, copy it first
+	// (slices.Clone of Entries, and of each Values). Watch delivers copies.
 	CacheTop bool
 
 	// SkipWriteRank, on a sharded board, makes Submit and Update return

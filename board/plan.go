@@ -238,7 +238,8 @@ func (b *Board) finish(p *writePlan, r rueidis.RedisResult) (res Result, conflic
 
 // finishMsg reads one submit.lua reply, msg, to p.
 func (b *Board) finishMsg(p *writePlan, msg rueidis.RedisMessage) (res Result, conflict bool, err error) {
-	if s, err := msg.ToString(); err == nil {
+	if msg.IsString() {
+		s, _ := msg.ToString()
 		if s == "conflict" {
 			return Result{}, true, nil
 		}

@@ -362,6 +362,9 @@ func (b *Board) page(ctx context.Context, op string, offset int64, n int, opts [
 	if err := checkWindow(op, offset, n); err != nil {
 		return List{}, err
 	}
+	if len(opts) == 0 && b.opts.CacheTop && offset+int64(n) <= int64(b.opts.KeepTop) {
+		return b.cachedPage(ctx, offset, n)
+	}
 	c, data, ranks, err := b.readFlags(opts)
 	if err != nil {
 		return List{}, err

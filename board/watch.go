@@ -95,7 +95,7 @@ func (b *Board) Watch(ctx context.Context, v View, interval time.Duration, deliv
 	}
 	outage := err != nil
 	if !outage {
-		if err := deliver(last); err != nil {
+		if err := deliver(own(last)); err != nil {
 			return err
 		}
 	}
@@ -118,8 +118,20 @@ func (b *Board) Watch(ctx context.Context, v View, interval time.Duration, deliv
 			continue
 		}
 		outage, last = false, l
-		if err := deliver(l); err != nil {
+		if err := deliver(own(l)); err != nil {
 			return err
 		}
 	}
+}
+
+// own returns l with entries of its own: a list a handle with CacheTop
+// read from memory shares them with every such read, and deliver may
+// change what it is given.
+func own(l List) List {
+	c := copyPage(l.Entries, 0, len(l.Entries))
+	for i, e := range l.Entries {
+		c.Entries[i].Data = slices.Clone(e.Data)
+	}
+	c.Total, c.HasMore, c.Next = l.Total, l.HasMore, l.Next
+	return c
 }

@@ -28,10 +28,15 @@ if not desc and SHARD then return redis.error_reply('TBDROPPED') end
 
 local z, key, out = KEYS[KZ], KEYS[KM], {}
 -- The number of buckets n (false: to read), 2^L <= n, the buckets read
--- or written (number -> string, '' when empty), and those written but
--- not yet stored (number -> true): a call stores them all in one
--- HSET, at its end or before a split, which reads them.
+-- or written (number -> string, '' when empty; nil: to read), and those
+-- written but not yet stored (number -> true): a call stores them all in
+-- one HSET, at its end or before a split, which reads them.
 local n, lo, c, dirty = false, 1, {}, {}
+local function setn(m)
+  n = m
+  local _, e = math.frexp(n)
+  lo = 2 ^ (e - 1)
+end
 local function bucket(h)
   local b = h % (2 * lo)
   if b >= n then b = h % lo end
@@ -49,9 +54,8 @@ end
 -- Reads the number of buckets and, in one HMGET, the buckets of the
 -- writes from the one at w on.
 local function load(w)
-  n = tonumber(redis.call('HGET', key, 'n') or '1')
-  local _, e = math.frexp(n)
-  lo, c = 2 ^ (e - 1), {}
+  setn(tonumber(redis.call('HGET', key, 'n') or '1'))
+  c = {}
   local fields, seen = {}, {}
   for v = w, #ARGV, 5 do
     local b = bucket(tonumber(ARGV[v + 4]))
@@ -71,6 +75,10 @@ for w = 1, #ARGV, 5 do
   if not n then load(w) end
   local b = bucket(tonumber(ARGV[w + 4]))
   local s = c[b]
+  if not s then
+    s = redis.call('HGET', key, string.format('%d', b)) or ''
+    c[b] = s
+  end
   local esc = id
   if string.find(id, '\0', 1, true) then esc = string.gsub(id, '%z', '\0\1') end
   local pat, from, p, stop = '\0\3' .. esc, 1, nil, nil
@@ -110,9 +118,13 @@ for w = 1, #ARGV, 5 do
         local rec = '\0\3' .. esc .. prefix
         c[b] = s .. rec
         if #s >= 2 * 16 * #rec then -- lookup.lua's LOAD = 16
+          -- The split changes two buckets, the one it splits and the one
+          -- it makes, and their number: forget those two, read again when
+          -- a later write needs them.
           flush()
           buckets().split(key, WIDTH, true)
-          n = false -- read the buckets again
+          c[n - lo], c[n] = nil, nil
+          setn(n + 1)
         end
       end
     end
