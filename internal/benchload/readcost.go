@@ -8,12 +8,15 @@ import (
 
 	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/board"
+	"github.com/tiebreak/tiebreak/internal/engine"
 )
 
 // What a read costs Redis against the bare commands a minimal reader sends
 // for the same answer, on the same board, in the same rounds: Top(10)
 // against ZRANGE 0 9 WITHSCORES, Around(id, 11) against ZRANK then
-// ZRANGE, Get against ZSCORE and ZRANK (pipelined), Rank against ZRANK.
+// ZRANGE, Get against ZRANK ... WITHSCORE (ZSCORE and ZRANK in a
+// MULTI/EXEC where the engine lacks the form: a score and a rank of one
+// moment, as Get's), Rank against ZRANK.
 // The bare reader is handed each entry's stored member, so it makes no
 // lookup; the library finds it from the id. A peer such as redis-rank
 // reads with these very commands (or a script of them), so the bare
@@ -24,7 +27,7 @@ func init() {
 		RatioOf: "Redis CPU per read / the bare commands' Redis CPU per read, in the same round",
 		Params: []Param{{Name: "readcost-board", Usage: "entries of the readcost workload's boards",
 			Full: "1e5", Quick: "1e4", Min: 1000, Max: 1e8}},
-		Rows:    func(Config) int { return 2 * 2 * len(costReads) },
+		Rows:    func(Config) int { return 2 * (2*len(costReads) + 1) },
 		Goals:   func(Config) int { return 2 * len(costReads) },
 		Prepare: prepareReadCost,
 	})
@@ -45,6 +48,11 @@ type costBoard struct {
 	z       string // the board's sorted set
 	ids     []string
 	members []string
+	// withScore: the engine takes ZRANK ... WITHSCORE (Redis and Valkey
+	// 7.2+), the bare get's one command for a score and a rank of one
+	// moment; without it, the bare get is ZSCORE and ZRANK in a
+	// MULTI/EXEC.
+	withScore bool
 	// lookup, on a key-suffix board, is the bare reader's HASH id ->
 	// stored member: what a hand-written key-suffix board keeps to find
 	// an id's member ("" on a packed board, whose members are the ids).
@@ -68,6 +76,23 @@ type costRead struct {
 	bare        func(ctx context.Context, c rueidis.Client, cb *costBoard, i int) error
 	libCommands []string
 	bareCmds    []string
+	// pair, when not nil, is a weaker bare read measured beside: for get,
+	// ZSCORE and ZRANK pipelined, which other clients' commands may come
+	// between (not one snapshot); no goal divides by it.
+	pair func(ctx context.Context, c rueidis.Client, cb *costBoard, i int) error
+}
+
+// RCPair names the variant of a costRead's pair.
+const RCPair = "bare-pair"
+
+// multiError is the first error of rs.
+func multiError(rs []rueidis.RedisResult) error {
+	for _, r := range rs {
+		if err := r.Error(); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // costReads are the reads of the workload, in table order.
@@ -103,14 +128,20 @@ var costReads = []costRead{
 			if err != nil {
 				return err
 			}
-			for _, r := range c.DoMulti(ctx, c.B().Zscore().Key(cb.z).Member(m).Build(), c.B().Zrank().Key(cb.z).Member(m).Build()) {
-				if err := r.Error(); err != nil {
-					return err
-				}
+			if cb.withScore {
+				return c.Do(ctx, c.B().Zrank().Key(cb.z).Member(m).Withscore().Build()).Error()
 			}
-			return nil
+			return multiError(c.DoMulti(ctx, c.B().Multi().Build(), c.B().Zscore().Key(cb.z).Member(m).Build(),
+				c.B().Zrank().Key(cb.z).Member(m).Build(), c.B().Exec().Build()))
 		},
-		libCommands: []string{"evalsha"}, bareCmds: []string{"hget", "zscore", "zrank"}},
+		pair: func(ctx context.Context, c rueidis.Client, cb *costBoard, i int) error {
+			m, err := cb.member(ctx, c, i)
+			if err != nil {
+				return err
+			}
+			return multiError(c.DoMulti(ctx, c.B().Zscore().Key(cb.z).Member(m).Build(), c.B().Zrank().Key(cb.z).Member(m).Build()))
+		},
+		libCommands: []string{"evalsha", "multi", "zscore", "zrank", "exec"}, bareCmds: []string{"hget", "zscore", "zrank", "multi", "exec"}},
 	{name: "rank",
 		lib: func(ctx context.Context, cb *costBoard, i int) error {
 			_, err := cb.b.Rank(ctx, cb.ids[i], board.Ordinal)
@@ -141,13 +172,17 @@ func prepareReadCost(ctx context.Context, env Env, cfg Config) (*Fixture, error)
 		}
 		return errors.Join(errs...)
 	}}
+	eng, err := engine.Detect(ctx, env.Client)
+	if err != nil {
+		return f, err
+	}
 	for _, s := range []board.Strategy{board.PackedScore, board.KeySuffix} {
 		name := fmt.Sprintf("%s_w10_%s", env.Prefix, StrategyLabel(s))
 		b, err := board.New(ctx, env.Client, name, Layout, board.Options{Strategy: s})
 		if err != nil {
 			return f, err
 		}
-		cb := &costBoard{b: b, z: "tb:{" + name + "}:z"}
+		cb := &costBoard{b: b, z: "tb:{" + name + "}:z", withScore: eng.ZRankWithScore()}
 		if s == board.KeySuffix {
 			cb.lookup = "tb:{" + name + "}:bare"
 		}
@@ -176,6 +211,10 @@ func prepareReadCost(ctx context.Context, env Env, cfg Config) (*Fixture, error)
 				{Name: RCBare, Bench: "bare-" + label + "/" + rd.name, Commands: rd.bareCmds,
 					Op: func(ctx context.Context) error { return rd.bare(ctx, env.Client, cb, pick(sq.next(), len(cb.ids))) }},
 			}
+			if rd.pair != nil {
+				c.Variants = append(c.Variants, Variant{Name: RCPair, Bench: "pair-" + label + "/" + rd.name, Commands: rd.bareCmds,
+					Op: func(ctx context.Context) error { return rd.pair(ctx, env.Client, cb, pick(sq.next(), len(cb.ids))) }})
+			}
 			c.Goals = []Goal{{Variant: label, Short: "vs bare", Target: 1 + rcNoise,
 				Text: fmt.Sprintf("%s %s: Redis CPU per read <= 1.0x the bare commands' (within %.0f%%)", rd.name, label, rcNoise*100)}}
 			f.Comparisons = append(f.Comparisons, c)
@@ -183,9 +222,9 @@ func prepareReadCost(ctx context.Context, env Env, cfg Config) (*Fixture, error)
 	}
 	f.Notes = []string{
 		fmt.Sprintf("Two boards of %s entries (packed, key suffix), the reads' layout; random ids.", SizeLabel(size)),
-		"bare: top10 ZRANGE 0 9 WITHSCORES; around11 ZRANK, then ZRANGE of the 11 around it (two round trips); get ZSCORE and ZRANK, pipelined; rank ZRANK. On a key-suffix board the bare reader first finds the id's member with an HGET of a HASH id -> member, as a hand-written key-suffix board does (one more round trip); the library finds it in its id lookup. A peer such as redis-rank reads with the same commands.",
+		"bare: top10 ZRANGE 0 9 WITHSCORES; around11 ZRANK, then ZRANGE of the 11 around it (two round trips); get ZRANK ... WITHSCORE on Redis and Valkey 7.2+, ZSCORE and ZRANK in one MULTI/EXEC on 7.0 (a score and a rank of one moment, the answer Get gives), and beside it, bare-pair, ZSCORE and ZRANK pipelined (a weaker answer: other clients' commands may come between; no goal divides by it); rank ZRANK. On a key-suffix board the bare reader first finds the id's member with an HGET of a HASH id -> member, as a hand-written key-suffix board does (one more round trip); the library finds it in its id lookup. A peer such as redis-rank reads with the same commands.",
 		"One caller: the figure is what one read costs Redis, not how many commands a busy client's pipeline carries per system call.",
-		"The library's reads ask for nothing more (no total, no data, no other ranks). top10, and rank on a packed board, are then the very command the bare reader sends: their ratio is the run's noise between identical commands. get on a packed board is ZRANK ... WITHSCORE on Redis and Valkey 7.2+ (one command), ZSCORE and ZRANK in one MULTI/EXEC on 7.0 (for one snapshot: the bare pipeline is two commands any other client's may come between); around and a key-suffix get or rank are one script.",
+		"The library's reads ask for nothing more (no total, no data, no other ranks). top10, and rank on a packed board, are then the very command the bare reader sends: their ratio is the run's noise between identical commands. get on a packed board is then the bare get's very commands too; around and a key-suffix get or rank are one script.",
 	}
 	return f, nil
 }
