@@ -30,7 +30,7 @@ const cacheTTL = time.Hour
 // read-only by contract (Options.CacheTop).
 type topMemo struct {
 	key, raw string
-	get      rueidis.Cacheable // GET of key, pinned: built once
+	get      rueidis.Cacheable // GET of key, pinned: built once per key
 	entries  []Entry
 }
 
@@ -50,9 +50,13 @@ func (b *Board) cachedPage(ctx context.Context, offset int64, n int) (List, erro
 	}
 	return inGen(ctx, b, func(g *generation) (List, error) {
 		memo := b.topMemo.Load()
-		get := rueidis.Cacheable(b.client.B().Get().Key(g.keys.top).Build())
+		var get rueidis.Cacheable
 		if memo != nil && memo.key == g.keys.top {
 			get = memo.get
+		} else {
+			// Pinned: rueidis recycles a command it has sent unless pinned,
+			// and the memo keeps this one for every later read.
+			get = rueidis.Cacheable(b.client.B().Get().Key(g.keys.top).Build()).Pin()
 		}
 		raw, err := b.client.DoCache(ctx, get, cacheTTL).ToString()
 		if rueidis.IsRedisNil(err) {
@@ -66,8 +70,7 @@ func (b *Board) cachedPage(ctx context.Context, offset int64, n int) (List, erro
 			if err != nil {
 				return List{}, err
 			}
-			memo = &topMemo{key: g.keys.top, raw: raw, get: rueidis.Cacheable(b.client.B().Get().Key(g.keys.top).Build()).Pin(),
-				entries: es}
+			memo = &topMemo{key: g.keys.top, raw: raw, get: get, entries: es}
 			b.topMemo.Store(memo)
 		}
 		return sharedPage(memo.entries, offset, n), nil

@@ -362,14 +362,15 @@ func (b *Board) page(ctx context.Context, op string, offset int64, n int, opts [
 	if err := checkWindow(op, offset, n); err != nil {
 		return List{}, err
 	}
-	if len(opts) == 0 && b.opts.CacheTop && offset+int64(n) <= int64(b.opts.KeepTop) {
+	cached := b.opts.CacheTop && offset+int64(n) <= int64(b.opts.KeepTop)
+	if cached && len(opts) == 0 {
 		return b.cachedPage(ctx, offset, n)
 	}
 	c, data, ranks, err := b.readFlags(opts)
 	if err != nil {
 		return List{}, err
 	}
-	if !c.data && ranks == "" && b.opts.CacheTop && offset+int64(n) <= int64(b.opts.KeepTop) {
+	if cached && !c.data && ranks == "" {
 		return b.cachedPage(ctx, offset, n)
 	}
 	if !c.data && ranks == "" {
