@@ -44,12 +44,15 @@ func bucketMid(i int) uint64 {
 }
 
 // record counts one latency.
-func (h *histogram) record(d time.Duration) {
+func (h *histogram) record(d time.Duration) { h.recordN(d, 1) }
+
+// recordN counts k latencies of d: one op's, timed for k ops alike.
+func (h *histogram) recordN(d time.Duration, k uint64) {
 	if d < 0 {
 		d = 0
 	}
-	h.counts[bucketOf(uint64(d))]++
-	h.n++
+	h.counts[bucketOf(uint64(d))] += k
+	h.n += k
 }
 
 // merge adds o's counts to h.

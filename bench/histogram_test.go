@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -73,5 +74,45 @@ func TestQuantileEmpty(t *testing.T) {
 	var h histogram
 	if got := h.quantile(0.5); got != 0 {
 		t.Errorf("empty histogram: quantile = %v, want 0", got)
+	}
+}
+
+// work times one op in sampleEvery once ops are fast, and counts it for
+// the ops it stands for: the ops the histogram holds are those started in
+// the window, within a sample per goroutine; slow ops are each timed.
+func TestWorkSamplesFastOps(t *testing.T) {
+	for name, c := range map[string]struct {
+		sleep time.Duration
+		every int64
+	}{"fast": {0, sampleEvery}, "slow": {2 * fastOp, 1}} {
+		var hist histogram
+		op := func(context.Context) error {
+			if c.sleep > 0 {
+				time.Sleep(c.sleep)
+			}
+			return nil
+		}
+		ctx, cancel := context.WithCancelCause(context.Background())
+		from := time.Now()
+		n := work(ctx, cancel, op, &hist, from, from.Add(50*time.Millisecond))
+		cancel(nil)
+		if n == 0 || int64(hist.n) > n+c.every || int64(hist.n) < n-c.every {
+			t.Errorf("%s: %d ops run, the histogram counts %d: want within %d", name, n, hist.n, c.every)
+		}
+		if c.every == 1 && int64(hist.n) != n {
+			t.Errorf("%s: %d ops run, %d timed: every slow op is to be timed", name, n, hist.n)
+		}
+	}
+}
+
+// recordN counts k latencies alike, as k calls of record would.
+func TestRecordN(t *testing.T) {
+	var a, b histogram
+	a.recordN(3*time.Microsecond, 5)
+	for range 5 {
+		b.record(3 * time.Microsecond)
+	}
+	if a != b {
+		t.Error("recordN(d, 5) differs from 5 records of d")
 	}
 }
