@@ -333,7 +333,9 @@ func (b *Board) length(ctx context.Context) (int64, error) {
 }
 
 // Top returns the best n entries (fewer when the board is smaller). It
-// refuses n outside [1, 1000] (ErrArgument).
+// refuses n outside [1, 1000] (ErrArgument). A handle with
+// Options.CacheTop may serve it from memory, shared with other reads:
+// read-only (see Options.CacheTop).
 func (b *Board) Top(ctx context.Context, n int, opts ...ReadOption) (List, error) {
 	if b.sh != nil {
 		return totalAsked(opts)(b.sh.Top(ctx, n, opts...))
@@ -346,7 +348,8 @@ func (b *Board) Top(ctx context.Context, n int, opts ...ReadOption) (List, error
 
 // Page returns up to n entries starting at the 0-based offset (offset 0 is
 // rank 1). It refuses n outside [1, 1000] and an offset outside [0,
-// 2^53-1] (ErrArgument). For paging while the board changes, use Scan.
+// 2^53-1] (ErrArgument). For paging while the board changes, use Scan. A
+// handle with Options.CacheTop may serve it from memory, as Top.
 func (b *Board) Page(ctx context.Context, offset int64, n int, opts ...ReadOption) (List, error) {
 	if b.sh != nil {
 		return totalAsked(opts)(b.sh.Page(ctx, offset, n, opts...))

@@ -80,7 +80,9 @@ func (b *Board) readView(ctx context.Context, v View, opts []ReadOption) (List, 
 // current again.
 //
 // Each interval costs one read of the view (see Top, Around and Among for
-// their round trips and Redis cost); opts are the reads' options. Watch
+// their round trips and Redis cost); opts are the reads' options. Each
+// list deliver is given is its own, to keep or change, even on a handle
+// with CacheTop, whose reads share theirs. Watch
 // returns when ctx ends (with ctx's error) or when deliver returns an
 // error (that error). It refuses the zero View, an interval under 1ms, a
 // nil deliver, and what the view's read refuses (ErrArgument), before
