@@ -17,15 +17,22 @@ func Dial(addrs ...string) (rueidis.Client, error) {
 }
 
 // DialNode connects to the single node addr, even when it is a cluster node.
+// The dial, and rueidis's handshake after it (HELLO, CLIENT SETINFO), may
+// take dialTimeout: a node of a loaded machine moving slots under load
+// took more than a second to answer its handshake.
 func DialNode(addr string) (rueidis.Client, error) {
 	return rueidis.NewClient(rueidis.ClientOption{
 		InitAddress:       []string{addr},
 		DisableCache:      true,
 		ForceSingleClient: true,
 		DisableRetry:      true,
-		Dialer:            net.Dialer{Timeout: time.Second},
+		Dialer:            net.Dialer{Timeout: dialTimeout},
 	})
 }
+
+// dialTimeout bounds DialNode's dial and handshake. A node that is down
+// refuses the connection at once; the bound only waits out a slow one.
+const dialTimeout = 5 * time.Second
 
 // info runs INFO section (or CLUSTER INFO when section is "cluster") on the
 // single node addr and returns its fields.
