@@ -9,6 +9,7 @@ import (
 	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/board"
 	"github.com/tiebreak/tiebreak/internal/engine"
+	"github.com/tiebreak/tiebreak/internal/redisops"
 )
 
 // What a read costs Redis against the bare commands a minimal reader sends
@@ -85,16 +86,6 @@ type costRead struct {
 // RCPair names the variant of a costRead's pair.
 const RCPair = "bare-pair"
 
-// multiError is the first error of rs.
-func multiError(rs []rueidis.RedisResult) error {
-	for _, r := range rs {
-		if err := r.Error(); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // costReads are the reads of the workload, in table order.
 var costReads = []costRead{
 	{name: "top10",
@@ -131,7 +122,7 @@ var costReads = []costRead{
 			if cb.withScore {
 				return c.Do(ctx, c.B().Zrank().Key(cb.z).Member(m).Withscore().Build()).Error()
 			}
-			return multiError(c.DoMulti(ctx, c.B().Multi().Build(), c.B().Zscore().Key(cb.z).Member(m).Build(),
+			return redisops.FirstErr(c.DoMulti(ctx, c.B().Multi().Build(), c.B().Zscore().Key(cb.z).Member(m).Build(),
 				c.B().Zrank().Key(cb.z).Member(m).Build(), c.B().Exec().Build()))
 		},
 		pair: func(ctx context.Context, c rueidis.Client, cb *costBoard, i int) error {
@@ -139,7 +130,7 @@ var costReads = []costRead{
 			if err != nil {
 				return err
 			}
-			return multiError(c.DoMulti(ctx, c.B().Zscore().Key(cb.z).Member(m).Build(), c.B().Zrank().Key(cb.z).Member(m).Build()))
+			return redisops.FirstErr(c.DoMulti(ctx, c.B().Zscore().Key(cb.z).Member(m).Build(), c.B().Zrank().Key(cb.z).Member(m).Build()))
 		},
 		libCommands: []string{"evalsha", "multi", "zscore", "zrank", "exec"}, bareCmds: []string{"hget", "zscore", "zrank", "multi", "exec"}},
 	{name: "rank",

@@ -215,11 +215,12 @@ if desc and desc ~= DESC then return redis.error_reply('TBMISMATCH') end
 if not desc and SHARD then return redis.error_reply('TBDROPPED') end
 
 local z, key, out = KEYS[KZ], KEYS[KM], {}
--- The number of buckets n (false: to read), 2^L <= n, the buckets read
--- or written (number -> string, '' when empty; nil: to read), and those
--- written but not yet stored (number -> true): a call stores them all in
--- one HSET, at its end or before a split, which reads them.
-local n, lo, c, dirty = false, 1, {}, {}
+-- The number of buckets n, 2^L <= n, the buckets read or written (number
+-- -> string, '' when empty; nil: to read), and those written but not yet
+-- stored (number -> true): a call stores them all in one HSET, at its end
+-- or before a split, which reads them. hs holds each write's hash as a
+-- number (by its first ARGV index).
+local n, lo, c, dirty, hs = 1, 1, {}, {}, {}
 local function setn(m)
   n = m
   local _, e = math.frexp(n)
@@ -239,29 +240,30 @@ local function flush()
   if #args > 0 then redis.call('HSET', key, unpack(args)) end
   dirty = {}
 end
--- Reads the number of buckets and, in one HMGET, the buckets of the
--- writes from the one at w on.
-local function load(w)
+-- Reads the number of buckets and, in one HMGET, the buckets of all the
+-- writes.
+local function load()
   setn(tonumber(redis.call('HGET', key, 'n') or '1'))
-  c = {}
-  local fields, seen = {}, {}
-  for v = w, #ARGV, 5 do
-    local b = bucket(tonumber(ARGV[v + 4]))
+  local fields, nums, seen = {}, {}, {}
+  for v = 1, #ARGV, 5 do
+    hs[v] = tonumber(ARGV[v + 4])
+    local b = bucket(hs[v])
     if not seen[b] then
       seen[b] = true
+      nums[#nums + 1] = b
       fields[#fields + 1] = string.format('%d', b)
     end
   end
   local got = redis.call('HMGET', key, unpack(fields))
-  for i, f in ipairs(fields) do c[tonumber(f)] = got[i] or '' end
+  for i, b in ipairs(nums) do c[b] = got[i] or '' end
 end
 
+load()
 for w = 1, #ARGV, 5 do
   local id, ns, nm = ARGV[w], ARGV[w + 2], ARGV[w + 3]
   -- id's record in its bucket b (string s): from p to stop, its prefix
   -- the last WIDTH bytes; or p is nil.
-  if not n then load(w) end
-  local b = bucket(tonumber(ARGV[w + 4]))
+  local b = bucket(hs[w])
   local s = c[b]
   if not s then
     s = redis.call('HGET', key, string.format('%d', b)) or ''
