@@ -138,10 +138,9 @@ func (b *Board) suffix() bool { return b.opts.Strategy == KeySuffix }
 // a key-suffix board whose members have a prefix. A key-suffix board of one
 // field (width 0) stores the id itself as the member, as a packed board
 // does, and finds it the same way, by ZSCORE of the id: it reads and writes
-// no lookup. (Its descriptor still says "lookup":"buckets", as it always
-// has, so boards written before keep their descriptor; such a board may
-// hold a lookup HASH from then, which nothing reads and Clear, Drop and a
-// migration delete.)
+// no lookup. (Its descriptor says "lookup":"hashed-buckets" all the same;
+// should it hold a lookup HASH, nothing reads it, and Clear, Drop and a
+// migration delete it.)
 func (b *Board) lookup() bool { return b.suffix() && b.width > 0 }
 
 // layoutConsts are the constants that describe how the board stores an

@@ -24,7 +24,7 @@ const descriptorVersion = 1
 //	{"version":1,"radix":2,"fields":[{"name":"points","width":20,"dir":"HigherIsBetter"},...],
 //	 "strategy":"PackedScore","cap":0,"denseRanks":false}
 //
-// (a KeySuffix board adds "lookup":"buckets").
+// (a KeySuffix board adds "lookup":"hashed-buckets").
 //
 // MaxIDLen and UpdateAttempts are not in it: they bound what one handle
 // sends, not how the board is stored.
@@ -69,10 +69,12 @@ type descriptor struct {
 
 // lookupBuckets is descriptor.Lookup of a KeySuffix board whose ids are
 // hashed into buckets: tb:{name}:i is a HASH of buckets, each field
-// holding the ids of one bucket with their members' prefixes. A layout of
-// one field has no prefixes, so it keeps no HASH (its member is the id,
-// Board.lookup), under the same descriptor as before, when it kept one.
-const lookupBuckets = "buckets"
+// holding the ids of one bucket with their hashes and their members'
+// prefixes (lua/lookup.lua). A layout of one field has no prefixes, so it
+// keeps no HASH (its member is the id, Board.lookup). The name changes
+// with the records' format, so that a board stored in another is refused
+// (errDescriptor, ErrMismatch) rather than misread.
+const lookupBuckets = "hashed-buckets"
 
 // fieldDescriptor is one field of a descriptor.
 type fieldDescriptor struct {

@@ -170,7 +170,8 @@ func TestOpenRefuses(t *testing.T) {
 		`{"version":1,"radix":2,"fields":[{"name":"a","width":1,"dir":"Sideways"}],"strategy":"PackedScore"}`,
 		`{"version":1,"radix":2,"fields":[{"name":"a","width":1,"dir":"HigherIsBetter"}],"strategy":"Other"}`,
 		`{"version":1,"radix":2,"fields":[{"name":"a","width":1,"dir":"HigherIsBetter"}],"strategy":"PackedScore","cap":-1}`,
-		`{"version":1,"radix":2,"fields":[{"name":"a","width":1,"dir":"HigherIsBetter"}],"strategy":"PackedScore","lookup":"buckets"}`,
+		`{"version":1,"radix":2,"fields":[{"name":"a","width":1,"dir":"HigherIsBetter"}],"strategy":"PackedScore","lookup":"hashed-buckets"}`,
+		`{"version":1,"radix":2,"fields":[{"name":"a","width":1,"dir":"HigherIsBetter"},{"name":"b","width":1,"dir":"HigherIsBetter"}],"strategy":"KeySuffix","lookup":"buckets"}`,
 		`{"version":1,"radix":2,"fields":[{"name":"a","width":1,"dir":"HigherIsBetter"}],"strategy":"KeySuffix","lookup":"other"}`,
 		`{"version":1,"radix":2,"fields":[{"name":"a","width":1,"dir":"HigherIsBetter"}],"strategy":"KeySuffix"}`} {
 		name := env.Prefix + "bad"

@@ -40,11 +40,12 @@
 //
 // A key-suffix board finds an id's member through tb:{name}:i: the ids are
 // hashed (SHA1) into buckets of about 16, and each bucket is one HASH field
-// holding its ids, each with its member's prefix, so the member is prefix
-// + id. A HASH field per id would cost more than the sorted set's own
+// holding its ids, each with its hash and its member's prefix, so the
+// member is prefix + id. A HASH field per id would cost more than the sorted set's own
 // entry (about 70 bytes of Redis overhead each); a field per bucket brings
 // a key-suffix board to about 1.2x a plain sorted set per member. The
-// buckets split as the board grows (linear hashing, lua/lookup.lua). A
+// buckets split as the board grows (linear hashing, lua/lookup.lua),
+// moving ids by the hash each record keeps, without hashing them again. A
 // key-suffix layout of one field has no prefix: its member is the id, as
 // on a packed board, found by ZSCORE of the id, and no lookup is kept.
 //

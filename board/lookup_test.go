@@ -1,17 +1,23 @@
 package board
 
 import (
+	"crypto/sha1"
+	"encoding/binary"
+	"encoding/hex"
+	"math/bits"
 	"strconv"
-
-	"github.com/google/go-cmp/cmp"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // lookupIDs reads a key-suffix board's id lookup, the buckets of
-// lookup.lua (each record "\x00\x03", the id with zero bytes written
-// "\x00\x01", the prefix), as a map id -> member. It fails the test on a
-// malformed bucket or an id stored twice.
+// lookup.lua (each record "\x00\x03", the id's hash in 8 hex digits, the
+// id with zero bytes written "\x00\x01", the prefix), as a map id ->
+// member. It fails the test on a malformed bucket, a record whose hash is
+// not its id's, an id in a bucket linear hashing does not give it, or an
+// id stored twice.
 func lookupIDs(t testing.TB, b *Board) map[string]string {
 	t.Helper()
 	k := b.gen.Load().keys
@@ -35,10 +41,17 @@ func lookupIDs(t testing.TB, b *Board) map[string]string {
 			t.Fatalf("lookup %s: bucket %s does not start a record: %q", k.lk, field, s)
 		}
 		for _, rec := range strings.Split(s, "\x00\x03")[1:] {
-			if len(rec) < b.width {
-				t.Fatalf("lookup %s: bucket %s: record %q shorter than a prefix", k.lk, field, rec)
+			if len(rec) < 8+b.width {
+				t.Fatalf("lookup %s: bucket %s: record %q shorter than a hash and a prefix", k.lk, field, rec)
 			}
-			id := strings.ReplaceAll(rec[:len(rec)-b.width], "\x00\x01", "\x00")
+			id := strings.ReplaceAll(rec[8:len(rec)-b.width], "\x00\x01", "\x00")
+			sum := sha1.Sum([]byte(id))
+			if want := hex.EncodeToString(sum[:4]); rec[:8] != want {
+				t.Fatalf("lookup %s: bucket %s: id %q with hash %q, want %q", k.lk, field, id, rec[:8], want)
+			}
+			if want := lookupBucket(binary.BigEndian.Uint32(sum[:4]), n); strconv.Itoa(want) != field {
+				t.Fatalf("lookup %s: id %q in bucket %s of %d, want %d", k.lk, id, field, n, want)
+			}
 			if _, dup := out[id]; dup {
 				t.Fatalf("lookup %s: id %q stored twice", k.lk, id)
 			}
@@ -46,6 +59,18 @@ func lookupIDs(t testing.TB, b *Board) map[string]string {
 		}
 	}
 	return out
+}
+
+// lookupBucket is the bucket of an id of hash h among n buckets (linear
+// hashing, lookup.lua): h mod 2^(L+1), or h mod 2^L when that is n or
+// more, where 2^L <= n < 2^(L+1).
+func lookupBucket(h uint32, n int) int {
+	lo := 1 << (bits.Len(uint(n)) - 1)
+	b := int(uint64(h) % uint64(2*lo))
+	if b >= n {
+		b = int(uint64(h) % uint64(lo))
+	}
+	return b
 }
 
 // checkLookup checks that a key-suffix board's id lookup holds exactly its

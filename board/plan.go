@@ -2,7 +2,7 @@ package board
 
 import (
 	"crypto/sha1"
-	"encoding/binary"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"strconv"
@@ -92,11 +92,10 @@ func (b *Board) submitsLean(g *generation, p *writePlan) bool {
 
 // appendLeanArgs appends submitlean.lua's ARGV for p to args: id,
 // policy, score, member and the id's bucket hash, the first 32 bits of its
-// SHA1 (lookup.lua's h, computed here rather than in Redis).
+// SHA1 in 8 hex digits (lookup.lua's h, computed here rather than in Redis).
 func (p *writePlan) appendLeanArgs(args []string) []string {
 	sum := sha1.Sum([]byte(p.id))
-	h := strconv.FormatUint(uint64(binary.BigEndian.Uint32(sum[:4])), 10)
-	return append(args, p.id, policyCodes[p.policy], fmtFloat(p.score), p.member, h)
+	return append(args, p.id, policyCodes[p.policy], fmtFloat(p.score), p.member, hex.EncodeToString(sum[:4]))
 }
 
 // scriptKeys is submit.lua's KEYS for p in generation g: the member-data

@@ -51,7 +51,7 @@ func TestSuffixLeanBatchesConcurrentBest(t *testing.T) {
 		}
 	}
 	var wg sync.WaitGroup
-	errs := make(chan error, callers*each+1)
+	errs := make(chan error, (callers+1)*each) // room for every write to fail
 	for c := range callers {
 		wg.Go(func() {
 			for _, s := range subs[c] {

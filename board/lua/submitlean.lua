@@ -14,8 +14,8 @@
 -- KEYS: z, i, meta (KEYS[KZ], KEYS[KM], KEYS[KMETA])
 -- ARGV: per write, five: id, policy, the new stored score, the new stored
 --       member (submit.lua's first four), and the first 32 bits of the
---       id's SHA1 as a decimal number (lookup.lua's h), which the caller
---       computes so that Redis does not.
+--       id's SHA1 as 8 lowercase hex digits (lookup.lua's h, as its
+--       records hold it), which the caller computes so that Redis does not.
 -- Reply: one flat array, per write: its rank (as submit.lua's), then 0
 --        or 1, changed, when the stored member and score are those sent,
 --        else 2 or 3 (2 + changed) followed by the stored member and
@@ -58,7 +58,7 @@ local function load()
   setn(tonumber(redis.call('HGET', key, 'n') or '1'))
   local fields, nums, seen = {}, {}, {}
   for v = 1, #ARGV, 5 do
-    hs[v] = tonumber(ARGV[v + 4])
+    hs[v] = tonumber(ARGV[v + 4], 16)
     local b = bucket(hs[v])
     if not seen[b] then
       seen[b] = true
@@ -83,7 +83,7 @@ for w = 1, #ARGV, 5 do
   end
   local esc = id
   if string.find(id, '\0', 1, true) then esc = string.gsub(id, '%z', '\0\1') end
-  local pat, from, p, stop = '\0\3' .. esc, 1, nil, nil
+  local pat, from, p, stop = '\0\3' .. ARGV[w + 4] .. esc, 1, nil, nil
   while true do
     local q
     p, q = string.find(s, pat, from, true)
@@ -117,7 +117,7 @@ for w = 1, #ARGV, 5 do
       if p then
         c[b] = string.sub(s, 1, stop - WIDTH) .. prefix .. string.sub(s, stop + 1)
       else
-        local rec = '\0\3' .. esc .. prefix
+        local rec = pat .. prefix
         c[b] = s .. rec
         if #s >= 2 * 16 * #rec then -- lookup.lua's LOAD = 16
           -- The split changes two buckets, the one it splits and the one
