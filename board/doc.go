@@ -43,7 +43,7 @@
 // holding its ids, each with its hash and its member's prefix, so the
 // member is prefix + id. A HASH field per id would cost more than the sorted set's own
 // entry (about 70 bytes of Redis overhead each); a field per bucket brings
-// a key-suffix board to about 1.2x a plain sorted set per member. The
+// a key-suffix board to about 1.3x a plain sorted set per member. The
 // buckets split as the board grows (linear hashing, lua/lookup.lua),
 // moving ids by the hash each record keeps, without hashing them again. A
 // key-suffix layout of one field has no prefix: its member is the id, as
@@ -58,9 +58,9 @@
 // to 64 writes in one, as the packed board's native writes share
 // MULTI/EXECs: the descriptor, the number of buckets and the buckets are
 // read once per call, and the buckets written stored in one HSET. At 64
-// callers such writes reached 0.63x to 0.83x a packed board's throughput
-// on Redis 7.0 (docs/performance.md), against 0.4x with a script per write,
-// with the same stored format and memory.
+// callers such writes reached 0.55x to 0.83x a packed board's throughput
+// on Redis 7.0, depending on the run and the machine's day
+// (docs/performance.md), against 0.4x with a script per write.
 //
 // # A board describes itself
 //

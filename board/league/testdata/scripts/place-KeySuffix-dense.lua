@@ -9,7 +9,7 @@ local SHARED = false
 local HIDING = false
 local TOPN = 0
 local FIELDS = function() return {{mul = 1048576, span = 1048576, min = 0, max = 1.7976931348623157e+308, hi = true}, {mul = 1, span = 1048576, min = 0, max = 1.048575e+06, hi = false}, } end
-local DESC = [[{"version":1,"radix":2,"fields":[{"name":"points","width":20,"dir":"HigherIsBetter"},{"name":"time","width":20,"dir":"LowerIsBetter"}],"strategy":"KeySuffix","cap":0,"denseRanks":true,"lookup":"buckets"}]]
+local DESC = [[{"version":1,"radix":2,"fields":[{"name":"points","width":20,"dir":"HigherIsBetter"},{"name":"time","width":20,"dir":"LowerIsBetter"}],"strategy":"KeySuffix","cap":0,"denseRanks":true,"lookup":"hashed-buckets"}]]
 local GEN = [[0]]
 local SHARD = false
 local RULES = false
@@ -52,19 +52,21 @@ local KMETA = 5
 --
 -- The lookup is a HASH: field 'n' the number of buckets (absent: 1), fields
 -- '0' .. n-1 the buckets. A bucket holds, one after the other, a record per
--- id: "\0\3", the id with each zero byte written "\0\1", then the member's
--- prefix (width digits); the member is prefix .. id. "\0\3" starts every
--- record and occurs nowhere else, so a plain search for "\0\3" .. id
--- finds the id's record if it ends width bytes later, where the next
--- record or the bucket ends. A board of N ids keeps a bucket per LOAD = 16
--- ids or so: one HASH field per bucket instead of one per id.
+-- id: "\0\3", the id's hash h (below) as 8 lowercase hex digits, the id
+-- with each zero byte written "\0\1", then the member's prefix (width
+-- digits); the member is prefix .. id. "\0\3" starts every record and
+-- occurs nowhere else, so a plain search for "\0\3" .. hex .. id finds the
+-- id's record if it ends width bytes later, where the next record or the
+-- bucket ends. A board of N ids keeps a bucket per LOAD = 16 ids or so:
+-- one HASH field per bucket instead of one per id. The hash in each record
+-- spares a split hashing the ids it moves.
 --
 -- The buckets grow by linear hashing: with 2^L <= n < 2^(L+1), id goes to
 -- bucket h mod 2^(L+1), or h mod 2^L when that is n or more, h being the
--- first 32 bits of the id's SHA1. When a new id makes its bucket longer
--- than 2 * LOAD records of its own length, bucket n - 2^L splits (the
--- next in turn, not necessarily the long one): its ids whose h mod
--- 2^(L+1) is n move to the new bucket n. So the buckets grow with the
+-- first 32 bits of the id's SHA1 (its first 8 hex digits). When a new id
+-- makes its bucket longer than 2 * LOAD records of its own length, bucket
+-- n - 2^L splits (the next in turn, not necessarily the long one): its
+-- ids whose h mod 2^(L+1) is n move to the new bucket n. So the buckets grow with the
 -- board without counting its entries. They shrink only when the last id
 -- goes (the HASH is deleted).
 
@@ -75,10 +77,11 @@ local function buckets()
   -- that uses the lookup.
   local L, nof, sof = {}, {}, {}
   -- The last id located: its key, the id, its bucket (number and field
-  -- name), the bucket's string, and its record's start and end (false:
-  -- none). It holds while the bucket holds the same string: a split moves
-  -- an id only out of the bucket it changes.
-  local lkey, lid, lb, lf, ls, lp, lstop = false, false, false, false, false, false, false
+  -- name), the bucket's string, its record's start and end (false: none)
+  -- and the start of its record, "\0\3" .. hex .. escaped id. It holds
+  -- while the bucket holds the same string: a split moves an id only out
+  -- of the bucket it changes.
+  local lkey, lid, lb, lf, ls, lp, lstop, lpat = false, false, false, false, false, false, false, false
   -- Where id's record is (see above), setting the last id. The number of
   -- buckets of key and each bucket read (number -> string, '' when empty)
   -- are kept for the script in nof and sof.
@@ -93,7 +96,8 @@ local function buckets()
     local n = nof[key]
     local _, e = math.frexp(n)
     local lo = 2 ^ (e - 1)
-    local h = tonumber(string.sub(redis.sha1hex(id), 1, 8), 16)
+    local hex = string.sub(redis.sha1hex(id), 1, 8)
+    local h = tonumber(hex, 16)
     local b = h % (2 * lo)
     if b >= n then b = h % lo end
     local f = string.format('%d', b)
@@ -102,8 +106,8 @@ local function buckets()
       s = redis.call('HGET', key, f) or ''
       c[b] = s
     end
-    lkey, lid, lb, lf, ls, lp, lstop = key, id, b, f, s, false, false
-    local pat, from = '\0\3' .. string.gsub(id, '%z', '\0\1'), 1
+    local pat, from = '\0\3' .. hex .. string.gsub(id, '%z', '\0\1'), 1
+    lkey, lid, lb, lf, ls, lp, lstop, lpat = key, id, b, f, s, false, false, pat
     while true do
       local p, q = string.find(s, pat, from, true)
       if not p then return end
@@ -136,7 +140,7 @@ local function buckets()
       end
       return
     end
-    local rec = '\0\3' .. string.gsub(id, '%z', '\0\1') .. prefix
+    local rec = lpat .. prefix
     store(key, lb, lf, s .. rec)
     if #s >= 2 * 16 * #rec then L.split(key, width) end -- LOAD = 16
   end
@@ -157,9 +161,7 @@ local function buckets()
     while p <= #s do
       local nextp = string.find(s, '\0\3', p + 2, true) or #s + 1
       local r = string.sub(s, p, nextp - 1)
-      local rid = string.sub(r, 3, #r - width)
-      if string.find(rid, '\0', 1, true) then rid = string.gsub(rid, '%z\1', '\0') end
-      if tonumber(string.sub(redis.sha1hex(rid), 1, 8), 16) % (2 * lo) == n then
+      if tonumber(string.sub(r, 3, 10), 16) % (2 * lo) == n then
         move[#move + 1] = r
       else
         keep[#keep + 1] = r

@@ -79,10 +79,10 @@ local T_DEF = {0, 0, 0, 3}
 --
 -- The buckets grow by linear hashing: with 2^L <= n < 2^(L+1), id goes to
 -- bucket h mod 2^(L+1), or h mod 2^L when that is n or more, h being the
--- first 32 bits of the id's SHA1 (its first 8 hex digits). When a new id makes its bucket longer
--- than 2 * LOAD records of its own length, bucket n - 2^L splits (the
--- next in turn, not necessarily the long one): its ids whose h mod
--- 2^(L+1) is n move to the new bucket n. So the buckets grow with the
+-- first 32 bits of the id's SHA1 (its first 8 hex digits). When a new id
+-- makes its bucket longer than 2 * LOAD records of its own length, bucket
+-- n - 2^L splits (the next in turn, not necessarily the long one): its
+-- ids whose h mod 2^(L+1) is n move to the new bucket n. So the buckets grow with the
 -- board without counting its entries. They shrink only when the last id
 -- goes (the HASH is deleted).
 
