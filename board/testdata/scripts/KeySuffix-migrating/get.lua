@@ -82,9 +82,9 @@ local T_DEF = {0, 0, 0, 3}
 -- first 32 bits of the id's SHA1 (its first 8 hex digits). When a new id
 -- makes its bucket longer than 2 * LOAD records of its own length, bucket
 -- n - 2^L splits (the next in turn, not necessarily the long one): its
--- ids whose h mod 2^(L+1) is n move to the new bucket n. So the buckets grow with the
--- board without counting its entries. They shrink only when the last id
--- goes (the HASH is deleted).
+-- ids whose h mod 2^(L+1) is n move to the new bucket n. So the buckets
+-- grow with the board without counting its entries. They shrink only when
+-- the last id goes (the HASH is deleted).
 
 local the_buckets = false
 local function buckets()
