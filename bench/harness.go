@@ -99,10 +99,31 @@ func (s *Section) addComparison(c benchload.Comparison, ms [][]Measurement) {
 // duration, and returns what the measured window saw: the operations
 // started in it, and their latencies. cpu reads the Redis CPU time (nil:
 // the run's server's).
+//
+// A window in which no operation started measured nothing (every caller
+// was inside one operation longer than the window, as a write is while a
+// migration without pauses keeps Redis busy): it is measured again, in a
+// window twice as long, up to maxWidenings times, and the log says so.
 func (h *harness) measure(ctx context.Context, v benchload.Variant, conc int, cpu func(context.Context) (float64, error)) (Measurement, error) {
 	if cpu == nil {
 		cpu = func(ctx context.Context) (float64, error) { return redisops.CPUSeconds(ctx, h.client) }
 	}
+	d := h.cfg.Duration
+	for i := 0; ; i++ {
+		m, err := measureOnce(ctx, v, conc, cpu, h.cfg.Warmup, d)
+		if err != nil || m.Ops > 0 || i == maxWidenings {
+			return m, err
+		}
+		d *= 2
+		h.log.printf("%s: no operation started in the window; measuring again in %v", v.Name, d)
+	}
+}
+
+// maxWidenings bounds how often measure doubles an empty window.
+const maxWidenings = 4
+
+// measureOnce is one measurement of v: warm-up, then a window of d.
+func measureOnce(ctx context.Context, v benchload.Variant, conc int, cpu func(context.Context) (float64, error), warmup, d time.Duration) (Measurement, error) {
 	cpu0, err := cpu(ctx)
 	if err != nil {
 		return Measurement{}, err
@@ -110,8 +131,8 @@ func (h *harness) measure(ctx context.Context, v benchload.Variant, conc int, cp
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	before := counts(v.Counters)
-	from := time.Now().Add(h.cfg.Warmup)
-	to := from.Add(h.cfg.Duration)
+	from := time.Now().Add(warmup)
+	to := from.Add(d)
 	hists := make([]*histogram, conc)
 	var all atomic.Int64
 	var wg sync.WaitGroup
@@ -123,7 +144,7 @@ func (h *harness) measure(ctx context.Context, v benchload.Variant, conc int, cp
 	if err := context.Cause(ctx); err != nil {
 		return Measurement{}, fmt.Errorf("%s: %w", v.Name, err)
 	}
-	m := summarize(hists, h.cfg.Duration, perOp(v.Counters, before, all.Load()))
+	m := summarize(hists, d, perOp(v.Counters, before, all.Load()))
 	cpu1, err := cpu(ctx)
 	if n := all.Load(); n > 0 {
 		m.RedisCPUus = (cpu1 - cpu0) * 1e6 / float64(n)

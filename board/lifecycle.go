@@ -2,6 +2,8 @@ package board
 
 import (
 	"regexp"
+	"slices"
+	"sync"
 
 	"github.com/tiebreak/tiebreak/internal/luascript"
 )
@@ -183,20 +185,33 @@ var lifecycleNames = []luascript.Const{
 var luaName = regexp.MustCompile(`[A-Z][A-Z0-9_]*`)
 
 // lifecycleConsts returns the lifecycle's constants (Lua strings) that
-// the texts name, in lifecycleNames's order: a script gets those it uses,
-// and no other.
-func lifecycleConsts(texts ...string) []luascript.Const {
-	used := map[string]bool{}
-	for _, t := range texts {
-		for _, n := range luaName.FindAllString(t, -1) {
-			used[n] = true
-		}
-	}
+// the fragments frags (lua/<name>.lua) name, in lifecycleNames's order: a
+// script gets those it uses, and no other.
+func lifecycleConsts(frags ...string) []luascript.Const {
 	var out []luascript.Const
 	for _, c := range lifecycleNames {
-		if used[c.Name] {
+		if slices.ContainsFunc(frags, func(f string) bool { return fragmentNames(f)[c.Name] }) {
 			out = append(out, luascript.Const{Name: c.Name, Value: luaString(c.Value)})
 		}
 	}
 	return out
+}
+
+// fragmentNameSets holds, by fragment, the names its text uses: a
+// fragment is embedded, so they are found once per process (finding
+// them for every script of every generation built cost a migration's
+// switch, and each handle's first build, milliseconds of CPU).
+var fragmentNameSets sync.Map // fragment name -> map[string]bool
+
+// fragmentNames returns the names (luaName) that fragment name uses.
+func fragmentNames(name string) map[string]bool {
+	if s, ok := fragmentNameSets.Load(name); ok {
+		return s.(map[string]bool)
+	}
+	used := map[string]bool{}
+	for _, n := range luaName.FindAllString(fragmentTexts([]string{name})[0], -1) {
+		used[n] = true
+	}
+	s, _ := fragmentNameSets.LoadOrStore(name, used)
+	return s.(map[string]bool)
 }

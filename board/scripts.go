@@ -143,7 +143,7 @@ func scriptSources(consts []luascript.Const, mode string) map[string]string {
 			}
 			frags = append(frags, name)
 		}
-		all := append(consts[:len(consts):len(consts)], lifecycleConsts(fragmentTexts(frags)...)...)
+		all := append(consts[:len(consts):len(consts)], lifecycleConsts(frags...)...)
 		src[f.name] = luascript.MustAssemble(luaFiles, "lua", "board: "+f.name, all, frags...)
 	}
 	return src
@@ -197,7 +197,7 @@ var staticFragments = map[string][]string{
 
 func staticSource(name string) string {
 	frags := append(slices.Clone(staticFragments[name]), name)
-	return luascript.MustAssemble(luaFiles, "lua", "board: "+name, lifecycleConsts(fragmentTexts(frags)...), frags...)
+	return luascript.MustAssemble(luaFiles, "lua", "board: "+name, lifecycleConsts(frags...), frags...)
 }
 
 // fragmentTexts returns the text of each fragment (lua/<name>.lua).

@@ -36,6 +36,10 @@ const (
 	MGMigrated  = "entries-migrated"
 )
 
+// followAttempts bounds how often a write during the migrate workload
+// opens the board again after it switched.
+const followAttempts = 10
+
 // migrator re-encodes a board in the background while it runs.
 type migrator struct {
 	mu       sync.Mutex
@@ -106,7 +110,13 @@ func prepareMigrate(ctx context.Context, env Env, cfg Config) (*Fixture, error) 
 		n := s.next()
 		sub := board.Submission{ID: IDOf(int64(pick(n, int(size)))), Values: WriteEntry(n).Values(), Policy: board.Best}
 		_, err := h.Load().Submit(ctx, sub)
-		if errors.Is(err, board.ErrMismatch) { // switched: follow the board
+		// Switched: follow the board. A small board's migrations end in a
+		// few milliseconds, so it may switch again between the Open and
+		// the retry.
+		for range followAttempts {
+			if !errors.Is(err, board.ErrMismatch) {
+				break
+			}
 			nb, oerr := board.Open(ctx, env.Client, h.Load().Name(), board.Options{})
 			if oerr != nil {
 				return oerr

@@ -41,19 +41,29 @@ var ErrFragment = errors.New("luascript: no such fragment")
 // Assemble returns the script titled title: the constants, then the
 // fragments name.lua of dir in fsys, in order.
 func Assemble(fsys fs.FS, dir, title string, consts []Const, fragments ...string) (string, error) {
-	var b strings.Builder
-	fmt.Fprintf(&b, "-- %s\n", title)
-	for _, c := range consts {
-		fmt.Fprintf(&b, "local %s = %s\n", c.Name, c.Value)
-	}
-	for _, name := range fragments {
+	srcs := make([][]byte, len(fragments))
+	size := len(title) + 4
+	for i, name := range fragments {
 		src, err := fs.ReadFile(fsys, dir+"/"+name+".lua")
 		if err != nil {
 			return "", fmt.Errorf("%w: %s/%s.lua", ErrFragment, dir, name)
 		}
-		fmt.Fprintf(&b, "-- fragment: %s.lua\n", name)
-		b.Write(src)
-		if len(src) > 0 && src[len(src)-1] != '\n' {
+		srcs[i] = src
+		size += len(src) + len(name) + 20
+	}
+	for _, c := range consts {
+		size += len(c.Name) + len(c.Value) + 10
+	}
+	var b strings.Builder
+	b.Grow(size) // a generation builds a score of scripts: one allocation each
+	b.WriteString("-- " + title + "\n")
+	for _, c := range consts {
+		b.WriteString("local " + c.Name + " = " + c.Value + "\n")
+	}
+	for i, name := range fragments {
+		b.WriteString("-- fragment: " + name + ".lua\n")
+		b.Write(srcs[i])
+		if src := srcs[i]; len(src) > 0 && src[len(src)-1] != '\n' {
 			b.WriteByte('\n')
 		}
 	}
