@@ -159,12 +159,16 @@ func measureOnce(ctx context.Context, v benchload.Variant, conc int, cpu func(co
 // A read of the clock costs tens of nanoseconds, a fifth of an op served
 // from the client's memory: once ops take under fastOp, work times one op
 // in sampleEvery (its own latency, between two reads of the clock) and
-// counts it for the ops it stands for; slower ops are each timed.
+// counts it for itself and the untimed ops before it; slower ops are each
+// timed.
 func work(ctx context.Context, cancel context.CancelCauseFunc, op func(context.Context) error, hist *histogram, from, to time.Time) int64 {
-	var n int64
+	// n ops run; the first done of them are counted in hist or were
+	// warm-up. A timed op counts for itself and the untimed ops before it,
+	// so that no op is counted twice when every changes.
+	var n, done int64
 	every := int64(1)
 	for ctx.Err() == nil {
-		timed := n%every == 0
+		timed := n+1-done >= every
 		var t0 time.Time
 		if timed {
 			if t0 = time.Now(); !t0.Before(to) {
@@ -179,8 +183,9 @@ func work(ctx context.Context, cancel context.CancelCauseFunc, op func(context.C
 		if timed {
 			d := time.Since(t0)
 			if !t0.Before(from) {
-				hist.recordN(d, uint64(every))
+				hist.recordN(d, uint64(n-done))
 			}
+			done = n
 			every = 1
 			if d < fastOp {
 				every = sampleEvery
