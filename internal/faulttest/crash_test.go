@@ -41,7 +41,7 @@ func TestCrashLosesNoAcknowledgedWrite(t *testing.T) {
 		t.Logf("round %d: %d writes acknowledged before the kill (%d in all), %d calls failed; %d lost",
 			round, l.acked()-before, l.acked(), l.failed, len(missing))
 		if l.acked() == before {
-			t.Fatalf("round %d: no write acknowledged before the kill: the test tests nothing", round)
+			t.Fatalf("round %d: no write acknowledged before the kill: the test tests nothing (%d calls failed, the first with: %v)", round, l.failed, l.firstErr)
 		}
 		for _, m := range missing[:min(len(missing), 20)] {
 			t.Errorf("round %d: lost: %s", round, m)

@@ -11,6 +11,10 @@ import (
 // failoverWriters is how many goroutines write during a failover test.
 const failoverWriters = 12
 
+// ackWait bounds how long a failover test waits for a first acknowledged
+// write before it kills the master.
+const ackWait = 10 * time.Second
+
 // failover writes through every package to a master with one replica,
 // its writes waiting for replicas replicas, kills the master (SIGKILL)
 // under load, promotes the replica (REPLICAOF NO ONE) and returns the
@@ -21,6 +25,13 @@ func failover(t *testing.T, replicas int) (missing []string, acked int) {
 	l := newLedger()
 	load(openObjects(t, client, "failover", replicas), l, failoverWriters, 0, func() {
 		time.Sleep(500 * time.Millisecond)
+		// On a loaded machine a replica may be slow to acknowledge the
+		// first writes (each waits up to WaitTimeout, a second): kill
+		// once some write is acknowledged, so that the test tests
+		// something, or after ackWait (the check below then fails).
+		for deadline := time.Now().Add(ackWait); l.acked() == 0 && time.Now().Before(deadline); {
+			time.Sleep(10 * time.Millisecond)
+		}
 		if err := master.Crash(); err != nil {
 			t.Fatal(err)
 		}
@@ -34,7 +45,7 @@ func failover(t *testing.T, replicas int) (missing []string, acked int) {
 	}
 	defer promoted.Close()
 	if l.acked() == 0 {
-		t.Fatal("no write acknowledged before the kill: the test tests nothing")
+		t.Fatalf("no write acknowledged before the kill: the test tests nothing (%d calls failed, the first with: %v)", l.failed, l.firstErr)
 	}
 	return lost(t, openObjects(t, promoted, "failover", 0), l), l.acked()
 }

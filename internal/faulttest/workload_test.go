@@ -85,6 +85,7 @@ type ledger struct {
 	prices   map[string]string // decimalmap key -> its one value
 	admitted map[string]int    // limiter key -> requests admitted
 	failed   int               // calls that returned an error
+	firstErr error             // the first of them
 }
 
 func newLedger() *ledger {
@@ -108,6 +109,9 @@ func (l *ledger) note(err error, record func()) {
 	defer l.mu.Unlock()
 	if err != nil {
 		l.failed++
+		if l.firstErr == nil {
+			l.firstErr = err
+		}
 		return
 	}
 	record()
