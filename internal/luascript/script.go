@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha1"
 	"encoding/hex"
+	"strings"
 
 	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/internal/redisretry"
@@ -50,9 +51,12 @@ func (s *Script) Exec(ctx context.Context, c rueidis.Client, keys, args []string
 
 // ExecMany runs the script once per exec, in order, in one pipelined round
 // trip of EVALSHA commands, and returns their results in the same order.
-// The execs that Redis answered NOSCRIPT did not run: they are sent again,
-// as EVAL, in a second round trip, still in order. (Unlike rueidis's
-// ExecMulti, which sends SCRIPT LOAD to every master before every call.)
+// The execs that Redis answered NOSCRIPT did not run: they are sent again
+// in a second round trip, still in order, the first of each hash tag as
+// EVAL (which loads the script) and the others as EVALSHA; any that
+// still meet NOSCRIPT (their node was not the EVAL's) go as EVAL in a
+// third. (Unlike rueidis's ExecMulti, which sends SCRIPT LOAD to every
+// master before every call.)
 // An exec that ran is never sent again, so the script need not be
 // idempotent; the price is that, when another client loads the script
 // between two execs of the pipeline, an exec that got NOSCRIPT runs after
@@ -91,8 +95,8 @@ type Call struct {
 // commands that may go to different scripts and, on a cluster client, to
 // different nodes (rueidis sends each node its part at once), and returns
 // their results in order. The calls Redis answered NOSCRIPT did not run:
-// they are sent again, as EVAL, in a second round trip. Like ExecMany, it
-// never sends a call that ran again.
+// they are sent again as ExecMany sends them. Like ExecMany, it never
+// sends a call that ran again.
 func ExecEach(ctx context.Context, c rueidis.Client, calls []Call) []rueidis.RedisResult {
 	if len(calls) == 1 {
 		k := calls[0]
@@ -114,16 +118,66 @@ func ExecEach(ctx context.Context, c rueidis.Client, calls []Call) []rueidis.Red
 	if len(again) == 0 {
 		return res
 	}
-	evals := redisretry.DoMultiBuilt(ctx, c, func() rueidis.Commands {
+	// The second round loads each script once per hash tag with one EVAL
+	// and sends the calls after it as EVALSHA again: a node runs its
+	// commands in order, so they find the script loaded. (EVAL of every
+	// call would make Redis read and hash the script's text each time:
+	// ten times a call's own cost, for a batch that meets a server just
+	// restarted or promoted.) A call whose node the EVAL did not reach
+	// gets NOSCRIPT again and, in a third round, EVAL.
+	again = runAgain(ctx, c, calls, res, again, true)
+	if len(again) > 0 {
+		runAgain(ctx, c, calls, res, again, false)
+	}
+	return res
+}
+
+// runAgain sends calls[i] for each i of again, in order, as EVAL where
+// loadOnce is false or where it is the first of its script and hash tag,
+// else as EVALSHA; it stores each result in res and returns the calls
+// Redis answered NOSCRIPT.
+func runAgain(ctx context.Context, c rueidis.Client, calls []Call, res []rueidis.RedisResult, again []int, loadOnce bool) []int {
+	type load struct {
+		s   *Script
+		tag string
+	}
+	out := redisretry.DoMultiBuilt(ctx, c, func() rueidis.Commands {
 		cmds := make(rueidis.Commands, len(again))
+		loaded := map[load]bool{}
 		for j, i := range again {
 			k := calls[i]
-			cmds[j] = k.Script.eval(c, rueidis.LuaExec{Keys: k.Keys, Args: k.Args})
+			e, l := rueidis.LuaExec{Keys: k.Keys, Args: k.Args}, load{k.Script, tagOf(k.Keys)}
+			if loadOnce && loaded[l] {
+				cmds[j] = k.Script.evalsha(c, e)
+				continue
+			}
+			loaded[l] = true
+			cmds[j] = k.Script.eval(c, e)
 		}
 		return cmds
 	})
-	for j, r := range evals {
+	var missed []int
+	for j, r := range out {
 		res[again[j]] = r
+		if err, ok := rueidis.IsRedisErr(r.Error()); ok && err.IsNoScript() {
+			missed = append(missed, again[j])
+		}
 	}
-	return res
+	return missed
+}
+
+// tagOf returns what Redis Cluster hashes of a call's first key (its hash
+// tag, or the whole key), "" for a call of no keys: calls of one tag go to
+// one node.
+func tagOf(keys []string) string {
+	if len(keys) == 0 {
+		return ""
+	}
+	k := keys[0]
+	if i := strings.IndexByte(k, '{'); i >= 0 {
+		if j := strings.IndexByte(k[i+1:], '}'); j > 0 {
+			return k[i+1 : i+1+j]
+		}
+	}
+	return k
 }

@@ -52,8 +52,9 @@ func (tl *Timeline[ID]) Append(ctx context.Context, id ID, payload []byte) error
 // AppendMany stores many messages in one pipelined round trip, as Append
 // would one after the other: a script (EVALSHA) per chunk of up to 64
 // messages and 256 KiB of payload, each chunk atomic with its retention;
-// the chunks that find the server without the script are sent again as
-// EVAL, in a second round trip. It validates
+// the chunks that find the server without the script are sent again in a
+// second round trip, the first as EVAL (which loads it), the others as
+// EVALSHA. It validates
 // every message first and, if one is refused (as Append refuses it),
 // returns that error, naming its index (msgs[i]), and sends nothing; it
 // refuses more than MaxAppendMany messages (ErrArgument) likewise. On a
