@@ -23,7 +23,7 @@ func (b *Board) adoptExport(m meta) error {
 	k := genKeys(b.prefix, m.gen, b.opts, b.lookup())
 	k.script = append(k.script[:k.nlean+1:k.nlean+1], k.dirty, k.inflight)
 	k.nlean = len(k.script) // every write records its ids
-	g := &generation{n: m.gen, keys: k, state: m.state}
+	g := &generation{n: m.gen, keys: k, state: m.state, desc: b.desc.encoded()}
 	g.consts = b.scriptConsts(g)
 	g.scripts = scriptsFor(g.consts, modeOf(false, m.state))
 	b.gen.Store(g)

@@ -24,6 +24,7 @@ type generation struct {
 	scripts *scriptSet
 	mig     *migration // nil unless the board is migrating
 	state   phase      // "", or a shard's phaseExporting or phaseFrozen (export.go)
+	desc    string     // the handle's descriptor, encoded once: what its scripts and native writes store
 }
 
 // migration is the target of a board that is migrating: a handle that has
@@ -41,7 +42,7 @@ func (b *Board) generation(n int64, mig *migration) *generation {
 	if mig != nil {
 		k = k.withTarget(names(b.prefix, mig.tgen), mig.target.opts, mig.target.lookup())
 	}
-	g := &generation{n: n, keys: k, mig: mig}
+	g := &generation{n: n, keys: k, mig: mig, desc: b.desc.encoded()}
 	g.consts = b.scriptConsts(g)
 	mode := modeOf(mig != nil, "")
 	if b.fence != "" && mig == nil {
@@ -57,7 +58,7 @@ func (b *Board) generation(n int64, mig *migration) *generation {
 func (b *Board) scriptConsts(g *generation) []luascript.Const {
 	consts := b.layoutConsts("")
 	consts = append(consts,
-		luascript.Const{Name: "DESC", Value: luaString(b.desc.encoded())},
+		luascript.Const{Name: "DESC", Value: luaString(g.desc)},
 		luascript.Const{Name: "GEN", Value: luaString(strconv.FormatInt(g.n, 10))},
 		luascript.Const{Name: "SHARD", Value: strconv.FormatBool(b.opts.shard)},
 		luascript.Const{Name: "RULES", Value: b.rulesConst()},

@@ -86,7 +86,7 @@ func guardReplies(g *generation) int {
 // 0: each costs Redis about as much as the write's own ZADD.
 func (b *Board) appendGuard(cmds rueidis.Commands, g *generation) rueidis.Commands {
 	c, meta := b.client, g.keys.meta
-	cmds = append(cmds, c.B().Hsetnx().Key(meta).Field(fieldDesc).Value(b.desc.encoded()).Build())
+	cmds = append(cmds, c.B().Hsetnx().Key(meta).Field(fieldDesc).Value(g.desc).Build())
 	if g.n != 0 {
 		cmds = append(cmds, c.B().Hsetnx().Key(meta).Field(fieldGen).Value(strconv.FormatInt(g.n, 10)).Build())
 	}
