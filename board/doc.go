@@ -39,7 +39,7 @@
 // member bytes) puts the best entry first and breaks ties by id ascending.
 //
 // A key-suffix board finds an id's member through tb:{name}:i: the ids are
-// hashed (SHA1) into buckets of about 16, and each bucket is one HASH field
+// hashed (SHA1) into buckets of about 8, and each bucket is one HASH field
 // holding its ids, each with its hash and its member's prefix, so the
 // member is prefix + id. A HASH field per id would cost more than the sorted set's own
 // entry (about 70 bytes of Redis overhead each); a field per bucket brings

@@ -119,7 +119,7 @@ for w = 1, #ARGV, 5 do
       else
         local rec = pat .. prefix
         c[b] = s .. rec
-        if #s >= 2 * 16 * #rec then -- lookup.lua's LOAD = 16
+        if #s >= 2 * LOAD * #rec then -- lookup.lua's LOAD
           -- The split changes two buckets, the one it splits and the one
           -- it makes, and their number: forget those two, read again when
           -- a later write needs them.

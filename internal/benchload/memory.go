@@ -169,7 +169,7 @@ func memoryNotes(n int64) []string {
 	return []string{
 		fmt.Sprintf("Each variant holds the same %d ids with the same values, loaded alone into the server, measured, and deleted.", n),
 		"used_memory_B: growth of INFO used_memory per member (the goal's figure). dataset_B: growth of used_memory_dataset. memory_usage_B: MEMORY USAGE (SAMPLES 0: every element) summed over the variant's keys.",
-		"plain-zset: ZADD id score with the packed board's stored score. suffix stores a prefix of the other fields before each id, and its id lookup: the ids with their prefixes in HASH buckets of about 16 ids each; -dense adds the distinct-tuple index (nearly one entry per member here, as values rarely tie).",
+		"plain-zset: ZADD id score with the packed board's stored score. suffix stores a prefix of the other fields before each id, and its id lookup: the ids with their prefixes in HASH buckets of about 8 ids each; -dense adds the distinct-tuple index (nearly one entry per member here, as values rarely tie).",
 		"Measured on a single Redis node: with a cluster REDIS_URL, INFO would read one node only.",
 	}
 }
