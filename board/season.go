@@ -84,7 +84,7 @@ const archiveBatch = 1000
 // o.Retention. It is made exactly once however many callers ask at the
 // same time: one claims it and copies the window's entries (in steps of
 // archiveBatch, best first, by keyset cursor), the others wait for it (until
-// ctx ends); when the one making it stops for longer than a lease (10 s),
+// ctx ends); when the one making it stops for longer than a lease (3 s),
 // the next caller resumes the copy where it stopped. Once made, it is
 // returned at once, even after the window's own board has expired.
 //
@@ -93,7 +93,8 @@ const archiveBatch = 1000
 // while or after it is copied may be missing from it.
 //
 // It refuses (ErrArgument) a window not of the Periodic's period, one that
-// has not ended, and bad options; a window whose board no longer exists,
+// has not ended, bad options, and a Retention that ran out before now
+// (the archive would expire at once), before writing anything; a window whose board no longer exists,
 // with no archive made, is ErrNotFound. Redis errors wrap ErrRedis.
 func (p *Periodic) Archive(ctx context.Context, w Window, o ArchiveOptions) (*Board, error) {
 	if p.opts.Observer != nil {
@@ -209,6 +210,9 @@ func (p *Periodic) archiveBoard(w Window, o ArchiveOptions) (*archive, error) {
 	opts.Rules = Rules{} // final standings: the copy is no attempt
 	if o.Retention > 0 {
 		opts.expireAt = w.End.Add(o.Retention)
+		if !opts.expireAt.After(time.Now()) {
+			return nil, fmt.Errorf("board: archive of window %s: a retention of %v ended at %v, before now: %w", w.Label, o.Retention, opts.expireAt, ErrArgument)
+		}
 	}
 	b, err := configure(p.client, p.name+":"+w.Label+":final", p.layout, opts)
 	if err != nil {

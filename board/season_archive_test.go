@@ -1,6 +1,9 @@
 package board
 
 import (
+	"errors"
+	"maps"
+	"slices"
 	"testing"
 	"time"
 
@@ -31,5 +34,40 @@ func TestArchivePlainWindow(t *testing.T) {
 	}
 	if err := a.Drop(ctx); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// An archive whose retention ran out before now would expire at once:
+// Archive refuses it before claiming anything, so a later Archive of the
+// window is not kept waiting on a claim.
+func TestArchiveRefusesAnEndedRetention(t *testing.T) {
+	env := redistest.New(t)
+	ctx := t.Context()
+	p, err := NewPeriodic(env.Client, env.Prefix+"late", testLayout(t), Every(100*time.Millisecond), time.Minute, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, _ := p.period.Window(time.Now())
+	if _, err := p.At(w.Start).Submit(ctx, Submission{ID: "p1", Values: []float64{1, 1, 1}}); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(time.Until(w.End.Add(50*time.Millisecond)) + 10*time.Millisecond)
+	before := dumpKeys(t, env)
+	if _, err := p.Archive(ctx, w, ArchiveOptions{Retention: 50 * time.Millisecond}); !errors.Is(err, ErrArgument) {
+		t.Fatalf("Archive with a retention ended before now = %v; want ErrArgument", err)
+	}
+	if after := dumpKeys(t, env); !maps.Equal(before, after) {
+		t.Fatalf("the refused Archive changed keys: before %v, after %v", slices.Sorted(maps.Keys(before)), slices.Sorted(maps.Keys(after)))
+	}
+	start := time.Now()
+	a, err := p.Archive(ctx, w, ArchiveOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if waited := time.Since(start); waited >= archiveLease {
+		t.Errorf("Archive after the refusal waited %v, a lease: the refusal left a claim", waited)
+	}
+	if n, err := a.Len(ctx); err != nil || n != 1 {
+		t.Errorf("archive Len = %d, %v; want 1", n, err)
 	}
 }

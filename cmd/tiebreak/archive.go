@@ -153,6 +153,8 @@ func boardArchive(ctx context.Context, e *env, a archiveArgs) error {
 	}
 	if now := time.Now(); w.End.After(now) {
 		return fmt.Errorf("window %s of %s ends at %s (%s): only an ended window is archived", a.label, a.name, stamp(w.End), ago(w.End, now))
+	} else if end := w.End.Add(a.retention); a.retention > 0 && !end.After(now) {
+		return fmt.Errorf("window %s of %s: a retention of %v ends at %s (%s): the archive would expire at once; give a longer --retention, or none to keep it", a.label, a.name, a.retention, stamp(end), ago(end, now))
 	}
 	window := a.name + ":" + a.label
 	// The window's descriptor gives the layout and options; its archive's

@@ -339,6 +339,12 @@ keys: ` + strings.Join(keys, " ") + "\n"
 		w := writeCase{t, c, env, []string{"board", "archive", name, "--window", "2026-11-23", "--top", "2"}}
 		want := changeOut{Command: "board archive", Object: final, Keys: []string{pre + "archive", pre + "meta", pre + "z"}, Count: 2}
 		want.Entries, want.Affected = bestOf(t, pd.At(noon), 2)
+		// A retention that ended before now is refused, dry run or not,
+		// and leaves no key behind (the dry run and the change below see
+		// the keys as before).
+		for _, mode := range []string{"--dry-run", "--yes"} {
+			c.fails(exitFailure, []string{"the archive would expire at once"}, "board", "archive", name, "--window", "2026-11-23", "--retention", "24h", mode)
+		}
 		w.dry(want)
 		want.DryRun = false
 		_, after := w.real(want)
