@@ -163,8 +163,13 @@ func TestOpenRefuses(t *testing.T) {
 	if _, err := Open(ctx, nil, env.Prefix+"none", Options{}); !errors.Is(err, ErrOptions) {
 		t.Errorf("Open with nil client: err = %v, want ErrOptions", err)
 	}
-	if _, err := Open(ctx, env.Client, "a{b", Options{}); !errors.Is(err, errName) {
-		t.Errorf("Open of a bad name: err = %v, want errName", err)
+	// A plain board of that name exists: a name with an empty group must
+	// still be refused, not read as the plain one.
+	plain := newBoard(t, env.Client, env.Prefix, "plain", testLayout(t), Options{}).Name()
+	for _, bad := range []string{"a{b", "/" + plain, "g{/" + plain, "g/", "a/b/c"} {
+		if _, err := Open(ctx, env.Client, bad, Options{}); !errors.Is(err, errName) || !errors.Is(err, ErrArgument) {
+			t.Errorf("Open of the bad name %q: err = %v, want errName (ErrArgument)", bad, err)
+		}
 	}
 	for _, bad := range []string{`not json`, `{"version":2}`, `{"version":1,"radix":3}`, `{"version":1,"radix":2,"fields":[]}`,
 		`{"version":1,"radix":2,"fields":[{"name":"a","width":1,"dir":"Sideways"}],"strategy":"PackedScore"}`,

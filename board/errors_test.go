@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/tiebreak/tiebreak/internal/redistest"
 )
 
 // checkErrorText fails t when err's text names the package more than once
@@ -95,4 +96,23 @@ func TestUpdateGivesUpAfterAttempts(t *testing.T) {
 			t.Errorf("entry after a given-up Update = %v, %v; want the concurrent writer's 6", e.Values, err)
 		}
 	})
+}
+
+// A nil fn is the caller's mistake: Update refuses it on every kind of
+// board, before reading or writing anything.
+func TestUpdateRefusesNilFn(t *testing.T) {
+	bothStrategies(t, Options{}, func(t *testing.T, b *Board) {
+		mustSubmit(t, b, Submission{ID: "a", Values: []float64{5, 1, 1}})
+		if _, err := b.Update(t.Context(), "a", nil); !errors.Is(err, ErrArgument) {
+			t.Errorf("Update with a nil fn = %v; want ErrArgument", err)
+		}
+		if e, err := b.Get(t.Context(), "a"); err != nil || e.Values[0] != 5 {
+			t.Errorf("after the refusal, Get = %+v, %v; want the entry unchanged", e, err)
+		}
+	})
+	env := redistest.New(t)
+	s := newSharded(t, env.Client, env.Prefix, "s", testLayout(t), Options{Shards: 2})
+	if _, err := s.Update(t.Context(), "a", nil); !errors.Is(err, ErrArgument) {
+		t.Errorf("sharded Update with a nil fn = %v; want ErrArgument", err)
+	}
 }

@@ -27,13 +27,16 @@ import (
 // (ErrOptions); a name with no stored descriptor is ErrNotFound, a
 // descriptor it cannot read ErrMismatch. Redis errors wrap ErrRedis.
 func Open(ctx context.Context, client rueidis.Client, name string, opts Options) (*Board, error) {
-	group, name := splitName(name)
+	group, name, grouped := strings.Cut(name, "/")
+	if !grouped {
+		group, name = "", group
+	}
 	if err := checkName(name); err != nil {
 		return nil, err
 	}
-	if group != "" {
-		if err := checkGroup(group); err != nil {
-			return nil, err
+	if grouped {
+		if checkName(group) != nil {
+			return nil, fmt.Errorf("board: Open: %q: its group %q is not a valid board name: %w", group+"/"+name, group, errName)
 		}
 	}
 	if client == nil {
@@ -79,15 +82,6 @@ func Open(ctx context.Context, client rueidis.Client, name string, opts Options)
 		return nil, fmt.Errorf("board: %s: %w: %w", name, errDescriptor, err)
 	}
 	return b, b.adopt(m)
-}
-
-// splitName splits the name of a board of a group, "group/name"; a name
-// without a slash has no group.
-func splitName(s string) (group, name string) {
-	if g, n, ok := strings.Cut(s, "/"); ok {
-		return g, n
-	}
-	return "", s
 }
 
 // fullName is how Open and the command name a board: "group/name", or

@@ -13,22 +13,30 @@ import (
 	"github.com/tiebreak/tiebreak/observe"
 )
 
-// updateFunc computes an entry's new values from its current one. old is
-// nil when the id is not on the board. Returning an error aborts the update
-// with that error and writes nothing. It may be called several times.
-type updateFunc func(old *Entry) ([]float64, error)
+// updateFunc is Update's fn.
+type updateFunc = func(old *Entry) ([]float64, error)
 
 // Update applies fn to the entry of id for logic a fixed policy cannot
 // express: it reads the entry, calls fn, then writes the new values with a
 // compare-and-set script that writes only if the entry is still what was
 // read; otherwise it reads again and retries, with a short jittered pause.
+//
+// fn computes the entry's new values from its current one; old is nil when
+// the id is not on the board. An error from fn aborts the update with that
+// error and writes nothing. fn may be called several times, once per
+// attempt.
+//
 // It gives up after Options.UpdateAttempts attempts (default
 // 64, so a context without a deadline never retries
-// forever) with an error wrapping ErrConflict and ErrConflict, or
+// forever) with an error wrapping ErrConflict, or
 // when ctx ends, with an error wrapping ErrConflict and the context's
-// error. Values fn returns are checked as Submit checks them (ErrArgument).
+// error. It refuses a nil fn and a bad id (ErrArgument); values fn returns
+// are checked as Submit checks them (ErrArgument).
 // Its write waits for replicas as Submit's does (Options.WaitReplicas).
-func (b *Board) Update(ctx context.Context, id string, fn updateFunc) (Result, error) {
+func (b *Board) Update(ctx context.Context, id string, fn func(old *Entry) ([]float64, error)) (Result, error) {
+	if fn == nil {
+		return Result{}, fmt.Errorf("board: update %q: a nil fn: %w", id, ErrArgument)
+	}
 	if b.sh != nil {
 		return b.sh.Update(ctx, id, fn)
 	}

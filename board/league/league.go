@@ -183,9 +183,9 @@ func New(ctx context.Context, client rueidis.Client, name string, layout *pack.L
 		return nil, err
 	}
 	l := &League{client: redisretry.Wrap(client), name: name, layout: layout, period: period, opts: o}
-	if err := l.store(ctx); err != nil {
-		return nil, err
-	}
+	// The cohorts' options (Options.Board) are checked here, building the
+	// template handle, before the descriptor is stored: a refusal writes
+	// nothing.
 	tmpl, err := l.cohortBoard(0, "tmpl", 1, 1)
 	if err != nil {
 		return nil, err
@@ -196,6 +196,9 @@ func New(ctx context.Context, client rueidis.Client, name string, layout *pack.L
 		{Name: "TIERS", Value: "{'" + strings.Join(o.Tiers, "', '") + "'}"},
 	}, "place")
 	if l.placed, err = hook.NewPlaced(tmpl, placement); err != nil {
+		return nil, err
+	}
+	if err := l.store(ctx); err != nil {
 		return nil, err
 	}
 	return l, nil

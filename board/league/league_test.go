@@ -350,10 +350,20 @@ func TestRefusalsPlaceNoOne(t *testing.T) {
 		{Tiers: []string{}}, {Tiers: []string{"a", "a"}}, {Tiers: []string{"a b"}}, {CohortSize: 1}, {CohortSize: 1001},
 		{Partitions: 257}, {Promote: Zone{Count: 1, Fraction: 0.5}}, {Demote: Zone{Fraction: 1.5}}, {Promote: Zone{Count: -1}},
 		{Board: board.Options{Cap: 5}}, {Board: board.Options{Shards: 2}}, {Board: board.Options{Rules: board.Rules{MaxAttempts: 1}}},
+		{Board: board.Options{KeepTop: 5000}}, {Board: board.Options{MaxIDLen: -1}}, {Board: board.Options{Strategy: 9}},
+		{Board: board.Options{CacheTop: true}}, {Board: board.Options{RequestRetention: -1}},
 	} {
 		if _, err := New(ctx, env.Client, env.Prefix+"bad", testLayout(t), period(), o); !errors.Is(err, ErrOptions) {
 			t.Errorf("New with %+v: %v, want ErrOptions", o, err)
 		}
+	}
+	// The refusals wrote nothing: the league can still be made with other
+	// settings.
+	if n, err := env.Client.Do(ctx, env.Client.B().Exists().Key("tb:{"+env.Prefix+"bad}:league").Build()).AsInt64(); err != nil || n != 0 {
+		t.Errorf("refused News stored a descriptor: EXISTS = %d, %v", n, err)
+	}
+	if _, err := New(ctx, env.Client, env.Prefix+"bad", testLayout(t), period(), Options{CohortSize: 30}); err != nil {
+		t.Errorf("New after the refusals: %v", err)
 	}
 	if _, err := New(ctx, env.Client, env.Prefix+"lg", testLayout(t), period(), Options{CohortSize: 4}); !errors.Is(err, ErrMismatch) {
 		t.Errorf("New with another CohortSize: %v, want ErrMismatch", err)
