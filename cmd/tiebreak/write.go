@@ -454,7 +454,8 @@ func boardEmpty(ctx context.Context, e *env, arg, command string, entriesOnly bo
 
 // periodicBoards returns the names of the windows (NAME:LABEL, a board
 // whose meta HASH has an expiry) and archives (NAME:LABEL:final, with the
-// state HASH of its making) of the periodic board name of group, sorted.
+// state HASH of its making) of the periodic board name of group, sorted;
+// not those of another periodic board whose name starts with NAME:.
 func periodicBoards(ctx context.Context, e *env, group, name string) ([]string, error) {
 	pattern := "tb:{" + globEscape(name) + ":*}:meta"
 	if group != "" {
@@ -472,11 +473,14 @@ func periodicBoards(ctx context.Context, e *env, group, name string) ([]string, 
 		}
 		inner := strings.TrimSuffix(strings.TrimPrefix(k, head), "}:meta")
 		label, ok := strings.CutPrefix(inner, name+":")
-		if !ok || label == "" || strings.ContainsAny(label, "{}") {
+		base, final := strings.CutSuffix(label, ":final")
+		// A window's label holds no ':' (board.Window.Label): NAME:raid:LABEL
+		// is a window of another periodic board, NAME:raid.
+		if !ok || base == "" || strings.ContainsAny(base, "{}:") {
 			continue
 		}
 		var probe rueidis.Completed
-		if base, final := strings.CutSuffix(label, ":final"); final && base != "" {
+		if final {
 			probe = e.client.B().Exists().Key(boardPrefix(group, inner) + "archive").Build()
 		} else {
 			probe = e.client.B().Hexists().Key(k).Field("expire").Build()

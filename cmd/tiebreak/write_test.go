@@ -284,6 +284,14 @@ keys: ` + strings.Join(keys, " ") + "\n"
 			}
 			// A board whose name only starts as the windows' do stays.
 			other := seedArena(t, ctx, env.Client, name+":notes", opts)
+			// So does another periodic board whose name starts so.
+			raid, err := board.NewPeriodic(env.Client, name+":raid", arenaLayout(t), board.Daily(nil), 30*24*time.Hour, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := raid.At(days[0]).Submit(ctx, board.Submission{ID: "r", Values: []float64{1, 0, 1}}); err != nil {
+				t.Fatal(err)
+			}
 
 			want := changeOut{Command: "board drop", Object: spelled, Count: 2 + 3 + 2, Boards: map[string][]string{}}
 			for _, b := range []string{name + ":" + w0.Label, name + ":" + w0.Label + ":final", name + ":" + pd.At(days[1]).Name()[len(name)+1:]} {
@@ -311,6 +319,9 @@ keys: ` + strings.Join(keys, " ") + "\n"
 			}
 			if n, err := other.Len(ctx); err != nil || n != 5 {
 				t.Errorf("the other board holds %d entries (%v), want 5", n, err)
+			}
+			if n, err := raid.At(days[0]).Len(ctx); err != nil || n != 1 {
+				t.Errorf("the other periodic board's window holds %d entries (%v), want 1", n, err)
 			}
 			for _, at := range days {
 				if n, _ := pd.At(at).Len(ctx); n != 0 {
