@@ -129,7 +129,7 @@ func testUsage(t *testing.T, bin string) {
 	if r.code != exitUsage || !strings.Contains(r.stderr, "--url: redis URL") {
 		t.Errorf("a malformed URL: exit %d, stderr %q; want 2", r.code, r.stderr)
 	}
-	for _, args := range [][]string{{"help"}, {"help", "board", "top"}, {"board", "top", "--help"}, {"--json", "help"}} {
+	for _, args := range [][]string{{"help"}, {"help", "board", "top"}, {"board", "top", "--help"}, {"--json", "help"}, {"--help"}, {"-h"}} {
 		r := c.exec(exec.Command(c.bin, args...))
 		if r.code != 0 || r.stderr != "" || !strings.Contains(r.stdout, "usage: tiebreak") {
 			t.Errorf("tiebreak %q: exit %d, stderr %q, stdout %q; want the help", args, r.code, r.stderr, r.stdout)

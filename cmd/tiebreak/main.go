@@ -25,6 +25,9 @@ const (
 // run runs the command line args and returns the exit status.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	cmd, rest := lookup(args)
+	if cmd == nil && len(args) == 1 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help") {
+		return help(stdout, stderr, nil) // as `tiebreak help`
+	}
 	if cmd == nil {
 		return usageFailure(stderr, badCommand(args))
 	}
