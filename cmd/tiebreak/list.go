@@ -50,9 +50,10 @@ type object struct {
 	Values *int64 `json:"values,omitempty"`
 	// Detail says more, for people: a board's strategy and state, a
 	// limited key's expiry.
-	Detail string `json:"detail,omitempty"`
-	gen    int64
-	shards []string // a sharded board's shards, by name
+	Detail  string `json:"detail,omitempty"`
+	gen     int64
+	shards  []string // a sharded board's shards, by name
+	retired bool     // a retired shard: its keys are tombstones, it holds nothing
 }
 
 // list scans every node for the keys of each kind and prints the objects
@@ -214,7 +215,13 @@ func boardDetail(ob *object, r rueidis.RedisResult) {
 		ob.shards = d.ShardNames
 		ob.Detail += fmt.Sprintf(", sharded over %d boards (its size is the sum of theirs)", d.Shards)
 	}
-	if f[1] != "" && f[1] != "live" { // migrating, resharding, or a shard's exporting, frozen, retired
+	if f[1] == "retired" {
+		// A resharding moved its entries to other shards; its keys are
+		// tombstones that send old handles to the new shards, dropped
+		// with its sharded board.
+		ob.retired = true
+		ob.Detail += ", retired: a shard a resharding left, holding nothing (dropped with its sharded board)"
+	} else if f[1] != "" && f[1] != "live" { // migrating, resharding, or a shard's exporting, frozen
 		ob.Detail += ", " + f[1]
 	}
 	if ms, err := strconv.ParseInt(f[3], 10, 64); err == nil && ms > 0 {
@@ -268,8 +275,8 @@ func sizeCommands(c rueidis.Client, ob *object) rueidis.Commands {
 }
 
 // readSize takes ob's replies off the front of replies. A size it cannot
-// read (a retired shard's tombstone, a key of another type) is noted in
-// ob's detail.
+// read (a key of another type) is noted in ob's detail; a retired shard
+// holds nothing.
 func readSize(ob *object, replies *[]rueidis.RedisResult) {
 	n := map[string]int{kindMap: 2, kindLimiter: 2}[ob.Kind]
 	n = max(n, 1)
@@ -279,6 +286,9 @@ func readSize(ob *object, replies *[]rueidis.RedisResult) {
 	if ob.Kind == kindLeague {
 		leagueDetail(ob, rs[0])
 		return
+	}
+	if ob.retired {
+		return // its tombstone is no sorted set: it holds nothing
 	}
 	var err error
 	if ob.Size, err = rs[0].AsInt64(); err != nil {

@@ -34,6 +34,9 @@ func testNames(t *testing.T, bin string) {
 	if !strings.Contains(out, group+"/global") || !strings.Contains(out, "retired") {
 		t.Errorf("list shows neither %s/global nor the retired shards:\n%s", group, out)
 	}
+	if strings.Contains(out, "unreadable") {
+		t.Errorf("list calls a retired shard's size unreadable; it holds nothing:\n%s", out)
+	}
 	if out := c.ok("board", "describe", group+"/global"); !strings.Contains(out, "tb:{"+group+"}:{global}:meta") {
 		t.Errorf("board describe %s/global:\n%s", group, out)
 	}
