@@ -414,33 +414,49 @@ func boardHidden(ctx context.Context, e *env, group, name string) error {
 	if !b.Options().Hiding {
 		return fmt.Errorf("board %q has no Hiding: it hides no one", spelling(b))
 	}
-	key, m, err := readBoardMeta(ctx, e, b.Options().Group, b.Name())
+	hkey, ids, err := hiddenIDs(ctx, e, b)
 	if err != nil {
 		return err
 	}
+	out := hiddenOut{Board: spelling(b), Key: hkey, Hidden: append([]string{}, ids...)}
+	t := &table{header: []string{"ID"}}
+	for _, id := range ids {
+		t.add(id)
+	}
+	t.note("%d hidden", len(out.Hidden))
+	return e.out.emit(out, t)
+}
+
+// hiddenIDs reads the ids board b hides, best first, and the key holding
+// them (the sorted set h of its generation): none when b has no Hiding.
+// Reads do not show them; Remove, Clear and Drop remove them too.
+func hiddenIDs(ctx context.Context, e *env, b *board.Board) (string, []string, error) {
+	if !b.Options().Hiding {
+		return "", nil, nil
+	}
+	key, m, err := readBoardMeta(ctx, e, b.Options().Group, b.Name())
+	if err != nil {
+		return "", nil, err
+	}
 	gen, err := metaInt(key, metaGen, m[metaGen])
 	if err != nil {
-		return err
+		return "", nil, err
 	}
 	z := boardEntriesKey(b.Options().Group, b.Name(), gen)
 	hkey := strings.TrimSuffix(z, "z") + "h"
 	members, err := e.client.Do(ctx, e.client.B().Zrange().Key(hkey).Min("0").Max("-1").Build()).AsStrSlice()
 	if err != nil {
-		return fmt.Errorf("ZRANGE %s: %w", hkey, err)
+		return "", nil, fmt.Errorf("ZRANGE %s: %w", hkey, err)
 	}
 	width := 0
 	if l := b.Layout(); l.Len() > 1 && b.Options().Strategy == board.KeySuffix {
 		width = len(strconv.FormatUint(l.Field(0).Mul-1, 10))
 	}
-	out := hiddenOut{Board: spelling(b), Key: hkey, Hidden: []string{}}
-	t := &table{header: []string{"ID"}}
-	for _, m := range members {
-		id := m[min(width, len(m)):]
-		out.Hidden = append(out.Hidden, id)
-		t.add(id)
+	ids := make([]string, len(members))
+	for i, m := range members {
+		ids[i] = m[min(width, len(m)):]
 	}
-	t.note("%d hidden", len(out.Hidden))
-	return e.out.emit(out, t)
+	return hkey, ids, nil
 }
 
 // errWatched ends a watch that printed the lists asked for.

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"slices"
@@ -241,6 +242,9 @@ func boardRemove(ctx context.Context, e *env, group string, args []string) error
 	if err != nil {
 		return err
 	}
+	if l.Entries, err = withHidden(ctx, e, r.b, ids, l.Entries); err != nil {
+		return err
+	}
 	keys, err := boardKeys(ctx, e, r.group, r.name, true)
 	if err != nil {
 		return err
@@ -389,6 +393,30 @@ func shownFlag(fs *flag.FlagSet, what string) *int {
 // rank kind and their data, into c (Entries, and their ids in Affected)
 // and into the table it returns, which notes how many of count it lists.
 // It refuses n out of [0, 1000].
+// withHidden adds to es, the entries of ids that reads show, those of ids
+// that b hides (a board with Hiding): Remove removes them too. Each is
+// the entry its member sees (Get with AsSelf).
+func withHidden(ctx context.Context, e *env, b *board.Board, ids []string, es []board.Entry) ([]board.Entry, error) {
+	_, hidden, err := hiddenIDs(ctx, e, b)
+	if err != nil || len(hidden) == 0 {
+		return es, err
+	}
+	for _, id := range ids {
+		if !slices.Contains(hidden, id) || slices.ContainsFunc(es, func(en board.Entry) bool { return en.ID == id }) {
+			continue
+		}
+		en, err := b.Get(ctx, id, board.AsSelf(), board.WithData())
+		if errors.Is(err, board.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		es = append(es, en)
+	}
+	return es, nil
+}
+
 func shownEntries(ctx context.Context, b *board.Board, n int, count int64, c *changeOut) (*table, error) {
 	if n < 0 || n > 1000 {
 		return nil, usagef("-n %d out of range [0, %d]", n, 1000)
@@ -430,7 +458,16 @@ func boardEmpty(ctx context.Context, e *env, arg, command string, entriesOnly bo
 	if err != nil {
 		return err
 	}
+	if entriesOnly {
+		if err := refuseMoving(ctx, e, r, command); err != nil {
+			return err
+		}
+	}
 	n, err := r.b.Len(ctx)
+	if err != nil {
+		return err
+	}
+	_, hidden, err := hiddenIDs(ctx, e, r.b)
 	if err != nil {
 		return err
 	}
@@ -438,11 +475,15 @@ func boardEmpty(ctx context.Context, e *env, arg, command string, entriesOnly bo
 	if err != nil {
 		return err
 	}
-	c := changeOut{Command: command, Object: arg, Keys: keys, Count: n}
+	c := changeOut{Command: command, Object: arg, Keys: keys, Count: n + int64(len(hidden))}
 	t, err := shownEntries(ctx, r.b, show, n, &c)
 	if err != nil {
 		return err
 	}
+	if len(hidden) > 0 {
+		t.note("and %s it hides, not listed (board hidden lists them)", count(int64(len(hidden)), "entries"))
+	}
+	n = c.Count
 	g := globalsOf(e)
 	if !g.dryRun {
 		if err := do(r.b, ctx); err != nil {
@@ -450,6 +491,20 @@ func boardEmpty(ctx context.Context, e *env, arg, command string, entriesOnly bo
 		}
 	}
 	return report(e, g, c, t, what(r, n, keys))
+}
+
+// refuseMoving refuses, as Board.Clear does, a board that is migrating
+// or resharding: its dry run too, so that it does not announce a change
+// the command would then refuse.
+func refuseMoving(ctx context.Context, e *env, r *boardRef, command string) error {
+	_, m, err := readBoardMeta(ctx, e, r.group, r.name)
+	if err != nil {
+		return err
+	}
+	if st := m[metaState]; st != "" && st != "live" {
+		return fmt.Errorf("board %s is %s: %s changes nothing until that ends (board migration %s shows it)", r.arg, st, command, r.arg)
+	}
+	return nil
 }
 
 // periodicBoards returns the names of the windows (NAME:LABEL, a board

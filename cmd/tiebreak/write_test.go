@@ -508,6 +508,49 @@ keys: ` + strings.Join(keys, " ") + "\n"
 		}
 	})
 
+	t.Run("hidden entries", func(t *testing.T) {
+		// A board with Hiding: reads do not show bob, but remove, clear and
+		// drop count and remove him too.
+		name := p + "_hid"
+		b := seedArena(t, ctx, env.Client, name, board.Options{Hiding: true})
+		if _, err := b.Hide(ctx, "bob"); err != nil {
+			t.Fatal(err)
+		}
+		for _, mode := range []string{"--dry-run", "--yes"} {
+			got := decodeChange(t, c.ok("board", "remove", name, "bob", "zed", mode, "--json"))
+			if got.Count != 1 || !slices.Equal(got.Affected, []string{"bob"}) || len(got.Entries) != 1 {
+				t.Errorf("board remove of a hidden id %s: count %d, affected %q, %d entries; want bob's", mode, got.Count, got.Affected, len(got.Entries))
+			}
+		}
+		if _, err := b.Submit(ctx, board.Submission{ID: "bob", Values: []float64{1, 0, 1}}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := b.Hide(ctx, "bob"); err != nil {
+			t.Fatal(err)
+		}
+		for _, args := range [][]string{{"board", "clear", name}, {"board", "drop", name}} {
+			got := decodeChange(t, c.ok(append(args, "--dry-run", "--json")...))
+			if got.Count != 5 {
+				t.Errorf("%s --dry-run: count %d, want 5 (4 shown, 1 hidden)", strings.Join(args, " "), got.Count)
+			}
+			if table := c.ok(append(args, "--dry-run")...); !strings.Contains(table, "and 1 entry it hides") {
+				t.Errorf("%s --dry-run does not say it removes a hidden entry too:\n%s", strings.Join(args, " "), table)
+			}
+		}
+		if got := decodeChange(t, c.ok("board", "clear", name, "--yes", "--json")); got.Count != 5 {
+			t.Errorf("board clear: count %d, want 5", got.Count)
+		}
+	})
+
+	t.Run("board clear of a migrating board", func(t *testing.T) {
+		// Clear refuses a board that is migrating: the dry run says so too.
+		name := p + "_clrmig"
+		seedMigrating(t, ctx, env.Client, name)
+		for _, mode := range []string{"--dry-run", "--yes"} {
+			c.fails(exitFailure, []string{"is migrating", "changes nothing"}, "board", "clear", name, mode)
+		}
+	})
+
 	t.Run("board remove group", func(t *testing.T) {
 		group := p + "_grp"
 		opts := board.Options{Group: group, SharedData: true}
