@@ -292,9 +292,11 @@ func countEntries(ctx context.Context, c rueidis.Client, d *description) error {
 // describeTable lays a description out for people.
 func describeTable(d *description, raw string) *table {
 	t := &table{}
-	t.add("board", d.Name)
 	if d.Group != "" {
+		t.add("board", d.Group+"/"+d.Name) // the spelling every command takes
 		t.add("group", d.Group)
+	} else {
+		t.add("board", d.Name)
 	}
 	t.add("key", d.Key)
 	addDescriptor(t, "", d.Descriptor)

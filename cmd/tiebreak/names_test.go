@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -37,8 +38,8 @@ func testNames(t *testing.T, bin string) {
 	if strings.Contains(out, "unreadable") {
 		t.Errorf("list calls a retired shard's size unreadable; it holds nothing:\n%s", out)
 	}
-	if out := c.ok("board", "describe", group+"/global"); !strings.Contains(out, "tb:{"+group+"}:{global}:meta") {
-		t.Errorf("board describe %s/global:\n%s", group, out)
+	if out := c.ok("board", "describe", group+"/global"); !strings.Contains(out, "tb:{"+group+"}:{global}:meta") || !regexp.MustCompile(`(?m)^board +`+regexp.QuoteMeta(group+"/global")+`$`).MatchString(out) {
+		t.Errorf("board describe %s/global does not name it so:\n%s", group, out)
 	}
 	if out := c.ok("board", "top", group+"/global", "-n", "1"); !strings.Contains(out, "ann") {
 		t.Errorf("board top %s/global:\n%s", group, out)

@@ -583,23 +583,29 @@ func boardDropWindows(ctx context.Context, e *env, arg string) error {
 		if err != nil {
 			return err
 		}
+		_, hidden, err := hiddenIDs(ctx, e, b)
+		if err != nil {
+			return err
+		}
+		size += int64(len(hidden))
 		keys, err := boardKeys(ctx, e, group, n, false)
 		if err != nil {
 			return err
 		}
 		boards = append(boards, b)
-		c.Boards[n] = keys
+		spelled := spelling(b)
+		c.Boards[spelled] = keys
 		c.Keys = append(c.Keys, keys...)
-		c.Affected = append(c.Affected, n)
+		c.Affected = append(c.Affected, spelled)
 		c.Count += size
-		t.add(n, fmt.Sprint(size), fmt.Sprint(len(keys)))
+		t.add(spelled, fmt.Sprint(size), fmt.Sprint(len(keys)))
 	}
 	slices.Sort(c.Keys)
 	g := globalsOf(e)
 	if !g.dryRun {
 		for i, b := range boards {
 			if err := b.Drop(ctx); err != nil {
-				return fmt.Errorf("dropping %s (%d of %d; those before it are dropped): %w", names[i], i+1, len(names), err)
+				return fmt.Errorf("dropping %s (%d of %d; those before it are dropped): %w", spelling(b), i+1, len(names), err)
 			}
 		}
 	}

@@ -303,9 +303,11 @@ keys: ` + strings.Join(keys, " ") + "\n"
 				if len(keys) < 2 {
 					t.Fatalf("window %s has the keys %q", b, keys)
 				}
-				want.Boards[b] = keys
+				// Each window is named as every command takes it: group/name.
+				shown := strings.TrimSuffix(spelled, name) + b
+				want.Boards[shown] = keys
 				want.Keys = append(want.Keys, keys...)
-				want.Affected = append(want.Affected, b)
+				want.Affected = append(want.Affected, shown)
 			}
 			slices.Sort(want.Keys)
 			slices.Sort(want.Affected)
