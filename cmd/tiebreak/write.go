@@ -171,7 +171,7 @@ func boardKeys(ctx context.Context, e *env, group, name string, entriesOnly bool
 			if err != nil {
 				return nil, fmt.Errorf("TYPE %s: %w", keys[i], err)
 			}
-			if keys[i] != meta && typ != "string" && typ != "none" && !strings.HasSuffix(keys[i], ":meta") {
+			if entryKey(keys[i], typ) && keys[i] != meta {
 				kept = append(kept, keys[i])
 			}
 		}
@@ -179,6 +179,20 @@ func boardKeys(ctx context.Context, e *env, group, name string, entriesOnly bool
 	}
 	slices.Sort(keys)
 	return slices.Compact(keys), nil
+}
+
+// entryKey reports whether key k, of type typ, holds a board's entries or
+// what they give (Clear empties it): not a meta HASH, an archive's state
+// HASH or a tombstone (a string), but KeepTop's string of the best
+// entries.
+func entryKey(k, typ string) bool {
+	switch {
+	case typ == "none", strings.HasSuffix(k, ":meta"), strings.HasSuffix(k, ":archive"):
+		return false
+	case typ == "string":
+		return strings.HasSuffix(k, ":top")
+	}
+	return true
 }
 
 // shardNames returns the names of the shards a sharded board's meta HASH
@@ -249,6 +263,8 @@ func boardRemove(ctx context.Context, e *env, group string, args []string) error
 	if err != nil {
 		return err
 	}
+	// Remove leaves the attempts (Rules) as they are.
+	keys = slices.DeleteFunc(keys, func(k string) bool { return strings.HasSuffix(k, ":a") })
 	if !slices.ContainsFunc(l.Entries, func(en board.Entry) bool { return en.Data != nil }) {
 		// No entry removed has member data: the data HASH stays as it is.
 		keys = slices.DeleteFunc(keys, func(k string) bool { return strings.HasSuffix(k, ":d") })

@@ -544,6 +544,27 @@ keys: ` + strings.Join(keys, " ") + "\n"
 		}
 	})
 
+	t.Run("KeepTop keys", func(t *testing.T) {
+		// The best entries' string of a KeepTop board changes with them:
+		// remove and clear name it among the keys they change.
+		name := p + "_kt"
+		seedArena(t, ctx, env.Client, name, board.Options{KeepTop: 2})
+		pre := "tb:{" + name + "}:"
+		for _, cs := range []struct{ args, keys []string }{
+			{[]string{"board", "remove", name, "ann"}, []string{pre + "d", pre + "top", pre + "z"}},
+			{[]string{"board", "clear", name}, []string{pre + "top", pre + "z"}}, // ann's data went with her
+		} {
+			args, wantKeys := cs.args, cs.keys
+			w := writeCase{t, c, env, args}
+			got := decodeChange(t, c.ok(append(args, "--dry-run", "--json")...))
+			if !slices.Equal(got.Keys, wantKeys) {
+				t.Errorf("%q --dry-run names the keys %q, want %q", args, got.Keys, wantKeys)
+			}
+			got.DryRun = false
+			w.real(got)
+		}
+	})
+
 	t.Run("board clear of a migrating board", func(t *testing.T) {
 		// Clear refuses a board that is migrating: the dry run says so too.
 		name := p + "_clrmig"
