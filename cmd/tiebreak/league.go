@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -177,11 +178,31 @@ func leagueCohorts(ctx context.Context, e *env, name, season string) error {
 	for _, o := range out {
 		t.add(o.Tier, strconv.Itoa(o.Index), strconv.Itoa(o.Partition), strconv.FormatInt(o.Members, 10), strconv.FormatBool(o.Rolled), o.Board)
 	}
-	t.note("%d cohorts in season %s", len(out), season)
 	if out == nil {
-		out = []cohortOut{}
+		return leagueNoSeason(ctx, e, name, season, d)
 	}
+	t.note("%d cohorts in season %s", len(out), season)
 	return e.out.emit(out, t)
+}
+
+// leagueNoSeason reports a season of league name with no cohort: one it
+// never played (no such object), naming the seasons it played.
+func leagueNoSeason(ctx context.Context, e *env, name, season string, d storedLeague) error {
+	var played []string
+	for p := range d.Partitions {
+		key := "tb:{" + name + "~" + strconv.Itoa(p) + "}:seasons"
+		ss, err := e.client.Do(ctx, e.client.B().Zrange().Key(key).Min("0").Max("-1").Build()).AsStrSlice()
+		if err != nil {
+			return fmt.Errorf("ZRANGE %s: %w", key, err)
+		}
+		played = append(played, ss...)
+	}
+	slices.Sort(played)
+	played = slices.Compact(played)
+	if len(played) == 0 {
+		return fmt.Errorf("league %s has played no season: no cohort in season %q", name, season)
+	}
+	return fmt.Errorf("league %s has no cohort in season %q; the seasons it played: %s", name, season, strings.Join(played, ", "))
 }
 
 // tierRank is the tier's number, from 1 for the lowest.
@@ -246,6 +267,9 @@ func leagueMember(ctx context.Context, e *env, name, id string) error {
 			return fmt.Errorf("tb:{%s}:%s:placed holds %q for %s: not a cohort", g, s, where, id)
 		}
 		out.Seasons = append(out.Seasons, placementIn{Season: s, Tier: d.Tiers[t-1], Cohort: n, Board: g + "/" + s + ":" + d.Tiers[t-1] + ":" + ns})
+	}
+	if tier == 0 && len(out.Seasons) == 0 {
+		return fmt.Errorf("%s is no member of league %s: never placed in a season (partition %d)", id, name, p)
 	}
 	t := &table{header: []string{"SEASON", "TIER", "COHORT", "BOARD"}}
 	for _, s := range out.Seasons {

@@ -67,6 +67,9 @@ func testLeague(t *testing.T, bin string) {
 		t.Errorf("league member --json (-want +got):\n%s", diff)
 	}
 	c.fails(exitFailure, []string{"no league named"}, "league", "describe", name+"x")
+	// A season never played, and an id never placed, are no such objects.
+	c.fails(exitFailure, []string{"no cohort in season \"bogus\"", "the seasons it played: 2026-W45"}, "league", "cohorts", name, "bogus")
+	c.fails(exitFailure, []string{"zed is no member of league"}, "league", "member", name, "zed")
 	// list shows the league, its cohorts as boards, and nothing it does not
 	// understand (the partitions' own keys, remembered request ids).
 	if _, err := s.Submit(ctx, board.Submission{ID: "dee", Values: []float64{1}, RequestID: "r1"}); err == nil {
