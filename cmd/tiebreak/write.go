@@ -479,7 +479,7 @@ func boardEmpty(ctx context.Context, e *env, arg, command string, entriesOnly bo
 			return err
 		}
 	}
-	n, err := r.b.Len(ctx)
+	n, err := storedLen(ctx, e, r)
 	if err != nil {
 		return err
 	}
@@ -507,6 +507,36 @@ func boardEmpty(ctx context.Context, e *env, arg, command string, entriesOnly bo
 		}
 	}
 	return report(e, g, c, t, what(r, n, keys))
+}
+
+// storedLen is how many entries board r holds: Len, but on a sharded
+// board with a Cap the sum of its shards' (each keeps its best Cap, and
+// reads show the best Cap of them all).
+func storedLen(ctx context.Context, e *env, r *boardRef) (int64, error) {
+	if o := r.b.Options(); o.Shards == 0 || o.Cap == 0 {
+		return r.b.Len(ctx)
+	}
+	_, m, err := readBoardMeta(ctx, e, r.group, r.name)
+	if err != nil {
+		return 0, err
+	}
+	var d storedDescriptor
+	if err := json.Unmarshal([]byte(m[metaDesc]), &d); err != nil {
+		return 0, fmt.Errorf("the descriptor of %s: %w", r.arg, err)
+	}
+	var n int64
+	for _, s := range d.ShardNames {
+		b, err := openBoard(ctx, e, "", s)
+		if err != nil {
+			return 0, err
+		}
+		k, err := b.Len(ctx)
+		if err != nil {
+			return 0, err
+		}
+		n += k
+	}
+	return n, nil
 }
 
 // refuseMoving refuses, as Board.Clear does, a board that is migrating

@@ -565,6 +565,25 @@ keys: ` + strings.Join(keys, " ") + "\n"
 		}
 	})
 
+	t.Run("sharded board with a cap", func(t *testing.T) {
+		// Each shard keeps its best Cap: clear counts every entry stored,
+		// not the Cap that reads show.
+		sb, err := board.New(ctx, env.Client, p+"_shcap", arenaLayout(t), board.Options{Shards: 2, Cap: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range 20 {
+			if _, err := sb.Submit(ctx, board.Submission{ID: fmt.Sprint("p", i), Values: []float64{float64(i), 0, 1}}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, mode := range []string{"--dry-run", "--yes"} {
+			if got := decodeChange(t, c.ok("board", "clear", sb.Name(), mode, "--json")); got.Count != 4 {
+				t.Errorf("board clear %s of 2 shards of Cap 2: count %d, want 4", mode, got.Count)
+			}
+		}
+	})
+
 	t.Run("board clear of a migrating board", func(t *testing.T) {
 		// Clear refuses a board that is migrating: the dry run says so too.
 		name := p + "_clrmig"
