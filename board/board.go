@@ -114,7 +114,8 @@ func configure(client rueidis.Client, name string, layout *pack.Layout, opts Opt
 	return b, nil
 }
 
-// Name returns the board's name.
+// Name returns the board's name, without its group: Open and the command
+// name a board of a group "group/name" (Options().Group, a slash, Name()).
 func (b *Board) Name() string { return b.name }
 
 // Layout returns the board's layout.

@@ -194,7 +194,10 @@ func isNumber(s string) bool {
 func (c *command) usage() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "usage: tiebreak %s [flags]\n\n%s\n", c.synopsis(), c.help)
-	if c.writes != "" {
+	switch {
+	case c.writes != "" && c.resumes:
+		fmt.Fprintf(&b, "\nWithout --resume it only reads. With --resume it writes: %s; it then refuses\nto run without --yes, and --dry-run prints what it would change and changes nothing.\n", c.writes)
+	case c.writes != "":
 		fmt.Fprintf(&b, "\nIt writes: %s. It refuses to run without --yes; --dry-run prints what it\nwould change and changes nothing.\n", c.writes)
 	}
 	b.WriteString("\nflags:\n")
