@@ -172,14 +172,20 @@ func parse(c *command, args []string) (*globals, []string, runFunc, error) {
 			want++
 		}
 	}
-	if more && len(pos) >= want {
-		return g, pos, fn, nil
-	}
-	if more {
+	switch {
+	case more && len(pos) < want:
 		return nil, nil, nil, fmt.Errorf("want at least %d argument(s) (%s), got %d: %q", want, strings.Join(c.args, " "), len(pos), pos)
-	}
-	if len(pos) != want {
+	case !more && len(pos) != want:
 		return nil, nil, nil, fmt.Errorf("want %d argument(s) (%s), got %d: %q", want, strings.Join(c.args, " "), len(pos), pos)
+	}
+	// No argument of a board command is empty: no name or id is. (The
+	// timeline commands say more of an empty ID themselves: how to name
+	// the zero one.)
+	for i, a := range pos {
+		if a == "" && strings.HasPrefix(c.name, "board ") {
+			name := strings.Trim(c.args[min(i, len(c.args)-1)], "[].")
+			return nil, nil, nil, fmt.Errorf("argument %d (%s) is empty", i+1, name)
+		}
 	}
 	return g, pos, fn, nil
 }

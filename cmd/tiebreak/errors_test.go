@@ -99,6 +99,9 @@ func testUsage(t *testing.T, bin string) {
 		{[]string{"board", "top", "a", "-n", "0"}, "-n 0 out of range [1, 1000]"},
 		{[]string{"board", "top", "a", "--nope"}, "flag provided but not defined: -nope"},
 		{[]string{"board", "top", "a{b"}, "holds a brace"},
+		{[]string{"board", "get", "a", ""}, "argument 2 (ID) is empty"},
+		{[]string{"board", "remove", "a", "x", "", "--dry-run"}, "argument 3 (ID) is empty"},
+		{[]string{"board", "top", ""}, "argument 1 (NAME) is empty"},
 		{[]string{"board", "scan", "a", "--cursor", "%%"}, "no board named"}, // the board is checked first
 		{[]string{"list", "--kind", "boards"}, `--kind "boards", want one of board, timeline, map, limiter`},
 		{[]string{"timeline", "latest", "r", "--layout", "KSUID"}, `--layout "KSUID", want one of TSID`},
