@@ -45,13 +45,17 @@ type migrationOut struct {
 	Kind      string     `json:"kind"`
 	State     string     `json:"state"`
 	Migration *migration `json:"migration,omitempty"`
+	// Entries is a migration's number of entries to copy (its source's).
+	Entries int64 `json:"entries,omitempty"`
 	// A resharding's.
 	From     int             `json:"from,omitempty"`
 	To       int             `json:"to,omitempty"`
 	Shards   []shardProgress `json:"shards,omitempty"`
 	Retiring []string        `json:"retiring,omitempty"`
-	// Lease is the token of the process copying, "revoked", or empty;
-	// LeaseUntil when it runs out (Redis's clock).
+	// LeaseState is a resharding's lease: "free", "held", "ran out" or
+	// "revoked". Lease is the token of the process copying, "revoked", or
+	// empty; LeaseUntil when it runs out (Redis's clock).
+	LeaseState string `json:"leaseState,omitempty"`
 	Lease      string `json:"lease,omitempty"`
 	LeaseUntil string `json:"leaseUntil,omitempty"`
 	LeaseHeld  bool   `json:"leaseHeld,omitempty"`
@@ -96,7 +100,7 @@ func boardMigration(ctx context.Context, e *env, arg string) error {
 		if err := countEntries(ctx, e.client, d); err != nil {
 			return err
 		}
-		out.Kind, out.Migration = "migration", d.Migration
+		out.Kind, out.Migration, out.Entries = "migration", d.Migration, d.Entries
 		mg := d.Migration
 		t.add("migrating to", fmt.Sprintf("generation %d (entries in %s)", mg.Generation, mg.EntriesKey))
 		addDescriptor(t, "target ", mg.Target)
@@ -128,15 +132,18 @@ func boardMigration(ctx context.Context, e *env, arg string) error {
 		until, _ := strconv.ParseInt(m["leaseuntil"], 10, 64)
 		switch {
 		case out.Lease == "":
+			out.LeaseState = "free"
 			t.add("lease", "free (no process copies)")
 		case out.Lease == "revoked":
+			out.LeaseState = "revoked"
 			t.add("lease", "revoked: its process stopped while the shards were frozen; writes go on, the next resume takes it")
 		default:
 			u := time.UnixMilli(until)
 			out.LeaseUntil, out.LeaseHeld = stamp(u), u.After(now)
 			state := "held"
+			out.LeaseState = "held"
 			if !out.LeaseHeld {
-				state = "free (ran out)"
+				state, out.LeaseState = "free (ran out)", "ran out"
 			}
 			t.add("lease", fmt.Sprintf("%s by %s until %s (%s)", state, out.Lease, out.LeaseUntil, ago(u, now)))
 		}

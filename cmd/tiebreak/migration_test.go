@@ -94,7 +94,7 @@ func TestReshardMigration(t *testing.T) {
 		}
 	}
 	if got.Kind != "resharding" || got.From != 2 || got.To != 3 || len(got.Shards) != 2 || inOld != n || positions == 0 ||
-		got.Lease != "" || got.Resume != "tiebreak board migration "+name+" --resume --yes" {
+		got.Lease != "" || got.LeaseState != "free" || got.Resume != "tiebreak board migration "+name+" --resume --yes" {
 		t.Errorf("board migration of a resharding cut short: %+v; want from 2 to 3 shards holding %d entries, a copy position, the lease released", got, n)
 	}
 	// The time of the last step is the meta HASH's field moved, as the

@@ -388,7 +388,7 @@ keys: ` + strings.Join(keys, " ") + "\n"
 		seedMigrating(t, ctx, env.Client, name)
 		var got migrationOut
 		c.json(&got, "board", "migration", name)
-		if got.Kind != "migration" || got.Migration == nil || got.Migration.Misfits != 1 || got.Migration.Position != "done" ||
+		if got.Kind != "migration" || got.Migration == nil || got.Migration.Misfits != 1 || got.Migration.Position != "done" || got.Entries != 5 ||
 			got.Resume != "tiebreak board migration "+name+" --resume --yes" {
 			t.Errorf("board migration: %+v", got)
 		}
