@@ -478,7 +478,7 @@ func boardWatch(ctx context.Context, e *env, name string, every time.Duration, c
 	printed := 0
 	err = b.Watch(ctx, board.TopView(*r.n), every, func(l board.List) error {
 		t, out := entriesTable(b, l.Entries, l.Total, *r.data)
-		t.note("%d of %d entries, %s", len(l.Entries), l.Total, time.Now().UTC().Format(time.RFC3339Nano))
+		t.note("%d of %d entries, %s", len(l.Entries), l.Total, stamp(time.Now()))
 		if err := e.out.emit(out, t); err != nil {
 			return err
 		}
