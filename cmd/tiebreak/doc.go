@@ -38,7 +38,7 @@
 //	board clear NAME                      Board.Clear: empty, descriptor kept
 //	board drop NAME                       Board.Drop (sharded boards, windows, archives)
 //	board drop NAME --windows             every window and archive of a periodic board
-//	board archive NAME --window LABEL [--tz UTC] [--top N] [--retention D]
+//	board archive NAME --window LABEL [--tz UTC] [--from TIME] [--top N] [--retention D]
 //	                                      Periodic.Archive of an ended window
 //	board migration NAME [--resume]       progress, lease, last step; --resume resumes
 //	timeline remove ROOM ID... --layout L Timeline.Remove
