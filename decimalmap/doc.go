@@ -24,8 +24,10 @@
 // pack.ErrSyntax, "", "abc", "1e", "--1", "1.2.3", "NaN", "Inf" and spaces;
 // with ErrKey and pack.ErrOverflow, a digit whose place value 10^k has k
 // outside int32 ("1E+2147483648"); with ErrKey alone, text over
-// Options.MaxKeyLen bytes (256 by default, at most). A refused call writes
-// nothing.
+// Options.MaxKeyLen bytes (256 by default, at most), and Add a key whose
+// canonical text is (with MaxKeyLen 8, "1e20": its canonical text
+// "100000000000000000000", by which reads return it and Scan's cursor
+// names it, is 21 bytes). A refused call writes nothing.
 //
 // # Errors
 //

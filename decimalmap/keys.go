@@ -66,6 +66,22 @@ func (m *Map) encodeAs(what, key string, sentinel error) (string, error) {
 	return enc, nil
 }
 
+// checkCanonical refuses (ErrKey) to store key, encoded enc, when its
+// canonical text, by which reads return it and a Scan's cursor names it,
+// is longer than MaxKeyLen ("1e20" is 21 bytes): such a key could be
+// written but not read back by its canonical text nor scanned past.
+func (m *Map) checkCanonical(key, enc string) error {
+	canon, err := decode(enc)
+	if err != nil {
+		return err
+	}
+	if len(canon) > m.opts.MaxKeyLen {
+		return fmt.Errorf("decimalmap: add: key %s: its canonical text is %d bytes, over Options.MaxKeyLen = %d (reads and Scan's cursors give a key so): %w",
+			clip.Quote(key), len(canon), m.opts.MaxKeyLen, ErrKey)
+	}
+	return nil
+}
+
 // decode returns the canonical text of an index member, refusing anything
 // that is not exactly one encoding.
 func decode(member string) (string, error) {

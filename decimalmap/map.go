@@ -69,6 +69,9 @@ func (m *Map) add(ctx context.Context, key string, values []string) (int64, erro
 	if err != nil {
 		return 0, err
 	}
+	if err := m.checkCanonical(key, enc); err != nil {
+		return 0, err
+	}
 	if err := checkValues(key, values); err != nil {
 		return 0, err
 	}

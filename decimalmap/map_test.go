@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -442,5 +443,51 @@ func TestTouchesOnlyItsKeys(t *testing.T) {
 	}
 	if n, err := m0.Len(ctx); err != nil || n != 0 {
 		t.Errorf("Len after Drop = %d, %v", n, err)
+	}
+}
+
+// A key's canonical text can be longer than the text added ("1e20" is 21
+// bytes): Add refuses a key whose canonical text is over MaxKeyLen, so
+// that every key stored reads back and a Scan pages past it by the
+// cursor it returns.
+func TestCanonicalTextWithinMaxKeyLen(t *testing.T) {
+	env := redistest.New(t)
+	ctx := context.Background()
+	m, err := New(env.Client, env.Prefix+"_canon", Options{MaxKeyLen: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := snapshot(t, env.Client, m.Name())
+	if _, err := m.Add(ctx, "1e20", "a"); !errors.Is(err, ErrKey) {
+		t.Fatalf("Add of 1e20 (21 canonical bytes) under MaxKeyLen 8: %v, want ErrKey", err)
+	}
+	if diff := cmp.Diff(before, snapshot(t, env.Client, m.Name())); diff != "" {
+		t.Errorf("the refused Add changed Redis (-before +after):\n%s", diff)
+	}
+	for _, k := range []string{"1e7", "2.5e3", "3"} { // canonical 10000000, 2500, 3
+		if _, err := m.Add(ctx, k, "v"); err != nil {
+			t.Fatalf("Add(%q): %v", k, err)
+		}
+	}
+	var got []string
+	var cur Cursor
+	for {
+		p, err := m.Scan(ctx, cur, 1)
+		if err != nil {
+			t.Fatalf("Scan from %q: %v", cur, err)
+		}
+		for _, e := range p.Entries {
+			got = append(got, e.Key)
+			if _, err := m.Get(ctx, e.Key); err != nil {
+				t.Errorf("Get of the key Scan returned, %q: %v", e.Key, err)
+			}
+		}
+		if !p.HasMore {
+			break
+		}
+		cur = p.Next
+	}
+	if want := []string{"3", "2500", "10000000"}; !slices.Equal(got, want) {
+		t.Errorf("Scan one by one: %q, want %q", got, want)
 	}
 }
