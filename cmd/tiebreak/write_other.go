@@ -97,6 +97,11 @@ func mapRemove(ctx context.Context, e *env, name string, keys []string) error {
 	}
 	c.Count = int64(len(c.Affected))
 	c.Keys = []string{mapEntriesKey(name), mapKeysKey(name)}
+	if values > decimalmap.MaxCallValues {
+		// Remove refuses it, changing nothing: the dry run says so too.
+		return fmt.Errorf("map %s: the %s hold %s, over decimalmap.MaxCallValues = %d that one Remove takes: remove fewer keys at a time",
+			name, count(c.Count, "keys"), count(values, "values"), decimalmap.MaxCallValues)
+	}
 	if !e.g.dryRun {
 		if c.Count, err = m.Remove(ctx, keys...); err != nil {
 			if errors.Is(err, decimalmap.ErrKey) {

@@ -467,7 +467,33 @@ keys: ` + strings.Join(keys, " ") + "\n"
 		if vs, _ := m.Get(ctx, "25500.12345"); len(vs) != 1 {
 			t.Errorf("a key not removed lost its values: %q", vs)
 		}
-		_ = decimalmap.Options{}
+		// Keys holding more values than one Remove takes: the change is
+		// refused, changing nothing, and so is its dry run.
+		big, err := decimalmap.New(env.Client, name+"big", decimalmap.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var bigKeys []string
+		for k := range 6 {
+			key := fmt.Sprint(100 + k)
+			bigKeys = append(bigKeys, key)
+			for i := range decimalmap.MaxValues / decimalmap.MaxAddValues {
+				vs := make([]string, decimalmap.MaxAddValues)
+				for j := range vs {
+					vs[j] = fmt.Sprint("v", i, "-", j)
+				}
+				if _, err := big.Add(ctx, key, vs...); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		before := dumpKeys(t, env, "*"+p+"*")
+		for _, mode := range []string{"--dry-run", "--yes"} {
+			c.fails(exitFailure, []string{"over decimalmap.MaxCallValues = 5000"}, append([]string{"map", "remove", name + "big", mode}, bigKeys...)...)
+		}
+		if diff := cmp.Diff(before, dumpKeys(t, env, "*"+p+"*")); diff != "" {
+			t.Errorf("a refused map remove changed keys (-before +after):\n%s", diff)
+		}
 	})
 
 	t.Run("limiter reset", func(t *testing.T) {
