@@ -371,6 +371,11 @@ func TestWrongTypes(t *testing.T) {
 		if diff := cmp.Diff(before, snapshot(t, c, m.Name())); diff != "" {
 			t.Errorf("Redis changed (-before +after):\n%s", diff)
 		}
+		// The reads' MULTI/EXEC carries Redis's error: ErrRedis, with its
+		// text, not a reply of the wrong shape.
+		if _, err := m.Range(ctx, Query{}); !errors.Is(err, ErrRedis) || errors.Is(err, ErrReply) || !strings.Contains(err.Error(), "WRONGTYPE") {
+			t.Errorf("Range of a string index: err = %v; want ErrRedis with WRONGTYPE", err)
+		}
 	})
 }
 

@@ -3,6 +3,7 @@ package decimalmap
 import (
 	"context"
 	"fmt"
+	"github.com/redis/rueidis"
 	"math"
 	"slices"
 
@@ -191,6 +192,9 @@ func (m *Map) readRange(ctx context.Context, kb, eb [2]string, rev bool, fetch i
 		if err == nil {
 			members, err = got[1].AsStrSlice()
 		}
+	}
+	if _, ok := rueidis.IsRedisErr(err); ok {
+		return nil, nil, redisErr("range", err) // a command of the transaction failed: WRONGTYPE
 	}
 	if len(got) != 2 || err != nil {
 		return nil, nil, fmt.Errorf("decimalmap: range: transaction reply of the wrong shape: %w", ErrReply)

@@ -68,6 +68,9 @@ func (tl *Timeline[ID]) unitAndRest(ctx context.Context, op string, c cursor, n 
 			others, err = got[1].ToArray()
 		}
 	}
+	if _, ok := rueidis.IsRedisErr(err); ok {
+		return nil, nil, tl.redisErr(op, err) // a command of the transaction failed: WRONGTYPE
+	}
 	if len(got) != 2 || err != nil {
 		return nil, nil, tl.replyErr(op + " transaction reply of the wrong shape")
 	}

@@ -449,6 +449,32 @@ func TestCancelled(t *testing.T) {
 	})
 }
 
+// A key of another type under the room's name is Redis's error, WRONGTYPE,
+// from every read: ErrRedis with Redis's text, a transaction's included,
+// not a reply of the wrong shape.
+func TestWrongTypeIsErrRedis(t *testing.T) {
+	eachStrategy(t, func(t *testing.T, env *redistest.Env, s Strategy) {
+		ctx := context.Background()
+		tl := newTL(t, env.Client, env.Prefix+"_wrongtype", tsid.TSID, Options{Strategy: s})
+		if err := env.Client.Do(ctx, env.Client.B().Set().Key(tl.Key()).Value("x").Build()).Error(); err != nil {
+			t.Fatal(err)
+		}
+		for name, f := range map[string]func() error{
+			"Latest": func() error { return errOf(tl.Latest(ctx, 5)) },
+			"Oldest": func() error { return errOf(tl.Oldest(ctx, 5)) },
+			"Before": func() error { return errOf(tl.Before(ctx, 3<<22, 5)) },
+			"After":  func() error { return errOf(tl.After(ctx, 1<<22, 5)) },
+			"Around": func() error { return errOf(tl.Around(ctx, 1<<22, 5)) },
+			"Get":    func() error { return errOf(tl.Get(ctx, 1<<22)) },
+			"Len":    func() error { return errOf(tl.Len(ctx)) },
+		} {
+			if err := f(); !errors.Is(err, ErrRedis) || errors.Is(err, ErrReply) || !strings.Contains(err.Error(), "WRONGTYPE") {
+				t.Errorf("%s of a string key: %v; want ErrRedis with WRONGTYPE", name, err)
+			}
+		}
+	})
+}
+
 func TestDefaultPage(t *testing.T) {
 	env := redistest.New(t)
 	ctx := context.Background()
