@@ -29,6 +29,7 @@ func TestErrorsNameWhatFailed(t *testing.T) {
 		{errOf(NewLayoutSpec(LayoutSpec{TimeBits: 42, Fields: []Field{{"a", 11}, {"a", 11}}})), []string{`Fields[1].Name = "a"`}},
 		{errOf(NewLayoutSpec(LayoutSpec{TimeBits: 53, Unit: time.Hour})), []string{"Epoch = 1970-01-01T00:00:00Z", "2^62 s"}},
 		{errOf(NewGenerator(GeneratorOptions{NodeBits: 22})), []string{"NodeBits = 22", "[-1, 21]"}},
+		{errOf(NewGenerator(GeneratorOptions{Layout: mustLayoutSpec(LayoutSpec{TimeBits: 42, RestBits: 3})})), []string{"NodeBits = 0 (the default, 10)", "[-1, 2]", "3 bits after its time"}},
 		{errOf(NewGenerator(GeneratorOptions{Node: 1024})), []string{"Node = 1024", "[0, 1023]"}},
 		{errOf(TSID.Parse("G123456789ABC")), []string{`"G123456789ABC"`, "above F"}},
 		{errOf(Snowflake.Parse("9223372036854775808")), []string{"9223372036854775808", "[0, 9223372036854775807]"}},
@@ -63,4 +64,12 @@ func TestTextString(t *testing.T) {
 	if diff := cmp.Diff([]string{"TextDecimal", "TextCrockford", "Text(7)"}, got); diff != "" {
 		t.Errorf("Text names (-want +got):\n%s", diff)
 	}
+}
+
+func mustLayoutSpec(spec LayoutSpec) *Layout {
+	l, err := NewLayoutSpec(spec)
+	if err != nil {
+		panic(err)
+	}
+	return l
 }

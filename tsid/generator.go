@@ -2,6 +2,7 @@ package tsid
 
 import (
 	"fmt"
+	"strconv"
 	"sync"
 	"time"
 )
@@ -84,8 +85,12 @@ func NewGenerator(o GeneratorOptions) (*Generator, error) {
 		g.nodeBits = uint(nb)
 	}
 	if o.NodeBits < -1 || int(g.nodeBits) >= rest {
-		return nil, fmt.Errorf("tsid: generator for %s: NodeBits = %d out of range [-1, %d]: %w",
-			g.layout.Name(), o.NodeBits, rest-1, ErrOptions)
+		given := strconv.Itoa(o.NodeBits)
+		if o.NodeBits == 0 {
+			given = fmt.Sprintf("0 (the default, %d)", DefaultNodeBits)
+		}
+		return nil, fmt.Errorf("tsid: generator for %s: NodeBits = %s out of range [-1, %d] (the layout has %d bits after its time): %w",
+			g.layout.Name(), given, rest-1, rest, ErrOptions)
 	}
 	if o.Node>>g.nodeBits != 0 {
 		return nil, fmt.Errorf("tsid: generator for %s: Node = %d out of range [0, %d] (%d node bits): %w",
