@@ -68,8 +68,11 @@ func (q limiterQuery) check() error {
 	if err := hashtag.Check(q.key, ratelimit.MaxKeyLen, "the limited key", errNoKey); err != nil {
 		return usageError{err.Error()}
 	}
-	if q.window < time.Microsecond {
-		return usagef("--window is required, 1µs or more: a limited key does not store its limit's window")
+	if q.window == 0 {
+		return usagef("--window is required: a limited key does not store its limit's window")
+	}
+	if err := (ratelimit.Limit{N: 1, Window: q.window}).Validate(); err != nil {
+		return usagef("--window %v: %v", q.window, err)
 	}
 	if q.limit < 0 {
 		return usagef("--limit %d, want 1 or more (0: not shown)", q.limit)

@@ -69,5 +69,8 @@ func testLimiter(t *testing.T, bin string) {
 		}
 	}
 	c.fails(exitUsage, []string{"--window is required"}, "limiter", "get", key)
+	// A window a limit would refuse (ratelimit.Limit.Validate) is refused.
+	c.fails(exitUsage, []string{"--window 1.5µs", "not a whole number of microseconds"}, "limiter", "get", key, "--window", "1.5us")
+	c.fails(exitUsage, []string{"--window 876001h0m0s", "Limit.Window"}, "limiter", "get", key, "--window", "876001h")
 	c.fails(exitFailure, []string{`no limiter named "` + key + `x"`}, "limiter", "get", key+"x", "--window", "1m")
 }

@@ -105,7 +105,8 @@
 //
 // Every error wraps exactly one of the sentinels ErrOptions, ErrRoom,
 // ErrID, ErrPageSize, ErrPayload, ErrArgument, ErrNotFound, ErrRedis and
-// ErrReply; test for them with errors.Is. An ID the codec refuses is ErrID
+// ErrReply, ErrArgument aside: ErrRoom, ErrID, ErrPageSize and ErrPayload
+// (bad input) wrap it too. Test for them with errors.Is. An ID the codec refuses is ErrID
 // and also wraps the codec's own error (tsid.ErrRange, tsid.ErrVersion,
 // ...). An error says "timeline: " once, names the room, the call and the
 // argument with its value and the range allowed:

@@ -6,7 +6,8 @@ import (
 )
 
 // Sentinel errors. Every error a Timeline returns wraps exactly one of
-// them, so callers test with errors.Is. An ID the codec refuses is
+// them (ErrArgument aside, which every sentinel of bad input wraps too),
+// so callers test with errors.Is. An ID the codec refuses is
 // reported as ErrID wrapping the codec's own error too: with tsid's
 // layouts, errors.Is(err, tsid.ErrRange) and errors.Is(err,
 // tsid.ErrVersion) work on it as well. The sentinels' texts do not repeat
