@@ -94,8 +94,9 @@ const archiveBatch = 1000
 //
 // It refuses (ErrArgument) a window not of the Periodic's period, one that
 // has not ended, bad options, and a Retention that ran out before now
-// (the archive would expire at once), before writing anything; a window whose board no longer exists,
-// with no archive made, is ErrNotFound. Redis errors wrap ErrRedis.
+// (the archive would expire at once), before writing anything; a window
+// whose board no longer exists, with no archive made, is ErrNotFound.
+// Redis errors wrap ErrRedis.
 func (p *Periodic) Archive(ctx context.Context, w Window, o ArchiveOptions) (*Board, error) {
 	if p.opts.Observer != nil {
 		return observed.Call(ctx, p.opts.Observer, p.op("Periodic.Archive"), errKinds, func(ctx context.Context) (*Board, error) { return p.archive(ctx, w, o) }, nil)

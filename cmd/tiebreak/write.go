@@ -405,10 +405,6 @@ func shownFlag(fs *flag.FlagSet, what string) *int {
 	return fs.Int("n", 10, fmt.Sprintf("how many of the entries %s to list, best first (0 to %d)", what, 1000))
 }
 
-// shownEntries reads the best min(n, count) entries of b, with every
-// rank kind and their data, into c (Entries, and their ids in Affected)
-// and into the table it returns, which notes how many of count it lists.
-// It refuses n out of [0, 1000].
 // withHidden adds to es, the entries of ids that reads show, those of ids
 // that b hides (a board with Hiding): Remove removes them too. Each is
 // the entry its member sees (Get with AsSelf).
@@ -433,6 +429,10 @@ func withHidden(ctx context.Context, e *env, b *board.Board, ids []string, es []
 	return es, nil
 }
 
+// shownEntries reads the best min(n, count) entries of b, with every
+// rank kind and their data, into c (Entries, and their ids in Affected)
+// and into the table it returns, which notes how many of count it lists.
+// It refuses n out of [0, 1000].
 func shownEntries(ctx context.Context, b *board.Board, n int, count int64, c *changeOut) (*table, error) {
 	if n < 0 || n > 1000 {
 		return nil, usagef("-n %d out of range [0, %d]", n, 1000)
