@@ -260,6 +260,16 @@ func TestAroundEdges(t *testing.T) {
 			if len(l.Entries) != c.wantLength || l.Entries[0].Rank != c.firstRank || l.Total != 10 {
 				t.Errorf("Around(%s, %d) = ranks from %d, %d entries; want from %d, %d", c.id, c.n, l.Entries[0].Rank, len(l.Entries), c.firstRank, c.wantLength)
 			}
+			// With no option a packed board reads with ZRANK and ZRANGE
+			// (around.lua near the last entry): the same entries.
+			bare, err := b.Around(ctx, c.id, c.n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			l.Total = -1
+			if diff := cmp.Diff(l, bare); diff != "" {
+				t.Errorf("Around(%s, %d) with no option (-script +bare):\n%s", c.id, c.n, diff)
+			}
 		}
 		if _, err := b.Around(ctx, "zz", 3); !errors.Is(err, ErrNotFound) {
 			t.Errorf("Around absent: err = %v, want ErrNotFound", err)

@@ -70,7 +70,11 @@ func (b *Board) decode(score, member string) (string, []float64, error) {
 
 // decodeScore is decode of a score already parsed.
 func (b *Board) decodeScore(s float64, member string) (string, []float64, error) {
-	vals := make([]float64, b.layout.Len())
+	return b.decodeInto(make([]float64, b.layout.Len()), s, member)
+}
+
+// decodeInto is decodeScore into vals, of the layout's length.
+func (b *Board) decodeInto(vals []float64, s float64, member string) (string, []float64, error) {
 	if !b.suffix() {
 		var buf [8]int64 // most layouts: no allocation
 		ints := buf[:0]

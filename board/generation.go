@@ -25,6 +25,7 @@ type generation struct {
 	mig     *migration // nil unless the board is migrating
 	state   phase      // "", or a shard's phaseExporting or phaseFrozen (export.go)
 	desc    string     // the handle's descriptor, encoded once: what its scripts and native writes store
+	buckets buckets    // of the id lookup (lookup.go), as last read
 }
 
 // migration is the target of a board that is migrating: a handle that has

@@ -4,6 +4,7 @@ import (
 	"crypto/sha1"
 	"encoding/binary"
 	"encoding/hex"
+	"fmt"
 	"math/bits"
 	"strconv"
 	"strings"
@@ -101,4 +102,68 @@ func checkLookup(t testing.TB, b *Board) {
 	if diff := cmp.Diff(want, lookupIDs(t, b)); diff != "" {
 		t.Fatalf("id lookup against the entries (-want +got):\n%s", diff)
 	}
+}
+
+// A handle keeps the number of buckets of the id lookup it last read. When
+// another handle's writes split the buckets, an id may have moved out of
+// the bucket that count gives: the read finds no record there, reads the
+// count afresh and looks again, and so still answers with the bare
+// commands, no script.
+func TestLookupCountGrowsUnderAHandle(t *testing.T) {
+	_, client := privateServer(t)
+	ctx := t.Context()
+	l := testLayout(t)
+	reader, err := New(ctx, client, "grows", l, Options{Strategy: KeySuffix})
+	if err != nil {
+		t.Fatal(err)
+	}
+	writer, err := New(ctx, client, "grows", l, Options{Strategy: KeySuffix})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := manyIDs(400)
+	mustSubmit(t, writer, Submission{ID: ids[0], Values: []float64{1, 1, 1}})
+	if _, err := reader.Get(ctx, ids[0]); err != nil { // the reader keeps 1 bucket
+		t.Fatal(err)
+	}
+	for i, id := range ids[1:] {
+		mustSubmit(t, writer, Submission{ID: id, Values: []float64{float64(i % 1000), 0, 1}})
+	}
+	if n := reader.gen.Load().buckets.n.Load(); n != 1 {
+		t.Fatalf("the reader keeps %d buckets, want 1 (read before the splits)", n)
+	}
+	moved := 0
+	for _, id := range ids {
+		h, _ := recordOf(id)
+		if bucketFor(h, 1) != bucketFor(h, lookupCount(t, writer)) {
+			moved++
+		}
+	}
+	if moved == 0 {
+		t.Fatal("no id moved out of bucket 0: the test proves nothing")
+	}
+	got := commandsOf(t, client, func() error {
+		for _, id := range ids {
+			e, err := reader.Get(ctx, id)
+			if err != nil {
+				return err
+			}
+			if e.ID != id {
+				return fmt.Errorf("Get(%q) = %+v", id, e)
+			}
+		}
+		return nil
+	})
+	if got["evalsha_ro"] != "" || got["evalsha"] != "" {
+		t.Errorf("Get of %d ids (%d moved by splits) ran scripts: %v", len(ids), moved, got)
+	}
+}
+
+// lookupCount is the number of buckets of b's id lookup.
+func lookupCount(t *testing.T, b *Board) int64 {
+	n, err := b.client.Do(t.Context(), b.client.B().Hget().Key(b.gen.Load().keys.lk).Field("n").Build()).AsInt64()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
 }

@@ -163,11 +163,17 @@ func (b *Board) listing(op string, r rueidis.RedisResult, c readConfig) (List, e
 		return List{}, fmt.Errorf("board: %s reply header %q: %w", op, strs[:5], ErrReply)
 	}
 	l := List{Total: total, Entries: make([]Entry, 0, (len(strs)-5)/step)}
+	vs := b.valuesOf((len(strs) - 5) / step)
 	for i := 5; i < len(strs); i += step {
-		e, err := b.entry(strs[i+1], strs[i], strconv.FormatInt(first+int64(len(l.Entries)), 10))
+		s, err := strconv.ParseFloat(strs[i+1], 64)
+		if err != nil {
+			return List{}, fmt.Errorf("board: score %q: %w", strs[i+1], ErrReply)
+		}
+		id, vals, err := b.decodeInto(vs(len(l.Entries)), s, strs[i])
 		if err != nil {
 			return List{}, err
 		}
+		e := Entry{ID: id, Values: vals, Rank: first + int64(len(l.Entries))}
 		if c.data && strs[i+3] == "1" {
 			e.Data = []byte(strs[i+2])
 		}

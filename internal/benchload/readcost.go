@@ -28,8 +28,8 @@ func init() {
 		RatioOf: "Redis CPU per read / the bare commands' Redis CPU per read, in the same round",
 		Params: []Param{{Name: "readcost-board", Usage: "entries of the readcost workload's boards",
 			Full: "1e5", Quick: "1e4", Min: 1000, Max: 1e8}},
-		Rows:    func(Config) int { return 2 * (2*len(costReads) + 1) },
-		Goals:   func(Config) int { return 2 * len(costReads) },
+		Rows:    func(Config) int { return 2 * len(rcCallers) * (2*len(costReads) + 1) },
+		Goals:   func(Config) int { return 2 * len(rcCallers) * len(costReads) },
 		Prepare: prepareReadCost,
 	})
 }
@@ -111,7 +111,7 @@ var costReads = []costRead{
 			start := max(r-5, 0)
 			return c.Do(ctx, c.B().Zrange().Key(cb.z).Min(strconv.FormatInt(start, 10)).Max(strconv.FormatInt(start+10, 10)).Withscores().Build()).Error()
 		},
-		libCommands: []string{"evalsha"}, bareCmds: []string{"hget", "zrank", "zrange"}},
+		libCommands: []string{"zrank", "zrange", "evalsha"}, bareCmds: []string{"hget", "zrank", "zrange"}},
 	{name: "get",
 		lib: func(ctx context.Context, cb *costBoard, i int) error { _, err := cb.b.Get(ctx, cb.ids[i]); return err },
 		bare: func(ctx context.Context, c rueidis.Client, cb *costBoard, i int) error {
@@ -194,30 +194,48 @@ func prepareReadCost(ctx context.Context, env Env, cfg Config) (*Fixture, error)
 		if cb.b.Options().Strategy == board.KeySuffix {
 			label = "suffix"
 		}
-		for _, rd := range costReads {
-			c := Comparison{Name: rd.name + " " + label, Case: rd.name + " " + label, Baseline: RCBare, Metric: RedisCPU, Callers: 1}
-			c.Variants = []Variant{
-				{Name: label, Bench: label + "/" + rd.name, Commands: rd.libCommands,
-					Op: func(ctx context.Context) error { return rd.lib(ctx, cb, pick(sq.next(), len(cb.ids))) }},
-				{Name: RCBare, Bench: "bare-" + label + "/" + rd.name, Commands: rd.bareCmds,
-					Op: func(ctx context.Context) error { return rd.bare(ctx, env.Client, cb, pick(sq.next(), len(cb.ids))) }},
+		for _, callers := range rcCallers {
+			for _, rd := range costReads {
+				f.Comparisons = append(f.Comparisons, costComparison(env, cb, rd, label, callers, &sq))
 			}
-			if rd.pair != nil {
-				c.Variants = append(c.Variants, Variant{Name: RCPair, Bench: "pair-" + label + "/" + rd.name, Commands: rd.bareCmds,
-					Op: func(ctx context.Context) error { return rd.pair(ctx, env.Client, cb, pick(sq.next(), len(cb.ids))) }})
-			}
-			c.Goals = []Goal{{Variant: label, Short: "vs bare", Target: 1 + rcNoise,
-				Text: fmt.Sprintf("%s %s: Redis CPU per read <= 1.0x the bare commands' (within %.0f%%)", rd.name, label, rcNoise*100)}}
-			f.Comparisons = append(f.Comparisons, c)
 		}
 	}
 	f.Notes = []string{
 		fmt.Sprintf("Two boards of %s entries (packed, key suffix), the reads' layout; random ids.", SizeLabel(size)),
 		"bare: top10 ZRANGE 0 9 WITHSCORES; around11 ZRANK, then ZRANGE of the 11 around it (two round trips); get ZRANK ... WITHSCORE on Redis and Valkey 7.2+, ZSCORE and ZRANK in one MULTI/EXEC on 7.0 (a score and a rank of one moment, the answer Get gives), and beside it, bare-pair, ZSCORE and ZRANK pipelined (a weaker answer: other clients' commands may come between; no goal divides by it); rank ZRANK. On a key-suffix board the bare reader first finds the id's member with an HGET of a HASH id -> member, as a hand-written key-suffix board does (one more round trip); the library finds it in its id lookup. A peer such as redis-rank reads with the same commands.",
-		"One caller: the figure is what one read costs Redis, not how many commands a busy client's pipeline carries per system call.",
-		"The library's reads ask for nothing more (no total, no data, no other ranks). top10, and rank on a packed board, are then the very command the bare reader sends: their ratio is the run's noise between identical commands. get on a packed board is then the bare get's very commands too; around and a key-suffix get or rank are one script.",
+		"Each read at one caller (what one read costs Redis) and at 64 (c64: the callers' commands share each system call, as on a busy service; the bare reader's 64 callers share the same client as the library's).",
+		"The library's reads ask for nothing more (no total, no data, no other ranks). top10, and rank on a packed board, are then the very command the bare reader sends: their ratio is the run's noise between identical commands. get on a packed board is then the bare get's very commands too, and around ZRANK then ZRANGE (a script near the last entry, or when a write moved the id between them); a key-suffix get, rank or around is one script.",
 	}
 	return f, nil
+}
+
+// rcCallers are the workload's caller counts: one caller, what a read
+// costs alone; 64, what it costs when many callers' commands share each
+// system call, as on a busy service.
+var rcCallers = []int{1, 64}
+
+// costComparison is read rd of cb, by the library and by the bare
+// commands, at callers concurrent callers.
+func costComparison(env Env, cb *costBoard, rd costRead, label string, callers int, sq *seq) Comparison {
+	name, bench := rd.name+" "+label, rd.name
+	if callers > 1 {
+		name += fmt.Sprintf(" c%d", callers)
+		bench += fmt.Sprintf("-c%d", callers)
+	}
+	c := Comparison{Name: name, Case: name, Baseline: RCBare, Metric: RedisCPU, Callers: callers}
+	c.Variants = []Variant{
+		{Name: label, Bench: label + "/" + bench, Commands: rd.libCommands,
+			Op: func(ctx context.Context) error { return rd.lib(ctx, cb, pick(sq.next(), len(cb.ids))) }},
+		{Name: RCBare, Bench: "bare-" + label + "/" + bench, Commands: rd.bareCmds,
+			Op: func(ctx context.Context) error { return rd.bare(ctx, env.Client, cb, pick(sq.next(), len(cb.ids))) }},
+	}
+	if rd.pair != nil {
+		c.Variants = append(c.Variants, Variant{Name: RCPair, Bench: "pair-" + label + "/" + bench, Commands: rd.bareCmds,
+			Op: func(ctx context.Context) error { return rd.pair(ctx, env.Client, cb, pick(sq.next(), len(cb.ids))) }})
+	}
+	c.Goals = []Goal{{Variant: label, Short: "vs bare", Target: 1 + rcNoise,
+		Text: fmt.Sprintf("%s: Redis CPU per read <= 1.0x the bare commands' (within %.0f%%)", name, rcNoise*100)}}
+	return c
 }
 
 // index reads cb's ids (through the library) and stored members (ZRANGE),
