@@ -16,15 +16,7 @@ import (
 func TestArchivePlainWindow(t *testing.T) {
 	env := redistest.New(t)
 	ctx := t.Context()
-	p, err := NewPeriodic(env.Client, env.Prefix+"plain", testLayout(t), Every(200*time.Millisecond), time.Minute, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, _ := p.period.Window(time.Now())
-	if _, err := p.At(w.Start).Submit(ctx, Submission{ID: "p1", Values: []float64{1, 1, 1}}); err != nil {
-		t.Fatal(err)
-	}
-	time.Sleep(time.Until(w.End) + 10*time.Millisecond)
+	p, w := endedWindow(t, env, "plain", 200*time.Millisecond, 0)
 	a, err := p.Archive(ctx, w, ArchiveOptions{Top: 10})
 	if err != nil {
 		t.Fatal(err)
@@ -37,21 +29,30 @@ func TestArchivePlainWindow(t *testing.T) {
 	}
 }
 
+// endedWindow makes a periodic board of windows of length every, writes
+// one entry to its current window, and waits until the window has been
+// over for at least past.
+func endedWindow(t *testing.T, env *redistest.Env, name string, every, past time.Duration) (*Periodic, Window) {
+	t.Helper()
+	p, err := NewPeriodic(env.Client, env.Prefix+name, testLayout(t), Every(every), time.Minute, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, _ := p.period.Window(time.Now())
+	if _, err := p.At(w.Start).Submit(t.Context(), Submission{ID: "p1", Values: []float64{1, 1, 1}}); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(time.Until(w.End.Add(past)) + 10*time.Millisecond)
+	return p, w
+}
+
 // An archive whose retention ran out before now would expire at once:
 // Archive refuses it before claiming anything, so a later Archive of the
 // window is not kept waiting on a claim.
 func TestArchiveRefusesAnEndedRetention(t *testing.T) {
 	env := redistest.New(t)
 	ctx := t.Context()
-	p, err := NewPeriodic(env.Client, env.Prefix+"late", testLayout(t), Every(100*time.Millisecond), time.Minute, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, _ := p.period.Window(time.Now())
-	if _, err := p.At(w.Start).Submit(ctx, Submission{ID: "p1", Values: []float64{1, 1, 1}}); err != nil {
-		t.Fatal(err)
-	}
-	time.Sleep(time.Until(w.End.Add(50*time.Millisecond)) + 10*time.Millisecond)
+	p, w := endedWindow(t, env, "late", 100*time.Millisecond, 50*time.Millisecond)
 	before := dumpKeys(t, env)
 	if _, err := p.Archive(ctx, w, ArchiveOptions{Retention: 50 * time.Millisecond}); !errors.Is(err, ErrArgument) {
 		t.Fatalf("Archive with a retention ended before now = %v; want ErrArgument", err)

@@ -21,7 +21,7 @@ import (
 // its windows start (Period.From), as the program that writes the board
 // gives them.
 func archiveCommand() *command {
-	return &command{name: "board archive", args: []string{"NAME"},
+	return &command{name: "board archive", nonEmpty: true, args: []string{"NAME"},
 		help:   "keep an ended window's final standings in NAME:LABEL:final (Periodic.Archive), as the periodic board's archive would",
 		writes: "creates the archive board NAME:LABEL:final, a copy of the window's entries",
 		setup: func(fs *flag.FlagSet) runFunc {

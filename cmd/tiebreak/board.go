@@ -13,7 +13,7 @@ import (
 )
 
 func boardCommands() []*command {
-	return []*command{
+	return nonEmpty([]*command{
 		{name: "board describe", args: []string{"NAME"}, help: "a board's stored descriptor, generation, migration state, and hash slots (with CLUSTER SLOT-STATS where offered)",
 			setup: func(fs *flag.FlagSet) runFunc {
 				group := fs.String("group", "", "the board's `group` (board.Options.Group), if it has one")
@@ -66,7 +66,7 @@ func boardCommands() []*command {
 				cursor := fs.String("cursor", "", "start after this `cursor` (a page's next; default the top)")
 				return func(ctx context.Context, e *env, a []string) error { return boardScan(ctx, e, a[0], *cursor, r) }
 			}},
-	}
+	}...)
 }
 
 // boardRead are the flags of the board reads: the board's group, n (when

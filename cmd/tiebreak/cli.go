@@ -44,6 +44,10 @@ type command struct {
 	writes string
 	// resumes marks a command that reads, and writes only with --resume.
 	resumes bool
+	// nonEmpty marks a command none of whose arguments may be empty (a
+	// board's name, an id): an empty one is a usage error. The timeline
+	// commands say more of an empty ID themselves: how to name the zero one.
+	nonEmpty bool
 	// watches marks a command that runs until interrupted (SIGINT or
 	// SIGTERM, a normal end): --timeout bounds its connecting, and the
 	// command itself only when given.
@@ -51,6 +55,14 @@ type command struct {
 	// setup defines the command's own flags on fs and returns the function
 	// that runs it with their values.
 	setup func(fs *flag.FlagSet) runFunc
+}
+
+// nonEmpty marks each of cs nonEmpty.
+func nonEmpty(cs ...*command) []*command {
+	for _, c := range cs {
+		c.nonEmpty = true
+	}
+	return cs
 }
 
 // commands lists every command, in the order help shows them.
@@ -178,11 +190,8 @@ func parse(c *command, args []string) (*globals, []string, runFunc, error) {
 	case !more && len(pos) != want:
 		return nil, nil, nil, fmt.Errorf("want %d argument(s) (%s), got %d: %q", want, strings.Join(c.args, " "), len(pos), pos)
 	}
-	// No argument of a board command is empty: no name or id is. (The
-	// timeline commands say more of an empty ID themselves: how to name
-	// the zero one.)
 	for i, a := range pos {
-		if a == "" && strings.HasPrefix(c.name, "board ") {
+		if a == "" && c.nonEmpty {
 			name := strings.Trim(c.args[min(i, len(c.args)-1)], "[].")
 			return nil, nil, nil, fmt.Errorf("argument %d (%s) is empty", i+1, name)
 		}

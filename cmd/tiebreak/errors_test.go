@@ -253,3 +253,20 @@ func dumpKeys(t *testing.T, env *redistest.Env, pattern string) map[string]strin
 	}
 	return out
 }
+
+// Every board command refuses an empty name or id as a usage error: a
+// board command added later without nonEmpty fails here.
+func TestBoardCommandsAreNonEmpty(t *testing.T) {
+	n := 0
+	for _, c := range commands {
+		if strings.HasPrefix(c.name, "board ") {
+			n++
+			if !c.nonEmpty {
+				t.Errorf("%s: an empty argument is not refused (nonEmpty unset)", c.name)
+			}
+		}
+	}
+	if n < 10 {
+		t.Fatalf("%d board commands: the list was not read", n)
+	}
+}

@@ -19,7 +19,7 @@ import (
 const metaMoved = "moved"
 
 func migrationCommand() *command {
-	return &command{name: "board migration", args: []string{"NAME"}, resumes: true,
+	return &command{name: "board migration", nonEmpty: true, args: []string{"NAME"}, resumes: true,
 		help:   "a migration's or a resharding's progress, its lease and the time of its last step; --resume resumes it",
 		writes: "resumes the migration (Migrate to the stored target) or the resharding (Reshard to the stored count)",
 		setup: func(fs *flag.FlagSet) runFunc {

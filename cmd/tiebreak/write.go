@@ -19,20 +19,20 @@ import (
 // and changes nothing (main.go checks the flags before connecting).
 func writeCommands() []*command {
 	return []*command{
-		{name: "board remove", args: []string{"[NAME]", "ID..."},
+		{name: "board remove", nonEmpty: true, args: []string{"[NAME]", "ID..."},
 			help:   "remove ids from a board (Board.Remove, atomic); --group GROUP ID...: from every board of a group",
 			writes: "removes the entries of the ids, with their member data and rank indexes",
 			setup: func(fs *flag.FlagSet) runFunc {
 				group := fs.String("group", "", "remove the ids from every board of this `group` (then every argument is an id)")
 				return func(ctx context.Context, e *env, a []string) error { return boardRemove(ctx, e, *group, a) }
 			}},
-		{name: "board clear", args: []string{"NAME"}, help: "empty a board, keeping its descriptor (Board.Clear)",
+		{name: "board clear", nonEmpty: true, args: []string{"NAME"}, help: "empty a board, keeping its descriptor (Board.Clear)",
 			writes: "removes every entry of the board; its descriptor stays",
 			setup: func(fs *flag.FlagSet) runFunc {
 				n := shownFlag(fs, "removed")
 				return func(ctx context.Context, e *env, a []string) error { return boardClear(ctx, e, a[0], *n) }
 			}},
-		{name: "board drop", args: []string{"NAME"}, help: "remove a whole board, descriptor included (Board.Drop): sharded boards, windows and archives too; --windows: every window and archive of a periodic board",
+		{name: "board drop", nonEmpty: true, args: []string{"NAME"}, help: "remove a whole board, descriptor included (Board.Drop): sharded boards, windows and archives too; --windows: every window and archive of a periodic board",
 			writes: "removes every key of the board",
 			setup: func(fs *flag.FlagSet) runFunc {
 				n := shownFlag(fs, "removed")
