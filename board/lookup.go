@@ -70,7 +70,9 @@ func (b *Board) lookupMember(ctx context.Context, g *generation, id string) (mem
 // bucketCount reads the number of buckets of g's lookup (field 'n',
 // absent: 1) and keeps it.
 func (b *Board) bucketCount(ctx context.Context, g *generation) (int64, error) {
-	s, err := b.client.Do(ctx, b.client.B().Hget().Key(g.keys.lk).Field("n").Build()).ToString()
+	s, err := redisretry.DoBuilt(ctx, b.client, func() rueidis.Completed {
+		return b.client.B().Hget().Key(g.keys.lk).Field("n").Build()
+	}).ToString()
 	if rueidis.IsRedisNil(err) {
 		s, err = "1", nil
 	}

@@ -4,6 +4,7 @@ import (
 	"crypto/sha1"
 	"encoding/binary"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"math/bits"
 	"strconv"
@@ -156,6 +157,27 @@ func TestLookupCountGrowsUnderAHandle(t *testing.T) {
 	})
 	if got["evalsha_ro"] != "" || got["evalsha"] != "" {
 		t.Errorf("Get of %d ids (%d moved by splits) ran scripts: %v", len(ids), moved, got)
+	}
+	// Emptied, the lookup goes (its count with it) and grows again,
+	// smaller than the count the reader keeps: each id it holds is still
+	// found, each other one is absent.
+	if err := writer.Clear(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range ids[:100] {
+		mustSubmit(t, writer, Submission{ID: id, Values: []float64{7, 1, 2}})
+	}
+	if kept, now := reader.gen.Load().buckets.n.Load(), lookupCount(t, writer); kept <= now {
+		t.Fatalf("the reader keeps %d buckets, the lookup has %d: want more kept", kept, now)
+	}
+	for i, id := range ids {
+		e, err := reader.Get(ctx, id)
+		switch {
+		case i < 100 && (err != nil || e.ID != id || e.Values[0] != 7):
+			t.Fatalf("Get(%q) after the lookup grew again = %+v, %v", id, e, err)
+		case i >= 100 && !errors.Is(err, ErrNotFound):
+			t.Fatalf("Get(%q) of an id cleared = %+v, %v; want ErrNotFound", id, e, err)
+		}
 	}
 }
 

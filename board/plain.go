@@ -138,7 +138,10 @@ func (b *Board) valuesOf(n int) func(i int) []float64 {
 func (b *Board) plainRank(ctx context.Context, id string) (int64, error) {
 	return inGen(ctx, b, func(g *generation) (int64, error) {
 		_, r, err := b.rankIn(ctx, g, id)
-		return r + 1, err
+		if err != nil {
+			return 0, err
+		}
+		return r + 1, nil
 	})
 }
 

@@ -2,6 +2,7 @@ package board
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"sync"
@@ -56,6 +57,16 @@ func readsUnderWrites(t *testing.T, env *redistest.Env, l *pack.Layout, o Option
 	seed := rand.New(rand.NewPCG(1, 2))
 	for i := range ids {
 		mustSubmit(t, b, Submission{ID: fmt.Sprint(i), Values: values(seed)})
+	}
+	// An id never written: ErrNotFound, and a rank of 0, on every path.
+	if r, err := b.Rank(ctx, "absent", Ordinal); r != 0 || !errors.Is(err, ErrNotFound) {
+		t.Errorf("Rank(absent) = %d, %v; want 0, ErrNotFound", r, err)
+	}
+	if e, err := b.Get(ctx, "absent"); e.ID != "" || !errors.Is(err, ErrNotFound) {
+		t.Errorf("Get(absent) = %+v, %v; want ErrNotFound", e, err)
+	}
+	if l, err := b.Around(ctx, "absent", n); len(l.Entries) != 0 || !errors.Is(err, ErrNotFound) {
+		t.Errorf("Around(absent) = %+v, %v; want ErrNotFound", l, err)
 	}
 	stop := make(chan struct{})
 	var wg sync.WaitGroup

@@ -404,13 +404,13 @@ func (b *Board) page(ctx context.Context, op string, offset int64, n int, opts [
 // outside [1, 1000] (ErrArgument), and reports an id not on the board
 // as ErrNotFound.
 //
-// The answer is always one moment's. With no ReadOption, on a board whose
-// members are ids (packed, or key-suffix of one field), Around reads with
-// the bare commands, ZRANK then ZRANGE, in two round trips: Redis spends
-// less on them than on a script once many callers share a connection.
-// Near the last entry, or when a write moved the id between the two, a
-// third round trip, one script, answers. Otherwise Around is one script,
-// one round trip.
+// The answer is always one moment's. With no ReadOption, Around reads
+// with the bare commands, ZRANK then ZRANGE, in two round trips (three on
+// a key-suffix board of more than one field: an HGET of the id lookup
+// first): Redis spends less on them than on a script once many callers
+// share a connection. Near the last entry, or when a write moved the id
+// between them, one more round trip, one script, answers. With options,
+// Around is one script, one round trip.
 func (b *Board) Around(ctx context.Context, id string, n int, opts ...ReadOption) (List, error) {
 	if b.sh != nil {
 		return totalAsked(opts)(b.sh.Around(ctx, id, n, opts...))

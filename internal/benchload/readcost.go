@@ -111,7 +111,7 @@ var costReads = []costRead{
 			start := max(r-5, 0)
 			return c.Do(ctx, c.B().Zrange().Key(cb.z).Min(strconv.FormatInt(start, 10)).Max(strconv.FormatInt(start+10, 10)).Withscores().Build()).Error()
 		},
-		libCommands: []string{"zrank", "zrange", "evalsha"}, bareCmds: []string{"hget", "zrank", "zrange"}},
+		libCommands: []string{"hget", "zrank", "zrange", "evalsha"}, bareCmds: []string{"hget", "zrank", "zrange"}},
 	{name: "get",
 		lib: func(ctx context.Context, cb *costBoard, i int) error { _, err := cb.b.Get(ctx, cb.ids[i]); return err },
 		bare: func(ctx context.Context, c rueidis.Client, cb *costBoard, i int) error {
@@ -132,7 +132,7 @@ var costReads = []costRead{
 			}
 			return redisops.FirstErr(c.DoMulti(ctx, c.B().Zscore().Key(cb.z).Member(m).Build(), c.B().Zrank().Key(cb.z).Member(m).Build()))
 		},
-		libCommands: []string{"evalsha", "multi", "zscore", "zrank", "exec"}, bareCmds: []string{"hget", "zscore", "zrank", "multi", "exec"}},
+		libCommands: []string{"hget", "evalsha", "multi", "zscore", "zrank", "exec"}, bareCmds: []string{"hget", "zscore", "zrank", "multi", "exec"}},
 	{name: "rank",
 		lib: func(ctx context.Context, cb *costBoard, i int) error {
 			_, err := cb.b.Rank(ctx, cb.ids[i], board.Ordinal)
@@ -145,7 +145,7 @@ var costReads = []costRead{
 			}
 			return c.Do(ctx, c.B().Zrank().Key(cb.z).Member(m).Build()).Error()
 		},
-		libCommands: []string{"zrank", "evalsha"}, bareCmds: []string{"hget", "zrank"}},
+		libCommands: []string{"hget", "zrank", "evalsha"}, bareCmds: []string{"hget", "zrank"}},
 }
 
 // prepareReadCost loads a board per strategy and compares each read with
@@ -204,7 +204,7 @@ func prepareReadCost(ctx context.Context, env Env, cfg Config) (*Fixture, error)
 		fmt.Sprintf("Two boards of %s entries (packed, key suffix), the reads' layout; random ids.", SizeLabel(size)),
 		"bare: top10 ZRANGE 0 9 WITHSCORES; around11 ZRANK, then ZRANGE of the 11 around it (two round trips); get ZRANK ... WITHSCORE on Redis and Valkey 7.2+, ZSCORE and ZRANK in one MULTI/EXEC on 7.0 (a score and a rank of one moment, the answer Get gives), and beside it, bare-pair, ZSCORE and ZRANK pipelined (a weaker answer: other clients' commands may come between; no goal divides by it); rank ZRANK. On a key-suffix board the bare reader first finds the id's member with an HGET of a HASH id -> member, as a hand-written key-suffix board does (one more round trip); the library finds it in its id lookup. A peer such as redis-rank reads with the same commands.",
 		"Each read at one caller (what one read costs Redis) and at 64 (c64: the callers' commands share each system call, as on a busy service; the bare reader's 64 callers share the same client as the library's).",
-		"The library's reads ask for nothing more (no total, no data, no other ranks). top10, and rank on a packed board, are then the very command the bare reader sends: their ratio is the run's noise between identical commands. get on a packed board is then the bare get's very commands too, and around ZRANK then ZRANGE (a script near the last entry, or when a write moved the id between them); a key-suffix get, rank or around is one script.",
+		"The library's reads ask for nothing more (no total, no data, no other ranks). top10, and rank on a packed board, are then the very command the bare reader sends: their ratio is the run's noise between identical commands. get on a packed board is then the bare get's very commands too, and around ZRANK then ZRANGE (a script near the last entry, or when a write moved the id between them); on a key-suffix board the same commands after one HGET of the id's lookup bucket (the bare reader's HGET reads its own id HASH).",
 	}
 	return f, nil
 }
