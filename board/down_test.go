@@ -3,6 +3,7 @@ package board
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -11,11 +12,24 @@ import (
 
 // A server that is down: a write fails at once (ErrRedis, nothing sent),
 // a read with a deadline ends by it, and a read without one waits for the
-// server and answers once it is back, with every acknowledged write.
+// server and answers once it is back, with every acknowledged write: Top,
+// Get, Rank and Around, on both strategies (a key-suffix board's reads
+// find the member in its id lookup first).
 func TestServerDownReadsWaitWritesFail(t *testing.T) {
+	for _, s := range []Strategy{PackedScore, KeySuffix} {
+		t.Run(s.String(), func(t *testing.T) { serverDownReadsWait(t, s) })
+	}
+}
+
+// serverDownReadsWait is TestServerDownReadsWaitWritesFail on a board of
+// strategy s.
+func serverDownReadsWait(t *testing.T, s Strategy) {
 	srv, client := redistest.Private(t, "--appendonly", "yes", "--appendfsync", "always")
-	b := newBoard(t, client, "", "down", testLayout(t), Options{})
+	b := newBoard(t, client, "", "down", testLayout(t), Options{Strategy: s})
 	if _, err := b.Submit(t.Context(), Submission{ID: "ann", Values: []float64{3, 1, 1}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Get(t.Context(), "ann"); err != nil { // a key-suffix handle keeps its bucket count
 		t.Fatal(err)
 	}
 	if err := srv.Crash(); err != nil {
@@ -30,23 +44,55 @@ func TestServerDownReadsWaitWritesFail(t *testing.T) {
 	if !errors.Is(err, ErrRedis) && !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("a read with a deadline while the server is down: %v, want ErrRedis or the deadline", err)
 	}
-	read := make(chan error, 1)
-	go func() {
-		l, err := b.Top(t.Context(), 10)
-		if err == nil && (len(l.Entries) != 1 || l.Entries[0].ID != "ann") {
-			err = errors.New("the list is not ann's")
-		}
-		read <- err
-	}()
+	reads := map[string]func(ctx context.Context) error{
+		"Top": func(ctx context.Context) error { return annOnly(b.Top(ctx, 10)) },
+		"Around": func(ctx context.Context) error {
+			return annOnly(b.Around(ctx, "ann", 3))
+		},
+		"Get": func(ctx context.Context) error {
+			e, err := b.Get(ctx, "ann")
+			if err == nil && (e.ID != "ann" || e.Rank != 1) {
+				err = fmt.Errorf("Get(ann) = %+v", e)
+			}
+			return err
+		},
+		"Rank": func(ctx context.Context) error {
+			r, err := b.Rank(ctx, "ann", Ordinal)
+			if err == nil && r != 1 {
+				err = fmt.Errorf("Rank(ann) = %d", r)
+			}
+			return err
+		},
+	}
+	read := make(chan error, len(reads))
+	for name, r := range reads {
+		go func() {
+			if err := r(t.Context()); err != nil {
+				read <- fmt.Errorf("%s: %w", name, err)
+				return
+			}
+			read <- nil
+		}()
+	}
 	select {
 	case err := <-read:
 		t.Fatalf("a read without a deadline returned while the server is down: %v", err)
-	case <-time.After(300 * time.Millisecond): // it waits
+	case <-time.After(300 * time.Millisecond): // they wait
 	}
 	if err := srv.Restart(); err != nil {
 		t.Fatal(err)
 	}
-	if err := <-read; err != nil {
-		t.Errorf("the waiting read, once the server is back: %v", err)
+	for range reads {
+		if err := <-read; err != nil {
+			t.Errorf("a waiting read, once the server is back: %v", err)
+		}
 	}
+}
+
+// annOnly checks that a read's list is ann's entry alone.
+func annOnly(l List, err error) error {
+	if err == nil && (len(l.Entries) != 1 || l.Entries[0].ID != "ann") {
+		err = fmt.Errorf("the list %+v is not ann's", l.Entries)
+	}
+	return err
 }
