@@ -168,9 +168,8 @@ func (b *Board) rankIn(ctx context.Context, g *generation, id string) (string, i
 // and Valkey 7.2+), else ZSCORE and ZRANK in one MULTI/EXEC (one
 // snapshot, one round trip, and cheaper for Redis than a script), after
 // the lookup's HGET where id is not its member. get.lua answers when the
-// engine refuses the MULTI at its memory limit or a connection error
-// keeps it from Redis, or the lookup or the sorted set has no member of
-// id's.
+// engine refuses the MULTI at its memory limit, or the lookup or the
+// sorted set has no member of id's.
 func (b *Board) leanGet(ctx context.Context, id string) (Entry, error) {
 	e, err := inGen(ctx, b, func(g *generation) (Entry, error) {
 		m, err := b.memberIn(ctx, g, id)
@@ -186,7 +185,7 @@ func (b *Board) leanGet(ctx context.Context, id string) (Entry, error) {
 		}
 		return b.scoreAndRank(ctx, g, id, m)
 	})
-	if !errors.Is(err, errMultiOOM) && !errors.Is(err, errScript) && !multiUnsent(err) {
+	if !errors.Is(err, errMultiOOM) && !errors.Is(err, errScript) {
 		return e, err
 	}
 	return b.scriptGet(ctx, id)
@@ -206,14 +205,6 @@ func (b *Board) scriptGet(ctx context.Context, id string) (Entry, error) {
 		return Entry{}, fmt.Errorf("board: get reply %q: %w", strs, ErrReply)
 	}
 	return b.entry(strs[1], strs[0], strs[2])
-}
-
-// multiUnsent reports a MULTI/EXEC that a connection error kept from
-// Redis or from its reply. rueidis waits for the server and sends again a
-// read-only command, as the other reads are, but not a MULTI: leanGet then
-// reads with get.lua, read-only, which waits as they do.
-func multiUnsent(err error) bool {
-	return errors.Is(err, redisretry.ErrUnreachable) || errors.Is(err, redisretry.ErrNoReply)
 }
 
 // rankWithScore is leanGet's ZRANK ... WITHSCORE of id's member m. An
@@ -252,7 +243,7 @@ var errMultiOOM = errors.New("board: MULTI refused at the memory limit")
 // scoreAndRank is leanGet's MULTI, ZSCORE, ZRANK, EXEC of id's member m.
 func (b *Board) scoreAndRank(ctx context.Context, g *generation, id, m string) (Entry, error) {
 	c := b.client
-	res := redisretry.DoMultiBuilt(ctx, c, func() rueidis.Commands {
+	res := redisretry.DoReadMulti(ctx, c, func() rueidis.Commands {
 		return rueidis.Commands{c.B().Multi().Build(), c.B().Zscore().Key(g.keys.z).Member(m).Build(),
 			c.B().Zrank().Key(g.keys.z).Member(m).Build(), c.B().Exec().Build()}
 	})

@@ -3,11 +3,12 @@ package decimalmap
 import (
 	"context"
 	"fmt"
-	"github.com/redis/rueidis"
 	"math"
 	"slices"
 
+	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/internal/observed"
+	"github.com/tiebreak/tiebreak/internal/redisretry"
 )
 
 // Entry is one key of the map with its values.
@@ -171,13 +172,17 @@ func (m *Map) rangeEntries(ctx context.Context, what string, min, max Bound, rev
 // MaxCallValues+1, both in the direction rev says.
 func (m *Map) readRange(ctx context.Context, kb, eb [2]string, rev bool, fetch int) (keys, members []string, err error) {
 	b := m.client.B()
-	kr := b.Zrange().Key(m.keys.index).Min(kb[0]).Max(kb[1]).Bylex().Limit(0, int64(fetch)).Build()
-	er := b.Zrange().Key(m.keys.entries).Min(eb[0]).Max(eb[1]).Bylex().Limit(0, MaxCallValues+1).Build()
-	if rev {
-		kr = b.Zrange().Key(m.keys.index).Min(kb[1]).Max(kb[0]).Bylex().Rev().Limit(0, int64(fetch)).Build()
-		er = b.Zrange().Key(m.keys.entries).Min(eb[1]).Max(eb[0]).Bylex().Rev().Limit(0, MaxCallValues+1).Build()
-	}
-	res := m.client.DoMulti(ctx, b.Multi().Build(), kr, er, b.Exec().Build())
+	res := redisretry.DoReadMulti(ctx, m.client, func() rueidis.Commands {
+		if rev {
+			return rueidis.Commands{b.Multi().Build(),
+				b.Zrange().Key(m.keys.index).Min(kb[1]).Max(kb[0]).Bylex().Rev().Limit(0, int64(fetch)).Build(),
+				b.Zrange().Key(m.keys.entries).Min(eb[1]).Max(eb[0]).Bylex().Rev().Limit(0, MaxCallValues+1).Build(),
+				b.Exec().Build()}
+		}
+		kr := b.Zrange().Key(m.keys.index).Min(kb[0]).Max(kb[1]).Bylex().Limit(0, int64(fetch)).Build()
+		er := b.Zrange().Key(m.keys.entries).Min(eb[0]).Max(eb[1]).Bylex().Limit(0, MaxCallValues+1).Build()
+		return rueidis.Commands{b.Multi().Build(), kr, er, b.Exec().Build()}
+	})
 	for _, r := range res[:3] { // OK, QUEUED, QUEUED
 		if err := r.Error(); err != nil {
 			return nil, nil, redisErr("range", err)

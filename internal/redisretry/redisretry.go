@@ -31,6 +31,10 @@
 // give for a failed master's slots until a replica takes over) is
 // ErrUnreachable too: nothing was sent.
 //
+// A MULTI/EXEC of reads, which rueidis does not send again as it does a
+// read-only command, goes through [DoReadMulti]: sent again after a
+// connection error too, until the context ends, as rueidis does a read.
+//
 // The wait between two sends doubles from [FirstWait] up to [LongestWait],
 // with jitter; the sends stop when the caller's context ends, when the next
 // wait would pass the context's deadline, or after [MaxWait] in all; the
@@ -132,6 +136,39 @@ func DoBuilt(ctx context.Context, c rueidis.Client, build func() rueidis.Complet
 // makes, the same commands at every call: DoBuilt's way for a pipeline.
 func DoMultiBuilt(ctx context.Context, c rueidis.Client, build func() rueidis.Commands) []rueidis.RedisResult {
 	return doMulti(ctx, unwrap(c), build(), build)
+}
+
+// DoReadMulti is the wrapped client's DoMulti for commands that only read
+// (a MULTI/EXEC of reads, made for one snapshot): after a connection error
+// it waits for the server and sends them all again, until ctx ends, as
+// rueidis does by itself for a read-only command, which a MULTI is not.
+// So a read made of a MULTI waits for a server that is down as every
+// other read does. build makes the same commands at every call.
+func DoReadMulti(ctx context.Context, c rueidis.Client, build func() rueidis.Commands) []rueidis.RedisResult {
+	for n := 0; ; n++ {
+		res := DoMultiBuilt(ctx, c, build)
+		if !connectionLost(res) {
+			return res
+		}
+		d := min(LongestWait, FirstWait<<min(n, 16))
+		t := time.NewTimer(d/2 + rand.N(d/2+1))
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return res
+		case <-t.C:
+		}
+	}
+}
+
+// connectionLost reports a reply that is a connection error (explained).
+func connectionLost(res []rueidis.RedisResult) bool {
+	for _, r := range res {
+		if err := r.Error(); errors.Is(err, ErrUnreachable) || errors.Is(err, ErrNoReply) {
+			return true
+		}
+	}
+	return false
 }
 
 // unwrap returns the client a wrapped c sends through, or c.

@@ -212,3 +212,52 @@ func TestNoSlotIsUnreachable(t *testing.T) {
 		}
 	}
 }
+
+// A MULTI/EXEC of reads sent by DoReadMulti waits for a server that is
+// down, as rueidis makes a read-only command wait, and answers once the
+// server is back; with a deadline, it ends by it.
+func TestReadMultiWaitsForTheServer(t *testing.T) {
+	srv, c := redistest.Private(t, "--appendonly", "yes", "--appendfsync", "always")
+	ctx := context.Background()
+	if err := c.Do(ctx, c.B().Set().Key("k").Value("v").Build()).Error(); err != nil {
+		t.Fatal(err)
+	}
+	read := func(ctx context.Context) (string, error) {
+		res := redisretry.DoReadMulti(ctx, c, func() rueidis.Commands {
+			return rueidis.Commands{c.B().Multi().Build(), c.B().Get().Key("k").Build(), c.B().Exec().Build()}
+		})
+		arr, err := res[len(res)-1].ToArray()
+		if err != nil {
+			return "", err
+		}
+		return arr[0].ToString()
+	}
+	if err := srv.Crash(); err != nil {
+		t.Fatal(err)
+	}
+	dctx, cancel := context.WithTimeout(ctx, 200*time.Millisecond)
+	_, err := read(dctx)
+	cancel()
+	if !errors.Is(err, redisretry.ErrUnreachable) && !errors.Is(err, redisretry.ErrNoReply) && !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("a read with a deadline while the server is down: %v, want a connection error or the deadline", err)
+	}
+	got := make(chan error, 1)
+	go func() {
+		v, err := read(ctx)
+		if err == nil && v != "v" {
+			err = fmt.Errorf("GET k = %q", v)
+		}
+		got <- err
+	}()
+	select {
+	case err := <-got:
+		t.Fatalf("DoReadMulti returned while the server is down: %v", err)
+	case <-time.After(300 * time.Millisecond): // it waits
+	}
+	if err := srv.Restart(); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-got; err != nil {
+		t.Errorf("the waiting read, once the server is back: %v", err)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/internal/redisretry"
 )
 
 // crowdLimit is how many messages of the cursor's time unit the split
@@ -45,14 +46,16 @@ func (tl *Timeline[ID]) splitPage(ctx context.Context, op string, c cursor, n in
 // in the page's direction.
 func (tl *Timeline[ID]) unitAndRest(ctx context.Context, op string, c cursor, n int, older bool) (same, others []rueidis.RedisMessage, err error) {
 	b, key := tl.client.B(), tl.keys[0]
-	unit := b.Zrange().Key(key).Min(c.score).Max(c.score).Byscore().Limit(0, int64(tl.crowd)+1).Build()
-	var rest rueidis.Completed
-	if older {
-		rest = b.Zrange().Key(key).Min("("+c.score).Max("-inf").Byscore().Rev().Limit(0, int64(n)+1).Build()
-	} else {
-		rest = b.Zrange().Key(key).Min("("+c.score).Max("+inf").Byscore().Limit(0, int64(n)+1).Build()
-	}
-	res := tl.client.DoMulti(ctx, b.Multi().Build(), unit, rest, b.Exec().Build())
+	res := redisretry.DoReadMulti(ctx, tl.client, func() rueidis.Commands {
+		unit := b.Zrange().Key(key).Min(c.score).Max(c.score).Byscore().Limit(0, int64(tl.crowd)+1).Build()
+		var rest rueidis.Completed
+		if older {
+			rest = b.Zrange().Key(key).Min("("+c.score).Max("-inf").Byscore().Rev().Limit(0, int64(n)+1).Build()
+		} else {
+			rest = b.Zrange().Key(key).Min("("+c.score).Max("+inf").Byscore().Limit(0, int64(n)+1).Build()
+		}
+		return rueidis.Commands{b.Multi().Build(), unit, rest, b.Exec().Build()}
+	})
 	for _, r := range res[:3] { // OK, QUEUED, QUEUED
 		if err := r.Error(); err != nil {
 			return nil, nil, tl.redisErr(op, err)
