@@ -44,49 +44,25 @@ func serverDownReadsWait(t *testing.T, s Strategy) {
 	if !errors.Is(err, ErrRedis) && !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("a read with a deadline while the server is down: %v, want ErrRedis or the deadline", err)
 	}
-	reads := map[string]func(ctx context.Context) error{
-		"Top": func(ctx context.Context) error { return annOnly(b.Top(ctx, 10)) },
-		"Around": func(ctx context.Context) error {
-			return annOnly(b.Around(ctx, "ann", 3))
-		},
-		"Get": func(ctx context.Context) error {
+	ctx = t.Context()
+	redistest.ReadsWaitForRestart(t, srv, map[string]func() error{
+		"Top":    func() error { return annOnly(b.Top(ctx, 10)) },
+		"Around": func() error { return annOnly(b.Around(ctx, "ann", 3)) },
+		"Get": func() error {
 			e, err := b.Get(ctx, "ann")
 			if err == nil && (e.ID != "ann" || e.Rank != 1) {
 				err = fmt.Errorf("Get(ann) = %+v", e)
 			}
 			return err
 		},
-		"Rank": func(ctx context.Context) error {
+		"Rank": func() error {
 			r, err := b.Rank(ctx, "ann", Ordinal)
 			if err == nil && r != 1 {
 				err = fmt.Errorf("Rank(ann) = %d", r)
 			}
 			return err
 		},
-	}
-	read := make(chan error, len(reads))
-	for name, r := range reads {
-		go func() {
-			if err := r(t.Context()); err != nil {
-				read <- fmt.Errorf("%s: %w", name, err)
-				return
-			}
-			read <- nil
-		}()
-	}
-	select {
-	case err := <-read:
-		t.Fatalf("a read without a deadline returned while the server is down: %v", err)
-	case <-time.After(300 * time.Millisecond): // they wait
-	}
-	if err := srv.Restart(); err != nil {
-		t.Fatal(err)
-	}
-	for range reads {
-		if err := <-read; err != nil {
-			t.Errorf("a waiting read, once the server is back: %v", err)
-		}
-	}
+	})
 }
 
 // annOnly checks that a read's list is ann's entry alone.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"testing"
-	"time"
 
 	"github.com/tiebreak/tiebreak/internal/redistest"
 )
@@ -24,30 +23,15 @@ func TestRangeWaitsForTheServer(t *testing.T) {
 	if err := srv.Crash(); err != nil {
 		t.Fatal(err)
 	}
-	got := make(chan error, 2)
+	reads := map[string]func() error{}
 	for _, rev := range []bool{false, true} {
-		go func() {
+		reads[fmt.Sprintf("Range (Reverse %v)", rev)] = func() error {
 			es, err := m.Range(ctx, Query{Reverse: rev})
 			if err == nil && len(es) != 3 {
 				err = fmt.Errorf("%d keys, want 3", len(es))
 			}
-			if err != nil {
-				err = fmt.Errorf("Range (Reverse %v): %w", rev, err)
-			}
-			got <- err
-		}()
-	}
-	select {
-	case err := <-got:
-		t.Fatalf("a Range returned while the server is down: %v", err)
-	case <-time.After(300 * time.Millisecond): // they wait
-	}
-	if err := srv.Restart(); err != nil {
-		t.Fatal(err)
-	}
-	for range 2 {
-		if err := <-got; err != nil {
-			t.Errorf("a waiting Range, once the server is back: %v", err)
+			return err
 		}
 	}
+	redistest.ReadsWaitForRestart(t, srv, reads)
 }

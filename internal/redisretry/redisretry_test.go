@@ -241,23 +241,11 @@ func TestReadMultiWaitsForTheServer(t *testing.T) {
 	if !errors.Is(err, redisretry.ErrUnreachable) && !errors.Is(err, redisretry.ErrNoReply) && !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("a read with a deadline while the server is down: %v, want a connection error or the deadline", err)
 	}
-	got := make(chan error, 1)
-	go func() {
+	redistest.ReadsWaitForRestart(t, srv, map[string]func() error{"MULTI GET EXEC": func() error {
 		v, err := read(ctx)
 		if err == nil && v != "v" {
 			err = fmt.Errorf("GET k = %q", v)
 		}
-		got <- err
-	}()
-	select {
-	case err := <-got:
-		t.Fatalf("DoReadMulti returned while the server is down: %v", err)
-	case <-time.After(300 * time.Millisecond): // it waits
-	}
-	if err := srv.Restart(); err != nil {
-		t.Fatal(err)
-	}
-	if err := <-got; err != nil {
-		t.Errorf("the waiting read, once the server is back: %v", err)
-	}
+		return err
+	}})
 }

@@ -1,7 +1,9 @@
 package redistest
 
 import (
+	"fmt"
 	"testing"
+	"time"
 
 	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/internal/redisserver"
@@ -67,4 +69,35 @@ func PrivateCluster(t testing.TB, o ClusterOptions) (*Cluster, rueidis.Client) {
 	}
 	t.Cleanup(client.Close)
 	return c, client
+}
+
+// ReadsWaitForRestart runs each of reads, named, while srv is down (the
+// caller has crashed it), checks that none returns within 300 ms (a read
+// without a deadline waits for the server), restarts srv and checks that
+// each then returns nil. A read reports a wrong answer as an error.
+func ReadsWaitForRestart(t testing.TB, srv *Server, reads map[string]func() error) {
+	t.Helper()
+	got := make(chan error, len(reads))
+	for name, read := range reads {
+		go func() {
+			if err := read(); err != nil {
+				got <- fmt.Errorf("%s: %w", name, err)
+				return
+			}
+			got <- nil
+		}()
+	}
+	select {
+	case err := <-got:
+		t.Fatalf("a read returned while the server is down: %v", err)
+	case <-time.After(300 * time.Millisecond): // they wait
+	}
+	if err := srv.Restart(); err != nil {
+		t.Fatal(err)
+	}
+	for range reads {
+		if err := <-got; err != nil {
+			t.Errorf("a waiting read, once the server is back: %v", err)
+		}
+	}
 }

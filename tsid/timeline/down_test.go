@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"testing"
-	"time"
 
 	"github.com/tiebreak/tiebreak/internal/redistest"
 	"github.com/tiebreak/tiebreak/tsid"
@@ -26,39 +25,25 @@ func TestReadsWaitForTheServer(t *testing.T) {
 			if err := srv.Crash(); err != nil {
 				t.Fatal(err)
 			}
-			reads := map[string]func() (int, error){
-				"Before": func() (int, error) { p, err := tl.Before(ctx, 4<<22, 5); return len(p.Messages), err },
-				"After":  func() (int, error) { p, err := tl.After(ctx, 2<<22, 5); return len(p.Messages), err },
-				"Around": func() (int, error) { p, err := tl.Around(ctx, 3<<22, 5); return len(p.Messages), err },
-				"Latest": func() (int, error) { p, err := tl.Latest(ctx, 5); return len(p.Messages), err },
-			}
-			want := map[string]int{"Before": 3, "After": 3, "Around": 5, "Latest": 5}
-			got := make(chan error, len(reads))
-			for name, r := range reads {
-				go func() {
-					n, err := r()
-					if err == nil && n != want[name] {
-						err = fmt.Errorf("%d messages, want %d", n, want[name])
+			reads := map[string]func() error{}
+			for name, c := range map[string]struct {
+				read func() ([]Message[uint64], error)
+				want int
+			}{
+				"Before": {func() ([]Message[uint64], error) { p, err := tl.Before(ctx, 4<<22, 5); return p.Messages, err }, 3},
+				"After":  {func() ([]Message[uint64], error) { p, err := tl.After(ctx, 2<<22, 5); return p.Messages, err }, 3},
+				"Around": {func() ([]Message[uint64], error) { w, err := tl.Around(ctx, 3<<22, 5); return w.Messages, err }, 5},
+				"Latest": {func() ([]Message[uint64], error) { p, err := tl.Latest(ctx, 5); return p.Messages, err }, 5},
+			} {
+				reads[name] = func() error {
+					ms, err := c.read()
+					if err == nil && len(ms) != c.want {
+						err = fmt.Errorf("%d messages, want %d", len(ms), c.want)
 					}
-					if err != nil {
-						err = fmt.Errorf("%s: %w", name, err)
-					}
-					got <- err
-				}()
-			}
-			select {
-			case err := <-got:
-				t.Fatalf("a read returned while the server is down: %v", err)
-			case <-time.After(300 * time.Millisecond): // they wait
-			}
-			if err := srv.Restart(); err != nil {
-				t.Fatal(err)
-			}
-			for range reads {
-				if err := <-got; err != nil {
-					t.Errorf("a waiting read, once the server is back: %v", err)
+					return err
 				}
 			}
+			redistest.ReadsWaitForRestart(t, srv, reads)
 		})
 	}
 }
