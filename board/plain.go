@@ -57,8 +57,9 @@ func (b *Board) memberIn(ctx context.Context, g *generation, id string) (string,
 	return m, err
 }
 
-// absent is the error of a plain read that found no member m for id:
-// ErrNotFound where the id is its member, else errScript.
+// absent is the error of a plain read whose sorted set holds no member of
+// id's: ErrNotFound where the id is its own member, else errScript (the
+// member the lookup gave may have changed since).
 func (b *Board) absent(id string) error {
 	if b.memberIsID() {
 		return fmt.Errorf("board: id %q: %w", id, ErrNotFound)
