@@ -145,18 +145,11 @@ func DoMultiBuilt(ctx context.Context, c rueidis.Client, build func() rueidis.Co
 // So a read made of a MULTI waits for a server that is down as every
 // other read does. build makes the same commands at every call.
 func DoReadMulti(ctx context.Context, c rueidis.Client, build func() rueidis.Commands) []rueidis.RedisResult {
-	for n := 0; ; n++ {
+	w := waiter{ctx: ctx, untilDone: true}
+	for {
 		res := DoMultiBuilt(ctx, c, build)
-		if !connectionLost(res) {
+		if !connectionLost(res) || !w.wait() {
 			return res
-		}
-		d := min(LongestWait, FirstWait<<min(n, 16))
-		t := time.NewTimer(d/2 + rand.N(d/2+1))
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return res
-		case <-t.C:
 		}
 	}
 }
@@ -310,11 +303,14 @@ type waiter struct {
 	ctx   context.Context
 	start time.Time
 	n     int
+	// untilDone waits past MaxWait, until the context ends (a read, as
+	// rueidis waits to send a read-only command again).
+	untilDone bool
 }
 
 // wait sleeps before the next send and reports whether to make it: not
 // when the context has ended or would end during the wait, nor after
-// MaxWait in all.
+// MaxWait in all unless untilDone.
 func (w *waiter) wait() bool {
 	d := min(LongestWait, FirstWait<<min(w.n, 16))
 	w.n++
@@ -322,7 +318,7 @@ func (w *waiter) wait() bool {
 	if w.start.IsZero() {
 		w.start = time.Now() // the first refusal: the sends that pass are never timed
 	}
-	if time.Since(w.start)+d > MaxWait {
+	if !w.untilDone && time.Since(w.start)+d > MaxWait {
 		return false
 	}
 	if dl, ok := w.ctx.Deadline(); ok && time.Until(dl) < d {
