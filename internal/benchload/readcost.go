@@ -17,7 +17,9 @@ import (
 // against ZRANGE 0 9 WITHSCORES, Around(id, 11) against ZRANK then
 // ZRANGE, Get against ZRANK ... WITHSCORE (ZSCORE and ZRANK in a
 // MULTI/EXEC where the engine lacks the form: a score and a rank of one
-// moment, as Get's), Rank against ZRANK.
+// moment, as Get's), Rank against ZRANK. The bare reader decodes each
+// reply into the answer (members and scores, a rank), as any reader that
+// uses it must; it does not unpack scores into fields.
 // The bare reader is handed each entry's stored member, so it makes no
 // lookup; the library finds it from the id. A peer such as redis-rank
 // reads with these very commands (or a script of them), so the bare
@@ -91,7 +93,8 @@ var costReads = []costRead{
 	{name: "top10",
 		lib: func(ctx context.Context, cb *costBoard, _ int) error { _, err := cb.b.Top(ctx, 10); return err },
 		bare: func(ctx context.Context, c rueidis.Client, cb *costBoard, _ int) error {
-			return c.Do(ctx, c.B().Zrange().Key(cb.z).Min("0").Max("9").Withscores().Build()).Error()
+			_, err := c.Do(ctx, c.B().Zrange().Key(cb.z).Min("0").Max("9").Withscores().Build()).AsZScores()
+			return err
 		},
 		libCommands: []string{"zrange"}, bareCmds: []string{"zrange"}},
 	{name: "around11",
@@ -109,7 +112,8 @@ var costReads = []costRead{
 				return err
 			}
 			start := max(r-5, 0)
-			return c.Do(ctx, c.B().Zrange().Key(cb.z).Min(strconv.FormatInt(start, 10)).Max(strconv.FormatInt(start+10, 10)).Withscores().Build()).Error()
+			_, err = c.Do(ctx, c.B().Zrange().Key(cb.z).Min(strconv.FormatInt(start, 10)).Max(strconv.FormatInt(start+10, 10)).Withscores().Build()).AsZScores()
+			return err
 		},
 		libCommands: []string{"hget", "zrank", "zrange", "evalsha"}, bareCmds: []string{"hget", "zrank", "zrange"}},
 	{name: "get",
@@ -120,17 +124,26 @@ var costReads = []costRead{
 				return err
 			}
 			if cb.withScore {
-				return c.Do(ctx, c.B().Zrank().Key(cb.z).Member(m).Withscore().Build()).Error()
+				return rankAndScore(c.Do(ctx, c.B().Zrank().Key(cb.z).Member(m).Withscore().Build()).ToArray())
 			}
-			return redisops.FirstErr(c.DoMulti(ctx, c.B().Multi().Build(), c.B().Zscore().Key(cb.z).Member(m).Build(),
-				c.B().Zrank().Key(cb.z).Member(m).Build(), c.B().Exec().Build()))
+			rs := c.DoMulti(ctx, c.B().Multi().Build(), c.B().Zscore().Key(cb.z).Member(m).Build(),
+				c.B().Zrank().Key(cb.z).Member(m).Build(), c.B().Exec().Build())
+			if err := redisops.FirstErr(rs); err != nil {
+				return err
+			}
+			return scoreAndRank(rs[3].ToArray())
 		},
 		pair: func(ctx context.Context, c rueidis.Client, cb *costBoard, i int) error {
 			m, err := cb.member(ctx, c, i)
 			if err != nil {
 				return err
 			}
-			return redisops.FirstErr(c.DoMulti(ctx, c.B().Zscore().Key(cb.z).Member(m).Build(), c.B().Zrank().Key(cb.z).Member(m).Build()))
+			rs := c.DoMulti(ctx, c.B().Zscore().Key(cb.z).Member(m).Build(), c.B().Zrank().Key(cb.z).Member(m).Build())
+			if _, err := rs[0].AsFloat64(); err != nil {
+				return err
+			}
+			_, err = rs[1].AsInt64()
+			return err
 		},
 		libCommands: []string{"hget", "evalsha", "multi", "zscore", "zrank", "exec"}, bareCmds: []string{"hget", "zscore", "zrank", "multi", "exec"}},
 	{name: "rank",
@@ -143,9 +156,42 @@ var costReads = []costRead{
 			if err != nil {
 				return err
 			}
-			return c.Do(ctx, c.B().Zrank().Key(cb.z).Member(m).Build()).Error()
+			_, err = c.Do(ctx, c.B().Zrank().Key(cb.z).Member(m).Build()).AsInt64()
+			return err
 		},
 		libCommands: []string{"hget", "zrank", "evalsha"}, bareCmds: []string{"hget", "zrank"}},
+}
+
+// rankAndScore decodes the reply of ZRANK ... WITHSCORE, as the bare get
+// uses it.
+func rankAndScore(vs []rueidis.RedisMessage, err error) error {
+	if err != nil {
+		return err
+	}
+	if len(vs) != 2 {
+		return fmt.Errorf("readcost: ZRANK WITHSCORE replied %d values", len(vs))
+	}
+	if _, err := vs[0].AsInt64(); err != nil {
+		return err
+	}
+	_, err = vs[1].AsFloat64()
+	return err
+}
+
+// scoreAndRank decodes the EXEC reply of ZSCORE and ZRANK, as the bare get
+// uses it.
+func scoreAndRank(vs []rueidis.RedisMessage, err error) error {
+	if err != nil {
+		return err
+	}
+	if len(vs) != 2 {
+		return fmt.Errorf("readcost: EXEC replied %d values", len(vs))
+	}
+	if _, err := vs[0].AsFloat64(); err != nil {
+		return err
+	}
+	_, err = vs[1].AsInt64()
+	return err
 }
 
 // prepareReadCost loads a board per strategy and compares each read with
@@ -202,7 +248,7 @@ func prepareReadCost(ctx context.Context, env Env, cfg Config) (*Fixture, error)
 	}
 	f.Notes = []string{
 		fmt.Sprintf("Two boards of %s entries (packed, key suffix), the reads' layout; random ids.", SizeLabel(size)),
-		"bare: top10 ZRANGE 0 9 WITHSCORES; around11 ZRANK, then ZRANGE of the 11 around it (two round trips); get ZRANK ... WITHSCORE on Redis and Valkey 7.2+, ZSCORE and ZRANK in one MULTI/EXEC on 7.0 (a score and a rank of one moment, the answer Get gives), and beside it, bare-pair, ZSCORE and ZRANK pipelined (a weaker answer: other clients' commands may come between; no goal divides by it); rank ZRANK. On a key-suffix board the bare reader first finds the id's member with an HGET of a HASH id -> member, as a hand-written key-suffix board does (one more round trip); the library finds it in its id lookup. A peer such as redis-rank reads with the same commands.",
+		"bare: top10 ZRANGE 0 9 WITHSCORES; around11 ZRANK, then ZRANGE of the 11 around it (two round trips); get ZRANK ... WITHSCORE on Redis and Valkey 7.2+, ZSCORE and ZRANK in one MULTI/EXEC on 7.0 (a score and a rank of one moment, the answer Get gives), and beside it, bare-pair, ZSCORE and ZRANK pipelined (a weaker answer: other clients' commands may come between; no goal divides by it); rank ZRANK. On a key-suffix board the bare reader first finds the id's member with an HGET of a HASH id -> member, as a hand-written key-suffix board does (one more round trip); the library finds it in its id lookup. The bare reader decodes each reply into its answer (members and scores, a rank), as a reader that uses the answer must; it leaves scores packed. A peer such as redis-rank reads with the same commands.",
 		"Each read at one caller (what one read costs Redis) and at 64 (c64: the callers' commands share each system call, as on a busy service; the bare reader's 64 callers share the same client as the library's).",
 		"The library's reads ask for nothing more (no total, no data, no other ranks). top10, and rank on a packed board, are then the very command the bare reader sends: their ratio is the run's noise between identical commands. get on a packed board is then the bare get's very commands too, and around ZRANK then ZRANGE (a script near the last entry, or when a write moved the id between them); on a key-suffix board the same commands after one HGET of the id's lookup bucket (the bare reader's HGET reads its own id HASH).",
 	}
