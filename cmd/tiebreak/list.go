@@ -20,7 +20,7 @@ func listCommands() []*command {
 		help: "the boards, timelines, maps, limited keys and leagues found by SCAN, with their size",
 		setup: func(fs *flag.FlagSet) runFunc {
 			var o listOptions
-			fs.StringVar(&o.prefix, "prefix", "", "only objects whose name (a grouped board's group) starts with `P`")
+			fs.StringVar(&o.prefix, "prefix", "", "only objects whose name starts with `P` (a grouped board's group, or GROUP/NAME, as it is listed)")
 			fs.StringVar(&o.kind, "kind", "", "only objects of this `kind`: board, timeline, map, limiter or league")
 			fs.StringVar(&o.limiterPrefix, "limiter-prefix", defaultLimiterPrefix, limiterPrefixHelp)
 			return func(ctx context.Context, e *env, _ []string) error { return list(ctx, e, o) }
@@ -100,10 +100,15 @@ func list(ctx context.Context, e *env, o listOptions) error {
 
 // scanPattern is the SCAN MATCH pattern of the keys of kind whose name
 // starts with prefix.
+// A board's prefix may name a group and the start of its boards' names,
+// as a grouped board is spelled: "game/weekly" finds game/weekly:2026-W48.
 func scanPattern(kind, prefix, limiterPrefix string) string {
 	p := globEscape(prefix) + "*"
 	switch kind {
 	case kindBoard:
+		if g, n, ok := strings.Cut(prefix, "/"); ok {
+			return "tb:{" + globEscape(g) + "}:{" + globEscape(n) + "*"
+		}
 		return "tb:{" + p // meta and entries of every board, grouped or not
 	case kindTimeline:
 		return "tl:{" + p + "}:z"
@@ -139,6 +144,9 @@ func scanKind(ctx context.Context, e *env, kind string, o listOptions) ([]*objec
 	for _, key := range slices.Compact(keys) { // a replica may list a key again
 		p, ok := parseKey(key, o.limiterPrefix)
 		if !ok || p.kind != kind {
+			continue
+		}
+		if kind == kindBoard && strings.Contains(o.prefix, "/") && !strings.HasPrefix(p.group+"/"+p.name, o.prefix) {
 			continue
 		}
 		id := [2]string{p.group, p.name}

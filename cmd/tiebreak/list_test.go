@@ -90,6 +90,23 @@ func testList(t *testing.T, bin string) {
 			t.Errorf("list of nothing --json = %#v, want []", none)
 		}
 	})
+	t.Run("grouped prefix", func(t *testing.T) {
+		// A prefix spelled as a grouped board is listed: GROUP/NAME.
+		for _, prefix := range []string{env.Prefix + "_season/", env.Prefix + "_season/ki", env.Prefix + "_season/kills"} {
+			var got []object
+			c.json(&got, "list", "--prefix", prefix)
+			if diff := cmp.Diff(want[4:5], got, ignore); diff != "" {
+				t.Errorf("list --prefix %s --json (-want +got):\n%s", prefix, diff)
+			}
+		}
+		for _, prefix := range []string{env.Prefix + "_season/x", env.Prefix + "_seaso/kills", env.Prefix + "_arena/"} {
+			var none []object
+			c.json(&none, "list", "--prefix", prefix)
+			if len(none) != 0 {
+				t.Errorf("list --prefix %s --json = %#v, want []", prefix, none)
+			}
+		}
+	})
 	t.Run("table", func(t *testing.T) {
 		out := c.ok("list", "--prefix", env.Prefix)
 		lines := strings.Split(strings.TrimSpace(out), "\n")
