@@ -95,7 +95,10 @@ const archiveBatch = 1000
 // It refuses (ErrArgument) a window not of the Periodic's period, one that
 // has not ended, bad options, and a Retention that ran out before now
 // (the archive would expire at once), before writing anything; a window
-// whose board no longer exists, with no archive made, is ErrNotFound.
+// whose board no longer exists, with no archive made, is ErrNotFound. An
+// archive made, or being made, with other options (another Top, or a
+// Retention that ends at another time) is ErrMismatch, nothing written:
+// every caller gets the same archive, or an error.
 // Redis errors wrap ErrRedis.
 func (p *Periodic) Archive(ctx context.Context, w Window, o ArchiveOptions) (*Board, error) {
 	if p.opts.Observer != nil {
@@ -192,8 +195,9 @@ func (p *Periodic) archived(ctx context.Context, w Window) (*Board, error) {
 
 // archive is a window's archive board and the key of its making's state.
 type archive struct {
-	b   *Board
-	key string // the state HASH, tb:{<archive name>}:archive
+	b    *Board
+	key  string // the state HASH, tb:{<archive name>}:archive
+	opts string // the options asked (archiveOpts), which the state keeps
 }
 
 // archiveBoard checks w and o and returns the handle of w's archive.
@@ -219,7 +223,20 @@ func (p *Periodic) archiveBoard(w Window, o ArchiveOptions) (*archive, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &archive{b: b, key: b.prefix + "archive"}, nil
+	return &archive{b: b, key: b.prefix + "archive", opts: archiveOpts(o, opts.expireAt)}, nil
+}
+
+// archiveOpts is how an archive's state names the options it is made
+// with: its Top and the end of its retention.
+func archiveOpts(o ArchiveOptions, expireAt time.Time) string {
+	top := "every entry"
+	if o.Top > 0 {
+		top = "Top " + strconv.FormatInt(o.Top, 10)
+	}
+	if expireAt.IsZero() {
+		return top + ", kept forever"
+	}
+	return top + ", kept until " + expireAt.UTC().Format(time.RFC3339Nano)
 }
 
 // claimState is the answer of a claim.
@@ -231,10 +248,13 @@ type claimState struct {
 // claim asks to make the archive: "done", "busy" (another caller makes it)
 // or "claimed", with the cursor and count to resume from.
 func (a *archive) claim(ctx context.Context, token string) (claimState, error) {
-	args := []string{"claim", token, strconv.FormatInt(archiveLease.Milliseconds(), 10)}
+	args := []string{"claim", token, strconv.FormatInt(archiveLease.Milliseconds(), 10), a.opts}
 	strs, err := a.b.arrayReply("archive", archiveScript.Exec(ctx, a.b.client, []string{a.key, a.b.prefix + "meta"}, args))
 	if err != nil || len(strs) == 0 {
 		return claimState{}, errors.Join(err, fmt.Errorf("board: archive claim reply %q: %w", strs, ErrReply))
+	}
+	if strs[0] == "mismatch" && len(strs) == 2 {
+		return claimState{}, fmt.Errorf("board: archive %s: made with %s, asked with %s: %w", a.b.name, strs[1], a.opts, ErrMismatch)
 	}
 	st := claimState{state: strs[0]}
 	if st.state == "claimed" && len(strs) == 3 {

@@ -72,3 +72,47 @@ func TestArchiveRefusesAnEndedRetention(t *testing.T) {
 		t.Errorf("archive Len = %d, %v; want 1", n, err)
 	}
 }
+
+// Every caller of Archive gets the same archive or an error: one asked
+// with other options than it is made with (or being made with) is
+// ErrMismatch, and changes nothing; the same options get it.
+func TestArchiveRefusesOtherOptions(t *testing.T) {
+	env := redistest.New(t)
+	ctx := t.Context()
+	p, w := endedWindow(t, env, "opts", 200*time.Millisecond, 0)
+	made := ArchiveOptions{Top: 10, Retention: time.Hour}
+	// A claim of the first caller, which then stops: the archive is being
+	// made with its options.
+	a, err := p.archiveBoard(w, made)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st, err := a.claim(ctx, newToken()); err != nil || st.state != "claimed" {
+		t.Fatalf("claim = %+v, %v; want claimed", st, err)
+	}
+	others := []ArchiveOptions{{Top: 5, Retention: time.Hour}, {Top: 10}, {Top: 10, Retention: 2 * time.Hour}, {Retention: time.Hour}}
+	refused := func(when string) {
+		t.Helper()
+		for _, o := range others {
+			before := dumpKeys(t, env)
+			if _, err := p.Archive(ctx, w, o); !errors.Is(err, ErrMismatch) {
+				t.Errorf("%s: Archive with %+v = %v; want ErrMismatch", when, o, err)
+			}
+			if after := dumpKeys(t, env); !maps.Equal(before, after) {
+				t.Errorf("%s: the refused Archive with %+v changed keys", when, o)
+			}
+		}
+	}
+	refused("while being made")
+	b, err := p.Archive(ctx, w, made) // takes over once the lease runs out
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, err := b.Len(ctx); err != nil || n != 1 {
+		t.Errorf("archive Len = %d, %v; want 1", n, err)
+	}
+	refused("once made")
+	if _, err := p.Archive(ctx, w, made); err != nil {
+		t.Errorf("Archive again with its options = %v", err)
+	}
+}

@@ -311,7 +311,7 @@ func groupBoards(ctx context.Context, e *env, group string) ([]*boardRef, error)
 }
 
 // groupRemove removes ids from every board of group and from its shared
-// member data, in one atomic script.
+// member data (removeFromGroup: one atomic script for up to 16 boards).
 func groupRemove(ctx context.Context, e *env, group string, ids []string) error {
 	refs, err := groupBoards(ctx, e, group)
 	if err != nil {
@@ -373,13 +373,11 @@ func groupRemove(ctx context.Context, e *env, group string, ids []string) error 
 		count(c.Count, "entries"), len(c.Affected), len(ids), len(refs), group))
 }
 
-// removeFromGroup removes ids from every board of boards, one group, and
-// from the group's shared member data, in one atomic script, and returns
-// how many entries were removed.
 // removeFromGroup removes ids from boards with Group.Remove: one atomic
 // script for up to 16 boards (the most a Group holds); a group of more is
 // removed from in parts of 16, each atomic, not across them (a failure
-// says how far it went; the command run again finds what is left).
+// says how far it went; the command run again finds what is left). It
+// returns how many entries were removed.
 func removeFromGroup(ctx context.Context, boards []*board.Board, ids []string) (int64, error) {
 	var n int64
 	for from := 0; from < len(boards); from += groupPart {
