@@ -24,13 +24,17 @@ import (
 // connection idle for its Dialer.KeepAlive, a second by default), and on an engine
 // with CLIENT SETINFO (Redis 7.2 or later, Valkey) aclSetInfo too: rueidis
 // names its library on every new connection. Redis 7.0 refuses an ACL
-// that names client|setinfo, which it does not know. A user needs aclWait
+// that names client|setinfo, which it does not know. A client that keeps
+// rueidis's client-side cache on (its default, which the tests' users
+// keep) needs aclTracking: rueidis turns tracking on (CLIENT TRACKING ON
+// OPTIN) on every new connection, and a connection refused it fails. A user needs aclWait
 // when its writes wait for replicas, and aclWaitAOF when they wait for
 // the disk (WaitAOF: Redis 7.2 or later, Valkey; Redis 7.0 refuses a rule
 // that names waitaof too).
 const (
 	aclConnection = "+cluster|slots +cluster|shards +ping"
 	aclSetInfo    = "+client|setinfo"
+	aclTracking   = "+client|tracking"
 	aclWait       = "+wait"
 	aclWaitAOF    = "+waitaof"
 	aclBoard      = "+evalsha +eval +evalsha_ro +eval_ro +multi +exec +time +zcard +scard +sscan +srandmember " +
@@ -82,7 +86,7 @@ func aclUser(t *testing.T, srv *redistest.Server, admin rueidis.Client, name, co
 	if err != nil {
 		t.Fatal(err)
 	}
-	rules := append([]string{"reset", "on", ">pw"}, strings.Fields(aclConnection+" "+commands)...)
+	rules := append([]string{"reset", "on", ">pw"}, strings.Fields(aclConnection+" "+aclTracking+" "+commands)...)
 	if e.ClientSetInfo() {
 		rules = append(rules, aclSetInfo)
 	}
@@ -92,7 +96,7 @@ func aclUser(t *testing.T, srv *redistest.Server, admin rueidis.Client, name, co
 	if err := admin.Do(context.Background(), admin.B().AclSetuser().Username(name).Rule(rules...).Build()).Error(); err != nil {
 		t.Fatalf("ACL SETUSER %s: %v", name, err)
 	}
-	c, err := rueidis.NewClient(rueidis.ClientOption{InitAddress: []string{srv.Addr}, Username: name, Password: "pw", DisableCache: true})
+	c, err := rueidis.NewClient(rueidis.ClientOption{InitAddress: []string{srv.Addr}, Username: name, Password: "pw"})
 	if err != nil {
 		t.Fatalf("connect as %s: %v", name, err)
 	}
@@ -198,6 +202,7 @@ func TestACLTableIsTheDocs(t *testing.T) {
 	for _, row := range []struct{ what, commands string }{
 		{"every client (rueidis asks whether the server is a cluster when it connects, and sends `PING` on a connection idle for its `Dialer.KeepAlive`, a second by default)", aclConnection},
 		{"every client on Redis 7.2 or later and on Valkey", aclSetInfo},
+		{"every client that keeps rueidis's client-side cache on", aclTracking},
 		{"`board`", aclBoard},
 		{"`tsid/timeline`", aclTimeline},
 		{"`decimalmap`", aclDecimalmap},
