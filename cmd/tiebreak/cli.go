@@ -192,8 +192,12 @@ func parse(c *command, args []string) (*globals, []string, runFunc, error) {
 	}
 	for i, a := range pos {
 		if a == "" && c.nonEmpty {
-			name := strings.Trim(c.args[min(i, len(c.args)-1)], "[].")
-			return nil, nil, nil, fmt.Errorf("argument %d (%s) is empty", i+1, name)
+			// An optional argument's place may hold the next one (board
+			// remove --group takes ids only): it is not named.
+			if name := c.args[min(i, len(c.args)-1)]; !strings.HasPrefix(name, "[") {
+				return nil, nil, nil, fmt.Errorf("argument %d (%s) is empty", i+1, strings.TrimSuffix(name, "..."))
+			}
+			return nil, nil, nil, fmt.Errorf("argument %d is empty", i+1)
 		}
 	}
 	return g, pos, fn, nil

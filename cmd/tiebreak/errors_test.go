@@ -101,6 +101,8 @@ func testUsage(t *testing.T, bin string) {
 		{[]string{"board", "top", "a{b"}, "holds a brace"},
 		{[]string{"board", "get", "a", ""}, "argument 2 (ID) is empty"},
 		{[]string{"board", "remove", "a", "x", "", "--dry-run"}, "argument 3 (ID) is empty"},
+		{[]string{"board", "remove", "--group", "g", "", "--dry-run"}, "argument 1 is empty"},
+		{[]string{"board", "remove", "", "x", "--dry-run"}, "argument 1 is empty"},
 		{[]string{"board", "top", ""}, "argument 1 (NAME) is empty"},
 		{[]string{"board", "scan", "a", "--cursor", "%%"}, "no board named"}, // the board is checked first
 		{[]string{"list", "--kind", "boards"}, `--kind "boards", want one of board, timeline, map, limiter`},
