@@ -49,6 +49,9 @@ func testErrors(t *testing.T, bin string) {
 		c.fails(exitFailure, []string{`"` + p + `_grp/` + p + `_days" is a periodic board`, `"` + p + `_grp/` + days.At(time.Now()).Name() + `"`}, "board", "top", p+"_grp/"+p+"_days")
 		c.fails(exitFailure, []string{`no limiter named "` + p + `_nolim"`, "--limiter-prefix"}, "limiter", "get", p+"_nolim", "--window", "1s")
 		c.fails(exitFailure, []string{`no board named "` + p + `_none" (no key tb:{` + p + `_none}:meta) (not found)`}, "board", "top", p+"_none")
+		// A board named as one of a group, without its group.
+		seedArena(t, ctx, env.Client, p+"_solo", board.Options{Group: p + "_grp"})
+		c.fails(exitFailure, []string{`no board named "` + p + `_solo"`, `a board of a group is named GROUP/NAME: ` + p + `_grp/` + p + `_solo`}, "board", "top", p+"_solo")
 		c.fails(exitFailure, []string{`no board named "` + p + `_none"`}, "board", "describe", p+"_none")
 		c.fails(exitFailure, []string{`no timeline named "` + p + `_none"`, "an empty timeline has no key"}, "timeline", "latest", p+"_none", "--layout", "TSID")
 		c.fails(exitFailure, []string{`no map named "` + p + `_none"`}, "map", "range", p+"_none")

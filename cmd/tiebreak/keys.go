@@ -3,11 +3,13 @@ package main
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/tiebreak/tiebreak/board"
+	"github.com/tiebreak/tiebreak/internal/redisops"
 	"github.com/tiebreak/tiebreak/ratelimit"
 )
 
@@ -207,6 +209,9 @@ func notFound(ctx context.Context, e *env, kind, name, key, limiterPrefix string
 		if w := aWindowOf(ctx, e, name, time.Now()); w != "" {
 			msg += fmt.Sprintf("; %q is a periodic board: its windows are boards of their own, named NAME:LABEL, as %q (tiebreak list --prefix %s lists them)", name, w, name)
 		}
+		if in := groupedAs(ctx, e, name); len(in) > 0 {
+			msg += fmt.Sprintf("; a board of a group is named GROUP/NAME: %s", strings.Join(in, ", "))
+		}
 	case kindLimiter:
 		if limiterPrefix == defaultLimiterPrefix {
 			msg += "; a limiter whose ratelimit.Options.Prefix is not the default is named with --limiter-prefix"
@@ -243,6 +248,28 @@ func leagueKey(after string) bool {
 		return true
 	}
 	return strings.HasSuffix(after, ":placed") || strings.HasSuffix(after, ":cohorts") || strings.HasSuffix(after, ":rolled")
+}
+
+// groupedAs returns the names (GROUP/NAME) of the boards named name in a
+// group, at most three, found by SCAN; none when name is itself
+// GROUP/NAME.
+func groupedAs(ctx context.Context, e *env, name string) []string {
+	if strings.Contains(name, "/") {
+		return nil
+	}
+	metas, err := redisops.ScanKeys(ctx, e.client, "tb:{*}:{"+globEscape(name)+"}:meta")
+	if err != nil {
+		return nil
+	}
+	slices.Sort(metas)
+	var out []string
+	for _, k := range metas {
+		group, rest, ok := strings.Cut(strings.TrimPrefix(k, "tb:{"), "}:{")
+		if ok && rest == name+"}:meta" && len(out) < 3 {
+			out = append(out, group+"/"+name)
+		}
+	}
+	return out
 }
 
 // aWindowOf returns the name of a window of the periodic board name
