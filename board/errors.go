@@ -80,7 +80,7 @@ var (
 	errName          = errs.Invalid("invalid name")
 	errID            = errs.Invalid("invalid id")
 	errValue         = errs.Invalid("invalid value")
-	errDenseDisabled = errs.Invalid("dense ranks not enabled")
+	errDenseDisabled = errs.Invalid("no dense ranks: the board's Options.DenseRanks is false")
 )
 
 // errExpired reports a write to a periodic board whose window, with its

@@ -160,7 +160,7 @@ func (b *Board) checkSubmission(s Submission) error {
 		return fmt.Errorf("board: id %s: request id of %d bytes, over %d: %w", clip.Quote(s.ID), len(s.RequestID), maxRequestIDLen, ErrArgument)
 	}
 	if len(s.Data) > maxDataLen {
-		return fmt.Errorf("board: id %s: %d bytes of data, over maxDataLen = %d: %w", clip.Quote(s.ID), len(s.Data), maxDataLen, ErrArgument)
+		return fmt.Errorf("board: id %s: %d bytes of data, over the %d member data may hold: %w", clip.Quote(s.ID), len(s.Data), maxDataLen, ErrArgument)
 	}
 	if int(s.Policy) >= len(policyCodes) {
 		return fmt.Errorf("board: unknown policy %v, want Replace, Best or PerField: %w", s.Policy, ErrArgument)

@@ -299,7 +299,7 @@ func (b *Board) kindCode(kind RankKind) (string, error) {
 		return "c", nil
 	case Dense:
 		if !b.opts.DenseRanks {
-			return "", fmt.Errorf("board: %w", errDenseDisabled)
+			return "", fmt.Errorf("board: rank kind Dense: %w", errDenseDisabled)
 		}
 		return "d", nil
 	case ModifiedCompetition:

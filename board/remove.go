@@ -69,7 +69,7 @@ func (b *Board) setData(ctx context.Context, id string, data []byte) error {
 		return err
 	}
 	if len(data) > maxDataLen {
-		return fmt.Errorf("board: set data: id %s: %d bytes of data, over maxDataLen = %d: %w", clip.Quote(id), len(data), maxDataLen, ErrArgument)
+		return fmt.Errorf("board: set data: id %s: %d bytes of data, over the %d member data may hold: %w", clip.Quote(id), len(data), maxDataLen, ErrArgument)
 	}
 	expire, err := b.expireArg()
 	if err != nil {

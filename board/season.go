@@ -90,15 +90,18 @@ const archiveBatch = 1000
 //
 // An archive holds the window's entries as the copy read them: writes to
 // the window after its end (allowed until its retention runs out) made
-// while or after it is copied may be missing from it.
+// while or after it is copied may be missing from it. An archive is a
+// board like any other once made: nothing refuses a write to it, so that
+// a correction (a cheater's removal, Group.Remove) reaches the final
+// standings too.
 //
 // It refuses (ErrArgument) a window not of the Periodic's period, one that
 // has not ended, bad options, and a Retention that ran out before now
 // (the archive would expire at once), before writing anything; a window
-// whose board no longer exists, with no archive made, is ErrNotFound. An
-// archive made, or being made, with other options (another Top, or a
-// Retention that ends at another time) is ErrMismatch, nothing written:
-// every caller gets the same archive, or an error.
+// with no board (none written, or expired) and no archive made is
+// ErrNotFound. An archive made, or being made, with other options
+// (another Top, or a Retention that ends at another time) is ErrMismatch,
+// nothing written: every caller gets the same archive, or an error.
 // Redis errors wrap ErrRedis.
 func (p *Periodic) Archive(ctx context.Context, w Window, o ArchiveOptions) (*Board, error) {
 	if p.opts.Observer != nil {
@@ -158,7 +161,7 @@ func (p *Periodic) checkArchivable(ctx context.Context, w Window, a *archive) er
 		return redisErr("archive", err)
 	}
 	if n == 0 {
-		return fmt.Errorf("board: archive: the board of window %s no longer exists: %w", w.Label, ErrNotFound)
+		return fmt.Errorf("board: archive: no board %s (none was written to window %s, or it expired) and no archive: %w", fullName(p.opts.Group, p.name+":"+w.Label), w.Label, ErrNotFound)
 	}
 	return nil
 }
