@@ -229,6 +229,13 @@ func boardArchive(ctx context.Context, e *env, a archiveArgs) error {
 			return err
 		}
 	}
-	return report(e, e.g, c, t, fmt.Sprintf("copy %s of window %s [%s, %s) into board %s, kept %s",
-		count(c.Count, "entries"), a.label, stamp(w.Start), stamp(w.End), archive, keep))
+	what := fmt.Sprintf("copy %s of window %s [%s, %s) into board %s, kept %s",
+		count(c.Count, "entries"), a.label, stamp(w.Start), stamp(w.End), archive, keep)
+	if !e.g.dryRun {
+		// Another caller may have made it meanwhile: an archive is made
+		// exactly once, and this run need not be the one that copied.
+		what = fmt.Sprintf("window %s [%s, %s) is archived in board %s, %s, kept %s (made once, by this run or another caller)",
+			a.label, stamp(w.Start), stamp(w.End), archive, count(c.Count, "entries"), keep)
+	}
+	return report(e, e.g, c, t, what)
 }
