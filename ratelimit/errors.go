@@ -44,6 +44,8 @@ var (
 	// result. It is the same error value in every package of tiebreak.
 	ErrNotReplicated = durable.ErrNotReplicated
 
-	// ErrReply reports a script reply of an unexpected shape.
+	// ErrReply reports a script reply of an unexpected shape, or a key
+	// whose log holds an entry no Limiter wrote (another program writes
+	// the key).
 	ErrReply = errs.Reply
 )

@@ -2,6 +2,7 @@ package ratelimit
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -45,3 +46,39 @@ func TestErrorsNameWhatFailed(t *testing.T) {
 }
 
 func errOf[T any](_ T, err error) error { return err }
+
+// A log written by another program (a member that is no time) is
+// ErrReply naming the member, whichever entry the call reads: the j-th
+// newest (whether n fits) or the newest (when the log empties), and
+// nothing is added to it.
+func TestForeignLogIsErrReply(t *testing.T) {
+	env := redistest.New(t)
+	l := newLimiter(t, env.Client, env.Prefix)
+	ctx := context.Background()
+	c := env.Client
+	now, err := c.Do(ctx, c.B().Time().Build()).AsStrSlice()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stamp := now[0] + strings.Repeat("0", 6-len(now[1])) + now[1]
+	for _, tc := range []struct {
+		key   string
+		limit Limit
+		zadd  []string // score member ...
+	}{
+		{"jth", PerSecond(1), []string{"5", "garbage", "-1e300", "x"}},
+		{"newest", Limit{N: 2, Window: time.Hour}, []string{stamp, stamp, stamp + "1", "garbage"}},
+	} {
+		key := env.Prefix + ":{" + tc.key + "}"
+		if err := c.Do(ctx, c.B().Arbitrary("ZADD").Keys(key).Args(tc.zadd...).Build()).Error(); err != nil {
+			t.Fatal(err)
+		}
+		_, err := l.Allow(ctx, tc.key, tc.limit)
+		if !errors.Is(err, ErrReply) || !strings.Contains(err.Error(), `"garbage"`) || errors.Is(err, ErrRedis) {
+			t.Errorf("%s: Allow over a foreign log = %v; want ErrReply naming the member", tc.key, err)
+		}
+		if n, err := c.Do(ctx, c.B().Zcard().Key(key).Build()).AsInt64(); err != nil || n != int64(len(tc.zadd)/2) {
+			t.Errorf("%s: the log holds %d entries, %v; want the %d written, nothing added", tc.key, n, err, len(tc.zadd)/2)
+		}
+	}
+}

@@ -2,10 +2,12 @@ package ratelimit
 
 import (
 	"fmt"
-	"github.com/tiebreak/tiebreak/internal/errs"
+	"strings"
 	"time"
 
 	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/internal/clip"
+	"github.com/tiebreak/tiebreak/internal/errs"
 )
 
 // Result is the limiter's answer to one Allow or AllowN. Its fields mean
@@ -46,6 +48,10 @@ type Result struct {
 // reset µs} for a refusal.
 func parseResult(limit Limit, n int, r rueidis.RedisResult) (Result, error) {
 	if err := r.Error(); err != nil {
+		if rerr, ok := rueidis.IsRedisErr(err); ok && strings.HasPrefix(rerr.Error(), "TBFOREIGN ") {
+			return Result{}, fmt.Errorf("ratelimit: allow: the key's log holds %s, which no Limiter wrote (another program writes the key): %w",
+				clip.Quote(strings.TrimPrefix(rerr.Error(), "TBFOREIGN ")), ErrReply)
+		}
 		return Result{}, errs.FromRedis("ratelimit: allow", err)
 	}
 	arr, err := r.ToArray()

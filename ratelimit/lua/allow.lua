@@ -31,6 +31,10 @@
 --   retry      µs until n fits (> 0; -1 only for an n > limit, which the
 --              caller never sends and reads as a bad reply)
 --   reset      µs until the log is empty (0 if it is)
+-- Error: 'TBFOREIGN <member>' when the entry a call reads is not one of
+--        this script's (not a time): the key was written by another
+--        program. Nothing is added; entries past the window may have been
+--        dropped.
 --
 -- Lean on purpose, each choice measured: entries that left the window are
 -- dropped by admissions only (a refusal of one request reads two entries
@@ -58,6 +62,7 @@ if not fits and n <= limit then
   local idx = string.format('%d', n - limit - 1)
   local m = redis.call('ZRANGE', key, idx, idx)[1]
   tj = tonumber(m) or tonumber(string.match(m, '^%d+'))
+  if not tj then return redis.error_reply('TBFOREIGN ' .. m) end
   fits = tj <= now - w
 end
 
@@ -117,6 +122,8 @@ if tj and n == limit then
   reset = retry -- j = 1: the newest entry was read already
 elseif count > 0 then
   local m = redis.call('ZRANGE', key, '-1', '-1')[1]
-  reset = (tonumber(m) or tonumber(string.match(m, '^%d+'))) + w - now
+  local tm = tonumber(m) or tonumber(string.match(m, '^%d+'))
+  if not tm then return redis.error_reply('TBFOREIGN ' .. m) end
+  reset = tm + w - now
 end
 return {remaining, now, retry, reset}
