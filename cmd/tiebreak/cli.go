@@ -236,7 +236,21 @@ func overview() string {
 	b.WriteString("usage: tiebreak COMMAND [ARGS] [flags]\n\n" +
 		"Shows what the tiebreak packages store in Redis. The commands marked [writes] change\n" +
 		"it, and only with --yes (--dry-run prints what they would change); the others never write.\n\ncommands:\n")
+	writeCommandLines(&b, "")
+	b.WriteString("\nflags of every command: --url URL (default $REDIS_URL), --cluster, --json, --timeout;\n" +
+		"`tiebreak help COMMAND` for the flags of one. Exit status: 0 ok, 1 failure, 2 usage.\n")
+	return b.String()
+}
+
+// writeCommandLines writes a line per command whose name starts with
+// first and a space (every command when first is ""), and returns how
+// many it wrote.
+func writeCommandLines(b *strings.Builder, first string) int {
+	n := 0
 	for _, c := range commands {
+		if first != "" && !strings.HasPrefix(c.name, first+" ") {
+			continue
+		}
 		mark := ""
 		if c.writes != "" {
 			mark = "[writes] "
@@ -244,9 +258,8 @@ func overview() string {
 		if c.resumes {
 			mark = "[writes with --resume] "
 		}
-		fmt.Fprintf(&b, "  %-30s %s%s\n", c.synopsis(), mark, c.help)
+		fmt.Fprintf(b, "  %-30s %s%s\n", c.synopsis(), mark, c.help)
+		n++
 	}
-	b.WriteString("\nflags of every command: --url URL (default $REDIS_URL), --cluster, --json, --timeout;\n" +
-		"`tiebreak help COMMAND` for the flags of one. Exit status: 0 ok, 1 failure, 2 usage.\n")
-	return b.String()
+	return n
 }

@@ -146,6 +146,13 @@ func testUsage(t *testing.T, bin string) {
 	if out := c.ok("help", "board", "top"); !strings.Contains(out, "-offset") || !strings.Contains(out, "-url URL") {
 		t.Errorf("help board top does not list its flags and the global ones:\n%s", out)
 	}
+	// help of a group of commands lists its commands, one line each.
+	if out := c.ok("help", "timeline"); strings.Count(out, "\n  timeline ") != 7 || strings.Contains(out, "board") {
+		t.Errorf("help timeline lists not the 7 timeline commands alone:\n%s", out)
+	}
+	if r := c.run("help", "nope"); r.code != exitUsage || !strings.Contains(r.stderr, `unknown command "nope`) {
+		t.Errorf("help nope: exit %d, stderr %q; want 2 and unknown command", r.code, r.stderr)
+	}
 	// Global flags before the command, command flags before the arguments.
 	if a, b := c.ok("--json", "list", "--prefix", env.Prefix), c.ok("list", "--prefix", env.Prefix, "--json"); a != b || a != "[]\n" {
 		t.Errorf("--json before and after the command: %q and %q, want []", a, b)

@@ -104,6 +104,14 @@ func help(stdout, stderr io.Writer, args []string) int {
 		return exitOK
 	}
 	cmd, _ := lookup(args)
+	if cmd == nil {
+		// A group of commands (board, timeline, ...): its commands.
+		var b strings.Builder
+		if writeCommandLines(&b, args[0]) > 0 {
+			fmt.Fprintf(stdout, "the %s commands (`tiebreak help %s COMMAND` for the flags of one):\n%s", args[0], args[0], b.String())
+			return exitOK
+		}
+	}
 	if cmd == nil || cmd.name == "help" {
 		return usageFailure(stderr, badCommand(args))
 	}
