@@ -69,7 +69,7 @@ func (q limiterQuery) check() error {
 		return usageError{err.Error()}
 	}
 	if q.window == 0 {
-		return usagef("--window is required: a limited key does not store its limit's window")
+		return usagef("--window is required, and more than 0: a limited key does not store its limit's window")
 	}
 	if err := (ratelimit.Limit{N: 1, Window: q.window}).Validate(); err != nil {
 		return usagef("--window %v: %v", q.window, err)

@@ -86,7 +86,7 @@ func list(ctx context.Context, e *env, o listOptions) error {
 		if ob.Group != "" {
 			name = ob.Group + "/" + ob.Name
 		}
-		t.add(ob.Kind, name, count(ob.Size, ob.Unit), ob.Key, ob.Detail)
+		t.add(ob.Kind, quoted(name), count(ob.Size, ob.Unit), quoted(ob.Key), ob.Detail)
 	}
 	if len(objs) == 0 {
 		t.header = nil

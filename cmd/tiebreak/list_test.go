@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -105,6 +106,15 @@ func testList(t *testing.T, bin string) {
 			if len(none) != 0 {
 				t.Errorf("list --prefix %s --json = %#v, want []", prefix, none)
 			}
+		}
+	})
+	t.Run("name with a newline", func(t *testing.T) {
+		room := "nl_" + env.Prefix + "\nroom" // listed apart from the objects above
+		seedTimeline(t, context.Background(), env.Client, room, tsid.TSID, timeline.LexID, 2, func(i int) uint64 { return tsidAt(t, i) })
+		out := c.ok("list", "--prefix", "nl_"+env.Prefix)
+		lines := strings.Split(strings.TrimSpace(out), "\n")
+		if len(lines) != 2 || !strings.Contains(lines[1], strconv.Quote(room)) {
+			t.Errorf("list of a room named %q prints, want a header and one row naming it quoted:\n%s", room, out)
 		}
 	})
 	t.Run("table", func(t *testing.T) {

@@ -84,6 +84,16 @@ func text(b []byte) string {
 	return s
 }
 
+// quoted is s, or s quoted as Go does where it holds a byte a table cell
+// cannot show (a newline, a tab, a control byte, invalid UTF-8), so that
+// a name breaks no row; unlike text, it never shortens s.
+func quoted(s string) string {
+	if printable(s) {
+		return s
+	}
+	return strconv.Quote(s)
+}
+
 func printable(s string) bool {
 	if !utf8.ValidString(s) {
 		return false

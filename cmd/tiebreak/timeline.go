@@ -316,9 +316,9 @@ func aroundNotes[ID any](t *table, out *pageOut, q timelineQuery, l layout[ID], 
 	}
 	t.note("* the anchor's own message, when stored")
 	if w.HasOlder {
-		t.note("older: tiebreak timeline before %s %s --layout %s", shellQuote(q.room), out.Older, q.layout)
+		t.note("older: tiebreak timeline before %s %s --layout %s -n %d", shellQuote(q.room), out.Older, q.layout, q.n)
 	}
 	if w.HasNewer {
-		t.note("newer: tiebreak timeline after %s %s --layout %s", shellQuote(q.room), out.Newer, q.layout)
+		t.note("newer: tiebreak timeline after %s %s --layout %s -n %d", shellQuote(q.room), out.Newer, q.layout, q.n)
 	}
 }

@@ -44,7 +44,7 @@ func testTimeline(t *testing.T, bin string) {
 			f(ids[0]) + " *  2026-11-23T12:00:00.000Z  message 0\n" +
 			f(ids[1]) + "    2026-11-23T12:00:00.000Z  message 1\n" +
 			"\n* the anchor's own message, when stored\n" +
-			"newer: tiebreak timeline after " + room + " " + f(ids[1]) + " --layout TSID\n"
+			"newer: tiebreak timeline after " + room + " " + f(ids[1]) + " --layout TSID -n 2\n"
 		if diff := cmp.Diff(want, c.ok("timeline", "around", room, f(ids[0]), "--layout", "tsid", "-n", "2")); diff != "" {
 			t.Errorf("timeline around (-want +got):\n%s", diff)
 		}
