@@ -117,7 +117,10 @@ type Options struct {
 	// every append and Trim removes them in the same script, at most
 	// MaxTrim per script, the oldest first. The clock is
 	// the application's, like the clock that stamps IDs. Default 0, no age
-	// limit; negative is refused.
+	// limit; negative is refused. An ID is read by the Codec's layout
+	// only: one of another layout of the same width (a Snowflake ID in a
+	// TSID room) is stored as the time that layout gives it, which may lie
+	// years ahead, and then ages out only when that time has passed.
 	MaxAge time.Duration
 
 	// Clock returns the current time for MaxAge. Default time.Now. It must
