@@ -133,6 +133,11 @@ func TestParseRefusals(t *testing.T) {
 		{Discord, "99999999999999999999999", ErrRange},
 		{Sonyflake, "9223372036854775808", ErrRange},
 	}
+	// Text of another encoding is named for the character that is not
+	// one of this one's, even where it starts with a zero.
+	if _, err := Snowflake.Parse("0SBTXX97R1402"); err == nil || !strings.Contains(err.Error(), `invalid character 'S' at 1`) {
+		t.Errorf("Snowflake.Parse of a TSID: %v; want the invalid character named", err)
+	}
 	for _, tt := range tests {
 		got, err := tt.layout.Parse(tt.in)
 		if !errors.Is(err, tt.want) || got != 0 {

@@ -104,18 +104,21 @@ func parseCrockford(s string) (v uint64, detail string, err error) {
 
 // parseDecimal decodes canonical unsigned decimal text into 64 bits.
 func parseDecimal(s string) (v uint64, detail string, err error) {
-	switch {
-	case s == "":
+	if s == "" {
 		return 0, "empty", ErrSyntax
-	case len(s) > 1 && s[0] == '0':
+	}
+	// A character that is no digit says more than a leading zero would
+	// (text of another encoding, such as a Crockford ID, starts with 0).
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < '0' || c > '9' {
+			return 0, fmt.Sprintf("invalid character %q at %d", c, i), ErrSyntax
+		}
+	}
+	if len(s) > 1 && s[0] == '0' {
 		return 0, "leading zero", ErrSyntax
 	}
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c < '0' || c > '9' {
-			return 0, fmt.Sprintf("invalid character %q at %d", c, i), ErrSyntax
-		}
-		d := uint64(c - '0')
+		d := uint64(s[i] - '0')
 		if v > (1<<64-1-d)/10 {
 			return 0, "above 2^64-1", ErrRange
 		}
