@@ -175,6 +175,11 @@ func boardArchive(ctx context.Context, e *env, a archiveArgs) error {
 	archive := window + ":final"
 	c := changeOut{Command: "board archive", Object: archive}
 	if done, err := p.Archived(ctx, w); err == nil {
+		// Asked again, it writes nothing: it returns the archive, or
+		// refuses options other than those it was made with.
+		if _, err := p.Archive(ctx, w, board.ArchiveOptions{Top: a.top, Retention: a.retention}); err != nil {
+			return err
+		}
 		c.Count, err = done.Len(ctx)
 		if err != nil {
 			return err

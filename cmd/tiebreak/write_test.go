@@ -374,10 +374,14 @@ keys: ` + strings.Join(keys, " ") + "\n"
 		if l, _ := a.Top(ctx, 10); len(l.Entries) != 2 || l.Entries[0].ID != "z" || l.Entries[1].ID != "y" {
 			t.Errorf("archive holds %+v, want z, y", l.Entries)
 		}
-		// Archived already: nothing to do.
-		got := decodeChange(t, c.ok("board", "archive", name, "--window", "2026-11-23", "--dry-run", "--json"))
-		if got.Count != 2 || len(got.Keys) != 0 {
-			t.Errorf("archive again: %+v, want 2 entries and no keys changed", got)
+		// Archived already: nothing to do, with the options it was made
+		// with; others are refused.
+		for _, mode := range []string{"--dry-run", "--yes"} {
+			got := decodeChange(t, c.ok("board", "archive", name, "--window", "2026-11-23", "--top", "2", mode, "--json"))
+			if got.Count != 2 || len(got.Keys) != 0 {
+				t.Errorf("archive again %s: %+v, want 2 entries and no keys changed", mode, got)
+			}
+			c.fails(exitFailure, []string{"made with Top 2, kept forever, asked with every entry, kept forever", "mismatch"}, "board", "archive", name, "--window", "2026-11-23", mode)
 		}
 		c.fails(exitUsage, []string{"--window is required"}, "board", "archive", name, "--yes")
 		c.fails(exitUsage, []string{"no window label"}, "board", "archive", name, "--window", "2026-13-01", "--yes")
