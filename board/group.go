@@ -17,8 +17,15 @@ import (
 	"github.com/tiebreak/tiebreak/observe"
 )
 
-// maxGroup is the most boards one Group holds.
-const maxGroup = 16
+// maxGroup is the most boards one Group holds: a game's all-time and
+// regional boards and half a year of weekly windows with their archives.
+// Its script holds one function per kind of board, not per board.
+const maxGroup = 64
+
+// maxGroupRemovals bounds one Group.Remove's work, ids times boards, so
+// that its script holds Redis no longer than the removal of 1,000 ids
+// from 16 boards.
+const maxGroupRemovals = 16 * maxRemove
 
 // Group writes one result to several boards in one call, and removes ids
 // from all of them: a game's global, weekly and regional boards, say,
@@ -42,7 +49,7 @@ type Group struct {
 }
 
 // NewGroup returns a group of boards, written in the order given. It
-// refuses (ErrOptions), changing nothing: no boards, more than 16, a nil
+// refuses (ErrOptions), changing nothing: no boards, more than 64, a nil
 // board, one board twice, a sharded board (its shards have hash tags of
 // their own), a board that sets no Options.Group, boards of different
 // Options.Group, and boards of different clients. A periodic window of a
@@ -293,7 +300,7 @@ func (g *Group) script(kind string, gens []*generation, source func([]*Board, []
 // groupSource writes the group write script: a function per board (its
 // constants and submit fragments), then group.lua.
 func groupSource(boards []*Board, gens []*generation) string {
-	src, consts := groupFuncs(boards, gens, "(KEYS, ARGV, CHECK)", "group write of ", "lookup", "side", "keeptop", "mirror", "submit")
+	src, consts := groupFuncs(boards, gens, "(KEYS, ARGV, CHECK)", "group write", "lookup", "side", "keeptop", "mirror", "submit")
 	src.WriteString(luascript.MustAssemble(luaFiles, "lua", "board: group", consts, "group"))
 	return src.String()
 }
@@ -301,7 +308,7 @@ func groupSource(boards []*Board, gens []*generation) string {
 // groupRemoveSource writes the group remove script: a function per board
 // (its constants and remove fragments), then groupremove.lua.
 func groupRemoveSource(boards []*Board, gens []*generation) string {
-	src, consts := groupFuncs(boards, gens, "(KEYS, ARGV)", "group remove of ", "lookup", "side", "common", "keeptop", "mirror", "groupremoveboard")
+	src, consts := groupFuncs(boards, gens, "(KEYS, ARGV)", "group remove", "lookup", "side", "common", "keeptop", "mirror", "groupremoveboard")
 	shared := false
 	for _, b := range boards {
 		shared = shared || b.opts.SharedData
@@ -311,23 +318,41 @@ func groupRemoveSource(boards []*Board, gens []*generation) string {
 	return src.String()
 }
 
-// groupFuncs writes one Lua function per board, board_1 ... board_n, with
-// the parameters params, each the board's constants in its generation
-// and the fragments given ("mirror" standing for mirror.lua in a
-// migrating board's function and nomirror.lua in the others'), and
-// returns them with the constants BOARDS (the functions) and NKEYS (each
-// board's number of keys).
+// groupFuncs writes one Lua function per kind of board of the group,
+// board_1 ... board_k, with the parameters params: the board's constants
+// in its generation and the fragments given ("mirror" standing for
+// mirror.lua in a migrating board's function and nomirror.lua in the
+// others'). Boards whose functions would be the same text (the windows
+// and archives of one periodic board, say) share one, so that the script
+// grows with the kinds of boards in the group, not with their number. It
+// returns them with the constants BOARDS (each board's function, in the
+// group's order) and NKEYS (each board's number of keys).
 func groupFuncs(boards []*Board, gens []*generation, params, title string, fragments ...string) (*strings.Builder, []luascript.Const) {
-	var src strings.Builder
 	funcs, nkeys := make([]string, len(boards)), make([]string, len(boards))
+	var bodies []string       // each function's body, in order of first use
+	users := [][]string{}     // the boards using each function
+	named := map[string]int{} // function body -> its index in bodies
 	for i, gen := range gens {
 		frags := slices.Clone(fragments)
 		if j := slices.Index(frags, "mirror"); j >= 0 && gen.mig == nil {
 			frags[j] = "nomirror"
 		}
-		body := luascript.MustAssemble(luaFiles, "lua", "board: "+title+boards[i].name, gen.consts, frags...)
-		funcs[i], nkeys[i] = "board_"+strconv.Itoa(i+1), strconv.Itoa(len(gen.keys.script))
-		fmt.Fprintf(&src, "local function %s%s\n%send\n", funcs[i], params, body)
+		body := luascript.MustAssemble(luaFiles, "lua", "board: "+title+", one board's part", gen.consts, frags...)
+		nkeys[i] = strconv.Itoa(len(gen.keys.script))
+		k, ok := named[body]
+		if !ok {
+			k = len(bodies)
+			named[body] = k
+			bodies, users = append(bodies, body), append(users, nil)
+		}
+		funcs[i] = "board_" + strconv.Itoa(k+1)
+		users[k] = append(users[k], strconv.Quote(boards[i].name))
+	}
+	var src strings.Builder
+	for k, body := range bodies {
+		// Names may hold any byte but a brace: each is quoted, so that
+		// none ends the comment's line.
+		fmt.Fprintf(&src, "-- %s\nlocal function board_%d%s\n%send\n", strings.Join(users[k], ", "), k+1, params, body)
 	}
 	return &src, []luascript.Const{
 		{Name: "BOARDS", Value: "{" + strings.Join(funcs, ", ") + "}"},
@@ -351,9 +376,10 @@ func groupFuncs(boards []*Board, gens []*generation, params, title string, fragm
 // id: an id on three boards counts 3; an id given twice counts once;
 // shared member data removed does not count.
 //
-// It refuses, removing nothing: no ids or more than 1000, and an id that
-// any board of the group would refuse (ErrArgument). Redis errors wrap
-// ErrRedis.
+// It refuses, removing nothing: no ids or more than 1000, more than
+// 16,000 ids times boards (1,000 ids from 16 boards, 250 from 64), and an
+// id that any board of the group would refuse (ErrArgument). Redis errors
+// wrap ErrRedis.
 func (g *Group) Remove(ctx context.Context, ids ...string) (int64, error) {
 	if o := g.boards[0].opts.Observer; o != nil {
 		op := g.op("Group.Remove")
@@ -367,6 +393,9 @@ func (g *Group) Remove(ctx context.Context, ids ...string) (int64, error) {
 func (g *Group) remove(ctx context.Context, ids []string) (int64, error) {
 	if len(ids) == 0 || len(ids) > maxRemove {
 		return 0, fmt.Errorf("board: group remove: len(ids) = %d out of range [1, %d]: %w", len(ids), maxRemove, ErrArgument)
+	}
+	if n := len(ids) * len(g.boards); n > maxGroupRemovals {
+		return 0, fmt.Errorf("board: group remove: %d ids from %d boards, %d removals, over %d: remove fewer ids per call: %w", len(ids), len(g.boards), n, maxGroupRemovals, ErrArgument)
 	}
 	for _, b := range g.boards {
 		for _, id := range ids {

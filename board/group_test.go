@@ -2,6 +2,7 @@ package board
 
 import (
 	"errors"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -402,7 +403,7 @@ func TestGroupRefusals(t *testing.T) {
 	}
 	for name, bs := range map[string][]*Board{
 		"none": nil, "a nil board": {boards[0], nil}, "one board twice": {boards[0], boards[0]},
-		"17 boards": make([]*Board, maxGroup+1), "a board of no group": {boards[0], lone},
+		"65 boards": make([]*Board, maxGroup+1), "a board of no group": {boards[0], lone},
 		"boards of two groups": {boards[0], elsewhere}, "a sharded board": {boards[0], sharded},
 		"boards of two clients": {boards[0], foreign},
 	} {
@@ -588,5 +589,127 @@ func TestGroupWhileMigrating(t *testing.T) {
 	}
 	if n, err := nb.Len(ctx); err != nil || n != 20 {
 		t.Errorf("the migrated board holds %d entries, %v; want 20", n, err)
+	}
+}
+
+// A group's script names its boards in a comment: a name holding a
+// newline and Lua ends no comment there, so nothing of it runs.
+func TestGroupHostileNames(t *testing.T) {
+	env := redistest.New(t)
+	ctx := t.Context()
+	tag := env.Prefix + "_hostile"
+	canary := "pwned:" + tag // no brace: names refuse them
+	names := []string{
+		"a\nredis.call('SET', '" + canary + "', 'write')\n--",
+		"b\rredis.call('SET', '" + canary + "', 'remove')\r--",
+	}
+	var boards []*Board
+	for _, n := range names {
+		b, err := New(ctx, env.Client, n, testLayout(t), Options{Group: tag})
+		if err != nil {
+			t.Fatal(err)
+		}
+		boards = append(boards, b)
+	}
+	g, err := NewGroup(boards...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sub := Submission{ID: "p1", Values: []float64{1, 1, 1}}
+	if _, err := g.Submit(ctx, []Submission{sub, sub}); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := g.Remove(ctx, "p1"); err != nil || n != 2 {
+		t.Fatalf("Remove = %d, %v; want 2", n, err)
+	}
+	if n, err := env.Client.Do(ctx, env.Client.B().Exists().Key(canary).Build()).AsInt64(); err != nil || n != 0 {
+		t.Errorf("a board's name ran as Lua: %s exists (%d, %v)", canary, n, err)
+	}
+}
+
+// Boards of one kind share their function in a group's script (the
+// windows of one periodic board, say), so that the script grows with the
+// kinds of boards, not their number.
+func TestGroupScriptSharesFunctions(t *testing.T) {
+	env := redistest.New(t)
+	ctx := t.Context()
+	tag := env.Prefix + "_kinds"
+	per, err := NewPeriodic(env.Client, env.Prefix+"_days", testLayout(t), Every(time.Hour), 48*time.Hour, Options{Group: tag})
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := newBoard(t, env.Client, env.Prefix, "other", testLayout(t), Options{Group: tag, Strategy: KeySuffix})
+	sizes := map[int]int{}
+	for _, n := range []int{2, 6} {
+		boards := []*Board{other}
+		for i := range n {
+			boards = append(boards, per.At(time.Now().Add(-time.Duration(i)*time.Hour)))
+		}
+		g, err := NewGroup(boards...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := g.Remove(ctx, "nobody"); err != nil {
+			t.Fatal(err)
+		}
+		gens := make([]*generation, len(g.boards))
+		for i, b := range g.boards {
+			gens[i] = b.gen.Load()
+		}
+		src := groupRemoveSource(g.boards, gens)
+		if k := strings.Count(src, "local function board_"); k != 2 {
+			t.Errorf("%d windows and a key-suffix board: %d functions, want 2", n, k)
+		}
+		sizes[n] = len(src)
+	}
+	if d := sizes[6] - sizes[2]; d > 1000 {
+		t.Errorf("4 more windows grew the script by %d bytes, want their names and key counts only", d)
+	}
+}
+
+// A group of the most boards a Group holds, a year of weekly windows
+// say, writes and removes atomically; a removal of more ids than its
+// bound on work allows is refused, nothing removed.
+func TestGroupOfMaxBoards(t *testing.T) {
+	env := redistest.New(t)
+	ctx := t.Context()
+	tag := env.Prefix + "_max"
+	per, err := NewPeriodic(env.Client, env.Prefix+"_hours", testLayout(t), Every(time.Hour), 100*time.Hour, Options{Group: tag})
+	if err != nil {
+		t.Fatal(err)
+	}
+	boards := []*Board{newBoard(t, env.Client, env.Prefix, "all", testLayout(t), Options{Group: tag, Strategy: KeySuffix})}
+	for i := range maxGroup - 1 {
+		boards = append(boards, per.At(time.Now().Add(-time.Duration(i)*time.Hour)))
+	}
+	g, err := NewGroup(boards...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	subs := make([]Submission, len(boards))
+	for i := range subs {
+		subs[i] = Submission{ID: "p1", Values: []float64{float64(i), 1, 1}}
+	}
+	if _, err := g.Submit(ctx, subs); err != nil {
+		t.Fatal(err)
+	}
+	for i, b := range boards {
+		if e, err := b.Get(ctx, "p1"); err != nil || e.Values[0] != float64(i) {
+			t.Fatalf("board %d: Get = %+v, %v; want p1 with %d points", i, e, err, i)
+		}
+	}
+	many := make([]string, maxGroupRemovals/maxGroup+1)
+	for i := range many {
+		many[i] = "p1"
+	}
+	before := dumpKeys(t, env)
+	if _, err := g.Remove(ctx, many...); !errors.Is(err, ErrArgument) {
+		t.Errorf("Remove of %d ids from %d boards = %v; want ErrArgument", len(many), len(boards), err)
+	}
+	if after := dumpKeys(t, env); !maps.Equal(before, after) {
+		t.Error("the refused Remove changed keys")
+	}
+	if n, err := g.Remove(ctx, many[1:]...); err != nil || n != int64(len(boards)) {
+		t.Errorf("Remove = %d, %v; want %d", n, err, len(boards))
 	}
 }

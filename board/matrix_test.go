@@ -871,8 +871,14 @@ var columns = []column{
 			})
 			return
 		}
+		// The archive was made with a retention of an hour (build): asked
+		// with it, Archive returns it; asked with other options, it
+		// refuses, changing nothing.
+		f.refuses(t, "Archive again with other options", ErrMismatch, func() error {
+			return second(f.p.Archive(t.Context(), f.w, ArchiveOptions{}))
+		})
 		for what, get := range map[string]func() (*Board, error){
-			"Archive again": func() (*Board, error) { return f.p.Archive(t.Context(), f.w, ArchiveOptions{}) },
+			"Archive again": func() (*Board, error) { return f.p.Archive(t.Context(), f.w, ArchiveOptions{Retention: time.Hour}) },
 			"Archived":      func() (*Board, error) { return f.p.Archived(t.Context(), f.w) },
 		} {
 			a, err := get()

@@ -311,7 +311,7 @@ func groupBoards(ctx context.Context, e *env, group string) ([]*boardRef, error)
 }
 
 // groupRemove removes ids from every board of group and from its shared
-// member data (removeFromGroup: one atomic script for up to 16 boards).
+// member data (removeFromGroup: one atomic script for up to 64 boards).
 func groupRemove(ctx context.Context, e *env, group string, ids []string) error {
 	refs, err := groupBoards(ctx, e, group)
 	if err != nil {
@@ -366,22 +366,23 @@ func groupRemove(ctx context.Context, e *env, group string, ids []string) error 
 			return err
 		}
 	}
-	if len(refs) > groupPart {
-		t.note("the group has more boards than one atomic Group.Remove takes (%d): they are removed from in atomic parts of %d", groupPart, groupPart)
+	if part := groupPart(len(ids)); len(refs) > part {
+		t.note("the group has more boards than one atomic Group.Remove of %d ids takes (%d): they are removed from in atomic parts of %d", len(ids), part, part)
 	}
 	return report(e, g, c, t, fmt.Sprintf("remove %s (%d of the %d ids given) from the %d boards of group %s and its shared data",
 		count(c.Count, "entries"), len(c.Affected), len(ids), len(refs), group))
 }
 
 // removeFromGroup removes ids from boards with Group.Remove: one atomic
-// script for up to 16 boards (the most a Group holds); a group of more is
-// removed from in parts of 16, each atomic, not across them (a failure
-// says how far it went; the command run again finds what is left). It
-// returns how many entries were removed.
+// script for up to groupPart boards; a group of more is removed from in
+// parts of that many, each atomic, not across them (a failure says how
+// far it went; the command run again finds what is left). It returns how
+// many entries were removed.
 func removeFromGroup(ctx context.Context, boards []*board.Board, ids []string) (int64, error) {
 	var n int64
-	for from := 0; from < len(boards); from += groupPart {
-		g, err := board.NewGroup(boards[from:min(from+groupPart, len(boards))]...)
+	part := groupPart(len(ids))
+	for from := 0; from < len(boards); from += part {
+		g, err := board.NewGroup(boards[from:min(from+part, len(boards))]...)
 		if err != nil {
 			return n, err
 		}
@@ -394,8 +395,10 @@ func removeFromGroup(ctx context.Context, boards []*board.Board, ids []string) (
 	return n, nil
 }
 
-// groupPart is the most boards of a group one Group.Remove removes from.
-const groupPart = 16
+// groupPart is the most boards of a group one Group.Remove removes n ids
+// from: the most a Group holds (64), and at most 16,000 ids times boards
+// (Group.Remove's bound on its work).
+func groupPart(n int) int { return max(1, min(64, 16000/max(n, 1))) }
 
 // shownFlag is the flag -n of a command that removes or copies a whole
 // board's entries: how many of them it lists, best first.

@@ -652,20 +652,20 @@ keys: ` + strings.Join(keys, " ") + "\n"
 		}
 	})
 
-	t.Run("board remove group of 20 boards", func(t *testing.T) {
-		group := p + "_grp20"
+	t.Run("board remove group of 70 boards", func(t *testing.T) {
+		group := p + "_grp70"
 		var boards []*board.Board
-		for i := range 20 {
+		for i := range 70 {
 			boards = append(boards, seedArena(t, ctx, env.Client, fmt.Sprintf("b%02d", i), board.Options{Group: group}))
 		}
 		w := writeCase{t, c, env, []string{"board", "remove", "--group", group, "ann"}}
-		want := changeOut{Command: "board remove", Object: "group " + group, Count: 20, Affected: []string{"ann"}, Boards: map[string][]string{}}
-		for i := range 20 {
+		want := changeOut{Command: "board remove", Object: "group " + group, Count: 70, Affected: []string{"ann"}, Boards: map[string][]string{}}
+		for i := range 70 {
 			name := fmt.Sprintf("b%02d", i)
 			want.Boards[name] = []string{"ann"}
 			want.Keys = append(want.Keys, "tb:{"+group+"}:{"+name+"}:d", "tb:{"+group+"}:{"+name+"}:z")
 		}
-		if table := w.dry(want); !strings.Contains(table, "atomic parts of 16") {
+		if table := w.dry(want); !strings.Contains(table, "atomic parts of 64") {
 			t.Errorf("the dry run does not say the removal is made in parts:\n%s", table)
 		}
 		want.DryRun = false
@@ -676,4 +676,17 @@ keys: ` + strings.Join(keys, " ") + "\n"
 			}
 		}
 	})
+}
+
+// A group's removal takes as many boards per atomic part as Group.Remove
+// allows for the ids given: 64, and 16,000 ids times boards.
+func TestGroupPart(t *testing.T) {
+	for n, want := range map[int]int{0: 64, 1: 64, 250: 64, 251: 63, 1000: 16, 20000: 1} {
+		if got := groupPart(n); got != want {
+			t.Errorf("groupPart(%d) = %d, want %d", n, got, want)
+		}
+		if n > 0 && n <= 1000 && n*groupPart(n) > 16000 {
+			t.Errorf("groupPart(%d) = %d: over 16,000 removals", n, groupPart(n))
+		}
+	}
 }

@@ -118,7 +118,7 @@ func (s *Service) Ban(ctx context.Context, id string) error {
 			return err
 		}
 	}
-	g, err := board.NewGroup(boards...) // at most 16 boards: 2, and 5 weeks of 30 days' retention with their archives
+	g, err := board.NewGroup(boards...) // at most 64 boards: 2, and 5 weeks of 30 days' retention with their archives
 	if err != nil {
 		return err
 	}

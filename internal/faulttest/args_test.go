@@ -80,7 +80,7 @@ func largest(t *testing.T, client rueidis.Client, call func(c rueidis.Client) er
 // more than maxCommandArgs arguments: SubmitMany's scripts and lean
 // batches, Top of 1,000 entries, Remove and Among of 1,000 ids (on a
 // sharded board, each shard is asked for the ranks of the others'
-// entries: two arguments each), a group of 16 boards, a
+// entries: two arguments each), groups of 16 and 64 boards, a
 // migration's and a resharding's steps of 500 entries, the switch of a
 // resharding of 256 shards, AppendMany's chunks and Remove of 50 ids, a
 // map's Add of 100 values and Remove of 1,000 keys.
@@ -173,32 +173,36 @@ func TestLargestCallsWithinArgumentLimit(t *testing.T) {
 			_, err = b.Reshard(ctx, 2, board.MigrateOptions{Batch: 500})
 			return err
 		}},
-		row{"Group of 16 boards: Submit, Remove of 1,000 ids", func(c rueidis.Client) error {
-			var bs []*board.Board
-			for i := range 16 {
-				b, err := board.New(ctx, c, "args-g"+strconv.Itoa(i), boardLayout(t), board.Options{Group: "args-group", SharedData: true, DenseRanks: i%2 == 0})
+		row{"Group of 16 boards: Submit, Remove of 1,000 ids; of 64 boards: Submit, Remove of 250 ids", func(c rueidis.Client) error {
+			for _, size := range []struct{ boards, ids int }{{16, 1000}, {64, 250}} {
+				var bs []*board.Board
+				for i := range size.boards {
+					b, err := board.New(ctx, c, "args-g"+strconv.Itoa(i), boardLayout(t), board.Options{Group: "args-group", SharedData: true, DenseRanks: i%2 == 0})
+					if err != nil {
+						return err
+					}
+					bs = append(bs, b)
+				}
+				g, err := board.NewGroup(bs...)
 				if err != nil {
 					return err
 				}
-				bs = append(bs, b)
+				one := make([]board.Submission, size.boards) // one per board, of one id
+				for i := range one {
+					one[i] = subs[0]
+				}
+				rs, err := g.Submit(ctx, one)
+				if err != nil {
+					return err
+				}
+				if err := firstErr(rs); err != nil {
+					return err
+				}
+				if _, err = g.Remove(ctx, ids[:size.ids]...); err != nil {
+					return err
+				}
 			}
-			g, err := board.NewGroup(bs...)
-			if err != nil {
-				return err
-			}
-			one := make([]board.Submission, 16) // one per board, of one id
-			for i := range one {
-				one[i] = subs[0]
-			}
-			rs, err := g.Submit(ctx, one)
-			if err != nil {
-				return err
-			}
-			if err := firstErr(rs); err != nil {
-				return err
-			}
-			_, err = g.Remove(ctx, ids...)
-			return err
+			return nil
 		}},
 		row{"timeline AppendMany of 5,000, Remove of 50", func(c rueidis.Client) error {
 			tl, err := timeline.New(c, "args", tsid.TSID, timeline.Options{MaxLen: 4000})

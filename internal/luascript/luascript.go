@@ -56,7 +56,9 @@ func Assemble(fsys fs.FS, dir, title string, consts []Const, fragments ...string
 	}
 	var b strings.Builder
 	b.Grow(size) // a generation builds a score of scripts: one allocation each
-	b.WriteString("-- " + title + "\n")
+	// The title is a comment: a line break in it would end the comment
+	// and let the rest of the title run as Lua.
+	b.WriteString("-- " + strings.NewReplacer("\n", `\n`, "\r", `\r`).Replace(title) + "\n")
 	for _, c := range consts {
 		b.WriteString("local " + c.Name + " = " + c.Value + "\n")
 	}

@@ -2,6 +2,7 @@ package luascript
 
 import (
 	"errors"
+	"strings"
 	"testing"
 	"testing/fstest"
 
@@ -20,6 +21,10 @@ func TestAssemble(t *testing.T) {
 	want := "-- demo\nlocal X = 1\nlocal Y = 'y'\n-- fragment: a.lua\nlocal function a() return X end\n-- fragment: b.lua\nreturn a()\n"
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Assemble (-want +got):\n%s", diff)
+	}
+	// A line break in the title stays in its comment.
+	if got, _ := Assemble(fsys, "lua", "x\nreturn 1\r--", nil, "b"); !strings.HasPrefix(got, "-- x\\nreturn 1\\r--\n-- fragment: b.lua\n") {
+		t.Errorf("a title with line breaks: %q", got)
 	}
 	if _, err := Assemble(fsys, "lua", "demo", nil, "a", "missing"); !errors.Is(err, ErrFragment) {
 		t.Errorf("missing fragment: err = %v, want ErrFragment", err)

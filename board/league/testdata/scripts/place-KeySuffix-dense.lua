@@ -1,5 +1,6 @@
+-- "tmpl:bronze:1"
 local function board_1(KEYS, ARGV, CHECK)
--- board: placed write of tmpl:bronze:1
+-- board: placed write, one board's part
 local STRATEGY = 's'
 local WIDTH = 7
 local DENSE = true

@@ -1,5 +1,6 @@
+-- "b0"
 local function board_1(KEYS, ARGV, CHECK)
--- board: group write of b0
+-- board: group write, one board's part
 local STRATEGY = 'p'
 local WIDTH = 10
 local DENSE = true
@@ -606,8 +607,9 @@ if K == 0 and policy ~= 'f' and nm == ARGV[4] and ns == ARGV[3] then
 end
 return full
 end
+-- "b1"
 local function board_2(KEYS, ARGV, CHECK)
--- board: group write of b1
+-- board: group write, one board's part
 local STRATEGY = 's'
 local WIDTH = 10
 local DENSE = false

@@ -1,5 +1,6 @@
+-- "b0"
 local function board_1(KEYS, ARGV)
--- board: group remove of b0
+-- board: group remove, one board's part
 local STRATEGY = 'p'
 local WIDTH = 10
 local DENSE = true
@@ -447,8 +448,9 @@ return function()
   return #found
 end
 end
+-- "b1"
 local function board_2(KEYS, ARGV)
--- board: group remove of b1
+-- board: group remove, one board's part
 local STRATEGY = 's'
 local WIDTH = 10
 local DENSE = false
