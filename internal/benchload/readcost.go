@@ -124,14 +124,16 @@ var costReads = []costRead{
 				return err
 			}
 			if cb.withScore {
-				return rankAndScore(c.Do(ctx, c.B().Zrank().Key(cb.z).Member(m).Withscore().Build()).ToArray())
+				vs, err := c.Do(ctx, c.B().Zrank().Key(cb.z).Member(m).Withscore().Build()).ToArray()
+				return rankAndScore(vs, err, 0)
 			}
 			rs := c.DoMulti(ctx, c.B().Multi().Build(), c.B().Zscore().Key(cb.z).Member(m).Build(),
 				c.B().Zrank().Key(cb.z).Member(m).Build(), c.B().Exec().Build())
 			if err := redisops.FirstErr(rs); err != nil {
 				return err
 			}
-			return scoreAndRank(rs[3].ToArray())
+			vs, err := rs[3].ToArray()
+			return rankAndScore(vs, err, 1)
 		},
 		pair: func(ctx context.Context, c rueidis.Client, cb *costBoard, i int) error {
 			m, err := cb.member(ctx, c, i)
@@ -162,35 +164,20 @@ var costReads = []costRead{
 		libCommands: []string{"hget", "zrank", "evalsha"}, bareCmds: []string{"hget", "zrank"}},
 }
 
-// rankAndScore decodes the reply of ZRANK ... WITHSCORE, as the bare get
-// uses it.
-func rankAndScore(vs []rueidis.RedisMessage, err error) error {
+// rankAndScore decodes a rank and a score, as the bare get uses them:
+// the reply of ZRANK ... WITHSCORE (rank at 0, score at 1), or the EXEC
+// of ZSCORE and ZRANK (rank at 1, score at 0).
+func rankAndScore(vs []rueidis.RedisMessage, err error, rank int) error {
 	if err != nil {
 		return err
 	}
 	if len(vs) != 2 {
-		return fmt.Errorf("readcost: ZRANK WITHSCORE replied %d values", len(vs))
+		return fmt.Errorf("readcost: a rank and a score in %d values", len(vs))
 	}
-	if _, err := vs[0].AsInt64(); err != nil {
+	if _, err := vs[rank].AsInt64(); err != nil {
 		return err
 	}
-	_, err = vs[1].AsFloat64()
-	return err
-}
-
-// scoreAndRank decodes the EXEC reply of ZSCORE and ZRANK, as the bare get
-// uses it.
-func scoreAndRank(vs []rueidis.RedisMessage, err error) error {
-	if err != nil {
-		return err
-	}
-	if len(vs) != 2 {
-		return fmt.Errorf("readcost: EXEC replied %d values", len(vs))
-	}
-	if _, err := vs[0].AsFloat64(); err != nil {
-		return err
-	}
-	_, err = vs[1].AsInt64()
+	_, err = vs[1-rank].AsFloat64()
 	return err
 }
 
