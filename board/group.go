@@ -19,7 +19,8 @@ import (
 
 // maxGroup is the most boards one Group holds: a game's all-time and
 // regional boards and half a year of weekly windows with their archives.
-// Its script holds one function per kind of board, not per board.
+// Its script holds one function per kind of board with the same
+// settings (not per board: groupFuncs).
 const maxGroup = 64
 
 // maxGroupRemovals bounds one Group.Remove's work, ids times boards, so
@@ -323,7 +324,7 @@ func groupRemoveSource(boards []*Board, gens []*generation) string {
 // in its generation and the fragments given ("mirror" standing for
 // mirror.lua in a migrating board's function and nomirror.lua in the
 // others'). Boards whose functions would be the same text (the windows
-// and archives of one periodic board, say) share one, so that the script
+// of one periodic board without Rules, say) share one, so that the script
 // grows with the kinds of boards in the group, not with their number. It
 // returns them with the constants BOARDS (each board's function, in the
 // group's order) and NKEYS (each board's number of keys).

@@ -100,8 +100,8 @@ const archiveBatch = 1000
 // (the archive would expire at once), before writing anything; a window
 // with no board (none written, or expired) and no archive made is
 // ErrNotFound. An archive made, or being made, with other options
-// (another Top, or a Retention that ends at another time) is ErrMismatch,
-// nothing written: every caller gets the same archive, or an error.
+// (another Top or Retention) is ErrMismatch, nothing written: every
+// caller gets the same archive, or an error.
 // Redis errors wrap ErrRedis.
 func (p *Periodic) Archive(ctx context.Context, w Window, o ArchiveOptions) (*Board, error) {
 	if p.opts.Observer != nil {
@@ -226,20 +226,22 @@ func (p *Periodic) archiveBoard(w Window, o ArchiveOptions) (*archive, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &archive{b: b, key: b.prefix + "archive", opts: archiveOpts(o, opts.expireAt)}, nil
+	return &archive{b: b, key: b.prefix + "archive", opts: archiveOpts(o)}, nil
 }
 
 // archiveOpts is how an archive's state names the options it is made
-// with: its Top and the end of its retention.
-func archiveOpts(o ArchiveOptions, expireAt time.Time) string {
+// with: its Top and its Retention, a duration, not the instant it ends
+// (which moves with the zone of the caller's period, while the archive
+// is one per label).
+func archiveOpts(o ArchiveOptions) string {
 	top := "every entry"
 	if o.Top > 0 {
 		top = "Top " + strconv.FormatInt(o.Top, 10)
 	}
-	if expireAt.IsZero() {
+	if o.Retention == 0 {
 		return top + ", kept forever"
 	}
-	return top + ", kept until " + expireAt.UTC().Format(time.RFC3339Nano)
+	return top + ", kept " + o.Retention.String() + " past the window's end"
 }
 
 // claimState is the answer of a claim.

@@ -116,3 +116,47 @@ func TestArchiveRefusesOtherOptions(t *testing.T) {
 		t.Errorf("Archive again with its options = %v", err)
 	}
 }
+
+// Periodics of one board in two zones name a day by one label, and so
+// share its archive, though their windows end an hour apart: asked with
+// the same options, the archive is the same.
+func TestArchiveOptionsAcrossZones(t *testing.T) {
+	env := redistest.New(t)
+	ctx := t.Context()
+	name := env.Prefix + "_zones"
+	plus1 := time.FixedZone("UTC+1", 3600)
+	east, err := NewPeriodic(env.Client, name, testLayout(t), Daily(plus1), 240*time.Hour, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	utc, err := NewPeriodic(env.Client, name, testLayout(t), Daily(time.UTC), 240*time.Hour, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	day := time.Now().AddDate(0, 0, -2)
+	we, err := east.period.Window(day)
+	if err != nil {
+		t.Fatal(err)
+	}
+	y, m, d := we.Start.In(plus1).Date()
+	wu, err := utc.period.Window(time.Date(y, m, d, 12, 0, 0, 0, time.UTC)) // the same day
+	if err != nil {
+		t.Fatal(err)
+	}
+	if we.Label != wu.Label || we.End.Equal(wu.End) {
+		t.Fatalf("windows %+v and %+v: want one label, two ends", we, wu)
+	}
+	if _, err := east.At(we.Start).Submit(ctx, Submission{ID: "p1", Values: []float64{1, 1, 1}}); err != nil {
+		t.Fatal(err)
+	}
+	made := ArchiveOptions{Top: 5, Retention: 240 * time.Hour}
+	if _, err := east.Archive(ctx, we, made); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := utc.Archive(ctx, wu, made); err != nil {
+		t.Errorf("Archive of the same label from another zone, same options = %v", err)
+	}
+	if _, err := utc.Archive(ctx, wu, ArchiveOptions{Top: 5, Retention: 241 * time.Hour}); !errors.Is(err, ErrMismatch) {
+		t.Errorf("Archive from another zone with another Retention = %v, want ErrMismatch", err)
+	}
+}

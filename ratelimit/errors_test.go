@@ -3,6 +3,7 @@ package ratelimit
 import (
 	"context"
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -68,13 +69,22 @@ func TestForeignLogIsErrReply(t *testing.T) {
 	}{
 		{"jth", PerSecond(1), []string{"5", "garbage", "-1e300", "x"}},
 		{"newest", Limit{N: 2, Window: time.Hour}, []string{stamp, stamp, stamp + "1", "garbage"}},
+		// Text Lua's tonumber reads as a number is no time either.
+		{"nan", PerSecond(1), []string{"5", "nan"}},
+		{"hex", PerSecond(1), []string{"5", "0x10"}},
+		{"exp", PerSecond(1), []string{"5", "1e999"}},
+		{"colon", PerSecond(1), []string{"5", "12:x"}},
 	} {
 		key := env.Prefix + ":{" + tc.key + "}"
 		if err := c.Do(ctx, c.B().Arbitrary("ZADD").Keys(key).Args(tc.zadd...).Build()).Error(); err != nil {
 			t.Fatal(err)
 		}
 		_, err := l.Allow(ctx, tc.key, tc.limit)
-		if !errors.Is(err, ErrReply) || !strings.Contains(err.Error(), `"garbage"`) || errors.Is(err, ErrRedis) {
+		foreign := strconv.Quote(tc.zadd[len(tc.zadd)-1])
+		if tc.key == "jth" || tc.key == "newest" {
+			foreign = `"garbage"`
+		}
+		if !errors.Is(err, ErrReply) || !strings.Contains(err.Error(), foreign) || errors.Is(err, ErrRedis) {
 			t.Errorf("%s: Allow over a foreign log = %v; want ErrReply naming the member", tc.key, err)
 		}
 		if n, err := c.Do(ctx, c.B().Zcard().Key(key).Build()).AsInt64(); err != nil || n != int64(len(tc.zadd)/2) {

@@ -150,8 +150,10 @@ func testUsage(t *testing.T, bin string) {
 	if out := c.ok("help", "timeline"); strings.Count(out, "\n  timeline ") != 7 || strings.Contains(out, "board") {
 		t.Errorf("help timeline lists not the 7 timeline commands alone:\n%s", out)
 	}
-	if r := c.run("help", "nope"); r.code != exitUsage || !strings.Contains(r.stderr, `unknown command "nope`) {
-		t.Errorf("help nope: exit %d, stderr %q; want 2 and unknown command", r.code, r.stderr)
+	for _, args := range [][]string{{"help", "nope"}, {"help", "board", "nope"}} {
+		if r := c.run(args...); r.code != exitUsage || !strings.Contains(r.stderr, `unknown command "`+strings.Join(args[1:], " ")+`"`) {
+			t.Errorf("tiebreak %q: exit %d, stderr %q; want 2 and unknown command", args, r.code, r.stderr)
+		}
 	}
 	// Global flags before the command, command flags before the arguments.
 	if a, b := c.ok("--json", "list", "--prefix", env.Prefix), c.ok("list", "--prefix", env.Prefix, "--json"); a != b || a != "[]\n" {

@@ -252,11 +252,14 @@ func leagueKey(after string) bool {
 
 // groupedAs returns the names (GROUP/NAME) of the boards named name in a
 // group, at most three, found by SCAN; none when name is itself
-// GROUP/NAME.
+// GROUP/NAME, or when the SCAN takes over a second (a large keyspace: the
+// hint is not worth the wait).
 func groupedAs(ctx context.Context, e *env, name string) []string {
 	if strings.Contains(name, "/") {
 		return nil
 	}
+	ctx, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
 	metas, err := redisops.ScanKeys(ctx, e.client, "tb:{*}:{"+globEscape(name)+"}:meta")
 	if err != nil {
 		return nil

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"strings"
 )
 
@@ -96,24 +95,24 @@ func commandsLike(first string) string {
 	return strings.Join(names, ", ")
 }
 
-// help prints the overview, or one command's usage; it ignores flags.
+// help prints the overview, the commands of a group (board, timeline,
+// ...), or one command's usage; it ignores flags.
 func help(stdout, stderr io.Writer, args []string) int {
-	args = slices.DeleteFunc(args, func(a string) bool { return strings.HasPrefix(a, "-") })
-	if len(args) == 0 {
+	words, _ := commandWords(args)
+	if len(words) == 0 {
 		fmt.Fprint(stdout, overview())
 		return exitOK
 	}
-	cmd, _ := lookup(args)
-	if cmd == nil {
-		// A group of commands (board, timeline, ...): its commands.
+	cmd, _ := lookup(words)
+	if cmd == nil && len(words) == 1 {
 		var b strings.Builder
-		if writeCommandLines(&b, args[0]) > 0 {
-			fmt.Fprintf(stdout, "the %s commands (`tiebreak help %s COMMAND` for the flags of one):\n%s", args[0], args[0], b.String())
+		if writeCommandLines(&b, words[0]) > 0 {
+			fmt.Fprintf(stdout, "the %s commands (`tiebreak help %s COMMAND` for the flags of one):\n%s", words[0], words[0], b.String())
 			return exitOK
 		}
 	}
 	if cmd == nil || cmd.name == "help" {
-		return usageFailure(stderr, badCommand(args))
+		return usageFailure(stderr, badCommand(words))
 	}
 	fmt.Fprint(stdout, cmd.usage())
 	return exitOK

@@ -174,10 +174,21 @@ func TestLargestCallsWithinArgumentLimit(t *testing.T) {
 			return err
 		}},
 		row{"Group of 16 boards: Submit, Remove of 1,000 ids; of 64 boards: Submit, Remove of 250 ids", func(c rueidis.Client) error {
-			for _, size := range []struct{ boards, ids int }{{16, 1000}, {64, 250}} {
+			// The 64 boards have the most keys a board's script takes: key
+			// suffix, dense ranks, hiding and a kept top.
+			heavy := board.Options{Strategy: board.KeySuffix, DenseRanks: true, Hiding: true, KeepTop: 10}
+			for _, size := range []struct {
+				boards, ids int
+				opts        board.Options
+			}{{16, 1000, board.Options{}}, {64, 250, heavy}} {
 				var bs []*board.Board
 				for i := range size.boards {
-					b, err := board.New(ctx, c, "args-g"+strconv.Itoa(i), boardLayout(t), board.Options{Group: "args-group", SharedData: true, DenseRanks: i%2 == 0})
+					o := size.opts
+					o.Group, o.SharedData = "args-group"+strconv.Itoa(size.boards), true
+					if size.boards == 16 {
+						o.DenseRanks = i%2 == 0
+					}
+					b, err := board.New(ctx, c, "args-g"+strconv.Itoa(i), boardLayout(t), o)
 					if err != nil {
 						return err
 					}

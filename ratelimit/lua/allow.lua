@@ -32,7 +32,9 @@
 --              caller never sends and reads as a bad reply)
 --   reset      µs until the log is empty (0 if it is)
 -- Error: 'TBFOREIGN <member>' when the entry a call reads is not one of
---        this script's (not a time): the key was written by another
+--        this script's (digits, then ':' and digits or nothing; Lua's
+--        tonumber would also read 'nan', '0x10' or '1e999'), so the key
+--        was written by another
 --        program. Nothing is added; entries past the window may have been
 --        dropped.
 --
@@ -61,7 +63,7 @@ local fits, tj = card + n <= limit, nil
 if not fits and n <= limit then
   local idx = string.format('%d', n - limit - 1)
   local m = redis.call('ZRANGE', key, idx, idx)[1]
-  tj = tonumber(m) or tonumber(string.match(m, '^%d+'))
+  tj = tonumber(string.match(m, '^%d+$') or string.match(m, '^(%d+):%d+$'))
   if not tj then return redis.error_reply('TBFOREIGN ' .. m) end
   fits = tj <= now - w
 end
@@ -122,7 +124,7 @@ if tj and n == limit then
   reset = retry -- j = 1: the newest entry was read already
 elseif count > 0 then
   local m = redis.call('ZRANGE', key, '-1', '-1')[1]
-  local tm = tonumber(m) or tonumber(string.match(m, '^%d+'))
+  local tm = tonumber(string.match(m, '^%d+$') or string.match(m, '^(%d+):%d+$'))
   if not tm then return redis.error_reply('TBFOREIGN ' .. m) end
   reset = tm + w - now
 end
