@@ -473,3 +473,85 @@ func keyNames(m map[string]string) []string {
 	}
 	return out
 }
+
+// A board a native write made whole again after a Drop stores its
+// descriptor alone (no generation, no state): it is live in generation
+// 0, so Clear empties it and Migrate moves every entry.
+func TestNativeRemakeIsLive(t *testing.T) {
+	env := redistest.New(t)
+	ctx := t.Context()
+	b := newBoard(t, env.Client, env.Prefix, "remade", testLayout(t), Options{})
+	if err := b.Drop(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for i, id := range []string{"ann", "bob"} {
+		if _, err := b.Submit(ctx, Submission{ID: id, Values: []float64{float64(i + 1), 0, 1}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if m := metaOf(t, env.Client, b.prefix); m["gen"] != "" || m["state"] != "" {
+		t.Fatalf("meta HASH %v: want the descriptor alone (a native write's)", m)
+	}
+	nb, err := b.Migrate(ctx, testLayout(t), Options{Strategy: KeySuffix}, MigrateOptions{})
+	if err != nil {
+		t.Fatalf("Migrate of a board a native write made whole: %v", err)
+	}
+	if l, err := nb.Top(ctx, 10); err != nil || len(l.Entries) != 2 || l.Entries[0].ID != "bob" {
+		t.Fatalf("after Migrate: %+v, %v; want bob, ann", l, err)
+	}
+	c := newBoard(t, env.Client, env.Prefix, "remade2", testLayout(t), Options{})
+	if err := c.Drop(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Submit(ctx, Submission{ID: "ann", Values: []float64{1, 0, 1}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Clear(ctx); err != nil {
+		t.Fatalf("Clear of a board a native write made whole: %v", err)
+	}
+	if n, err := c.Len(ctx); err != nil || n != 0 {
+		t.Fatalf("Len after Clear = %d, %v", n, err)
+	}
+}
+
+// A handle of a migrated board (generation 2) whose board was dropped and
+// made again by New (generation 0) writes where the new board reads: its
+// write finds the generation moved and reads the board again.
+func TestDropThenNewThenStaleWrite(t *testing.T) {
+	ctx := t.Context()
+	for _, o := range []Options{{}, {DenseRanks: true}, {Strategy: KeySuffix}} {
+		t.Run(o.Strategy.String()+"/dense="+strconv.FormatBool(o.DenseRanks), func(t *testing.T) {
+			env := redistest.New(t)
+			b := newBoard(t, env.Client, env.Prefix, "dn", testLayout(t), o)
+			fillData(t, b, 3)
+			to := o
+			to.Cap = 100
+			stale, err := b.Migrate(ctx, testLayout(t), to, MigrateOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if stale.gen.Load().n == 0 {
+				t.Fatal("the migrated board is still in generation 0")
+			}
+			if err := stale.Drop(ctx); err != nil {
+				t.Fatal(err)
+			}
+			fresh, err := New(ctx, env.Client, stale.name, testLayout(t), to)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := stale.Submit(ctx, Submission{ID: "cyd", Values: []float64{7, 0, 1}}); err != nil {
+				t.Fatalf("write through the stale handle: %v", err)
+			}
+			if e, err := fresh.Get(ctx, "cyd"); err != nil || e.Values[0] != 7 {
+				t.Fatalf("the new board's Get of the stale handle's write = %+v, %v", e, err)
+			}
+			if err := fresh.Drop(ctx); err != nil {
+				t.Fatal(err)
+			}
+			if got := dumpKeys(t, env); len(got) != 0 {
+				t.Fatalf("after Drop: keys %v (the stale write went elsewhere)", keyNames(got))
+			}
+		})
+	}
+}

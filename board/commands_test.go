@@ -58,7 +58,7 @@ func TestCommandsPerCall(t *testing.T) {
 	// A Best write: ZADD and ZRANK ... WITHSCORE where the engine takes it,
 	// else ZADD, ZSCORE and ZRANK; before them, the HSETNX of the descriptor that makes
 	// a board dropped under the handle whole again (appendGuard). Every
-	// scripted write reads the descriptor: one HGET.
+	// scripted write reads the descriptor and the generation: one HMGET.
 	best := map[string]string{"multi": "1", "hsetnx": "1", "zadd": "1", "zscore": "1", "zrank": "1", "exec": "1"}
 	// A Get that asks for nothing more: ZRANK ... WITHSCORE where the engine
 	// takes it, else ZSCORE and ZRANK in a MULTI/EXEC. Top and a packed
@@ -76,21 +76,21 @@ func TestCommandsPerCall(t *testing.T) {
 	}{
 		{Options{}, map[string]map[string]string{
 			"submit": best,
-			"many":   {"evalsha": "3", "hget": "3", "zscore": "3", "zadd": "3", "zrank": "3"},
+			"many":   {"evalsha": "3", "hmget": "3", "zscore": "3", "zadd": "3", "zrank": "3"},
 			"top":    {"zrange": "1"},
 			"rank":   {"zrank": "1"},
 			"get":    get,
 			"around": {"zrank": "1", "zrange": "1"},
 		}},
-		// The id lookup in buckets: the descriptor and the number of
-		// buckets, two HGETs, and the buckets of the call's writes, one
-		// HMGET; the buckets written, one HSET. SubmitMany's plain writes
+		// The id lookup in buckets: the descriptor and generation, one
+		// HMGET, the number of buckets, one HGET, and the buckets of the
+		// call's writes, one HMGET; the buckets written, one HSET. SubmitMany's plain writes
 		// go in one EVALSHA (submitlean.lua) for them all. A read finds the
 		// member with one HGET of its bucket (the handle knows the number
 		// of buckets), then reads as a packed board does.
 		{Options{Strategy: KeySuffix}, map[string]map[string]string{
-			"submit": {"evalsha": "1", "hget": "2", "hmget": "1", "zadd": "1", "hset": "1", "zrank": "1"},
-			"many":   {"evalsha": "1", "hget": "2", "hmget": "1", "zadd": "3", "hset": "1", "zrank": "3"},
+			"submit": {"evalsha": "1", "hget": "1", "hmget": "2", "zadd": "1", "hset": "1", "zrank": "1"},
+			"many":   {"evalsha": "1", "hget": "1", "hmget": "2", "zadd": "3", "hset": "1", "zrank": "3"},
 			"top":    {"zrange": "1"},
 			"rank":   {"hget": "1", "zrank": "1"},
 			"get":    suffixGet,
@@ -164,12 +164,12 @@ func TestCommandsPerCallOneField(t *testing.T) {
 		"hide":   commandsOf(t, client, func() error { return errOf(b.Hide(ctx, "c")) }),
 		"remove": commandsOf(t, client, func() error { return errOf(b.Remove(ctx, "a")) }),
 	}
-	// The HGETs read the descriptor and (hide) the expiry; the HDEL is
-	// the member data's.
+	// The HMGETs read the descriptor and generation, the HGET (hide) the
+	// expiry; the HDEL is the member data's.
 	want := map[string]map[string]string{
-		"perfield": {"evalsha": "1", "hget": "1", "zscore": "2", "zadd": "1", "zrank": "1"}, // zscore: z, then the hidden set
-		"rank":     {"zrank": "1"},                                                          // the member is the id: a plain ZRANK
-		"hide":     {"evalsha": "1", "hget": "2", "zscore": "1", "zrem": "1", "zadd": "1"},
+		"perfield": {"evalsha": "1", "hmget": "1", "zscore": "2", "zadd": "1", "zrank": "1"}, // zscore: z, then the hidden set
+		"rank":     {"zrank": "1"},                                                           // the member is the id: a plain ZRANK
+		"hide":     {"evalsha": "1", "hget": "1", "hmget": "1", "zscore": "1", "zrem": "1", "zadd": "1"},
 		"remove":   {"evalsha": "1", "zscore": "1", "zrem": "1", "hdel": "1"},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {

@@ -121,6 +121,12 @@ func readMeta(ctx context.Context, client rueidis.Client, name, prefix, desc str
 		f[i], _ = arr[i].ToString() // absent fields are nil: ""
 	}
 	m := meta{exists: f[0] != "", desc: f[0], migrating: phase(f[2]) == phaseMigrating, state: phase(f[2]), target: f[3], defaults: f[5], cursor: f[7]}
+	if m.exists && m.state == "" {
+		// A board a native write made whole again after a Drop stores its
+		// descriptor (and past generation 0 its generation) alone: it is
+		// live (appendGuard).
+		m.state = phaseLive
+	}
 	var errs [3]error
 	m.gen, errs[0] = parseGen(f[1])
 	m.tgen, errs[1] = parseGen(f[4])

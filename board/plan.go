@@ -76,9 +76,13 @@ func (b *Board) writesNative() bool {
 
 // nativeIn reports whether p is written with Redis's own commands in
 // generation g: a native plan (Replace or Best, no member data, no
-// expectation, on a board that allows it) in a generation not migrating.
+// expectation, on a board that allows it) in generation 0, not
+// migrating. Past generation 0 (a board migrated) a write is submit.lua,
+// which checks that the board is still in the handle's generation: a
+// transaction cannot, and after a Drop and a New (generation 0 again) a
+// handle of generation 2 would write keys nothing reads.
 func (p *writePlan) nativeIn(g *generation) bool {
-	return p.native && g.mig == nil && g.state == ""
+	return p.native && g.n == 0 && g.mig == nil && g.state == ""
 }
 
 // submitsLean reports whether p is written with submitlean.lua in

@@ -84,6 +84,10 @@ func (b *Board) refusal(op, text string) error {
 			op, b.layout.Field(i-1).Name, v, fmtNum(min), fmtNum(max), errValue, pack.ErrOverflow)
 	}
 	switch {
+	case strings.HasPrefix(text, "TBGEN"):
+		// The board is in another generation than the handle's (dropped
+		// and made again since): read it again (adopt).
+		return fmt.Errorf("board: %s: %s: the board is in another generation: %w", op, b.name, errStale)
 	case strings.HasPrefix(text, "TBMISMATCH") && b.opts.expireAt.IsZero():
 		// Stored over since the handle read it (a migration switched, or
 		// the board was dropped and made again): read it again (adopt).

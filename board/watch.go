@@ -83,16 +83,18 @@ func (b *Board) readView(ctx context.Context, v View, opts []ReadOption) (List, 
 // their round trips and Redis cost); opts are the reads' options. Each
 // list deliver is given is its own, to keep or change, even on a handle
 // with CacheTop, whose reads share theirs. Watch
-// returns when ctx ends (with ctx's error) or when deliver returns an
-// error (that error). It refuses the zero View, an interval under 1ms, a
-// nil deliver, and what the view's read refuses (ErrArgument), before
-// delivering anything.
+// returns when ctx ends (with ctx's error), when deliver returns an
+// error (that error), or when the board is stored over by another
+// descriptor (ErrMismatch: a migration switched; Open the board again and
+// watch through the new handle). It refuses the zero View, an interval
+// under 1ms, a nil deliver, and what the view's read refuses
+// (ErrArgument), before delivering anything.
 func (b *Board) Watch(ctx context.Context, v View, interval time.Duration, deliver func(List) error, opts ...ReadOption) error {
 	if interval < time.Millisecond || deliver == nil {
 		return fmt.Errorf("board: Watch: interval %v (at least 1ms) or a nil deliver: %w", interval, ErrArgument)
 	}
 	last, err := b.readView(ctx, v, opts)
-	if err != nil && (errors.Is(err, ErrArgument) || ctx.Err() != nil) {
+	if err != nil && (watchEnds(err) || ctx.Err() != nil) {
 		return err
 	}
 	outage := err != nil
@@ -111,7 +113,7 @@ func (b *Board) Watch(ctx context.Context, v View, interval time.Duration, deliv
 		}
 		l, err := b.readView(ctx, v, opts)
 		switch {
-		case errors.Is(err, ErrArgument):
+		case watchEnds(err):
 			return err
 		case err != nil:
 			outage = true
@@ -124,6 +126,14 @@ func (b *Board) Watch(ctx context.Context, v View, interval time.Duration, deliv
 			return err
 		}
 	}
+}
+
+// watchEnds reports an error of a watched read that no later read
+// escapes: a refusal (ErrArgument), or a board stored over by another
+// descriptor (ErrMismatch: a migration switched, or the board was made
+// again with other settings), which this handle can no longer read.
+func watchEnds(err error) bool {
+	return errors.Is(err, ErrArgument) || errors.Is(err, ErrMismatch)
 }
 
 // own returns l with entries of its own: a list a handle with CacheTop

@@ -182,3 +182,30 @@ func TestWatchRefuses(t *testing.T) {
 		t.Errorf("a deliver that fails: Watch returned %v, want its error", err)
 	}
 }
+
+// A watch whose board a migration switched to another descriptor ends
+// with ErrMismatch (its handle can no longer read the board), instead of
+// trying the same read forever.
+func TestWatchEndsAfterMigration(t *testing.T) {
+	env := redistest.New(t)
+	b := newBoard(t, env.Client, env.Prefix, "watchmig", testLayout(t), Options{})
+	mustSubmit(t, b, Submission{ID: "a", Values: []float64{5, 0, 1}})
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	delivered := make(chan struct{}, 100)
+	done := make(chan error, 1)
+	go func() {
+		done <- b.Watch(ctx, TopView(2), 5*time.Millisecond, func(List) error { delivered <- struct{}{}; return nil })
+	}()
+	<-delivered
+	other, err := Open(ctx, env.Client, b.name, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := other.Migrate(ctx, testLayout(t), Options{Strategy: KeySuffix}, MigrateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; !errors.Is(err, ErrMismatch) {
+		t.Fatalf("Watch after a migration = %v, want ErrMismatch", err)
+	}
+}

@@ -471,24 +471,34 @@ func boardWatch(ctx context.Context, e *env, name string, every time.Duration, c
 	if every < time.Millisecond || changes < 0 {
 		return usagef("--every %v (at least 1ms) or --changes %d (0 or more) out of range", every, changes)
 	}
-	b, err := openBoard(ctx, e, *r.group, name)
-	if err != nil {
-		return err
-	}
 	printed := 0
-	err = b.Watch(ctx, board.TopView(*r.n), every, func(l board.List) error {
-		t, out := entriesTable(b, l.Entries, l.Total, *r.data)
-		t.note("%d of %d entries, %s", len(l.Entries), l.Total, stamp(time.Now()))
-		if err := e.out.emit(out, t); err != nil {
+	for {
+		b, err := openBoard(ctx, e, *r.group, name)
+		if err != nil {
 			return err
 		}
-		if printed++; changes > 0 && printed >= changes {
-			return errWatched
+		err = b.Watch(ctx, board.TopView(*r.n), every, func(l board.List) error {
+			t, out := entriesTable(b, l.Entries, l.Total, *r.data)
+			t.note("%d of %d entries, %s", len(l.Entries), l.Total, stamp(time.Now()))
+			if err := e.out.emit(out, t); err != nil {
+				return err
+			}
+			if printed++; changes > 0 && printed >= changes {
+				return errWatched
+			}
+			return nil
+		}, r.options(b)...)
+		if errors.Is(err, board.ErrMismatch) && ctx.Err() == nil {
+			// A migration switched: watch the board as it is stored now.
+			select {
+			case <-ctx.Done():
+			case <-time.After(every):
+			}
+			continue
 		}
-		return nil
-	}, r.options(b)...)
-	if errors.Is(err, errWatched) || (ctx.Err() != nil && printed > 0) {
-		return nil // the lists asked for, an interrupt or --timeout: a normal end
+		if errors.Is(err, errWatched) || (ctx.Err() != nil && printed > 0) {
+			return nil // the lists asked for, an interrupt or --timeout: a normal end
+		}
+		return err
 	}
-	return err
 }

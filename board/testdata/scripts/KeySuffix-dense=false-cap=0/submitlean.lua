@@ -216,9 +216,11 @@ end
 --        or 1, changed, when the stored member and score are those sent,
 --        else 2 or 3 (2 + changed) followed by the stored member and
 --        score. Nothing is ever trimmed.
--- Error: TBMISMATCH, TBDROPPED as submit.lua's; nothing written.
+-- Error: TBGEN, TBMISMATCH, TBDROPPED as submit.lua's; nothing written.
 
-local desc = redis.call('HGET', KEYS[KMETA], 'desc')
+local stored = redis.call('HMGET', KEYS[KMETA], 'desc', 'gen')
+local desc = stored[1]
+if desc and (stored[2] or '0') ~= GEN then return redis.error_reply('TBGEN') end -- as submit.lua's
 if desc and desc ~= DESC then return redis.error_reply('TBMISMATCH') end
 if not desc and SHARD then return redis.error_reply('TBDROPPED') end
 

@@ -40,9 +40,12 @@ local KMETA = 4
 -- Reply: the number of ids that were not entrants yet.
 -- Error: 'TBRULE closed <id>' at or after RULES.stop, 'TBRULE full <id>'
 --        when the new entrants would be more than RULES.members;
---        'TBMISMATCH', 'TBDROPPED' as submit.lua's (nothing written).
+--        'TBGEN', 'TBMISMATCH', 'TBDROPPED' as submit.lua's (nothing
+--        written).
 
-local desc = redis.call('HGET', KEYS[KMETA], 'desc')
+local stored = redis.call('HMGET', KEYS[KMETA], 'desc', 'gen')
+local desc = stored[1]
+if desc and (stored[2] or '0') ~= GEN then return redis.error_reply('TBGEN') end -- as submit.lua's
 if desc and desc ~= DESC then return redis.error_reply('TBMISMATCH') end
 if not desc and SHARD then return redis.error_reply('TBDROPPED') end
 local t = redis.call('TIME')

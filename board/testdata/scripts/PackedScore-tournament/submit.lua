@@ -364,6 +364,8 @@ local CHECK = false
 --        closed, notjoined, full or attempts (nothing written).
 --        'TBMISMATCH' when the stored descriptor is not DESC (nothing
 --        written).
+--        'TBGEN' when the board's generation is not GEN (nothing
+--        written).
 --        'TBDROPPED' when the board has no descriptor and the write may
 --        not store it (see above; nothing written).
 
@@ -385,7 +387,12 @@ if req then
     end
   end
 end
-local desc = redis.call('HGET', KEYS[KMETA], 'desc')
+local stored = redis.call('HMGET', KEYS[KMETA], 'desc', 'gen')
+local desc = stored[1]
+-- A board in another generation than the handle's (dropped and made
+-- again by New, in generation 0, since the handle read it): the handle
+-- reads it again (TBGEN), writing nothing to keys nothing reads.
+if desc and (stored[2] or '0') ~= GEN then return redis.error_reply('TBGEN') end
 if desc and desc ~= DESC then return redis.error_reply('TBMISMATCH') end
 if not desc and (SHARD or mirror) then return redis.error_reply('TBDROPPED') end
 -- A packed board's member is the id, and so is a key-suffix board's of

@@ -47,7 +47,10 @@ end
 --        longer ARGV[1] (nothing written).
 
 local m = redis.call('HMGET', KEYS[1], F_GEN, F_STATE, F_TARGET, F_DEFAULTS)
-if (m[1] or '0') ~= ARGV[1] then return 'stale' end -- no generation: 0
+-- No generation is 0, and no state live: a board that a native write
+-- made whole again after a Drop stores its descriptor alone.
+local gen = m[1] or '0'
+if gen ~= ARGV[1] then return 'stale' end
 if m[2] == PHASE_MIGRATING then
   if m[3] == ARGV[2] and m[4] == ARGV[3] then return 'resumed' end
   return 'busy'
@@ -58,10 +61,10 @@ for i = 2, 6 do
 end
 redis.call('UNLINK', KEYS[12])
 for _, k in ipairs({KEYS[2], KEYS[6]}) do
-  redis.call('SET', k, 'tiebreak: moved to generation ' .. (tonumber(m[1]) + 1))
+  redis.call('SET', k, 'tiebreak: moved to generation ' .. (tonumber(gen) + 1))
   if at > 0 then redis.call('PEXPIREAT', k, at) end
 end
-local next = tonumber(m[1]) + 1
+local next = tonumber(gen) + 1
 redis.call('HSET', KEYS[1], F_STATE, PHASE_MIGRATING, F_GEN, next, F_TGEN, next + 1,
   F_TARGET, ARGV[2], F_DEFAULTS, ARGV[3])
 redis.call('HDEL', KEYS[1], F_PSCORE, F_PMEMBER, F_RECOPIES)
