@@ -43,8 +43,9 @@ var (
 
 	// ErrConflict reports an Update that kept losing its compare-and-set
 	// to concurrent writers until its context ended (it then wraps the
-	// context's error too) or Options.UpdateAttempts ran out, and an
-	// archive whose making another caller took over.
+	// context's error too) or Options.UpdateAttempts ran out, an
+	// archive whose making another caller took over, and a sharded
+	// board's Around whose id moved between its round trips 8 times.
 	ErrConflict = errors.New("update conflict")
 
 	// ErrMismatch reports a handle whose layout or options (Strategy, Cap,

@@ -410,7 +410,10 @@ func (b *Board) page(ctx context.Context, op string, offset int64, n int, opts [
 // first): Redis spends less on them than on a script once many callers
 // share a connection. Near the last entry, or when a write moved the id
 // between them, one more round trip, one script, answers. With options,
-// Around is one script, one round trip.
+// Around is one script, one round trip. On a sharded board, Around takes
+// two round trips (where id is, then every shard around it) and reads
+// again when id moves between them, so the list always holds id; after 8
+// such reads it gives up with ErrConflict.
 func (b *Board) Around(ctx context.Context, id string, n int, opts ...ReadOption) (List, error) {
 	if b.sh != nil {
 		return totalAsked(opts)(b.sh.Around(ctx, id, n, opts...))

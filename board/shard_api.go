@@ -66,8 +66,10 @@ func (sb *sharded) Between(ctx context.Context, lo, hi float64, offset int64, n 
 
 // Around returns n entries around id, id among them and as central as the
 // edges allow, as Board.Around: two round trips, the shard of id, then
-// every shard's n-1 entries before id and n from it, merged. It refuses
-// what Board.Around refuses, and Dense (ErrArgument); an id not on
+// every shard's n-1 entries before id and n from it, merged. When id
+// moves between the two, Around reads again, so the list always holds id;
+// an id that moved between the round trips of 8 reads is ErrConflict. It
+// refuses what Board.Around refuses, and Dense (ErrArgument); an id not on
 // the board, or beyond the cap, is ErrNotFound.
 func (sb *sharded) Around(ctx context.Context, id string, n int, opts ...ReadOption) (List, error) {
 	return observeView(ctx, sb, sb.op("Around", n), listOutcome, func(ctx context.Context, v *shardView) (List, error) { return v.Around(ctx, id, n, opts...) })

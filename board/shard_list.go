@@ -161,21 +161,31 @@ func (sb *shardView) Around(ctx context.Context, id string, n int, opts ...ReadO
 	if err != nil {
 		return List{}, err
 	}
-	e, err := owner.rank(ctx, id, Ordinal, nil)
-	if err != nil {
-		return List{}, err
+	for range aroundReads {
+		e, err := owner.rank(ctx, id, Ordinal, nil)
+		if err != nil {
+			return List{}, err
+		}
+		score, member, err := owner.encode(e.ID, e.Values)
+		if err != nil {
+			return List{}, err
+		}
+		at := pos{set: true, score: score, member: member}
+		m, err := sb.runs(ctx, "around", at, int64(n-1), int64(n), pos{}, c)
+		if err != nil {
+			return List{}, err
+		}
+		if _, still := slices.BinarySearchFunc(m.entries, at, func(e runEntry, p pos) int { return comparePos(e.pos, p) }); still {
+			return sb.window(ctx, m, at, id, int64(n), c)
+		}
+		// id moved (or left) between the two round trips: read again.
 	}
-	score, member, err := owner.encode(e.ID, e.Values)
-	if err != nil {
-		return List{}, err
-	}
-	at := pos{set: true, score: score, member: member}
-	m, err := sb.runs(ctx, "around", at, int64(n-1), int64(n), pos{}, c)
-	if err != nil {
-		return List{}, err
-	}
-	return sb.window(ctx, m, at, id, int64(n), c)
+	return List{}, fmt.Errorf("board: Around(%q): the id moved between the round trips of %d reads: %w", id, aroundReads, ErrConflict)
 }
+
+// aroundReads bounds the reads of a sharded board's Around whose id keeps
+// moving between its two round trips.
+const aroundReads = 8
 
 // window picks Around's n entries from the merged runs around the entry
 // of id, at. Where the runs hold each shard's n-1 entries before at and n

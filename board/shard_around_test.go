@@ -1,0 +1,82 @@
+package board
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/internal/redistest"
+)
+
+// A sharded board's Around reads in two round trips: where the id is, then
+// every shard around it. An id written between them still stands among
+// its window: Around reads again rather than return a window without it.
+func TestShardedAroundWhileIDMoves(t *testing.T) {
+	env := redistest.New(t)
+	aroundWhileIDMoves(t, env.Client, env.Prefix)
+}
+
+// The same on a cluster of three masters, the shards on different nodes.
+func TestShardedAroundWhileIDMovesCluster(t *testing.T) {
+	cl := redistest.NewCluster(t, 3)
+	aroundWhileIDMoves(t, cl.Client, cl.Prefix)
+}
+
+func aroundWhileIDMoves(t *testing.T, client rueidis.Client, prefix string) {
+	ctx := t.Context()
+	l := testLayout(t)
+	for _, s := range []Strategy{PackedScore, KeySuffix} {
+		t.Run(s.String(), func(t *testing.T) {
+			b := newSharded(t, client, prefix, "around"+s.String(), l, Options{Strategy: s, Shards: 4})
+			subs := make([]Submission, 2000)
+			for i := range subs {
+				subs[i] = Submission{ID: fmt.Sprintf("p%04d", i), Values: []float64{float64(i % 500), 0, float64(i % 7)}}
+			}
+			loadAll(t, b, subs)
+			const mover = "p0042"
+			wctx, stop := context.WithCancel(ctx)
+			var wg sync.WaitGroup
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				rng := rand.New(rand.NewPCG(1, 2))
+				for wctx.Err() == nil {
+					_, err := b.Submit(wctx, Submission{ID: mover, Values: []float64{float64(rng.IntN(500)), 0, 1}})
+					if err != nil && wctx.Err() == nil {
+						t.Errorf("Submit: %v", err)
+						return
+					}
+				}
+			}()
+			var missing, conflicts int
+			const reads = 400
+			for range reads {
+				list, err := b.Around(ctx, mover, 11)
+				if errors.Is(err, ErrConflict) {
+					conflicts++
+					continue
+				}
+				if err != nil {
+					t.Fatalf("Around: %v", err)
+				}
+				if !slices.ContainsFunc(list.Entries, func(e Entry) bool { return e.ID == mover }) {
+					missing++
+				}
+			}
+			stop()
+			wg.Wait()
+			t.Logf("%v: %d of %d windows without the id, %d conflicts", s, missing, reads, conflicts)
+			if conflicts > reads/20 {
+				t.Errorf("%v: %d of %d reads of Around(%q) gave up", s, conflicts, reads, mover)
+			}
+			if missing > 0 {
+				t.Errorf("%v: %d of %d windows of Around(%q) do not hold it", s, missing, reads, mover)
+			}
+		})
+	}
+}
