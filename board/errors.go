@@ -53,7 +53,8 @@ var (
 	// with the board: from New, or from any call after the board migrated
 	// to other settings; the error names the setting, stored and given. It
 	// also reports a stored descriptor this package cannot read
-	// (malformed, of an unknown version, or describing no valid layout).
+	// (malformed, of an unknown version, or describing no valid layout),
+	// and a Scan cursor made under another layout or strategy.
 	ErrMismatch = errors.New("descriptor mismatch")
 
 	// ErrMigrating reports a Migrate or a Reshard to other settings than

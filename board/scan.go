@@ -4,11 +4,12 @@ import (
 	"context"
 	"encoding/base64"
 	"fmt"
-	"github.com/tiebreak/tiebreak/internal/luascript"
+	"hash/fnv"
 	"math"
 	"strconv"
 	"strings"
 
+	"github.com/tiebreak/tiebreak/internal/luascript"
 	"github.com/tiebreak/tiebreak/internal/observed"
 	"github.com/tiebreak/tiebreak/observe"
 )
@@ -30,8 +31,12 @@ type scanPage struct {
 // Paging by value, not by rank: an entry that stays put is returned exactly
 // once across the pages of a scan, however other entries are inserted,
 // moved or removed meanwhile, and the cursor stays valid when its own entry
-// has moved or gone. It refuses n outside [1, 1000] and a malformed
-// cursor (ErrArgument).
+// has moved or gone. A cursor stays valid across a Reshard and a Migrate
+// that keeps the layout and strategy. It refuses n outside [1, 1000] and a
+// malformed cursor (ErrArgument), and a cursor made before a Migrate to
+// another layout or strategy, or by a board of another one (ErrMismatch):
+// read in this board's encoding it would skip or repeat entries. One
+// script, one round trip (on a sharded board, one per shard, at once).
 func (b *Board) Scan(ctx context.Context, cursor string, n int, opts ...ReadOption) (List, error) {
 	p, err := b.scanPage(ctx, cursor, n, opts)
 	if b.sh != nil {
@@ -66,7 +71,7 @@ func (b *Board) scan(ctx context.Context, cursor string, n int, opts []ReadOptio
 	if err := checkWindow("scan", 0, n); err != nil {
 		return scanPage{}, err
 	}
-	score, member, err := parseCursor(cursor)
+	score, member, err := b.parseCursor(cursor)
 	if err != nil {
 		return scanPage{}, err
 	}
@@ -89,30 +94,49 @@ func (b *Board) scan(ctx context.Context, cursor string, n int, opts []ReadOptio
 	return p, err
 }
 
-// cursorOf encodes the stored position of e.
+// cursorOf encodes the stored position of e, after the tag of the
+// board's encoding.
 func (b *Board) cursorOf(e Entry) (string, error) {
 	score, member, err := b.encode(e.ID, e.Values)
 	if err != nil {
 		return "", err
 	}
-	return (base64.RawURLEncoding.EncodeToString([]byte(fmtFloat(score) + "\n" + member))), nil
+	return base64.RawURLEncoding.EncodeToString([]byte(b.encodingTag() + "\n" + fmtFloat(score) + "\n" + member)), nil
+}
+
+// encodingTag names how the board stores a position: its strategy and
+// its layout (field names too: Migrate carries values over by name). A
+// cursor carries it, so that a cursor made before a Migrate changed the
+// encoding is refused rather than read as another position.
+func (b *Board) encodingTag() string {
+	h := fnv.New32a()
+	fmt.Fprintf(h, "%d %s", b.opts.Strategy, b.layout)
+	return fmt.Sprintf("%08x", h.Sum32())
 }
 
 // maxMemberLen bounds a stored member: the widest fields prefix (16
 // digits) and the longest id.
 const maxMemberLen = 16 + 65536
 
-func parseCursor(c string) (score, member string, err error) {
+// parseCursor reads a cursor of this board's encoding: "" is the start, a
+// cursor of another encoding (made before a Migrate changed it, or by a
+// board of another layout) is ErrMismatch, anything cursorOf did not
+// write is ErrArgument.
+func (b *Board) parseCursor(c string) (score, member string, err error) {
 	if c == "" {
 		return "", "", nil
 	}
-	raw, err := base64.RawURLEncoding.DecodeString(string(c))
+	raw, err := base64.RawURLEncoding.DecodeString(c)
 	if err == nil {
-		var ok bool
-		score, member, ok = strings.Cut(string(raw), "\n")
+		tag, rest, ok1 := strings.Cut(string(raw), "\n")
+		var ok2 bool
+		score, member, ok2 = strings.Cut(rest, "\n")
 		// Only what cursorOf writes: a finite score in its canonical text.
 		f, perr := strconv.ParseFloat(score, 64)
-		if ok && perr == nil && !math.IsInf(f, 0) && !math.IsNaN(f) && fmtFloat(f) == score && len(member) <= maxMemberLen {
+		if ok1 && ok2 && len(tag) == 8 && perr == nil && !math.IsInf(f, 0) && !math.IsNaN(f) && fmtFloat(f) == score && len(member) <= maxMemberLen {
+			if tag != b.encodingTag() {
+				return "", "", fmt.Errorf("board: cursor of another layout or strategy than the board's (it migrated since the scan began?): scan again from the start: %w", ErrMismatch)
+			}
 			return score, member, nil
 		}
 	}

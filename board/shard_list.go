@@ -219,7 +219,7 @@ func (sb *shardView) Scan(ctx context.Context, cursor string, n int, opts ...Rea
 	if err := checkWindow("scan", 0, n); err != nil {
 		return scanPage{}, err
 	}
-	score, member, err := parseCursor(cursor)
+	score, member, err := sb.probe.parseCursor(cursor)
 	if err != nil {
 		return scanPage{}, err
 	}
