@@ -1,6 +1,7 @@
 package board
 
 import (
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"testing"
@@ -86,4 +87,31 @@ func TestScanCursorAcrossMigrations(t *testing.T) {
 	if _, err := other.Scan(ctx, first.Next, 10); !errors.Is(err, ErrMismatch) {
 		t.Errorf("a cursor on a board of another layout: err = %v, want ErrMismatch", err)
 	}
+}
+
+// A cursor is public input: parseCursor never panics, and accepts only
+// what cursorOf writes for the board's encoding.
+func FuzzScanCursor(f *testing.F) {
+	l, err := pack.NewLayout(pack.Field{Name: "points", Width: 10}, pack.Field{Name: "time", Width: 8, Dir: pack.LowerIsBetter})
+	if err != nil {
+		f.Fatal(err)
+	}
+	b := &Board{layout: l}
+	tag := b.encodingTag()
+	for _, s := range []string{"", "!!", tag + "\n1024\np1", tag + "\n-1.5e+300\n", "00000000\n1\np", tag + "\nNaN\np", tag + "\n01\np"} {
+		f.Add(base64.RawURLEncoding.EncodeToString([]byte(s)))
+	}
+	f.Fuzz(func(t *testing.T, c string) {
+		score, member, err := b.parseCursor(c)
+		switch {
+		case err != nil:
+			if !errors.Is(err, ErrArgument) && !errors.Is(err, ErrMismatch) {
+				t.Fatalf("parseCursor(%q): %v, want ErrArgument or ErrMismatch", c, err)
+			}
+		case c != "":
+			if again := base64.RawURLEncoding.EncodeToString([]byte(tag + "\n" + score + "\n" + member)); again != c {
+				t.Fatalf("parseCursor(%q) accepted a cursor cursorOf would write as %q", c, again)
+			}
+		}
+	})
 }
