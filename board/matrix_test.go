@@ -16,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/internal/redistest"
+	"github.com/tiebreak/tiebreak/pack"
 )
 
 // The kind x operation matrix: every operation of a board, a group and a
@@ -304,6 +305,21 @@ func (f *fixture) refuses(t *testing.T, what string, want error, call func() err
 	if diff := cmp.Diff(before, snapshot(t, f.client, "*"+f.prefix+"*")); diff != "" {
 		t.Errorf("%s, refused, changed keys (-before +after):\n%s", what, diff)
 	}
+}
+
+// otherEncoding is a cursor at the first of es that another layout or
+// strategy made: its encoding tag differs.
+func otherEncoding(t *testing.T, es []Entry) string {
+	t.Helper()
+	if len(es) == 0 {
+		t.Fatal("no entry to make a cursor of")
+	}
+	b := &Board{layout: mustLayout(t, pack.Field{Name: "other", Width: 3})}
+	c, err := b.cursorOf(Entry{ID: es[0].ID, Values: []float64{1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
 }
 
 // snapshot returns every key matching pattern, on every node of client,
@@ -727,6 +743,7 @@ var columns = []column{
 		got, err := scanAll(t.Context(), f.b, 7, f.all()...)
 		checkList(t, "Scan by 7", got, err, f.ranked(func() List { return f.m.page(0, maxCount) }))
 		f.refuses(t, "Scan from a malformed cursor", ErrArgument, func() error { return second(f.b.Scan(t.Context(), "!!", 3)) })
+		f.refuses(t, "Scan from a cursor of another encoding", ErrMismatch, func() error { return second(f.b.Scan(t.Context(), otherEncoding(t, got.Entries), 3)) })
 	}},
 	{"Among", []string{"Board.Among"}, func(t *testing.T, f *fixture) {
 		ids := []string{"z", "a", "absent", "p10", "a", "id20", "id07"}
