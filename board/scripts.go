@@ -43,12 +43,12 @@ var scriptFragments = []struct {
 	readOnly, migrating bool
 	fragments           []string
 }{
-	{"submit", false, false, []string{"lookup", "side", "keeptop", "mirror", "nocheck", "submit"}},
-	{"submitlean", false, false, []string{"lookup", "submitlean"}},
+	{"submit", false, false, []string{"lookup", "side", "keeptop", "mirror", "nocheck", "guard", "submit"}},
+	{"submitlean", false, false, []string{"lookup", "guard", "submitlean"}},
 	{"remove", false, false, []string{"lookup", "side", "common", "keeptop", "mirror", "remove"}},
 	{"setdata", false, false, []string{"lookup", "common", "mirror", "setdata"}},
-	{"join", false, false, []string{"join"}},
-	{"hide", false, false, []string{"lookup", "side", "common", "keeptop", "hide"}},
+	{"join", false, false, []string{"guard", "join"}},
+	{"hide", false, false, []string{"lookup", "side", "common", "keeptop", "guard", "hide"}},
 	{"top", false, false, []string{"keeptop", "top"}},
 	{"rank", true, false, []string{"lookup", "common", "ranks", "position", "rank"}},
 	{"get", true, false, []string{"lookup", "get"}},

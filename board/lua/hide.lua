@@ -10,13 +10,10 @@
 --
 -- Reply: the number of ids hidden (or shown) by this call: those already
 --        so, and those not on the board, do not count.
--- Error: 'TBMISMATCH' when the stored descriptor is not DESC; 'TBGEN'
---        as submit.lua's (nothing written).
+-- Error: 'TBGEN', 'TBMISMATCH' as guard.lua's (nothing written).
 
-local stored = redis.call('HMGET', KEYS[KMETA], 'desc', 'gen')
-local desc = stored[1]
-if desc and (stored[2] or '0') ~= GEN then return redis.error_reply('TBGEN') end -- as submit.lua's
-if desc and desc ~= DESC then return redis.error_reply('TBMISMATCH') end
+local _, refused = guard(false)
+if refused then return refused end
 local S, n, hide = side(), 0, ARGV[1] == 'h'
 for i = 2, #ARGV do
   local m, s

@@ -13,14 +13,11 @@
 -- Reply: the number of ids that were not entrants yet.
 -- Error: 'TBRULE closed <id>' at or after RULES.stop, 'TBRULE full <id>'
 --        when the new entrants would be more than RULES.members;
---        'TBGEN', 'TBMISMATCH', 'TBDROPPED' as submit.lua's (nothing
+--        'TBGEN', 'TBMISMATCH', 'TBDROPPED' as guard.lua's (nothing
 --        written).
 
-local stored = redis.call('HMGET', KEYS[KMETA], 'desc', 'gen')
-local desc = stored[1]
-if desc and (stored[2] or '0') ~= GEN then return redis.error_reply('TBGEN') end -- as submit.lua's
-if desc and desc ~= DESC then return redis.error_reply('TBMISMATCH') end
-if not desc and SHARD then return redis.error_reply('TBDROPPED') end
+local desc, refused = guard(SHARD)
+if refused then return refused end
 local t = redis.call('TIME')
 if RULES.stop > 0 and t[1] * 1000 + math.floor(t[2] / 1000) >= RULES.stop then
   return redis.error_reply('TBRULE closed ' .. ARGV[2])

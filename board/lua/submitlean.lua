@@ -20,13 +20,10 @@
 --        or 1, changed, when the stored member and score are those sent,
 --        else 2 or 3 (2 + changed) followed by the stored member and
 --        score. Nothing is ever trimmed.
--- Error: TBGEN, TBMISMATCH, TBDROPPED as submit.lua's; nothing written.
+-- Error: TBGEN, TBMISMATCH, TBDROPPED as guard.lua's; nothing written.
 
-local stored = redis.call('HMGET', KEYS[KMETA], 'desc', 'gen')
-local desc = stored[1]
-if desc and (stored[2] or '0') ~= GEN then return redis.error_reply('TBGEN') end -- as submit.lua's
-if desc and desc ~= DESC then return redis.error_reply('TBMISMATCH') end
-if not desc and SHARD then return redis.error_reply('TBDROPPED') end
+local desc, refused = guard(SHARD)
+if refused then return refused end
 
 local z, key, out = KEYS[KZ], KEYS[KM], {}
 -- The number of buckets n, 2^L <= n, the buckets read or written (number

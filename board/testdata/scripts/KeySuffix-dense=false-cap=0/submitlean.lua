@@ -193,6 +193,28 @@ local function buckets()
   the_buckets = L
   return L
 end
+-- fragment: guard.lua
+-- guard.lua: guard(dropped), the check every write of a handle begins
+-- with, before it writes anything. It reads the board's descriptor and
+-- generation (one HMGET of the meta HASH) and returns the stored
+-- descriptor (false for a board without one), or nil and the error reply
+-- the script returns:
+--   'TBGEN'      the board is in another generation than the handle's
+--                (GEN): dropped and made again by New, in generation 0,
+--                since the handle read it. The handle reads it again,
+--                writing nothing to keys nothing reads.
+--   'TBMISMATCH' the stored descriptor is not the handle's (DESC).
+--   'TBDROPPED'  the board has no descriptor and dropped is true: a
+--                write that may not make the board again (a shard's, a
+--                mirrored one).
+local function guard(dropped)
+  local stored = redis.call('HMGET', KEYS[KMETA], 'desc', 'gen')
+  local desc = stored[1]
+  if desc and (stored[2] or '0') ~= GEN then return nil, redis.error_reply('TBGEN') end
+  if desc and desc ~= DESC then return nil, redis.error_reply('TBMISMATCH') end
+  if not desc and dropped then return nil, redis.error_reply('TBDROPPED') end
+  return desc
+end
 -- fragment: submitlean.lua
 -- submitlean.lua: submit.lua's write on a key-suffix board with an id
 -- lookup (WIDTH > 0) when it writes nothing but the entry: policy 'r' or
@@ -216,13 +238,10 @@ end
 --        or 1, changed, when the stored member and score are those sent,
 --        else 2 or 3 (2 + changed) followed by the stored member and
 --        score. Nothing is ever trimmed.
--- Error: TBGEN, TBMISMATCH, TBDROPPED as submit.lua's; nothing written.
+-- Error: TBGEN, TBMISMATCH, TBDROPPED as guard.lua's; nothing written.
 
-local stored = redis.call('HMGET', KEYS[KMETA], 'desc', 'gen')
-local desc = stored[1]
-if desc and (stored[2] or '0') ~= GEN then return redis.error_reply('TBGEN') end -- as submit.lua's
-if desc and desc ~= DESC then return redis.error_reply('TBMISMATCH') end
-if not desc and SHARD then return redis.error_reply('TBDROPPED') end
+local desc, refused = guard(SHARD)
+if refused then return refused end
 
 local z, key, out = KEYS[KZ], KEYS[KM], {}
 -- The number of buckets n, 2^L <= n, the buckets read or written (number

@@ -421,6 +421,28 @@ local retop = TOPN > 0 and function()
   if ttl > 0 then redis.call('PEXPIRE', KEYS[KT], ttl) end
   return got
 end
+-- fragment: guard.lua
+-- guard.lua: guard(dropped), the check every write of a handle begins
+-- with, before it writes anything. It reads the board's descriptor and
+-- generation (one HMGET of the meta HASH) and returns the stored
+-- descriptor (false for a board without one), or nil and the error reply
+-- the script returns:
+--   'TBGEN'      the board is in another generation than the handle's
+--                (GEN): dropped and made again by New, in generation 0,
+--                since the handle read it. The handle reads it again,
+--                writing nothing to keys nothing reads.
+--   'TBMISMATCH' the stored descriptor is not the handle's (DESC).
+--   'TBDROPPED'  the board has no descriptor and dropped is true: a
+--                write that may not make the board again (a shard's, a
+--                mirrored one).
+local function guard(dropped)
+  local stored = redis.call('HMGET', KEYS[KMETA], 'desc', 'gen')
+  local desc = stored[1]
+  if desc and (stored[2] or '0') ~= GEN then return nil, redis.error_reply('TBGEN') end
+  if desc and desc ~= DESC then return nil, redis.error_reply('TBMISMATCH') end
+  if not desc and dropped then return nil, redis.error_reply('TBDROPPED') end
+  return desc
+end
 -- fragment: hide.lua
 -- hide.lua: hide members or show them again (Options.Hiding), atomically.
 -- A hidden entry moves from z to h with its score and member: every read
@@ -434,13 +456,10 @@ end
 --
 -- Reply: the number of ids hidden (or shown) by this call: those already
 --        so, and those not on the board, do not count.
--- Error: 'TBMISMATCH' when the stored descriptor is not DESC; 'TBGEN'
---        as submit.lua's (nothing written).
+-- Error: 'TBGEN', 'TBMISMATCH' as guard.lua's (nothing written).
 
-local stored = redis.call('HMGET', KEYS[KMETA], 'desc', 'gen')
-local desc = stored[1]
-if desc and (stored[2] or '0') ~= GEN then return redis.error_reply('TBGEN') end -- as submit.lua's
-if desc and desc ~= DESC then return redis.error_reply('TBMISMATCH') end
+local _, refused = guard(false)
+if refused then return refused end
 local S, n, hide = side(), 0, ARGV[1] == 'h'
 for i = 2, #ARGV do
   local m, s

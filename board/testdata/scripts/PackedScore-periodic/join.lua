@@ -24,6 +24,28 @@ local KH = 0
 local KT = 0
 local KHIST = 0
 local KMETA = 2
+-- fragment: guard.lua
+-- guard.lua: guard(dropped), the check every write of a handle begins
+-- with, before it writes anything. It reads the board's descriptor and
+-- generation (one HMGET of the meta HASH) and returns the stored
+-- descriptor (false for a board without one), or nil and the error reply
+-- the script returns:
+--   'TBGEN'      the board is in another generation than the handle's
+--                (GEN): dropped and made again by New, in generation 0,
+--                since the handle read it. The handle reads it again,
+--                writing nothing to keys nothing reads.
+--   'TBMISMATCH' the stored descriptor is not the handle's (DESC).
+--   'TBDROPPED'  the board has no descriptor and dropped is true: a
+--                write that may not make the board again (a shard's, a
+--                mirrored one).
+local function guard(dropped)
+  local stored = redis.call('HMGET', KEYS[KMETA], 'desc', 'gen')
+  local desc = stored[1]
+  if desc and (stored[2] or '0') ~= GEN then return nil, redis.error_reply('TBGEN') end
+  if desc and desc ~= DESC then return nil, redis.error_reply('TBMISMATCH') end
+  if not desc and dropped then return nil, redis.error_reply('TBDROPPED') end
+  return desc
+end
 -- fragment: join.lua
 -- join.lua: make ids entrants of a tournament (RULES), all or none,
 -- atomically.
@@ -40,14 +62,11 @@ local KMETA = 2
 -- Reply: the number of ids that were not entrants yet.
 -- Error: 'TBRULE closed <id>' at or after RULES.stop, 'TBRULE full <id>'
 --        when the new entrants would be more than RULES.members;
---        'TBGEN', 'TBMISMATCH', 'TBDROPPED' as submit.lua's (nothing
+--        'TBGEN', 'TBMISMATCH', 'TBDROPPED' as guard.lua's (nothing
 --        written).
 
-local stored = redis.call('HMGET', KEYS[KMETA], 'desc', 'gen')
-local desc = stored[1]
-if desc and (stored[2] or '0') ~= GEN then return redis.error_reply('TBGEN') end -- as submit.lua's
-if desc and desc ~= DESC then return redis.error_reply('TBMISMATCH') end
-if not desc and SHARD then return redis.error_reply('TBDROPPED') end
+local desc, refused = guard(SHARD)
+if refused then return refused end
 local t = redis.call('TIME')
 if RULES.stop > 0 and t[1] * 1000 + math.floor(t[2] / 1000) >= RULES.stop then
   return redis.error_reply('TBRULE closed ' .. ARGV[2])

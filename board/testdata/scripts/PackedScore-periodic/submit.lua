@@ -313,6 +313,28 @@ local mirror = false
 -- writing).
 
 local CHECK = false
+-- fragment: guard.lua
+-- guard.lua: guard(dropped), the check every write of a handle begins
+-- with, before it writes anything. It reads the board's descriptor and
+-- generation (one HMGET of the meta HASH) and returns the stored
+-- descriptor (false for a board without one), or nil and the error reply
+-- the script returns:
+--   'TBGEN'      the board is in another generation than the handle's
+--                (GEN): dropped and made again by New, in generation 0,
+--                since the handle read it. The handle reads it again,
+--                writing nothing to keys nothing reads.
+--   'TBMISMATCH' the stored descriptor is not the handle's (DESC).
+--   'TBDROPPED'  the board has no descriptor and dropped is true: a
+--                write that may not make the board again (a shard's, a
+--                mirrored one).
+local function guard(dropped)
+  local stored = redis.call('HMGET', KEYS[KMETA], 'desc', 'gen')
+  local desc = stored[1]
+  if desc and (stored[2] or '0') ~= GEN then return nil, redis.error_reply('TBGEN') end
+  if desc and desc ~= DESC then return nil, redis.error_reply('TBMISMATCH') end
+  if not desc and dropped then return nil, redis.error_reply('TBDROPPED') end
+  return desc
+end
 -- fragment: submit.lua
 -- submit.lua: write one entry under a policy, atomically.
 --
@@ -362,11 +384,8 @@ local CHECK = false
 --        (nothing written).
 --        'TBRULE <rule> <id>' when a rule of RULES refuses the write:
 --        closed, notjoined, full or attempts (nothing written).
---        'TBMISMATCH' when the stored descriptor is not DESC (nothing
---        written).
---        'TBGEN' when the board's generation is not GEN (nothing
---        written).
---        'TBDROPPED' when the board has no descriptor and the write may
+--        'TBGEN', 'TBMISMATCH', 'TBDROPPED' as guard.lua's: another
+--        generation, another descriptor, or none where the write may
 --        not store it (see above; nothing written).
 
 local id, policy = ARGV[1], ARGV[2]
@@ -387,14 +406,8 @@ if req then
     end
   end
 end
-local stored = redis.call('HMGET', KEYS[KMETA], 'desc', 'gen')
-local desc = stored[1]
--- A board in another generation than the handle's (dropped and made
--- again by New, in generation 0, since the handle read it): the handle
--- reads it again (TBGEN), writing nothing to keys nothing reads.
-if desc and (stored[2] or '0') ~= GEN then return redis.error_reply('TBGEN') end
-if desc and desc ~= DESC then return redis.error_reply('TBMISMATCH') end
-if not desc and (SHARD or mirror) then return redis.error_reply('TBDROPPED') end
+local desc, refused = guard(SHARD or mirror)
+if refused then return refused end
 -- A packed board's member is the id, and so is a key-suffix board's of
 -- width 0 (one field): no lookup (lookup.lua).
 local oldm, olds = false, false
