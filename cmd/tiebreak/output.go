@@ -130,10 +130,13 @@ func blobOf(b []byte) *blob {
 func stamp(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z07:00") }
 
 // ago writes how far t is from now, rounded for people: "in 58.2s",
-// "3m0s ago".
+// "3m0s ago", "now" within 50ms.
 func ago(t, now time.Time) string {
 	d := t.Sub(now).Round(100 * time.Millisecond)
-	if d >= 0 {
+	if d == 0 {
+		return "now"
+	}
+	if d > 0 {
 		return "in " + d.String()
 	}
 	return (-d).String() + " ago"

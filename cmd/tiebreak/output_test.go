@@ -1,0 +1,22 @@
+package main
+
+import (
+	"testing"
+	"time"
+)
+
+// ago rounds to a tenth of a second, and says "now" rather than "in 0s".
+func TestAgo(t *testing.T) {
+	now := time.Date(2026, 11, 27, 10, 0, 0, 0, time.UTC)
+	for _, c := range []struct {
+		d    time.Duration
+		want string
+	}{
+		{0, "now"}, {40 * time.Millisecond, "now"}, {-40 * time.Millisecond, "now"},
+		{58200 * time.Millisecond, "in 58.2s"}, {-3 * time.Minute, "3m0s ago"}, {60 * time.Millisecond, "in 100ms"},
+	} {
+		if got := ago(now.Add(c.d), now); got != c.want {
+			t.Errorf("ago(now%+v) = %q, want %q", c.d, got, c.want)
+		}
+	}
+}
