@@ -2,6 +2,8 @@ package board
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -81,6 +83,7 @@ func TestCommandsPerCall(t *testing.T) {
 			"rank":   {"zrank": "1"},
 			"get":    get,
 			"around": {"zrank": "1", "zrange": "1"},
+			"absent": {"zrank": "1"},
 		}},
 		// The id lookup in buckets: the descriptor and generation, one
 		// HMGET, the number of buckets, one HGET, and the buckets of the
@@ -95,6 +98,9 @@ func TestCommandsPerCall(t *testing.T) {
 			"rank":   {"hget": "1", "zrank": "1"},
 			"get":    suffixGet,
 			"around": {"hget": "1", "zrank": "1", "zrange": "1"},
+			// An id not on the board: no record in its bucket, then the
+			// bucket and the count at one moment (HMGET): absent, no script.
+			"absent": {"hget": "1", "hmget": "1"},
 		}},
 	} {
 		name := c.o.Strategy.String()
@@ -128,6 +134,12 @@ func TestCommandsPerCall(t *testing.T) {
 				"rank":   commandsOf(t, client, func() error { return errOf(b.Rank(ctx, "b", Ordinal)) }),
 				"get":    commandsOf(t, client, func() error { return errOf(b.Get(ctx, "b")) }),
 				"around": commandsOf(t, client, func() error { return errOf(b.Around(ctx, "b", 3)) }),
+				"absent": commandsOf(t, client, func() error {
+					if _, err := b.Rank(ctx, "absent", Ordinal); !errors.Is(err, ErrNotFound) {
+						return fmt.Errorf("Rank of an absent id: %v, want ErrNotFound", err)
+					}
+					return nil
+				}),
 			}
 			if diff := cmp.Diff(c.want, got); diff != "" {
 				t.Errorf("commands per call (-want +got):\n%s", diff)

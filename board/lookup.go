@@ -30,22 +30,22 @@ import (
 // (0: not read yet). It only grows while the lookup lives; a bucket
 // chosen by a smaller count than Redis holds may have lost the id to a
 // split, and the id's record is then looked for again with the count read
-// afresh.
+// afresh (lookupMember).
 type buckets struct{ n atomic.Int64 }
 
-// lookupMember is the member of id in g's lookup: ok false when no
-// record of id is there (an id not on the board, or a lookup just
-// emptied and made again: the caller reads with a script).
+// lookupMember is the member of id in g's lookup: ok false when the
+// lookup holds no record of id, which is then not on the board (hidden
+// ones included). With the count of buckets kept, one HGET of id's bucket
+// finds a record there in one round trip. Otherwise (no count kept yet,
+// or no record in the bucket it gives) one HMGET reads id's bucket and the
+// count at one moment: when the count is the one the bucket was chosen by,
+// the answer is that moment's; when not (the lookup split, or was emptied
+// and grew again), it keeps the count and reads again. So an id not on
+// the board costs two round trips and no script.
 func (b *Board) lookupMember(ctx context.Context, g *generation, id string) (member string, ok bool, err error) {
-	n := g.buckets.n.Load()
-	fresh := n == 0
-	if fresh {
-		if n, err = b.bucketCount(ctx, g); err != nil {
-			return "", false, err
-		}
-	}
 	h, pat := recordOf(id)
-	for {
+	n := g.buckets.n.Load()
+	if n > 0 {
 		field := strconv.FormatInt(bucketFor(h, n), 10)
 		s, err := redisretry.DoBuilt(ctx, b.client, func() rueidis.Completed {
 			return b.client.B().Hget().Key(g.keys.lk).Field(field).Build()
@@ -56,34 +56,51 @@ func (b *Board) lookupMember(ctx context.Context, g *generation, id string) (mem
 		if prefix, ok := findRecord(s, pat, b.width); ok {
 			return prefix + id, true, nil
 		}
-		if fresh {
-			return "", false, nil
+	}
+	for range lookupReads {
+		n = max(n, 1)
+		field := strconv.FormatInt(bucketFor(h, n), 10)
+		vs, err := redisretry.DoBuilt(ctx, b.client, func() rueidis.Completed {
+			return b.client.B().Hmget().Key(g.keys.lk).Field(field, "n").Build()
+		}).ToArray()
+		if err != nil {
+			return "", false, redisErr("lookup", err)
 		}
-		was := n
-		if n, err = b.bucketCount(ctx, g); err != nil || n == was {
+		if len(vs) != 2 {
+			return "", false, fmt.Errorf("board: lookup: HMGET reply of %d elements: %w", len(vs), ErrReply)
+		}
+		now, err := bucketsIn(vs[1])
+		if err != nil {
 			return "", false, err
 		}
-		fresh = true
+		g.buckets.n.Store(now)
+		if now == n {
+			s, _ := vs[0].ToString() // nil: an empty bucket
+			prefix, ok := findRecord(s, pat, b.width)
+			return prefix + id, ok, nil
+		}
+		n = now
 	}
+	return "", false, errScript // the lookup kept changing: the script decides
 }
 
-// bucketCount reads the number of buckets of g's lookup (field 'n',
-// absent: 1) and keeps it.
-func (b *Board) bucketCount(ctx context.Context, g *generation) (int64, error) {
-	s, err := redisretry.DoBuilt(ctx, b.client, func() rueidis.Completed {
-		return b.client.B().Hget().Key(g.keys.lk).Field("n").Build()
-	}).ToString()
-	if rueidis.IsRedisNil(err) {
-		s, err = "1", nil
+// lookupReads bounds the HMGETs of one lookup whose count keeps changing.
+const lookupReads = 4
+
+// bucketsIn reads the count of buckets of a lookup from its field 'n'
+// (nil: 1, a lookup without splits or none at all).
+func bucketsIn(m rueidis.RedisMessage) (int64, error) {
+	if m.IsNil() {
+		return 1, nil
 	}
+	s, err := m.ToString()
 	if err != nil {
-		return 0, redisErr("lookup", err)
+		return 0, fmt.Errorf("board: lookup: bucket count: %v: %w", err, ErrReply)
 	}
 	n, err := strconv.ParseInt(s, 10, 64)
 	if err != nil || n < 1 {
 		return 0, fmt.Errorf("board: lookup: bucket count %q: %w", s, ErrReply)
 	}
-	g.buckets.n.Store(n)
 	return n, nil
 }
 

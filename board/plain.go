@@ -39,20 +39,20 @@ func (b *Board) plainPage(ctx context.Context, offset int64, n int) (List, error
 }
 
 // errScript reports a plain read that must be made again by its script:
-// the id lookup holds no record of the id, or the member it gave is gone
-// from the sorted set (a write came between); the script, one snapshot,
-// decides. Never returned where an id is its own member.
+// the member the id lookup gave is gone from the sorted set (a write came
+// between), or the lookup kept changing under the read; the script, one
+// snapshot, decides. Never returned where an id is its own member.
 var errScript = errors.New("board: read with the script")
 
 // memberIn is the stored member of id in g: the id itself, or the one
-// the id lookup gives (errScript when it gives none).
+// the id lookup gives (ErrNotFound when it holds no record of id).
 func (b *Board) memberIn(ctx context.Context, g *generation, id string) (string, error) {
 	if b.memberIsID() {
 		return id, nil
 	}
 	m, ok, err := b.lookupMember(ctx, g, id)
 	if err == nil && !ok {
-		err = errScript
+		err = fmt.Errorf("board: id %q: %w", id, ErrNotFound)
 	}
 	return m, err
 }

@@ -164,7 +164,9 @@ func (b *Board) readFlags(opts []ReadOption) (c readConfig, data, ranks string, 
 // commands, ZRANK ... WITHSCORE (ZSCORE and ZRANK in a MULTI/EXEC on
 // Redis 7.0), one round trip; on a key-suffix board of more than one
 // field, an HGET of the id lookup first, two (and a script when a write
-// changed the id's entry between them). With options, one script.
+// changed the id's entry between them; an id not on the board is found
+// absent by an HMGET of the lookup, two and no script). With options, one
+// script.
 func (b *Board) Get(ctx context.Context, id string, opts ...ReadOption) (Entry, error) {
 	if b.sh != nil {
 		return b.sh.Get(ctx, id, opts...)
