@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/redis/rueidis"
@@ -256,7 +257,8 @@ func boardRemove(ctx context.Context, e *env, group string, args []string) error
 	if err != nil {
 		return err
 	}
-	if l.Entries, err = withHidden(ctx, e, r.b, ids, l.Entries); err != nil {
+	var hidden []string
+	if l.Entries, hidden, err = withHidden(ctx, e, r.b, ids, l.Entries); err != nil {
 		return err
 	}
 	keys, err := boardKeys(ctx, e, r.group, r.name, true)
@@ -270,6 +272,7 @@ func boardRemove(ctx context.Context, e *env, group string, args []string) error
 		keys = slices.DeleteFunc(keys, func(k string) bool { return strings.HasSuffix(k, ":d") })
 	}
 	t, out := entriesTable(r.b, l.Entries, 0, true)
+	noteHidden(t, "", hidden)
 	c := changeOut{Command: "board remove", Object: r.arg, Keys: keys, Count: int64(len(l.Entries)), Affected: entryIDs(l.Entries), Entries: out.Entries}
 	g := globalsOf(e)
 	if !g.dryRun {
@@ -321,12 +324,19 @@ func groupRemove(ctx context.Context, e *env, group string, ids []string) error 
 	t := &table{header: []string{"BOARD", "ID"}}
 	affected := map[string]bool{}
 	var boards []*board.Board
+	sharedData := false
 	for _, r := range refs {
 		boards = append(boards, r.b)
+		sharedData = sharedData || r.b.Options().SharedData
 		l, err := r.b.Among(ctx, ids)
 		if err != nil {
 			return err
 		}
+		var hidden []string
+		if l.Entries, hidden, err = withHidden(ctx, e, r.b, ids, l.Entries); err != nil {
+			return err
+		}
+		noteHidden(t, r.name, hidden)
 		keys, err := boardKeys(ctx, e, group, r.name, true)
 		if err != nil {
 			return err
@@ -369,8 +379,11 @@ func groupRemove(ctx context.Context, e *env, group string, ids []string) error 
 	if part := groupPart(len(ids)); len(refs) > part {
 		t.note("the group has more boards than one atomic Group.Remove of %d ids takes (%d): they are removed from in atomic parts of %d", len(ids), part, part)
 	}
-	return report(e, g, c, t, fmt.Sprintf("remove %s (%d of the %d ids given) from the %d boards of group %s and its shared data",
-		count(c.Count, "entries"), len(c.Affected), len(ids), len(refs), group))
+	what := fmt.Sprintf("remove %s (%d of the %d ids given) from the %d boards of group %s", count(c.Count, "entries"), len(c.Affected), len(ids), len(refs), group)
+	if sharedData {
+		what += " and its shared data"
+	}
+	return report(e, g, c, t, what)
 }
 
 // removeFromGroup removes ids from boards with Group.Remove: one atomic
@@ -408,12 +421,14 @@ func shownFlag(fs *flag.FlagSet, what string) *int {
 
 // withHidden adds to es, the entries of ids that reads show, those of ids
 // that b hides (a board with Hiding): Remove removes them too. Each is
-// the entry its member sees (Get with AsSelf).
-func withHidden(ctx context.Context, e *env, b *board.Board, ids []string, es []board.Entry) ([]board.Entry, error) {
+// the entry its member sees (Get with AsSelf). It returns the ids it
+// added.
+func withHidden(ctx context.Context, e *env, b *board.Board, ids []string, es []board.Entry) ([]board.Entry, []string, error) {
 	_, hidden, err := hiddenIDs(ctx, e, b)
 	if err != nil || len(hidden) == 0 {
-		return es, err
+		return es, nil, err
 	}
+	var added []string
 	for _, id := range ids {
 		if !slices.Contains(hidden, id) || slices.ContainsFunc(es, func(en board.Entry) bool { return en.ID == id }) {
 			continue
@@ -423,11 +438,29 @@ func withHidden(ctx context.Context, e *env, b *board.Board, ids []string, es []
 			continue
 		}
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		es = append(es, en)
+		added = append(added, id)
 	}
-	return es, nil
+	return es, added, nil
+}
+
+// noteHidden notes in t the ids listed that the board (on) hides: their
+// ranks are those their members see, as if shown.
+func noteHidden(t *table, on string, ids []string) {
+	if len(ids) == 0 {
+		return
+	}
+	quoted := make([]string, len(ids))
+	for i, id := range ids {
+		quoted[i] = strconv.Quote(id)
+	}
+	where := ""
+	if on != "" {
+		where = " on " + on
+	}
+	t.note("hidden%s (Options.Hiding), listed with the ranks their members see: %s", where, strings.Join(quoted, ", "))
 }
 
 // shownEntries reads the best min(n, count) entries of b, with every

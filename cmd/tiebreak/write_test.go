@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -649,6 +650,35 @@ keys: ` + strings.Join(keys, " ") + "\n"
 		}
 		if n, _ := env.Client.Do(ctx, env.Client.B().Hexists().Key(pre+"data").Field("ann").Build()).AsInt64(); n != 0 {
 			t.Error("ann's shared data is still there")
+		}
+	})
+
+	t.Run("board remove group of hidden entries", func(t *testing.T) {
+		// A cheater hidden on one board of the group and shown on the
+		// other: the dry run counts and lists both entries, as the removal
+		// does, and says which is hidden; no shared data, none named.
+		group := p + "_grphid"
+		opts := board.Options{Group: group, Hiding: true}
+		a := seedArena(t, ctx, env.Client, "a", opts)
+		bb := seedArena(t, ctx, env.Client, "b", opts)
+		if _, err := a.Hide(ctx, "bob"); err != nil {
+			t.Fatal(err)
+		}
+		pre := "tb:{" + group + "}:"
+		w := writeCase{t, c, env, []string{"board", "remove", "--group", group, "bob"}}
+		want := changeOut{Command: "board remove", Object: "group " + group, Count: 2, Affected: []string{"bob"},
+			Keys:   []string{pre + "{a}:d", pre + "{a}:h", pre + "{a}:z", pre + "{b}:d", pre + "{b}:z"},
+			Boards: map[string][]string{"a": {"bob"}, "b": {"bob"}}}
+		table := w.dry(want)
+		if !strings.Contains(table, `hidden on a (Options.Hiding)`) || strings.Contains(table, "shared data") {
+			t.Errorf("the dry run does not say bob is hidden on a, or names shared data the group has not:\n%s", table)
+		}
+		want.DryRun = false
+		w.real(want)
+		for _, b := range []*board.Board{a, bb} {
+			if _, err := b.Get(ctx, "bob", board.AsSelf()); !errors.Is(err, board.ErrNotFound) {
+				t.Errorf("board %s still holds bob: %v", b.Name(), err)
+			}
 		}
 	})
 
