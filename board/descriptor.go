@@ -90,7 +90,7 @@ type fieldDescriptor struct {
 
 // describe returns the descriptor of a board with layout l and options o.
 func describe(l *pack.Layout, o Options) descriptor {
-	d := descriptor{Version: descriptorVersion, Radix: l.Radix(), Strategy: o.Strategy.String(), Cap: o.Cap, DenseRanks: o.DenseRanks, SharedData: o.SharedData, Rules: describeRules(o.Rules), Hiding: o.Hiding, KeepTop: o.KeepTop}
+	d := descriptor{Version: descriptorVersion, Radix: l.Radix(), Strategy: o.Strategy.String(), Cap: o.Cap, DenseRanks: o.DenseRanks, SharedData: o.SharedData, Rules: describeRules(o.Rules, o.round), Hiding: o.Hiding, KeepTop: o.KeepTop}
 	for _, f := range l.Fields() {
 		for _, bd := range o.Bounds {
 			if bd.Field == f.Name {
@@ -153,7 +153,7 @@ func (d descriptor) build(name string) (*pack.Layout, Options, error) {
 	if !ok {
 		return nil, Options{}, fmt.Errorf("board: %s: stored strategy %q: %w", name, d.Strategy, errDescriptor)
 	}
-	o := Options{Strategy: s, Cap: d.Cap, DenseRanks: d.DenseRanks, SharedData: d.SharedData, Rules: d.Rules.rules(), Hiding: d.Hiding, KeepTop: d.KeepTop}
+	o := Options{Strategy: s, Cap: d.Cap, DenseRanks: d.DenseRanks, SharedData: d.SharedData, Rules: d.Rules.rules(), Hiding: d.Hiding, KeepTop: d.KeepTop, round: d.Rules.round()}
 	for _, bd := range d.Bounds {
 		o.Bounds = append(o.Bounds, Bound{Field: bd.Field, Min: bd.Min, Max: bd.Max})
 	}

@@ -113,7 +113,7 @@ func (b *Board) Migrate(ctx context.Context, layout *pack.Layout, opts Options, 
 
 // migrate is Migrate.
 func (b *Board) migrate(ctx context.Context, layout *pack.Layout, opts Options, mo MigrateOptions) (*Board, error) {
-	opts.expireAt = b.opts.expireAt
+	opts.expireAt, opts.round = b.opts.expireAt, b.opts.round // a window stays its round
 	if opts.Group == "" {
 		opts.Group = b.opts.Group
 	}

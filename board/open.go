@@ -66,7 +66,7 @@ func Open(ctx context.Context, client rueidis.Client, name string, opts Options)
 		return nil, err
 	}
 	opts.Strategy, opts.Cap, opts.DenseRanks, opts.SharedData, opts.Rules, opts.Bounds, opts.Hiding = stored.Strategy, stored.Cap, stored.DenseRanks, stored.SharedData, stored.Rules, stored.Bounds, stored.Hiding
-	opts.KeepTop = stored.KeepTop
+	opts.KeepTop, opts.round = stored.KeepTop, stored.round
 	if opts.CacheTop && opts.KeepTop == 0 {
 		return nil, fmt.Errorf("board: Open: %s: Options.CacheTop on a board without KeepTop: %w", fullName(group, name), ErrOptions)
 	}

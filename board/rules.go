@@ -25,8 +25,8 @@ import (
 // board keeps one per window, so MaxAttempts counts per window; Start
 // and End hold for every window, and a window's handle (Periodic.At)
 // refuses writes and joins outside the window too (ErrClosed): each
-// window is a round. A window's handle from Open knows Start and End
-// only. Remove keeps a member's record (it
+// window is a round, stored with the window's rules, so that a handle
+// from Open refuses as At's does. Remove keeps a member's record (it
 // stays an entrant, its attempts spent); Clear and Drop remove every
 // record with the entries.
 //
@@ -130,14 +130,24 @@ type rulesDescriptor struct {
 	JoinRequired bool  `json:"joinRequired,omitempty"`
 	MaxMembers   int64 `json:"maxMembers,omitempty"`
 	MaxAttempts  int64 `json:"maxAttempts,omitempty"`
+	// RoundStart and RoundEnd bound the round of a periodic board's
+	// window (its window, Periodic.At), in Unix ms, so that a handle from
+	// Open refuses writes outside it as one from At does; 0 elsewhere.
+	RoundStart int64 `json:"roundStart,omitempty"`
+	RoundEnd   int64 `json:"roundEnd,omitempty"`
 }
 
-// describeRules returns r as the descriptor stores it: nil for no rules.
-func describeRules(r Rules) *rulesDescriptor {
+// describeRules returns r, of a board whose round is round (zero but on
+// a periodic board's window), as the descriptor stores it: nil for no
+// rules.
+func describeRules(r Rules, round Window) *rulesDescriptor {
 	if !r.set() {
 		return nil
 	}
 	d := &rulesDescriptor{JoinRequired: r.JoinRequired, MaxMembers: r.MaxMembers, MaxAttempts: r.MaxAttempts}
+	if !round.Start.IsZero() {
+		d.RoundStart, d.RoundEnd = round.Start.UnixMilli(), round.End.UnixMilli()
+	}
 	if !r.Start.IsZero() {
 		d.Start = r.Start.UnixMilli()
 	}
@@ -162,6 +172,15 @@ func (d *rulesDescriptor) rules() Rules {
 	return r
 }
 
+// round returns the stored round: the zero Window but on a periodic
+// board's window.
+func (d *rulesDescriptor) round() Window {
+	if d == nil || d.RoundStart == 0 {
+		return Window{}
+	}
+	return Window{Start: time.UnixMilli(d.RoundStart).UTC(), End: time.UnixMilli(d.RoundEnd).UTC()}
+}
+
 // String describes the stored rules as the command prints them.
 func (d *rulesDescriptor) String() string {
 	if d == nil {
@@ -182,6 +201,9 @@ func (d *rulesDescriptor) String() string {
 	}
 	if d.MaxAttempts > 0 {
 		parts = append(parts, "at most "+strconv.FormatInt(d.MaxAttempts, 10)+" attempts")
+	}
+	if d.RoundStart != 0 {
+		parts = append(parts, "round "+time.UnixMilli(d.RoundStart).UTC().Format(time.RFC3339Nano)+" to "+time.UnixMilli(d.RoundEnd).UTC().Format(time.RFC3339Nano))
 	}
 	return strings.Join(parts, ", ")
 }

@@ -372,7 +372,8 @@ func TestRulesSettings(t *testing.T) {
 }
 
 // Each window of a tournament is a round: its handle refuses writes and
-// joins after the window ends (and before it starts); its archive holds
+// joins after the window ends (and before it starts), from At or from
+// Open; its archive holds
 // its entries and no rules; the next window counts its own attempts.
 func TestRulesWindows(t *testing.T) {
 	env := redistest.New(t)
@@ -402,6 +403,16 @@ func TestRulesWindows(t *testing.T) {
 	_, err = round.Submit(ctx, sub("c", 1))
 	wantRefused(t, "a write to a window that ended", err, ErrClosed)
 	wantRefused(t, "a join to a window that ended", round.Join(ctx, "c"), ErrClosed)
+	// A handle from Open, by the window's name, knows its round: it
+	// refuses as At's does, so that naming a past window gives no more
+	// attempts.
+	opened, err := Open(ctx, env.Client, round.Name(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = opened.Submit(ctx, sub("c", 1))
+	wantRefused(t, "a write to a window that ended, through Open", err, ErrClosed)
+	wantRefused(t, "a join to a window that ended, through Open", opened.Join(ctx, "c"), ErrClosed)
 	_, err = p.At(w.End.Add(time.Hour)).Submit(ctx, sub("c", 1))
 	wantRefused(t, "a write to a window not yet begun", err, ErrClosed)
 	a, err := p.Archive(ctx, w, ArchiveOptions{Retention: time.Hour})

@@ -63,10 +63,14 @@ type storedRules struct {
 	JoinRequired bool  `json:"joinRequired,omitempty"`
 	MaxMembers   int64 `json:"maxMembers,omitempty"`
 	MaxAttempts  int64 `json:"maxAttempts,omitempty"`
+	// RoundStart and RoundEnd bound a periodic board's window, its round.
+	RoundStart int64 `json:"roundStart,omitempty"`
+	RoundEnd   int64 `json:"roundEnd,omitempty"`
 }
 
 // String describes the rules as one line: "start ..., end ..., join
-// required, at most 100 members, at most 3 attempts".
+// required, at most 100 members, at most 3 attempts each, this window's
+// round ... to ...".
 func (r *storedRules) String() string {
 	var parts []string
 	if r.Start != 0 {
@@ -83,6 +87,9 @@ func (r *storedRules) String() string {
 	}
 	if r.MaxAttempts > 0 {
 		parts = append(parts, fmt.Sprintf("at most %d attempts each", r.MaxAttempts))
+	}
+	if r.RoundStart != 0 {
+		parts = append(parts, "this window's round "+time.UnixMilli(r.RoundStart).UTC().Format(time.RFC3339Nano)+" to "+time.UnixMilli(r.RoundEnd).UTC().Format(time.RFC3339Nano))
 	}
 	return strings.Join(parts, ", ")
 }

@@ -53,6 +53,20 @@ func testTournament(t *testing.T, bin string) {
 	}
 	plain := seedArena(t, ctx, env.Client, env.Prefix+"_arena", board.Options{})
 	c.fails(exitFailure, []string{"no Rules"}, "board", "entrant", plain.Name(), "ann")
+	// A window of a periodic tournament is a round: describe shows it.
+	p, err := board.NewPeriodic(env.Client, env.Prefix+"_weekly", l, board.Weekly(time.UTC), time.Hour, board.Options{Rules: board.Rules{MaxAttempts: 2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	week := p.At(time.Now())
+	if _, err := week.Submit(ctx, board.Submission{ID: "ann", Values: []float64{10}}); err != nil {
+		t.Fatal(err)
+	}
+	w, _ := board.Weekly(time.UTC).Window(time.Now())
+	round := "this window's round " + w.Start.Format(time.RFC3339Nano) + " to " + w.End.Format(time.RFC3339Nano)
+	if out := c.ok("board", "describe", week.Name()); !strings.Contains(out, "at most 2 attempts each, "+round+"\n") {
+		t.Errorf("board describe of a window of a periodic tournament does not show its round (%s):\n%s", round, out)
+	}
 }
 
 // board hidden lists the members a board hides, which board top leaves
