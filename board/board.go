@@ -224,7 +224,10 @@ func (b *Board) expireArg() (string, error) {
 // It returns nil only once the board is gone: when a migration keeps
 // moving the board to other generations while it tries, it removes nothing
 // and returns an error wrapping ErrMigrating. Use Clear to empty a board
-// and keep it.
+// and keep it. The results remembered under request ids
+// (Submission.RequestID, tb:{name}:r:...) are forgotten, not deleted:
+// a retry after the Drop writes again, and each key expires after
+// Options.RequestRetention.
 //
 // Other handles of the board live on: a write through one of them after
 // the Drop makes the board whole again, storing that handle's descriptor

@@ -19,6 +19,10 @@
 //	tb:{name}:h     the hidden entries, as z   (Hiding only)
 //	tb:{name}:top   STRING: the best entries   (KeepTop only; rebuilt when absent)
 //	tb:{name}:a     HASH id -> attempts        (Rules only; every generation)
+//	tb:{name}:r:ID  STRING: a write's result under its request id ID
+//	                (Submission.RequestID; each expires after
+//	                Options.RequestRetention; Clear, Drop and Migrate
+//	                forget them, leaving them to expire)
 //
 // Those are generation 0's names; after a migration the entries live under
 // tb:{name}:g2:z, tb:{name}:g2:i and so on (see Migrate). A board of a

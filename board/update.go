@@ -26,13 +26,15 @@ type updateFunc = func(old *Entry) ([]float64, error)
 // error and writes nothing. fn may be called several times, once per
 // attempt.
 //
-// It gives up after Options.UpdateAttempts attempts (default
-// 64, so a context without a deadline never retries
-// forever) with an error wrapping ErrConflict, or
-// when ctx ends, with an error wrapping ErrConflict and the context's
-// error. It refuses a nil fn and a bad id (ErrArgument); values fn returns
-// are checked as Submit checks them (ErrArgument).
-// Its write waits for replicas as Submit's does (Options.WaitReplicas).
+// It gives up after Options.UpdateAttempts attempts (default 64, so a
+// context without a deadline never retries forever) with an error
+// wrapping ErrConflict, or when ctx ends while it retries after a
+// conflict, with an error wrapping ErrConflict and the context's error (a
+// ctx that ends before any conflict gives an error wrapping the
+// context's error alone, as any call's). It refuses a nil fn and a bad
+// id (ErrArgument); values fn returns are checked as Submit checks them
+// (ErrArgument). Its write waits for replicas as Submit's does
+// (Options.WaitReplicas).
 func (b *Board) Update(ctx context.Context, id string, fn func(old *Entry) ([]float64, error)) (Result, error) {
 	if fn == nil {
 		return Result{}, fmt.Errorf("board: update %q: a nil fn: %w", id, ErrArgument)

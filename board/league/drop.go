@@ -13,7 +13,8 @@ import (
 // partition. It is not one atomic step: stop writing to the league
 // first; a Drop cut short is finished by calling it again. Round trips:
 // per partition, two reads, one per cohort and one removal; then one.
-// Redis errors wrap ErrRedis.
+// The results of writes remembered under request ids are forgotten and
+// left to expire, as board's Drop leaves them. Redis errors wrap ErrRedis.
 func (l *League) Drop(ctx context.Context) error {
 	if o := l.opts.Board.Observer; o != nil {
 		return observed.Do(ctx, o, (&Season{l: l}).op("Drop"), errKinds, l.drop)

@@ -76,8 +76,8 @@ type Options struct {
 	// Board are the cohort boards' options: Strategy, DenseRanks, and the
 	// handle's settings (MaxIDLen, WaitReplicas, WaitTimeout, WaitAOF,
 	// Observer, which also observes the league's calls). The league sets
-	// their Group; Cap, Group, SharedData, Shards and Rules are refused
-	// (ErrOptions). Default: board's defaults.
+	// their Group; Cap, Group, SharedData, Shards, SkipWriteRank and Rules
+	// are refused (ErrOptions). Default: board's defaults.
 	Board board.Options
 }
 
@@ -162,8 +162,8 @@ type zoneJSON struct {
 // New returns a handle to the league name, whose seasons are the windows
 // of period and whose cohorts are boards of layout, storing its settings
 // when it has none (one round trip). It refuses an invalid name (as a
-// board's, and no '~'), a nil client or layout and invalid Options or
-// Period (ErrOptions), and a league stored with other settings
+// board's, and no '~': ErrArgument), a nil client or layout and invalid
+// Options or Period (ErrOptions), and a league stored with other settings
 // (ErrMismatch, naming the setting). Redis errors wrap ErrRedis.
 func New(ctx context.Context, client rueidis.Client, name string, layout *pack.Layout, period board.Period, o Options) (*League, error) {
 	if err := hashtag.Check(name, 200, "league: name", errs.Invalid("invalid name")); err != nil {
