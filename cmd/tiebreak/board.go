@@ -233,9 +233,20 @@ func readBoard[T any](ctx context.Context, e *env, name, id string, r boardRead,
 	}
 	v, err := read(b, r.options(b))
 	if errors.Is(err, board.ErrNotFound) {
-		return nil, zero, fmt.Errorf("id %q is not on board %q (not found)", id, name)
+		return nil, zero, notOnBoard(ctx, b, name, id)
 	}
 	return b, v, err
+}
+
+// notOnBoard is the error of a read of id that b does not show: hidden
+// (Options.Hiding: its member sees it, others do not) or not found.
+func notOnBoard(ctx context.Context, b *board.Board, name, id string) error {
+	if b.Options().Hiding {
+		if _, err := b.Get(ctx, id, board.AsSelf()); err == nil {
+			return fmt.Errorf("id %q is hidden on board %q (board.Board.Hide): reads of others leave it out; board hidden %s lists what the board hides", id, name, shellQuote(name))
+		}
+	}
+	return fmt.Errorf("id %q is not on board %q (not found)", id, name)
 }
 
 func boardTop(ctx context.Context, e *env, name string, offset int64, r boardRead) error {
@@ -327,7 +338,7 @@ func boardRank(ctx context.Context, e *env, name, id string, r boardRead) error 
 	case errors.Is(err, board.ErrReply):
 		t.add("top", "unknown: a shard's histogram does not count all its entries (written by hand?); a Reshard to another count builds them")
 	case errors.Is(err, board.ErrNotFound):
-		return fmt.Errorf("id %q is not on board %q (not found)", id, name)
+		return notOnBoard(ctx, b, name, id)
 	case err != nil:
 		return err
 	default:

@@ -167,4 +167,4 @@ func count(n int64, plural string) string {
 	return fmt.Sprintf("%d %s", n, plural)
 }
 
-var singulars = map[string]string{"entries": "entry", "messages": "message", "keys": "key", "requests": "request", "values": "value"}
+var singulars = map[string]string{"entries": "entry", "messages": "message", "keys": "key", "requests": "request", "values": "value", "partitions": "partition"}

@@ -20,3 +20,12 @@ func TestAgo(t *testing.T) {
 		}
 	}
 }
+
+// count names one thing in the singular, whatever the unit list prints.
+func TestCountSingular(t *testing.T) {
+	for _, unit := range []string{"entries", "messages", "keys", "requests", "values", "partitions"} {
+		if got := count(1, unit); got == "1 "+unit {
+			t.Errorf("count(1, %q) = %q", unit, got)
+		}
+	}
+}

@@ -98,6 +98,11 @@ func testHidden(t *testing.T, bin string) {
 	if out := c.ok("board", "top", b.Name()); strings.Contains(out, "cyd") || !strings.Contains(out, "1 of 1 entries") {
 		t.Errorf("board top shows a hidden member:\n%s", out)
 	}
+	// A read of a hidden member says it is hidden, not absent.
+	for _, cmd := range []string{"get", "rank", "around"} {
+		c.fails(exitFailure, []string{`id "cyd" is hidden on board`, "board hidden"}, "board", cmd, b.Name(), "cyd")
+		c.fails(exitFailure, []string{`id "zed" is not on board`}, "board", cmd, b.Name(), "zed")
+	}
 	if out := c.ok("board", "describe", b.Name()); !strings.Contains(out, "hiding           true") {
 		t.Errorf("board describe does not say the board hides:\n%s", out)
 	}
