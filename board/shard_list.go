@@ -175,8 +175,8 @@ func (sb *shardView) Around(ctx context.Context, id string, n int, opts ...ReadO
 		if err != nil {
 			return List{}, err
 		}
-		if _, still := slices.BinarySearchFunc(m.entries, at, func(e runEntry, p pos) int { return comparePos(e.pos, p) }); still {
-			return sb.window(ctx, m, at, id, int64(n), c)
+		if ahead, still := slices.BinarySearchFunc(m.entries, at, func(e runEntry, p pos) int { return comparePos(e.pos, p) }); still {
+			return sb.window(ctx, m, int64(ahead), id, int64(n), c)
 		}
 		// id moved (or left) between the two round trips: read again.
 	}
@@ -188,16 +188,16 @@ func (sb *shardView) Around(ctx context.Context, id string, n int, opts ...ReadO
 const aroundReads = 8
 
 // window picks Around's n entries from the merged runs around the entry
-// of id, at. Where the runs hold each shard's n-1 entries before at and n
-// from it, the merged entries hold the board's n-1 before at and n from
-// it: their positions follow from at's.
-func (sb *shardView) window(ctx context.Context, m merged, at pos, id string, n int64, c readConfig) (List, error) {
+// of id, the merged entry at index ahead. Where the runs hold each
+// shard's n-1 entries before it and n from it, the merged entries hold
+// the board's n-1 before it and n from it: their positions follow from
+// its.
+func (sb *shardView) window(ctx context.Context, m merged, ahead int64, id string, n int64, c readConfig) (List, error) {
 	var r int64 // id's position on the board
 	for _, x := range m.runs {
 		r += x.anchor
 	}
-	ahead, _ := slices.BinarySearchFunc(m.entries, at, func(e runEntry, p pos) int { return comparePos(e.pos, p) })
-	m.base = r - int64(ahead)
+	m.base = r - ahead
 	total := sb.visible(m.total)
 	if r >= total {
 		return List{}, fmt.Errorf("board: id %q: beyond the cap: %w", id, ErrNotFound)
