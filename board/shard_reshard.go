@@ -5,12 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/internal/redisretry"
 )
 
 // Reshard moves the board's entries to shards shards, live: reads and
@@ -27,9 +29,11 @@ import (
 // step, and writes them to their new shards; its position (the score and
 // member of the last entry copied: data, not a SCAN cursor, so that it
 // survives a restart or a failover) is kept in the shard's meta HASH.
-// Then the dirty ids are copied again, as they are now. Then every shard
-// is frozen: a write to it is refused before it writes anything, and its
-// handle waits for the switch; the last dirty ids are copied, and a check
+// Then the dirty ids are copied again, as they are now (at most as many as
+// the dirty set held then: writers may dirty ids as fast as they are
+// copied). Then every shard is frozen: a write to it is refused before it
+// writes anything, and its handle waits for the switch; the last dirty
+// ids are copied, and a check
 // compares the entries of the old and new shards (all at rest): when the
 // new ones lack any (a copy lost in a failover), the shards thaw, the new
 // ones are emptied and the copy starts again. Then the descriptor switches
@@ -480,13 +484,23 @@ func (dst *shardView) freezeShard(ctx context.Context, s *Board, batch int, l *l
 }
 
 // drainShard copies the ids of s's dirty set as they are now: until the
-// set is empty when all, else until a step finds fewer than batch (the
-// writes may go on; the frozen shard's final drain takes the rest).
+// set is empty when all, else until a step finds fewer than batch or the
+// steps have drained as many ids as the set held when the pass began
+// (writers that dirty ids as fast as the steps drain them would keep it
+// going forever; the frozen shard's final drain takes the rest).
 func (dst *shardView) drainShard(ctx context.Context, s *Board, batch int, all bool, l *lease) error {
 	if _, err := s.drain(ctx, l.token, 0, true, nil); err != nil { // ids a copy cut short left in flight
 		return err
 	}
-	for {
+	steps := math.MaxInt
+	if !all {
+		n, err := s.dirtyCount(ctx)
+		if err != nil {
+			return err
+		}
+		steps = int(n)/batch + 1
+	}
+	for ; steps > 0; steps-- {
 		if err := l.renew(ctx); err != nil {
 			return err
 		}
@@ -521,6 +535,21 @@ func (dst *shardView) drainShard(ctx context.Context, s *Board, batch int, all b
 			return nil
 		}
 	}
+	return nil
+}
+
+// dirtyCount is the number of ids in the dirty set of s, an exporting
+// shard: one SCARD.
+func (s *Board) dirtyCount(ctx context.Context) (int64, error) {
+	return inGen(ctx, s, func(g *generation) (int64, error) {
+		n, err := redisretry.DoBuilt(ctx, s.client, func() rueidis.Completed {
+			return s.client.B().Scard().Key(g.keys.dirty).Build()
+		}).AsInt64()
+		if err != nil {
+			return 0, redisErr("reshard", err)
+		}
+		return n, nil
+	})
 }
 
 // put writes entries, values and member data, to their shards of dst, as
