@@ -80,3 +80,20 @@ func aroundWhileIDMoves(t *testing.T, client rueidis.Client, prefix string) {
 		})
 	}
 }
+
+// A sharded board's Among orders its entries by rank and, where two ranks
+// are equal (the shards' counts come from different moments while writes
+// go on), by stored position: board order, never the shards' order.
+func TestShardedAmongTiesInBoardOrder(t *testing.T) {
+	env := redistest.New(t)
+	for _, s := range []Strategy{PackedScore, KeySuffix} {
+		b := newSharded(t, env.Client, env.Prefix, "amongties"+s.String(), testLayout(t), Options{Strategy: s, Shards: 2})
+		v := b.sh.view.Load()
+		worse := amongEntry{Entry: Entry{ID: "w", Values: []float64{5, 0, 9}, Rank: 7}}
+		better := amongEntry{Entry: Entry{ID: "b", Values: []float64{9, 0, 1}, Rank: 7}}
+		got := v.amongOf([]string{"w", "b"}, []amongList{{Entries: []amongEntry{worse}}, {Entries: []amongEntry{better}}}, 100)
+		if len(got.Entries) != 2 || got.Entries[0].ID != "b" || got.Entries[0].Position != 1 {
+			t.Errorf("%v: Among of two entries of equal rank: %+v, want b first", s, got.Entries)
+		}
+	}
+}
