@@ -70,17 +70,37 @@ func (sb *shardView) page(ctx context.Context, op string, start, stop pos, k int
 	if k == 0 || int64(len(sb.shards))*(k+count) <= shallowPage {
 		return sb.pageFrom(ctx, op, start, stop, k+count, k, count, c)
 	}
+	for attempt := 1; ; attempt++ {
+		l, again, err := sb.deepPage(ctx, op, start, stop, k, count, c)
+		if !again || attempt == deepPageReads {
+			return l, err
+		}
+	}
+}
+
+// deepPageReads bounds the reads of a deep page whose bounds writes keep
+// moving between its two round trips.
+const deepPageReads = 3
+
+// deepPage returns the entries at offsets k to k+count-1 of the range
+// [start, stop) in two round trips: a sample of every shard that bounds
+// them, then every shard's entries between the bounds. again reports a
+// list that starts late: entries came before the lower bound between the
+// round trips, so that the runs miss the first of the page (the list is
+// then what the runs hold).
+func (sb *shardView) deepPage(ctx context.Context, op string, start, stop pos, k, count int64, c readConfig) (l List, again bool, err error) {
 	at := samplePositions(k, count, len(sb.shards))
 	ss, err := sb.sample(ctx, op, start, stop, at)
 	if err != nil {
-		return List{}, err
+		return List{}, false, err
 	}
+	atStep("Page", "sample")
 	var size, total int64 // entries in the range, on the board
 	for _, s := range ss {
 		size, total = size+s.stop-s.base, total+s.total
 	}
 	if k >= size {
-		return List{Entries: []Entry{}, Total: sb.visible(total)}, nil
+		return List{Entries: []Entry{}, Total: sb.visible(total)}, false, nil
 	}
 	count = min(count, size-k)
 	lo, hi, loBelow := pageBounds(ss, k, count)
@@ -93,7 +113,7 @@ func (sb *shardView) page(ctx context.Context, op string, start, stop pos, k int
 	}
 	m, err := sb.runs(ctx, op, anchor, 0, k+count-loBelow, hi, c)
 	if err != nil {
-		return List{}, err
+		return List{}, false, err
 	}
 	if skip < 0 {
 		var base int64 // entries of the range before lo
@@ -102,7 +122,8 @@ func (sb *shardView) page(ctx context.Context, op string, start, stop pos, k int
 		}
 		skip = k - base
 	}
-	return sb.listOf(ctx, m, skip, count, c)
+	l, err = sb.listOf(ctx, m, skip, count, c)
+	return l, err == nil && skip < 0, err
 }
 
 // pageFrom reads after entries of every shard from anchor (none at or
