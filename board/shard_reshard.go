@@ -228,6 +228,9 @@ func (sb *sharded) tryBeginReshard(ctx context.Context, shards int, l *lease) (s
 	if err != nil {
 		return nil, nil, err
 	}
+	if !m.exists {
+		return nil, nil, fmt.Errorf("board: %s has no stored descriptor (dropped?): %w", sb.name, ErrNotFound)
+	}
 	cur, err := parseDescriptor(sb.name, m.desc)
 	if err != nil {
 		return nil, nil, err

@@ -1,6 +1,7 @@
 package board
 
 import (
+	"errors"
 	"fmt"
 	"testing"
 
@@ -202,5 +203,23 @@ func TestShardedDropDuringReshard(t *testing.T) {
 	}
 	if n := keysOf(t, env); n != 0 {
 		t.Fatalf("after Drop: %d keys left", n)
+	}
+}
+
+// A Reshard of a sharded board dropped (through this handle or another)
+// says it is not found, and writes nothing.
+func TestReshardOfADroppedBoard(t *testing.T) {
+	env := redistest.New(t)
+	ctx := t.Context()
+	b := newSharded(t, env.Client, env.Prefix, "dropped", testLayout(t), Options{Shards: 2})
+	loadAll(t, b, []Submission{{ID: "a", Values: []float64{1, 0, 0}}})
+	if err := b.Drop(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Reshard(ctx, 3, MigrateOptions{}); !errors.Is(err, ErrNotFound) {
+		t.Errorf("Reshard of a dropped board: %v, want ErrNotFound", err)
+	}
+	if n := keysOf(t, env); n != 0 {
+		t.Errorf("%d keys after a refused Reshard of a dropped board", n)
 	}
 }
