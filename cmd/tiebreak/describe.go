@@ -139,8 +139,11 @@ type description struct {
 	State      string            `json:"state"`
 	EntriesKey string            `json:"entriesKey"`
 	Entries    int64             `json:"entries"`
-	ExpireAt   string            `json:"expireAt,omitempty"`
-	Migration  *migration        `json:"migration,omitempty"`
+	// Entrants is the number of members a tournament (Rules) counts as
+	// entered, removed ones included: absent without Rules.
+	Entrants  *int64     `json:"entrants,omitempty"`
+	ExpireAt  string     `json:"expireAt,omitempty"`
+	Migration *migration `json:"migration,omitempty"`
 	// Slots are the hash slots of the board's keys and, for a sharded
 	// board, of each of its shards; SlotStats reports whether the server
 	// offers their statistics (CLUSTER SLOT-STATS), which each slot then
@@ -279,14 +282,17 @@ func countEntries(ctx context.Context, c rueidis.Client, d *description) error {
 		return err
 	}
 	cmds := rueidis.Commands{c.B().Zcard().Key(d.EntriesKey).Build()}
-	if m := d.Migration; m != nil {
-		cmds = append(cmds, c.B().Zcard().Key(m.EntriesKey).Build(), c.B().Scard().Key(m.MisfitsKey).Build())
-	}
-	rs := c.DoMulti(ctx, cmds...)
 	counts := []*int64{&d.Entries}
 	if m := d.Migration; m != nil {
+		cmds = append(cmds, c.B().Zcard().Key(m.EntriesKey).Build(), c.B().Scard().Key(m.MisfitsKey).Build())
 		counts = append(counts, &m.Copied, &m.Misfits)
 	}
+	if d.Descriptor.Rules != nil {
+		d.Entrants = new(int64)
+		cmds = append(cmds, c.B().Hlen().Key(strings.TrimSuffix(d.Key, "meta")+"a").Build())
+		counts = append(counts, d.Entrants)
+	}
+	rs := c.DoMulti(ctx, cmds...)
 	for i, n := range counts {
 		var err error
 		if *n, err = rs[i].AsInt64(); err != nil {
@@ -314,6 +320,13 @@ func describeTable(d *description, raw string) *table {
 	}
 	t.add("state", d.State)
 	t.add("entries", fmt.Sprint(d.Entries))
+	if d.Entrants != nil {
+		entrants := fmt.Sprint(*d.Entrants)
+		if most := d.Descriptor.Rules.MaxMembers; most > 0 {
+			entrants += fmt.Sprintf(" of at most %d (removed members stay entrants)", most)
+		}
+		t.add("entrants", entrants)
+	}
 	if d.ExpireAt != "" {
 		t.add("expires", d.ExpireAt+" (a periodic window)")
 	}

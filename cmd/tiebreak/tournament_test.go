@@ -39,6 +39,9 @@ func testTournament(t *testing.T, bin string) {
 	if !strings.Contains(out, "rules            end 2099-01-01T00:00:00Z, join required, at most 64 members, at most 3 attempts each\n") {
 		t.Errorf("board describe of a tournament shows no rules:\n%s", out)
 	}
+	if !strings.Contains(out, "entrants         2 of at most 64 (removed members stay entrants)\n") {
+		t.Errorf("board describe of a tournament does not count its entrants:\n%s", out)
+	}
 	if !strings.Contains(out, "bounds           points in [0, 1000]\n") {
 		t.Errorf("board describe of a board with bounds shows none:\n%s", out)
 	}
