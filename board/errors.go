@@ -45,7 +45,8 @@ var (
 	// to concurrent writers until its context ended (it then wraps the
 	// context's error too) or Options.UpdateAttempts ran out, an
 	// archive whose making another caller took over, and a sharded
-	// board's Around whose id moved between its round trips 8 times.
+	// board's Around whose id moved between its round trips 8 times, or
+	// deep Page or Between whose bounds writes moved 3 times.
 	ErrConflict = errors.New("update conflict")
 
 	// ErrMismatch reports a handle whose layout or options (Strategy, Cap,

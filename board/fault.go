@@ -15,7 +15,8 @@ import (
 //	Reshard  begin, export, copy (each step), drain, freeze, check,
 //	         switch, retire
 //	Archive  claim, copy (each step), done
-//	Page     sample (a sharded board's deep page, between its round trips)
+//	Page     sample (a sharded board's deep Page or Between, between its
+//	         round trips)
 //
 // The fault tests run an operation in a child process that kills itself
 // (SIGKILL) at a chosen step, then finish it from another process.

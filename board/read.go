@@ -366,7 +366,11 @@ func (b *Board) Top(ctx context.Context, n int, opts ...ReadOption) (List, error
 // Page returns up to n entries starting at the 0-based offset (offset 0 is
 // rank 1). It refuses n outside [1, 1000] and an offset outside [0,
 // 2^53-1] (ErrArgument). For paging while the board changes, use Scan. A
-// handle with Options.CacheTop may serve it from memory, as Top.
+// handle with Options.CacheTop may serve it from memory, as Top. On a
+// sharded board of S shards, a deep page (S*(offset+n) over 2,000) takes
+// two round trips, and reads again when writes between them
+// move entries across its bounds; after 3 such reads it gives up with
+// ErrConflict.
 func (b *Board) Page(ctx context.Context, offset int64, n int, opts ...ReadOption) (List, error) {
 	if b.sh != nil {
 		return totalAsked(opts)(b.sh.Page(ctx, offset, n, opts...))

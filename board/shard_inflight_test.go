@@ -101,43 +101,66 @@ func TestShardedAmongTiesInBoardOrder(t *testing.T) {
 
 // A deep page of a sharded board samples the shards for bounds, then
 // reads between them. Entries written before the lower bound between the
-// two round trips would start the page late and short: it reads again.
+// two round trips would start the page late, entries removed before it
+// end the page early: it reads again.
 func TestShardedDeepPageReadsAgain(t *testing.T) {
 	env := redistest.New(t)
 	ctx := t.Context()
 	for _, s := range []Strategy{PackedScore, KeySuffix} {
-		b := newSharded(t, env.Client, env.Prefix, "deep"+s.String(), testLayout(t), Options{Strategy: s, Shards: 4})
-		subs := make([]Submission, 800)
-		for i := range subs {
-			subs[i] = Submission{ID: fmt.Sprintf("p%03d", i), Values: []float64{float64(i), 0, 0}}
-		}
-		loadAll(t, b, subs)
-		better := make([]Submission, 200) // before every entry, on every shard
-		for i := range better {
-			better[i] = Submission{ID: fmt.Sprintf("q%03d", i), Values: []float64{1000, 0, float64(i)}}
-		}
-		samples := 0
-		faultPoint = func(op, step string) {
-			if op == "Page" && step == "sample" {
-				if samples++; samples == 1 {
-					loadAll(t, b, better)
+		for _, c := range []struct {
+			name   string
+			change func(b *Board)
+		}{
+			{"written before", func(b *Board) {
+				better := make([]Submission, 200) // before every entry, on every shard
+				for i := range better {
+					better[i] = Submission{ID: fmt.Sprintf("q%03d", i), Values: []float64{1000, 0, float64(i)}}
+				}
+				loadAll(t, b, better)
+			}},
+			{"removed before", func(b *Board) {
+				top, err := b.Top(ctx, 100)
+				if err != nil {
+					t.Fatal(err)
+				}
+				ids := make([]string, len(top.Entries))
+				for i, e := range top.Entries {
+					ids[i] = e.ID
+				}
+				if _, err := b.Remove(ctx, ids...); err != nil {
+					t.Fatal(err)
+				}
+			}},
+		} {
+			b := newSharded(t, env.Client, env.Prefix, "deep"+s.String()+c.name, testLayout(t), Options{Strategy: s, Shards: 4})
+			subs := make([]Submission, 800)
+			for i := range subs {
+				subs[i] = Submission{ID: fmt.Sprintf("p%03d", i), Values: []float64{float64(i), 0, 0}}
+			}
+			loadAll(t, b, subs)
+			samples := 0
+			faultPoint = func(op, step string) {
+				if op == "Page" && step == "sample" {
+					if samples++; samples == 1 {
+						c.change(b)
+					}
 				}
 			}
-		}
-		got, err := b.Page(ctx, 600, 7)
-		faultPoint = nil
-		if err != nil {
-			t.Fatal(err)
-		}
-		if samples < 2 {
-			t.Fatalf("%v: the page sampled %d times: not the deep path, or it did not read again", s, samples)
-		}
-		want, err := b.Page(ctx, 600, 7)
-		if err != nil || len(want.Entries) != 7 || want.Entries[0].Rank != 601 {
-			t.Fatalf("%v: Page at rest: %+v, %v", s, want, err)
-		}
-		if diff := cmp.Diff(want, got); diff != "" {
-			t.Errorf("%v: Page(600, 7) with writes before its bounds (-at rest +got):\n%s", s, diff)
+			got, err := b.Page(ctx, 600, 7)
+			faultPoint = nil
+			if err != nil {
+				t.Fatal(err)
+			}
+			if samples < 2 {
+				t.Fatalf("%v, %s: the page sampled %d times: not the deep path, or it did not read again", s, c.name, samples)
+			}
+			want, err := b.Page(ctx, 600, 7)
+			if err != nil || len(want.Entries) != 7 || want.Entries[0].Rank != 601 {
+				t.Fatalf("%v, %s: Page at rest: %+v, %v", s, c.name, want, err)
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("%v, %s: Page(600, 7) with writes across its bounds (-at rest +got):\n%s", s, c.name, diff)
+			}
 		}
 	}
 }

@@ -70,12 +70,13 @@ func (sb *shardView) page(ctx context.Context, op string, start, stop pos, k int
 	if k == 0 || int64(len(sb.shards))*(k+count) <= shallowPage {
 		return sb.pageFrom(ctx, op, start, stop, k+count, k, count, c)
 	}
-	for attempt := 1; ; attempt++ {
+	for range deepPageReads {
 		l, again, err := sb.deepPage(ctx, op, start, stop, k, count, c)
-		if !again || attempt == deepPageReads {
+		if !again || err != nil {
 			return l, err
 		}
 	}
+	return List{}, fmt.Errorf("board: %s at offset %d: writes moved entries across its bounds in each of %d reads: %w", op, k, deepPageReads, ErrConflict)
 }
 
 // deepPageReads bounds the reads of a deep page whose bounds writes keep
@@ -84,10 +85,11 @@ const deepPageReads = 3
 
 // deepPage returns the entries at offsets k to k+count-1 of the range
 // [start, stop) in two round trips: a sample of every shard that bounds
-// them, then every shard's entries between the bounds. again reports a
-// list that starts late: entries came before the lower bound between the
-// round trips, so that the runs miss the first of the page (the list is
-// then what the runs hold).
+// them, then every shard's entries between the bounds. again reports runs
+// that do not hold the page, because writes between the round trips moved
+// entries across the lower bound (entries written before it start the
+// page late; entries removed before it end the page early); the list is
+// then the part of the page the runs hold.
 func (sb *shardView) deepPage(ctx context.Context, op string, start, stop pos, k, count int64, c readConfig) (l List, again bool, err error) {
 	at := samplePositions(k, count, len(sb.shards))
 	ss, err := sb.sample(ctx, op, start, stop, at)
@@ -122,8 +124,11 @@ func (sb *shardView) deepPage(ctx context.Context, op string, start, stop pos, k
 		}
 		skip = k - base
 	}
+	if skip < 0 || skip+count > int64(len(m.entries)) {
+		return List{}, true, nil
+	}
 	l, err = sb.listOf(ctx, m, skip, count, c)
-	return l, err == nil && skip < 0, err
+	return l, false, err
 }
 
 // pageFrom reads after entries of every shard from anchor (none at or

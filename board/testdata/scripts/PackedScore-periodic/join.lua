@@ -25,11 +25,11 @@ local KT = 0
 local KHIST = 0
 local KMETA = 2
 -- fragment: guard.lua
--- guard.lua: guard(dropped), the check every write of a handle begins
--- with, before it writes anything. It reads the board's descriptor and
--- generation (one HMGET of the meta HASH) and returns the stored
--- descriptor (false for a board without one), or nil and the error reply
--- the script returns:
+-- guard.lua: guard(dropped), the check that submit, submitlean, join
+-- and hide begin with, before they write anything. It reads the board's
+-- descriptor and generation (one HMGET of the meta HASH) and returns the
+-- stored descriptor (false for a board without one), or nil and the error
+-- reply the script returns:
 --   'TBGEN'      the board is in another generation than the handle's
 --                (GEN): dropped and made again by New, in generation 0,
 --                since the handle read it. The handle reads it again,
