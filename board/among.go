@@ -31,6 +31,8 @@ type amongEntry struct {
 	// Position is the entry's ordinal rank among the ids asked for: 1 for
 	// the best of them.
 	Position int64
+
+	at pos // the stored score and member
 }
 
 // Among returns the entries of ids (a player's friends, say) that are on
@@ -133,7 +135,11 @@ func (b *Board) amongList(strs, ids []string, c readConfig) (amongList, error) {
 		if c.data && f[6] == "1" {
 			e.Data = []byte(f[5])
 		}
-		l.Entries = append(l.Entries, amongEntry{Entry: e})
+		at, err := posOf(f[1], f[0])
+		if err != nil {
+			return amongList{}, err
+		}
+		l.Entries = append(l.Entries, amongEntry{Entry: e, at: at})
 	}
 	slices.SortFunc(l.Entries, func(x, y amongEntry) int { return int(x.Rank - y.Rank) })
 	for i := range l.Entries {

@@ -45,6 +45,7 @@ type Board struct {
 	desc   descriptor // what this handle writes and expects stored
 	width  int        // key suffix: digits of the fields prefix
 	rest   uint64     // key suffix: largest packed value of fields 2..n
+	tag    string     // names how the board stores a position (encodingTag)
 	gen    atomic.Pointer[generation]
 	comb   combiner      // Submit's native writes, batched under load
 	fence  string        // a resharding's handle on a new shard: its lease token (fence.lua)
@@ -102,7 +103,7 @@ func configure(client rueidis.Client, name string, layout *pack.Layout, opts Opt
 	if err != nil {
 		return nil, err
 	}
-	b := &Board{client: redisretry.Wrap(client), given: client, name: name, layout: layout, opts: o, desc: describe(layout, o), prefix: prefixOf(o.Group, name)}
+	b := &Board{client: redisretry.Wrap(client), given: client, name: name, layout: layout, opts: o, desc: describe(layout, o), prefix: prefixOf(o.Group, name), tag: encodingTag(o.Strategy, layout)}
 	if b.bounds, err = b.checkBounds(o.Bounds); err != nil {
 		return nil, err
 	}

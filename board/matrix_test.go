@@ -314,7 +314,8 @@ func otherEncoding(t *testing.T, es []Entry) string {
 	if len(es) == 0 {
 		t.Fatal("no entry to make a cursor of")
 	}
-	b := &Board{layout: mustLayout(t, pack.Field{Name: "other", Width: 3})}
+	l := mustLayout(t, pack.Field{Name: "other", Width: 3})
+	b := &Board{layout: l, tag: encodingTag(PackedScore, l)}
 	c, err := b.cursorOf(Entry{ID: es[0].ID, Values: []float64{1}})
 	if err != nil {
 		t.Fatal(err)

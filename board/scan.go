@@ -12,6 +12,7 @@ import (
 	"github.com/tiebreak/tiebreak/internal/luascript"
 	"github.com/tiebreak/tiebreak/internal/observed"
 	"github.com/tiebreak/tiebreak/observe"
+	"github.com/tiebreak/tiebreak/pack"
 )
 
 // scanPage is one page of a Scan, as List gives it (list).
@@ -101,16 +102,16 @@ func (b *Board) cursorOf(e Entry) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return base64.RawURLEncoding.EncodeToString([]byte(b.encodingTag() + "\n" + fmtFloat(score) + "\n" + member)), nil
+	return base64.RawURLEncoding.EncodeToString([]byte(b.tag + "\n" + fmtFloat(score) + "\n" + member)), nil
 }
 
-// encodingTag names how the board stores a position: its strategy and
-// its layout (field names too: Migrate carries values over by name). A
+// encodingTag names how a board of strategy s and layout l stores a
+// position (field names too: Migrate carries values over by name). A
 // cursor carries it, so that a cursor made before a Migrate changed the
 // encoding is refused rather than read as another position.
-func (b *Board) encodingTag() string {
+func encodingTag(s Strategy, l *pack.Layout) string {
 	h := fnv.New32a()
-	fmt.Fprintf(h, "%d %s", b.opts.Strategy, b.layout)
+	fmt.Fprintf(h, "%d %s", s, l)
 	return fmt.Sprintf("%08x", h.Sum32())
 }
 
@@ -134,7 +135,7 @@ func (b *Board) parseCursor(c string) (score, member string, err error) {
 		// Only what cursorOf writes: a finite score in its canonical text.
 		f, perr := strconv.ParseFloat(score, 64)
 		if ok1 && ok2 && len(tag) == 8 && perr == nil && !math.IsInf(f, 0) && !math.IsNaN(f) && fmtFloat(f) == score && len(member) <= maxMemberLen {
-			if tag != b.encodingTag() {
+			if tag != b.tag {
 				return "", "", fmt.Errorf("board: cursor of another layout or strategy than the board's (it migrated since the scan began?): scan again from the start: %w", ErrMismatch)
 			}
 			return score, member, nil

@@ -96,8 +96,8 @@ func FuzzScanCursor(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	b := &Board{layout: l}
-	tag := b.encodingTag()
+	tag := encodingTag(PackedScore, l)
+	b := &Board{layout: l, tag: tag}
 	for _, s := range []string{"", "!!", tag + "\n1024\np1", tag + "\n-1.5e+300\n", "00000000\n1\np", tag + "\nNaN\np", tag + "\n01\np"} {
 		f.Add(base64.RawURLEncoding.EncodeToString([]byte(s)))
 	}

@@ -1,7 +1,6 @@
 package board
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -355,17 +354,9 @@ func (sb *shardView) amongOf(ids []string, lists []amongList, total int64) among
 			}
 		}
 	}
-	// By rank, and at equal ranks (the shards' counts are of different
-	// moments while writes go on) by stored position: board order.
-	at := make(map[string]pos, len(out.Entries))
-	for _, e := range out.Entries {
-		if score, member, err := sb.probe.encode(e.ID, e.Values); err == nil {
-			at[e.ID] = pos{set: true, score: score, member: member}
-		}
-	}
-	slices.SortFunc(out.Entries, func(a, b amongEntry) int {
-		return cmp.Or(cmp.Compare(a.Rank, b.Rank), comparePos(at[a.ID], at[b.ID]))
-	})
+	// In board order, by stored position: while writes go on, the ranks
+	// the shards count at different moments may tie or cross.
+	slices.SortFunc(out.Entries, func(a, b amongEntry) int { return comparePos(a.at, b.at) })
 	for i := range out.Entries {
 		out.Entries[i].Position = int64(i + 1)
 	}
