@@ -54,6 +54,13 @@ func TestScriptsGolden(t *testing.T) {
 		}
 		checkGolden(t, "PackedScore-periodic", p.At(time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)).gen.Load())
 	})
+	t.Run("periodic tournament", func(t *testing.T) { // a window is a round: its bounds are in RULES and DESC
+		p, err := NewPeriodic(env.Client, env.Prefix+"golden", goldenLayout(t), Weekly(time.UTC), time.Hour, Options{Rules: Rules{MaxAttempts: 2}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkGolden(t, "PackedScore-periodic-tournament", p.At(time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)).gen.Load())
+	})
 	t.Run("tournament", func(t *testing.T) { // with bounds and hiding too
 		rules := Rules{Start: time.UnixMilli(1_790_000_000_000), End: time.UnixMilli(1_790_600_000_000), JoinRequired: true, MaxMembers: 100, MaxAttempts: 3}
 		b, err := configure(env.Client, env.Prefix+"golden", goldenLayout(t), Options{Rules: rules, Bounds: []Bound{{Field: "points", Min: 0, Max: 1000}}, Hiding: true})
