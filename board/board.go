@@ -119,6 +119,10 @@ func configure(client rueidis.Client, name string, layout *pack.Layout, opts Opt
 // name a board of a group "group/name" (Options().Group, a slash, Name()).
 func (b *Board) Name() string { return b.name }
 
+// label is how messages name the board: "group/name" for a board of a
+// group, the spelling Open and the command take, else its name.
+func (b *Board) label() string { return fullName(b.opts.Group, b.name) }
+
 // Layout returns the board's layout.
 func (b *Board) Layout() *pack.Layout { return b.layout }
 
@@ -213,7 +217,7 @@ func (b *Board) expireArg() (string, error) {
 		return "0", nil
 	}
 	if !b.opts.expireAt.After(time.Now()) {
-		return "", fmt.Errorf("board: %s expired at %v: %w", b.name, b.opts.expireAt, errExpired)
+		return "", fmt.Errorf("board: %s expired at %v: %w", b.label(), b.opts.expireAt, errExpired)
 	}
 	return strconv.FormatInt(b.opts.expireAt.UnixMilli(), 10), nil
 }

@@ -83,7 +83,7 @@ func (b *Board) checkBound(i int, v float64) error {
 	if !ok || (v >= bd.Min && v <= bd.Max) {
 		return nil
 	}
-	return fmt.Errorf("board: %s: field %q: value %s outside its bounds [%s, %s]: %w", b.name, bd.Field, fmtNum(v), fmtNum(bd.Min), fmtNum(bd.Max), ErrOutOfBounds)
+	return fmt.Errorf("board: %s: field %q: value %s outside its bounds [%s, %s]: %w", b.label(), bd.Field, fmtNum(v), fmtNum(bd.Min), fmtNum(bd.Max), ErrOutOfBounds)
 }
 
 // boundsConst is the BOUNDS constant of submit.lua: false, or a table of

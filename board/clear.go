@@ -54,11 +54,11 @@ func (b *Board) clear(ctx context.Context) error {
 		case !m.exists && !b.opts.expireAt.IsZero():
 			return nil // a window not yet written, or expired: no keys
 		case !m.exists:
-			return fmt.Errorf("board: %s: Clear: the board has no stored descriptor (dropped?): %w", b.name, ErrNotFound)
+			return fmt.Errorf("board: %s: Clear: the board has no stored descriptor (dropped?): %w", b.label(), ErrNotFound)
 		case m.desc != b.desc.encoded():
 			return b.mismatch(m)
 		case m.state != phaseLive:
-			return fmt.Errorf("board: %s: Clear: the board is %s; nothing removed: %w", b.name, m.state, ErrMigrating)
+			return fmt.Errorf("board: %s: Clear: the board is %s; nothing removed: %w", b.label(), m.state, ErrMigrating)
 		}
 		cur := names(b.prefix, m.gen)
 		keys := []string{cur.meta, cur.z, cur.i, cur.v, cur.c, cur.a, cur.h, cur.top, cur.hist}
@@ -73,10 +73,10 @@ func (b *Board) clear(ctx context.Context) error {
 		case "cleared":
 			return nil
 		case "busy":
-			return fmt.Errorf("board: %s: Clear: a migration began; nothing removed: %w", b.name, ErrMigrating)
+			return fmt.Errorf("board: %s: Clear: a migration began; nothing removed: %w", b.label(), ErrMigrating)
 		}
 	}
-	return fmt.Errorf("board: %s: Clear: the board kept moving to other generations (a migration's steps); nothing removed: %w", b.name, ErrMigrating)
+	return fmt.Errorf("board: %s: Clear: the board kept moving to other generations (a migration's steps); nothing removed: %w", b.label(), ErrMigrating)
 }
 
 // Clear is Board.Clear of a sharded board: each shard of the descriptor's

@@ -60,7 +60,7 @@ func (b *Board) export(ctx context.Context, to string) error {
 			return b.refresh(ctx)
 		}
 	}
-	return fmt.Errorf("board: %s: the shard's generation kept changing: %w", b.name, ErrMigrating)
+	return fmt.Errorf("board: %s: the shard's generation kept changing: %w", b.label(), ErrMigrating)
 }
 
 // retire removes a frozen shard's entries, leaving tombstones.
@@ -79,7 +79,7 @@ func (b *Board) retire(ctx context.Context) error {
 			return nil
 		}
 	}
-	return fmt.Errorf("board: %s: the shard could not be retired (not frozen): %w", b.name, ErrMigrating)
+	return fmt.Errorf("board: %s: the shard could not be retired (not frozen): %w", b.label(), ErrMigrating)
 }
 
 // refresh reads the meta HASH and adopts it.
@@ -120,7 +120,7 @@ type drained struct {
 func (b *Board) drain(ctx context.Context, token string, n int, restore bool, acked []string) ([]drained, error) {
 	g := b.gen.Load()
 	if g.scripts.drain == nil {
-		return nil, fmt.Errorf("board: %s: drain of a shard that is not exporting: %w", b.name, ErrMigrating)
+		return nil, fmt.Errorf("board: %s: drain of a shard that is not exporting: %w", b.label(), ErrMigrating)
 	}
 	args := append([]string{strconv.Itoa(n), flag(restore), token}, acked...)
 	strs, err := inGen(ctx, b, func(g *generation) ([]string, error) {

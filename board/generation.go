@@ -176,7 +176,7 @@ func (b *Board) adopt(m meta) error {
 
 // mismatch explains how the stored descriptor of m differs from b's.
 func (b *Board) mismatch(m meta) error {
-	stored, err := parseDescriptor(b.name, m.desc)
+	stored, err := parseDescriptor(b.label(), m.desc)
 	if err != nil {
 		return err
 	}
@@ -187,16 +187,16 @@ func (b *Board) mismatch(m meta) error {
 	if m.migrating && m.target == b.desc.encoded() {
 		why += " (the board is migrating to this handle's settings: build it once the migration has switched, or use Open)"
 	}
-	return fmt.Errorf("board: %s: the stored descriptor differs: %s: %w", b.name, why, ErrMismatch)
+	return fmt.Errorf("board: %s: the stored descriptor differs: %s: %w", b.label(), why, ErrMismatch)
 }
 
 // loadMigration builds the target of a migration under way.
 func (b *Board) loadMigration(m meta) (*migration, error) {
-	td, err := parseDescriptor(b.name, m.target)
+	td, err := parseDescriptor(b.label(), m.target)
 	if err != nil {
 		return nil, err
 	}
-	l, o, err := td.build(b.name)
+	l, o, err := td.build(b.label())
 	if err != nil {
 		return nil, err
 	}
@@ -204,11 +204,11 @@ func (b *Board) loadMigration(m meta) (*migration, error) {
 	o.Group = b.opts.Group // a migration never moves a board between groups
 	t, err := configure(b.given, b.name, l, o)
 	if err != nil {
-		return nil, fmt.Errorf("board: %s: stored target: %w: %w", b.name, errDescriptor, err)
+		return nil, fmt.Errorf("board: %s: stored target: %w: %w", b.label(), errDescriptor, err)
 	}
 	mig := &migration{target: t, tgen: m.tgen, defaults: map[string]float64{}}
 	if m.defaults != "" && json.Unmarshal([]byte(m.defaults), &mig.defaults) != nil {
-		return nil, fmt.Errorf("board: %s: stored defaults %q: %w", b.name, m.defaults, errDescriptor)
+		return nil, fmt.Errorf("board: %s: stored defaults %q: %w", b.label(), m.defaults, errDescriptor)
 	}
 	return mig, nil
 }
@@ -285,7 +285,7 @@ func (b *Board) drop(ctx context.Context) error {
 		case err != nil || n == 1:
 			return redisErr("drop", err)
 		case i == maxReloads:
-			return fmt.Errorf("board: %s: Drop: the board kept moving to other generations (a migration's steps); nothing removed: %w", b.name, ErrMigrating)
+			return fmt.Errorf("board: %s: Drop: the board kept moving to other generations (a migration's steps); nothing removed: %w", b.label(), ErrMigrating)
 		}
 	}
 }

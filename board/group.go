@@ -277,7 +277,7 @@ func (g *Group) scriptErr(err error) error {
 			if known := b.refusal("group submit", text); known != nil {
 				return inBoard(b, known)
 			}
-			return fmt.Errorf("board %s: group submit: %s: %w", b.name, text, ErrReply)
+			return fmt.Errorf("board %s: group submit: %s: %w", b.label(), text, ErrReply)
 		}
 	}
 	return redisErr("group submit", err)

@@ -38,7 +38,7 @@ func (b *Board) Show(ctx context.Context, ids ...string) (int64, error) {
 func (b *Board) hideOrShow(ctx context.Context, op, mode string, ids []string) (int64, error) {
 	run := func(ctx context.Context) (int64, error) {
 		if !b.opts.Hiding || b.sh != nil {
-			return 0, fmt.Errorf("board: %s: %s: the board has no Options.Hiding: %w", op, b.name, ErrArgument)
+			return 0, fmt.Errorf("board: %s: %s: the board has no Options.Hiding: %w", op, b.label(), ErrArgument)
 		}
 		if len(ids) == 0 || len(ids) > maxHide {
 			return 0, fmt.Errorf("board: %s: len(ids) = %d out of range [1, %d]: %w", op, len(ids), maxHide, ErrArgument)

@@ -97,7 +97,7 @@ const (
 // returns at once.
 func (b *Board) Migrate(ctx context.Context, layout *pack.Layout, opts Options, mo MigrateOptions) (*Board, error) {
 	if b.sh != nil || opts.Shards != 0 {
-		return nil, fmt.Errorf("board: %s: Migrate: a sharded board changes its shards with Reshard, and keeps its layout: %w", b.name, ErrArgument)
+		return nil, fmt.Errorf("board: %s: Migrate: a sharded board changes its shards with Reshard, and keeps its layout: %w", b.label(), ErrArgument)
 	}
 	if opts.Observer == nil {
 		opts.Observer = b.opts.Observer
@@ -122,7 +122,7 @@ func (b *Board) migrate(ctx context.Context, layout *pack.Layout, opts Options, 
 			opts.Group, opts.SharedData, b.opts.Group, b.opts.SharedData, ErrArgument)
 	}
 	if b.opts.Hiding || opts.Hiding {
-		return nil, fmt.Errorf("board: Migrate: %s: a board with Options.Hiding does not migrate (its hidden entries would stay behind): %w", b.name, ErrArgument)
+		return nil, fmt.Errorf("board: Migrate: %s: a board with Options.Hiding does not migrate (its hidden entries would stay behind): %w", b.label(), ErrArgument)
 	}
 	t, err := configure(b.given, b.name, layout, opts)
 	if err != nil {
@@ -159,7 +159,7 @@ func (b *Board) copyAndSwitch(ctx context.Context, t *Board, tgen int64, batch i
 			atStep("Migrate", "switch")
 			return nil
 		case pass == maxCopyPasses:
-			return fmt.Errorf("board: %s: the target still lacks entries after %d copies (call Migrate again): %w", b.name, pass, ErrMigrating)
+			return fmt.Errorf("board: %s: the target still lacks entries after %d copies (call Migrate again): %w", b.label(), pass, ErrMigrating)
 		}
 	}
 }
@@ -256,9 +256,9 @@ func (b *Board) beginMigration(ctx context.Context, t *Board, defaults string) (
 		case reply == "begun":
 			return m.gen + 2, nil
 		case reply == "busy":
-			return 0, fmt.Errorf("board: %s: migrating to %s: %w", b.name, m.target, ErrMigrating)
+			return 0, fmt.Errorf("board: %s: migrating to %s: %w", b.label(), m.target, ErrMigrating)
 		case i == maxReloads:
-			return 0, fmt.Errorf("board: %s: begin migration: the generation kept moving: %w", b.name, ErrMigrating)
+			return 0, fmt.Errorf("board: %s: begin migration: the generation kept moving: %w", b.label(), ErrMigrating)
 		}
 	}
 }
@@ -275,7 +275,7 @@ func (b *Board) copyAll(ctx context.Context, tgen int64, batch int, pause time.D
 	}
 	for step := strconv.Itoa(batch); ; {
 		if err := ctx.Err(); err != nil {
-			return fmt.Errorf("board: %s: migration paused (call Migrate again to resume): %w", b.name, err)
+			return fmt.Errorf("board: %s: migration paused (call Migrate again to resume): %w", b.label(), err)
 		}
 		done, err := b.copyStep(ctx, tgen, step)
 		if err != nil {
@@ -286,7 +286,7 @@ func (b *Board) copyAll(ctx context.Context, tgen int64, batch int, pause time.D
 			return nil
 		}
 		if err := sleep(ctx, pause); err != nil {
-			return fmt.Errorf("board: %s: migration paused (call Migrate again to resume): %w", b.name, err)
+			return fmt.Errorf("board: %s: migration paused (call Migrate again to resume): %w", b.label(), err)
 		}
 	}
 }
@@ -296,7 +296,7 @@ func (b *Board) copyAll(ctx context.Context, tgen int64, batch int, pause time.D
 func (b *Board) copyStep(ctx context.Context, tgen int64, count string) (bool, error) {
 	strs, err := inGen(ctx, b, func(g *generation) ([]string, error) {
 		if g.mig == nil || g.mig.tgen != tgen {
-			return nil, fmt.Errorf("board: %s: the migration to generation %d is no longer under way: %w", b.name, tgen, ErrMigrating)
+			return nil, fmt.Errorf("board: %s: the migration to generation %d is no longer under way: %w", b.label(), tgen, ErrMigrating)
 		}
 		args := []string{strconv.FormatInt(tgen, 10), count}
 		return b.arrayReply("copy", g.scripts.copy.Exec(ctx, b.client, g.keys.withMeta(), args))
@@ -331,7 +331,7 @@ func (b *Board) finishMigration(ctx context.Context, t *Board, tgen int64) (agai
 	case "misfits":
 		return false, b.misfitError(ctx, t)
 	default:
-		return false, fmt.Errorf("board: %s: switch: %s: %w", b.name, reply, ErrMigrating)
+		return false, fmt.Errorf("board: %s: switch: %s: %w", b.label(), reply, ErrMigrating)
 	}
 	m, err := readMeta(ctx, b.client, b.name, b.prefix, "")
 	if err != nil {

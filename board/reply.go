@@ -70,7 +70,7 @@ func (b *Board) refusal(op, text string) error {
 		return err
 	}
 	if other, ok := strings.CutPrefix(text, "TBREQUEST "); ok {
-		return fmt.Errorf("board: %s: %s: the request id was used for id %s: %w", op, b.name, clip.Quote(other), ErrArgument)
+		return fmt.Errorf("board: %s: %s: the request id was used for id %s: %w", op, b.label(), clip.Quote(other), ErrArgument)
 	}
 	var i int
 	var v string
@@ -87,30 +87,30 @@ func (b *Board) refusal(op, text string) error {
 	case strings.HasPrefix(text, "TBGEN"):
 		// The board is in another generation than the handle's (dropped
 		// and made again since): read it again (adopt).
-		return fmt.Errorf("board: %s: %s: the board is in another generation: %w", op, b.name, errStale)
+		return fmt.Errorf("board: %s: %s: the board is in another generation: %w", op, b.label(), errStale)
 	case strings.HasPrefix(text, "TBMISMATCH") && b.opts.expireAt.IsZero():
 		// Stored over since the handle read it (a migration switched, or
 		// the board was dropped and made again): read it again (adopt).
-		return fmt.Errorf("board: %s: %s: the stored descriptor changed: %w", op, b.name, errStale)
+		return fmt.Errorf("board: %s: %s: the stored descriptor changed: %w", op, b.label(), errStale)
 	case strings.HasPrefix(text, "TBMISMATCH"):
 		return fmt.Errorf("board: %s: %s: the window's stored descriptor differs from this handle's (read it with Open): %w",
-			op, b.name, ErrMismatch)
+			op, b.label(), ErrMismatch)
 	case strings.HasPrefix(text, "TBDROPPED") && b.opts.shard:
-		return fmt.Errorf("board: %s: %s: %w", op, b.name, errDropped)
+		return fmt.Errorf("board: %s: %s: %w", op, b.label(), errDropped)
 	case strings.HasPrefix(text, "TBDROPPED"):
 		// A migrating handle: read the board again (generation 0, live),
 		// then the write stores the descriptor.
-		return fmt.Errorf("board: %s: %s: the board was dropped: %w", op, b.name, errStale)
+		return fmt.Errorf("board: %s: %s: the board was dropped: %w", op, b.label(), errStale)
 	case strings.HasPrefix(text, "TBSTALE"):
 		// A copy step (copy.lua, mirrorids.lua) after another process
 		// ended the migration: as copyStep's own check reports it, so
 		// that a Migrate racing the one that switched succeeds
 		// (finishedMeanwhile).
-		return fmt.Errorf("board: %s: %s: the migration is no longer under way: %w", op, b.name, ErrMigrating)
+		return fmt.Errorf("board: %s: %s: the migration is no longer under way: %w", op, b.label(), ErrMigrating)
 	case strings.HasPrefix(text, "TBFROZEN"):
-		return fmt.Errorf("board: %s: %s: %w", op, b.name, errFrozen)
+		return fmt.Errorf("board: %s: %s: %w", op, b.label(), errFrozen)
 	case strings.HasPrefix(text, "TBFENCED"):
-		return fmt.Errorf("board: %s: %s: %w", op, b.name, errFenced)
+		return fmt.Errorf("board: %s: %s: %w", op, b.label(), errFenced)
 	case strings.HasPrefix(text, "TBNODENSE"):
 		return fmt.Errorf("board: %s: the dense index lacks this entry: %w", op, errDenseDisabled)
 	}

@@ -237,7 +237,7 @@ func (b *Board) refusedByRule(op, text string) error {
 	if sentinel == nil {
 		return nil
 	}
-	return fmt.Errorf("board: %s: %s: id %s: %s: %w", op, b.name, id, b.desc.Rules, sentinel)
+	return fmt.Errorf("board: %s: %s: id %s: %s: %w", op, b.label(), id, b.desc.Rules, sentinel)
 }
 
 // Join makes each of ids an entrant of the board's tournament (Rules),
@@ -261,7 +261,7 @@ const maxJoin = 10_000
 
 func (b *Board) join(ctx context.Context, ids []string) error {
 	if b.sh != nil || !b.opts.Rules.set() {
-		return fmt.Errorf("board: %s: Join: %w", b.name, errNoRules)
+		return fmt.Errorf("board: %s: Join: %w", b.label(), errNoRules)
 	}
 	if len(ids) == 0 || len(ids) > maxJoin {
 		return fmt.Errorf("board: Join: len(ids) = %d out of range [1, %d]: %w", len(ids), maxJoin, ErrArgument)
@@ -300,7 +300,7 @@ func (b *Board) Entrant(ctx context.Context, id string) (Entrant, error) {
 
 func (b *Board) entrant(ctx context.Context, id string) (Entrant, error) {
 	if b.sh != nil || !b.opts.Rules.set() {
-		return Entrant{}, fmt.Errorf("board: %s: Entrant: %w", b.name, errNoRules)
+		return Entrant{}, fmt.Errorf("board: %s: Entrant: %w", b.label(), errNoRules)
 	}
 	if err := b.checkID(id); err != nil {
 		return Entrant{}, err

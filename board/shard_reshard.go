@@ -67,10 +67,10 @@ import (
 // finish the retirement of old shards that a Reshard cut short left.
 func (b *Board) Reshard(ctx context.Context, shards int, o MigrateOptions) (*Board, error) {
 	if b.sh == nil {
-		return nil, fmt.Errorf("board: %s: Reshard: not a sharded board (Options.Shards): %w", b.name, ErrArgument)
+		return nil, fmt.Errorf("board: %s: Reshard: not a sharded board (Options.Shards): %w", b.label(), ErrArgument)
 	}
 	if len(o.Defaults) > 0 {
-		return nil, fmt.Errorf("board: %s: Reshard: MigrateOptions.Defaults: a resharding keeps the layout: %w", b.name, ErrArgument)
+		return nil, fmt.Errorf("board: %s: Reshard: MigrateOptions.Defaults: a resharding keeps the layout: %w", b.label(), ErrArgument)
 	}
 	if _, err := b.sh.Reshard(ctx, shards, o); err != nil {
 		return nil, err

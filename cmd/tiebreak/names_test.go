@@ -56,7 +56,7 @@ func testNames(t *testing.T, bin string) {
 	}
 	// (the board has neither hiding nor rules: these find it and say so)
 	c.fails(exitFailure, []string{`board "` + global + `" has no Hiding`}, "board", "hidden", global)
-	c.fails(exitFailure, []string{"board: global: Entrant: the board has no Rules"}, "board", "entrant", global, "ann")
+	c.fails(exitFailure, []string{"board: " + global + ": Entrant: the board has no Rules"}, "board", "entrant", global, "ann")
 	// ...and the writes, whose dry runs name the board's own keys.
 	pre := "tb:{" + group + "}:{global}:"
 	for _, args := range [][]string{
