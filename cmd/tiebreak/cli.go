@@ -242,15 +242,26 @@ func overview() string {
 	return b.String()
 }
 
-// writeCommandLines writes a line per command whose name starts with
-// first and a space (every command when first is ""), and returns how
-// many it wrote.
+// commandsUnder returns the commands whose first word is first (every
+// command when first is "").
+func commandsUnder(first string) []*command {
+	if first == "" {
+		return commands
+	}
+	var out []*command
+	for _, c := range commands {
+		if strings.HasPrefix(c.name, first+" ") {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// writeCommandLines writes a line per command of commandsUnder(first),
+// and returns how many it wrote.
 func writeCommandLines(b *strings.Builder, first string) int {
 	n := 0
-	for _, c := range commands {
-		if first != "" && !strings.HasPrefix(c.name, first+" ") {
-			continue
-		}
+	for _, c := range commandsUnder(first) {
 		mark := ""
 		if c.writes != "" {
 			mark = "[writes] "

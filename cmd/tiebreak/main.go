@@ -82,15 +82,13 @@ func badCommand(args []string) error {
 // commandsLike lists, in one line, the commands whose first word is
 // first, or every command when none is.
 func commandsLike(first string) string {
-	var names, all []string
-	for _, c := range commands {
-		all = append(all, c.name)
-		if strings.HasPrefix(c.name, first+" ") {
-			names = append(names, c.name)
-		}
+	cs := commandsUnder(first)
+	if len(cs) == 0 {
+		cs = commands
 	}
-	if len(names) == 0 {
-		names = all
+	names := make([]string, len(cs))
+	for i, c := range cs {
+		names[i] = c.name
 	}
 	return strings.Join(names, ", ")
 }
