@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -170,5 +171,39 @@ func TestShardedDeepPageReadsAgain(t *testing.T) {
 				t.Errorf("%v, %s: Page(600, 7) with writes across its bounds (-at rest +got):\n%s", s, c.name, diff)
 			}
 		}
+	}
+}
+
+// A sharded Submit whose second round trip (the rank over the other
+// shards) fails after the write says that the entry was written, so that
+// no caller sends it again (an OpAdd would add twice), and returns the
+// stored entry with rank 0.
+func TestShardedSubmitRankLostSaysWritten(t *testing.T) {
+	env := redistest.New(t)
+	l := testLayout(t)
+	for _, s := range []Strategy{PackedScore, KeySuffix} {
+		t.Run(s.String(), func(t *testing.T) {
+			b := newSharded(t, env.Client, env.Prefix, "ranklost"+s.String(), l, Options{Strategy: s, Shards: 3})
+			loadAll(t, b, []Submission{{ID: "a", Values: []float64{5, 0, 1}}, {ID: "b", Values: []float64{7, 0, 1}}})
+			ctx, cancel := context.WithCancel(t.Context())
+			faultPoint = func(op, step string) {
+				if op == "Submit" && step == "written" {
+					cancel()
+				}
+			}
+			defer func() { faultPoint = nil }()
+			res, err := b.Submit(ctx, Submission{ID: "c", Policy: PerField, Ops: []Op{OpAdd, OpKeep, OpKeep}, Values: []float64{3, 0, 1}})
+			faultPoint = nil
+			if !errors.Is(err, context.Canceled) || errors.Is(err, ErrRedis) || !strings.Contains(err.Error(), "written") {
+				t.Fatalf("Submit: %v; want an error saying the entry was written, wrapping context.Canceled", err)
+			}
+			if res.Entry.ID != "c" || res.Entry.Values[0] != 3 || res.Entry.Rank != 0 {
+				t.Fatalf("Submit = %+v; want c with 3 points and rank 0", res.Entry)
+			}
+			got, err := b.Get(t.Context(), "c")
+			if err != nil || got.Values[0] != 3 || got.Rank != 3 {
+				t.Fatalf("Get(c) = %+v, %v; want 3 points at rank 3", got, err)
+			}
+		})
 	}
 }

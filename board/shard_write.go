@@ -15,6 +15,7 @@ func (sb *shardView) Submit(ctx context.Context, s Submission) (Result, error) {
 	if err != nil {
 		return res, err
 	}
+	atStep("Submit", "written")
 	return res, sb.rankWrite(ctx, owner, &res)
 }
 
@@ -35,7 +36,9 @@ func (sb *shardView) rankWrite(ctx context.Context, owner *Board, res *Result) e
 			res.Entry.Rank = 0
 			return nil
 		}
-		return err
+		// The write stands: say so, so that no caller sends it again.
+		res.Entry.Rank = 0
+		return fmt.Errorf("board: written, but its rank on the whole board is unknown: %w", err)
 	}
 	if res.Entry.Rank > sb.visible(math.MaxInt64) {
 		res.Entry.Rank, res.Trimmed = 0, true
