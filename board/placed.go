@@ -20,6 +20,7 @@ func init() {
 		o.Group = group
 		return configure(client, name, layout, o)
 	}
+	hook.Descriptor = func(b any) string { return b.(*Board).desc.encoded() }
 }
 
 // placed is a hook.Placed: the submit of the boards shaped as tmpl, run

@@ -29,7 +29,8 @@ var luaFiles embed.FS
 
 // Zone is how many members of a cohort a season's roll moves up (the
 // best) or down (the worst): Count members, or else the Fraction of the
-// cohort's members, rounded down. The zero Zone moves nobody.
+// cohort's members, rounded down (Fraction 0.29 of 100 members is 29,
+// though 0.29 is not exact in a float64). The zero Zone moves nobody.
 type Zone struct {
 	// Count is a number of members, 0 or more. Default 0.
 	Count int
@@ -38,12 +39,15 @@ type Zone struct {
 	Fraction float64
 }
 
-// of returns how many of a cohort of m members z takes.
+// of returns how many of a cohort of m members z takes: the product of
+// Fraction and m rounded down, where a product within 1e-9 below a whole
+// number is that number (0.29 is stored as 0.28999999999999998, whose
+// product with 100 is 28.999999999999996: it takes 29).
 func (z Zone) of(m int) int {
 	if z.Count > 0 {
 		return min(z.Count, m)
 	}
-	return int(math.Floor(z.Fraction * float64(m)))
+	return int(math.Floor(z.Fraction*float64(m) + 1e-9))
 }
 
 // Options configure a league. The zero value means every default. The
@@ -151,6 +155,9 @@ type descriptor struct {
 	Demote     zoneJSON `json:"demote"`
 	Partitions int      `json:"partitions"`
 	Layout     string   `json:"layout"`
+	// Board is the descriptor every cohort board stores: the layout and
+	// the stored settings of Options.Board (Strategy, DenseRanks...).
+	Board json.RawMessage `json:"board"`
 }
 
 // zoneJSON is a Zone as the descriptor stores it.
@@ -162,9 +169,12 @@ type zoneJSON struct {
 // New returns a handle to the league name, whose seasons are the windows
 // of period and whose cohorts are boards of layout, storing its settings
 // when it has none (one round trip). It refuses an invalid name (as a
-// board's, and no '~': ErrArgument), a nil client or layout and invalid
-// Options or Period (ErrOptions), and a league stored with other settings
-// (ErrMismatch, naming the setting). Redis errors wrap ErrRedis.
+// board's, no '~' or '/', and short enough that each partition's hash tag,
+// name~P, is at most 200 bytes: 198 bytes with up to 10 partitions, 197
+// with up to 100: ErrArgument), a nil client or layout and invalid
+// Options or Period (ErrOptions), and a league stored with other settings,
+// the cohort boards' stored settings included (ErrMismatch, naming the
+// setting). Redis errors wrap ErrRedis.
 func New(ctx context.Context, client rueidis.Client, name string, layout *pack.Layout, period board.Period, o Options) (*League, error) {
 	if err := hashtag.Check(name, 200, "league: name", errs.Invalid("invalid name")); err != nil {
 		return nil, err
@@ -181,6 +191,10 @@ func New(ctx context.Context, client rueidis.Client, name string, layout *pack.L
 	o, err := o.withDefaults()
 	if err != nil {
 		return nil, err
+	}
+	if g := len(name) + len("~") + len(strconv.Itoa(o.Partitions-1)); g > maxGroupLen {
+		return nil, fmt.Errorf("league: name of %d bytes: its partitions' hash tags, name~0 to name~%d, need %d bytes, over %d: %w",
+			len(name), o.Partitions-1, g, maxGroupLen, ErrArgument)
 	}
 	l := &League{client: redisretry.Wrap(client), name: name, layout: layout, period: period, opts: o}
 	// The cohorts' options (Options.Board) are checked here, building the
@@ -208,7 +222,7 @@ func New(ctx context.Context, client rueidis.Client, name string, layout *pack.L
 // it with the stored one: one round trip.
 func (l *League) store(ctx context.Context) error {
 	d := descriptor{Version: 1, Tiers: l.opts.Tiers, CohortSize: l.opts.CohortSize, Promote: zoneJSON(l.opts.Promote), Demote: zoneJSON(l.opts.Demote),
-		Partitions: l.opts.Partitions, Layout: l.layout.String()}
+		Partitions: l.opts.Partitions, Layout: l.layout.String(), Board: json.RawMessage(hook.Descriptor(l.tmpl))}
 	j, _ := json.Marshal(d) // plain values: cannot fail
 	key := "tb:{" + l.name + "}:league"
 	c := l.client
@@ -236,6 +250,10 @@ func (l *League) Options() Options { return l.opts }
 
 // partition returns the partition of id.
 func (l *League) partition(id string) int { return hashtag.Partition(id, l.opts.Partitions) }
+
+// maxGroupLen is the longest hash tag of a partition, name~P: a board's
+// Options.Group is at most that long.
+const maxGroupLen = 200
 
 // group is the group (hash tag) of partition p.
 func (l *League) group(p int) string { return l.name + "~" + strconv.Itoa(p) }

@@ -2,10 +2,12 @@ package league
 
 import (
 	"errors"
+	"fmt"
 	"maps"
 	"os"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -371,6 +373,23 @@ func TestRefusalsPlaceNoOne(t *testing.T) {
 	if _, err := New(ctx, env.Client, "a~b", testLayout(t), period(), Options{}); !errors.Is(err, ErrArgument) {
 		t.Errorf("a name with '~': %v, want ErrArgument", err)
 	}
+	// The cohort boards' stored settings are the league's too.
+	for _, o := range []Options{{CohortSize: 3, Board: board.Options{Strategy: board.KeySuffix}}, {CohortSize: 3, Board: board.Options{DenseRanks: true}}} {
+		if _, err := New(ctx, env.Client, env.Prefix+"lg", testLayout(t), period(), o); !errors.Is(err, ErrMismatch) {
+			t.Errorf("New with cohort boards of strategy %v, dense ranks %v: %v, want ErrMismatch", o.Board.Strategy, o.Board.DenseRanks, err)
+		}
+	}
+	// The reads refuse the ids a write refuses.
+	for _, id := range []string{"", strings.Repeat("x", 257)} {
+		_, err1 := l.Tier(ctx, id)
+		_, err2 := l.History(ctx, id)
+		_, err3 := s.Cohort(ctx, id)
+		for i, err := range []error{err1, err2, err3} {
+			if !errors.Is(err, ErrArgument) {
+				t.Errorf("read %d of an id of %d bytes: %v, want ErrArgument", i, len(id), err)
+			}
+		}
+	}
 	if _, err := s.Cohorts(ctx, "platinum"); !errors.Is(err, ErrArgument) {
 		t.Errorf("Cohorts of an unknown tier: %v, want ErrArgument", err)
 	}
@@ -380,6 +399,37 @@ func TestRefusalsPlaceNoOne(t *testing.T) {
 	}
 	if _, err := s.Submit(ctx, result("c", 1, 1)); !errors.Is(err, ErrClosed) {
 		t.Errorf("a new member of an older season: %v, want ErrClosed", err)
+	}
+}
+
+// A name is short enough for every partition's hash tag, name~P, to be a
+// board's group (at most 200 bytes): a longer one is refused, writing
+// nothing; the longest accepted writes to every partition.
+func TestNameFitsPartitions(t *testing.T) {
+	env := redistest.New(t)
+	ctx := t.Context()
+	for _, c := range []struct{ name, partitions int }{{199, 1}, {200, 1}, {198, 11}, {197, 101}} {
+		name := env.Prefix + strings.Repeat("n", c.name-len(env.Prefix))
+		if _, err := New(ctx, env.Client, name, testLayout(t), period(), Options{Partitions: c.partitions}); !errors.Is(err, ErrArgument) {
+			t.Errorf("a name of %d bytes with %d partitions: %v, want ErrArgument", c.name, c.partitions, err)
+		}
+		if n := keysOf(t, env.Client, name); n != 0 {
+			t.Errorf("a refused name of %d bytes wrote %d keys", c.name, n)
+		}
+	}
+	name := env.Prefix + strings.Repeat("n", 198-len(env.Prefix))
+	l := newLeague(t, env.Client, name, Options{Partitions: 10})
+	s := season(l, 0)
+	for i := range 40 {
+		if _, err := s.Submit(ctx, result(fmt.Sprintf("m%d", i), 1, 1)); err != nil {
+			t.Fatalf("Submit to a league of a 198-byte name and 10 partitions: %v", err)
+		}
+	}
+	if err := s.Roll(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Drop(ctx); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -401,6 +451,16 @@ func TestZones(t *testing.T) {
 	} {
 		if got := l.moves(c.tier, c.m); !slices.Equal(got, c.want) {
 			t.Errorf("moves(tier %d, %d members) = %v, want %v", c.tier, c.m, got, c.want)
+		}
+	}
+	// A fraction takes the whole number its decimal spelling gives, though
+	// the float64 of 0.29 or 0.58 is just below it.
+	for _, c := range []struct {
+		f       float64
+		m, want int
+	}{{0.29, 100, 29}, {0.58, 50, 29}, {0.57, 100, 57}, {0.5, 5, 2}, {1, 7, 7}, {0.1, 9, 0}, {1.0 / 3, 3, 1}} {
+		if got := (Zone{Fraction: c.f}).of(c.m); got != c.want {
+			t.Errorf("Fraction %v of %d members takes %d, want %d", c.f, c.m, got, c.want)
 		}
 	}
 }

@@ -12,10 +12,12 @@ import (
 
 // Cohort returns the member id's cohort of the season: one HGET, one
 // round trip (then read the cohort's Board). A member with no result in
-// the season is ErrNotFound. Redis errors wrap ErrRedis.
+// the season is ErrNotFound. It refuses an empty id or one longer than
+// the cohort boards' MaxIDLen (ErrArgument), sending nothing. Redis
+// errors wrap ErrRedis.
 func (s *Season) Cohort(ctx context.Context, id string) (Cohort, error) {
-	if id == "" {
-		return Cohort{}, fmt.Errorf("league: Cohort: empty id: %w", ErrArgument)
+	if err := s.l.checkID("Cohort", id); err != nil {
+		return Cohort{}, err
 	}
 	p := s.l.partition(id)
 	where, err := s.l.client.Do(ctx, s.l.client.B().Hget().Key(s.l.partKey(p, s.w.Label+":placed")).Field(id).Build()).ToString()
@@ -73,11 +75,11 @@ func (l *League) tierIndex(tier string) int {
 }
 
 // Tier returns the tier of the member id's next first result: the
-// lowest until a roll moved it. One HGET, one round trip. Redis errors
-// wrap ErrRedis.
+// lowest until a roll moved it. One HGET, one round trip. It refuses an
+// id as Cohort does. Redis errors wrap ErrRedis.
 func (l *League) Tier(ctx context.Context, id string) (string, error) {
-	if id == "" {
-		return "", fmt.Errorf("league: Tier: empty id: %w", ErrArgument)
+	if err := l.checkID("Tier", id); err != nil {
+		return "", err
 	}
 	t, err := l.client.Do(ctx, l.client.B().Hget().Key(l.partKey(l.partition(id), "tiers")).Field(id).Build()).AsInt64()
 	if rueidis.IsRedisNil(err) {
@@ -104,11 +106,11 @@ type Placement struct {
 
 // History returns the seasons the member id competed in, oldest first,
 // with its tier and cohort in each: two round trips (the partition's
-// seasons, then the member's placement in each). Redis errors wrap
-// ErrRedis.
+// seasons, then the member's placement in each). It refuses an id as
+// Cohort does. Redis errors wrap ErrRedis.
 func (l *League) History(ctx context.Context, id string) ([]Placement, error) {
-	if id == "" {
-		return nil, fmt.Errorf("league: History: empty id: %w", ErrArgument)
+	if err := l.checkID("History", id); err != nil {
+		return nil, err
 	}
 	p, c := l.partition(id), l.client
 	seasons, err := c.Do(ctx, c.B().Zrange().Key(l.partKey(p, "seasons")).Min("0").Max("-1").Build()).AsStrSlice()
@@ -136,4 +138,13 @@ func (l *League) History(ctx context.Context, id string) ([]Placement, error) {
 		out = append(out, Placement{Season: co.Season, Tier: co.Tier, Index: co.Index})
 	}
 	return out, nil
+}
+
+// checkID refuses, for op, an id the cohort boards would refuse: empty, or
+// longer than their MaxIDLen (ErrArgument).
+func (l *League) checkID(op, id string) error {
+	if n := l.tmpl.Options().MaxIDLen; id == "" || len(id) > n {
+		return fmt.Errorf("league: %s: id of %d bytes out of range [1, %d]: %w", op, len(id), n, ErrArgument)
+	}
+	return nil
 }

@@ -45,6 +45,11 @@ const maxUnrolled = 3
 // partition has not rolled the season before, Submit rolls that
 // partition's part of it first (Roll's steps, once) and writes again.
 //
+// A RequestID is remembered in the member's partition, as a sharded
+// board remembers it on the entry's shard: one used again for another
+// member is refused (ErrArgument) only when both members share a
+// partition. Keep request ids unique per write.
+//
 // It refuses what board's Submit refuses (ErrArgument, values the layout
 // refuses: nothing written, no placement), and a season closed (rolled,
 // or older than its partition's latest: ErrClosed). Redis errors wrap

@@ -41,6 +41,8 @@ type storedLeague struct {
 	Demote     storedZone `json:"demote"`
 	Partitions int        `json:"partitions"`
 	Layout     string     `json:"layout"`
+	// Board is the descriptor every cohort board stores.
+	Board json.RawMessage `json:"board"`
 }
 
 // storedZone is a promotion or demotion zone.
@@ -55,7 +57,7 @@ func (z storedZone) text(side string) string {
 	case z.Count > 0:
 		return fmt.Sprintf("the %s %d", side, z.Count)
 	case z.Fraction > 0:
-		return fmt.Sprintf("the %s %s%%", side, strconv.FormatFloat(z.Fraction*100, 'f', -1, 64))
+		return fmt.Sprintf("the %s %s%%", side, strconv.FormatFloat(z.Fraction*100, 'g', 12, 64))
 	}
 	return "none"
 }
@@ -126,6 +128,13 @@ func leagueDescribe(ctx context.Context, e *env, name string) error {
 	t.add("demote", d.Demote.text("worst"))
 	t.add("partitions", strconv.Itoa(d.Partitions))
 	t.add("layout", d.Layout)
+	if len(d.Board) > 0 {
+		bd, err := parseDescriptor(key, "desc", string(d.Board))
+		if err != nil {
+			return err
+		}
+		addDescriptor(t, "cohort ", bd)
+	}
 	for _, p := range out.Partitions {
 		state := "no season yet"
 		if p.Latest != "" {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -36,12 +37,16 @@ func testLeague(t *testing.T, bin string) {
 			t.Fatal(err)
 		}
 	}
-	desc := c.ok("league", "describe", name)
+	// The labels' column is as wide as the longest: one space stands
+	// for any run here.
+	desc := regexp.MustCompile(`  +`).ReplaceAllString(c.ok("league", "describe", name), " ")
 	for _, want := range []string{
-		"tiers        bronze, silver (lowest first)\n",
-		"promote      the best 1\n",
-		"demote       the worst 50%\n",
-		"partition 0  group " + name + "~0: latest season 2026-W45, not rolled (1 seasons)\n",
+		"tiers bronze, silver (lowest first)\n",
+		"promote the best 1\n",
+		"demote the worst 50%\n",
+		"cohort strategy PackedScore\n",
+		"cohort dense ranks false\n",
+		"partition 0 group " + name + "~0: latest season 2026-W45, not rolled (1 seasons)\n",
 	} {
 		if !strings.Contains(desc, want) {
 			t.Errorf("league describe lacks %q:\n%s", want, desc)

@@ -42,4 +42,8 @@ var (
 	// layout and opts (a board.Options), without a round trip: a handle
 	// for reading a board the placement made.
 	Handle func(client rueidis.Client, group, name string, layout *pack.Layout, opts any) (any, error)
+
+	// Descriptor returns the descriptor that board (a *board.Board)
+	// stores, as JSON: its layout and stored settings, not its name.
+	Descriptor func(board any) string
 )
