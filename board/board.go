@@ -70,7 +70,8 @@ type Board struct {
 // choose another name.
 //
 // It refuses (ErrArgument) an empty name, one over 200 bytes or one
-// holding a brace, and (ErrOptions) a nil client or layout and invalid
+// holding a brace, and (ErrOptions) a nil client or layout, a layout not
+// made by pack.NewLayout or pack.NewDigitLayout (no fields) and invalid
 // options. Redis errors wrap ErrRedis.
 func New(ctx context.Context, client rueidis.Client, name string, layout *pack.Layout, opts Options) (*Board, error) {
 	if opts.Shards != 0 {
@@ -98,6 +99,9 @@ func configure(client rueidis.Client, name string, layout *pack.Layout, opts Opt
 	}
 	if client == nil || layout == nil {
 		return nil, fmt.Errorf("board: New: %s is nil: %w", nilHandle(client == nil), ErrOptions)
+	}
+	if layout.Len() == 0 {
+		return nil, fmt.Errorf("board: New: a layout of no fields (a pack.Layout not made by pack.NewLayout or pack.NewDigitLayout): %w", ErrOptions)
 	}
 	o, err := opts.withDefaults()
 	if err != nil {

@@ -390,6 +390,16 @@ func TestNewRefuses(t *testing.T) {
 	if _, err := New(t.Context(), env.Client, "x", nil, Options{}); !errors.Is(err, ErrOptions) {
 		t.Errorf("nil layout: err = %v", err)
 	}
+	// A layout of no fields (not made by pack's constructors), plain and
+	// sharded: refused, storing nothing.
+	for _, o := range []Options{{}, {Shards: 2}} {
+		if _, err := New(t.Context(), env.Client, env.Prefix+"nofields", &pack.Layout{}, o); !errors.Is(err, ErrOptions) {
+			t.Errorf("a layout of no fields, %d shards: err = %v", o.Shards, err)
+		}
+	}
+	if n, err := env.Client.Do(t.Context(), env.Client.B().Exists().Key("tb:{"+env.Prefix+"nofields}:meta").Build()).AsInt64(); err != nil || n != 0 {
+		t.Errorf("a refused layout stored a descriptor: EXISTS = %d, %v", n, err)
+	}
 }
 
 func TestCancelledContext(t *testing.T) {

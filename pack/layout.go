@@ -162,8 +162,8 @@ func checkFields(fields []Field, limit int, unit string) error {
 			return fmt.Errorf("pack: field %d has an empty name: %w", len(seen), ErrLayout)
 		case seen[f.Name]:
 			return fmt.Errorf("pack: field name %q used twice: %w", f.Name, ErrLayout)
-		case f.Width < 1:
-			return fmt.Errorf("pack: field %q: width %d, want 1 or more %s: %w", f.Name, f.Width, unit, ErrLayout)
+		case f.Width < 1 || f.Width > limit:
+			return fmt.Errorf("pack: field %q: width %d, want 1 to %d %s: %w", f.Name, f.Width, limit, unit, ErrLayout)
 		case f.Dir > LowerIsBetter:
 			return fmt.Errorf("pack: field %q: unknown direction %v, want HigherIsBetter or LowerIsBetter: %w", f.Name, f.Dir, ErrLayout)
 		}

@@ -67,9 +67,15 @@ func TestNewLayoutRefuses(t *testing.T) {
 		"duplicate": {{Name: "a", Width: 3}, {Name: "a", Width: 3}},
 		"54 bits":   {{Name: "a", Width: 27}, {Name: "b", Width: 27}},
 		"direction": {{Name: "a", Width: 3, Dir: 7}},
+		// Widths whose sum overflows an int: refused, not summed.
+		"overflow": {{Name: "a", Width: math.MaxInt}, {Name: "b", Width: 1}},
+		"huge":     {{Name: "a", Width: math.MaxInt}},
 	} {
 		if _, err := NewLayout(fields...); !errors.Is(err, ErrLayout) {
 			t.Errorf("%s: err = %v, want ErrLayout", name, err)
+		}
+		if _, err := NewDigitLayout(fields...); !errors.Is(err, ErrLayout) {
+			t.Errorf("%s digits: err = %v, want ErrLayout", name, err)
 		}
 	}
 	if _, err := NewLayout(Field{Name: "a", Width: 53}); err != nil {
