@@ -24,7 +24,8 @@ var (
 	// codec, options out of bounds (see Options), a codec whose time part
 	// is wider than 53 bits or whose suffix is empty or longer than 64
 	// digits. It also reports a codec that breaks the Codec contract when
-	// used: a split of the wrong width or a score that is no time part.
+	// used: a split of the wrong width or not lowercase hex, or a score
+	// that is no time part (nothing is written).
 	ErrOptions = errs.Options
 
 	// ErrRoom reports a room name that is empty, longer than MaxRoomLen

@@ -289,6 +289,18 @@ func (c badCodec) AppendSplit(dst []byte, id uint64) (float64, []byte, error) {
 	return s, out[:len(out)-1], err
 }
 
+// upperCodec breaks the Codec contract: a suffix of the right width, not
+// lowercase hex.
+type upperCodec struct{ *tsid.Layout }
+
+func (c upperCodec) AppendSplit(dst []byte, id uint64) (float64, []byte, error) {
+	s, out, err := c.Layout.AppendSplit(dst, id)
+	for i := len(dst); i < len(out); i++ {
+		out[i] = 'Z'
+	}
+	return s, out, err
+}
+
 // boundsCodec claims a MaxTime and a SuffixLen that New refuses.
 type boundsCodec struct {
 	*tsid.Layout
@@ -367,6 +379,11 @@ func TestRefusals(t *testing.T) {
 
 		bc := newTL(t, env.Client, env.Prefix+"_bc", Codec[uint64](badCodec{tsid.TSID}), Options{Strategy: s})
 		checkRefused(t, bc, func() error { return bc.Append(ctx, 1, []byte("x")) }, ErrOptions)
+		uc := newTL(t, env.Client, env.Prefix+"_uc", Codec[uint64](upperCodec{tsid.TSID}), Options{Strategy: s})
+		checkRefused(t, uc, func() error { return uc.Append(ctx, 1, []byte("x")) }, ErrOptions)
+		if n, err := uc.Len(ctx); err != nil || n != 0 {
+			t.Errorf("a suffix not in lowercase hex was stored: Len = %d, %v", n, err)
+		}
 	})
 }
 
