@@ -74,10 +74,10 @@ func (b *Board) readView(ctx context.Context, v View, opts []ReadOption) (List, 
 // per interval, and each delivery is a read made after the change it
 // shows). Reading needs no server configuration (no keyspace
 // notifications), so it works alike on one server, on a cluster and on a
-// managed service. A read that fails (a server restarting, a failover) is
-// tried again at the next interval; the first read after such an outage
-// is delivered even if unchanged, so the caller knows the list is
-// current again.
+// managed service. A read that fails (a server restarting, a failover),
+// or takes longer than two intervals and 2 s, is tried again at the next
+// interval; the first read after such an outage is delivered even if
+// unchanged, so the caller knows the list is current again.
 //
 // Each interval costs one read of the view (see Top, Around and Among for
 // their round trips and Redis cost); opts are the reads' options. Each
@@ -93,7 +93,7 @@ func (b *Board) Watch(ctx context.Context, v View, interval time.Duration, deliv
 	if interval < time.Millisecond || deliver == nil {
 		return fmt.Errorf("board: Watch: interval %v (at least 1ms) or a nil deliver: %w", interval, ErrArgument)
 	}
-	last, err := b.readView(ctx, v, opts)
+	last, err := b.watchRead(ctx, v, interval, opts)
 	if err != nil && (watchEnds(err) || ctx.Err() != nil) {
 		return err
 	}
@@ -111,8 +111,10 @@ func (b *Board) Watch(ctx context.Context, v View, interval time.Duration, deliv
 			return ctx.Err()
 		case <-t.C:
 		}
-		l, err := b.readView(ctx, v, opts)
+		l, err := b.watchRead(ctx, v, interval, opts)
 		switch {
+		case ctx.Err() != nil:
+			return ctx.Err()
 		case watchEnds(err):
 			return err
 		case err != nil:
@@ -126,6 +128,22 @@ func (b *Board) Watch(ctx context.Context, v View, interval time.Duration, deliv
 			return err
 		}
 	}
+}
+
+// watchReadLimit is the least time a watched read may take before it
+// counts as failed (see watchRead); a variable for the tests.
+var watchReadLimit = 2 * time.Second
+
+// watchRead reads view v for Watch within max(2 intervals,
+// watchReadLimit). A read that takes longer is given up and counts as
+// failed: rueidis holds a read-only command while its server restarts
+// and sends it once the server is back, so without the limit a short
+// outage would end in a read that succeeds, and the caller would never
+// learn of the outage.
+func (b *Board) watchRead(ctx context.Context, v View, interval time.Duration, opts []ReadOption) (List, error) {
+	rctx, cancel := context.WithTimeout(ctx, max(2*interval, watchReadLimit))
+	defer cancel()
+	return b.readView(rctx, v, opts)
 }
 
 // watchEnds reports an error of a watched read that no later read

@@ -158,6 +158,34 @@ func TestWatchSurvivesRestart(t *testing.T) {
 	w.until(t, after)
 }
 
+// A watch learns of an outage shorter than the client's own retries (the
+// client holds a read while the server restarts and sends it once it is
+// back, so the read succeeds late): the first read after it is delivered,
+// though the list did not change.
+func TestWatchDeliversAfterShortOutage(t *testing.T) {
+	defer func(d time.Duration) { watchReadLimit = d }(watchReadLimit)
+	watchReadLimit = 50 * time.Millisecond
+	srv, client := privateServer(t, "--appendonly", "yes", "--appendfsync", "always")
+	b := newBoard(t, client, "", "watchshort", testLayout(t), Options{})
+	mustSubmit(t, b, Submission{ID: "a", Values: []float64{5, 0, 1}})
+	w := startWatch(t, b, TopView(2), 2*time.Millisecond)
+	before, err := b.Top(context.Background(), 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.until(t, before)
+	if err := srv.Crash(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond) // several read limits: the reads are given up
+	if err := srv.Restart(); err != nil {
+		t.Fatal(err)
+	}
+	if got := w.until(t, before); len(got) != 1 {
+		t.Errorf("after the outage: %d deliveries, want the unchanged list once: %v", len(got), got)
+	}
+}
+
 // Watch refuses what it cannot watch, delivering nothing.
 func TestWatchRefuses(t *testing.T) {
 	env := redistest.New(t)
