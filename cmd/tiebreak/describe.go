@@ -150,6 +150,9 @@ type description struct {
 	// holds.
 	Slots     []slotOut `json:"slots"`
 	SlotStats bool      `json:"slotStats"`
+	// SlotStatsRefused reports that the server has the statistics but the
+	// user's ACL refused them (+cluster|slot-stats).
+	SlotStatsRefused bool `json:"slotStatsRefused,omitempty"`
 }
 
 // migration is the state of a migration under way.
@@ -200,7 +203,7 @@ func boardDescribe(ctx context.Context, e *env, group, name string) error {
 	for _, s := range d.Descriptor.ShardNames {
 		d.Slots = append(d.Slots, slotOf(s, boardMetaKey("", s)))
 	}
-	if d.SlotStats, err = slotStats(ctx, e.client, d.Slots); err != nil {
+	if d.SlotStats, d.SlotStatsRefused, err = slotStats(ctx, e.client, d.Slots); err != nil {
 		return err
 	}
 	return e.out.emit(d, describeTable(d, m[metaDesc]))
@@ -342,7 +345,7 @@ func describeTable(d *description, raw string) *table {
 			t.add("misfits", fmt.Sprintf("%s not fitting the target (ids in %s): fix or remove them, then call Migrate again", count(m.Misfits, "entries"), m.MisfitsKey))
 		}
 	}
-	addSlots(t, d.Slots, d.SlotStats)
+	addSlots(t, d.Slots, d.SlotStats, d.SlotStatsRefused)
 	t.add("descriptor", raw)
 	return t
 }

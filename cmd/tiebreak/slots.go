@@ -30,8 +30,11 @@ type slotOut struct {
 }
 
 // notOffered is what describe says where the server has no slot
-// statistics.
-const notOffered = "not offered by this server"
+// statistics, refused where the user's ACL does not allow them.
+const (
+	notOffered = "not offered by this server"
+	refused    = "refused by the ACL (grant +cluster|slot-stats to see them)"
+)
 
 // hashTagOf returns the part of key that Redis Cluster hashes: the text
 // between its first "{" and the first "}" after it, when not empty, else
@@ -59,9 +62,11 @@ func slotOf(object, key string) slotOut {
 // whether the server offers the statistics: only a cluster does, and only
 // an engine that knows the command (Valkey 8 and later); a server that
 // answers with an error reply does not offer them, which is no error.
-func slotStats(ctx context.Context, c rueidis.Client, slots []slotOut) (bool, error) {
+// denied reports that the server has them but the user's ACL refused
+// them (NOPERM).
+func slotStats(ctx context.Context, c rueidis.Client, slots []slotOut) (offered, denied bool, err error) {
 	if c.Mode() != rueidis.ClientModeCluster || len(slots) == 0 {
-		return false, nil
+		return false, false, nil
 	}
 	cmds := make(rueidis.Commands, len(slots))
 	for i, s := range slots {
@@ -70,23 +75,23 @@ func slotStats(ctx context.Context, c rueidis.Client, slots []slotOut) (bool, er
 	}
 	for i, r := range c.DoMulti(ctx, cmds...) {
 		rows, err := r.ToArray()
-		if _, isReply := rueidis.IsRedisErr(err); isReply {
-			return false, nil
+		if e, isReply := rueidis.IsRedisErr(err); isReply {
+			return false, strings.HasPrefix(e.Error(), "NOPERM"), nil
 		}
 		if err != nil {
-			return false, fmt.Errorf("CLUSTER SLOT-STATS SLOTSRANGE %d %d: %w", slots[i].Slot, slots[i].Slot, err)
+			return false, false, fmt.Errorf("CLUSTER SLOT-STATS SLOTSRANGE %d %d: %w", slots[i].Slot, slots[i].Slot, err)
 		}
 		for _, row := range rows {
 			f, err := row.ToArray()
 			if err != nil || len(f) != 2 {
-				return false, fmt.Errorf("CLUSTER SLOT-STATS SLOTSRANGE %d %d: a row not of a slot and its statistics: %v", slots[i].Slot, slots[i].Slot, err)
+				return false, false, fmt.Errorf("CLUSTER SLOT-STATS SLOTSRANGE %d %d: a row not of a slot and its statistics: %v", slots[i].Slot, slots[i].Slot, err)
 			}
 			if n, err := f[0].AsInt64(); err != nil || n != int64(slots[i].Slot) {
 				continue
 			}
 			stats, err := f[1].AsIntMap()
 			if err != nil {
-				return false, fmt.Errorf("CLUSTER SLOT-STATS SLOTSRANGE %d %d: statistics: %w", slots[i].Slot, slots[i].Slot, err)
+				return false, false, fmt.Errorf("CLUSTER SLOT-STATS SLOTSRANGE %d %d: statistics: %w", slots[i].Slot, slots[i].Slot, err)
 			}
 			s := &slots[i]
 			for name, to := range map[string]**int64{"key-count": &s.Keys, "cpu-usec": &s.CPUUsec,
@@ -97,12 +102,12 @@ func slotStats(ctx context.Context, c rueidis.Client, slots []slotOut) (bool, er
 			}
 		}
 	}
-	return true, nil
+	return true, false, nil
 }
 
 // addSlots adds a row per slot, with its statistics when offered, and a
-// row that says where they come from.
-func addSlots(t *table, slots []slotOut, offered bool) {
+// row that says where they come from, or why there are none.
+func addSlots(t *table, slots []slotOut, offered, denied bool) {
 	for _, s := range slots {
 		text := fmt.Sprintf("%d (hash tag {%s})", s.Slot, s.HashTag)
 		if offered {
@@ -116,6 +121,8 @@ func addSlots(t *table, slots []slotOut, offered bool) {
 	}
 	if offered {
 		t.add("slot statistics", "CLUSTER SLOT-STATS of the node serving each slot, since it started: every key of the slot counts")
+	} else if denied {
+		t.add("slot statistics", refused)
 	} else {
 		t.add("slot statistics", notOffered)
 	}

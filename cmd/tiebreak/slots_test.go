@@ -133,4 +133,28 @@ func TestSlotStats(t *testing.T) {
 			t.Errorf("board describe %s does not say where the statistics come from:\n%s", b, out)
 		}
 	}
+	if !offered {
+		return
+	}
+	// A user whose ACL refuses the statistics is told so, not that the
+	// server has none.
+	for _, addr := range cluster.Addrs {
+		node, err := rueidis.NewClient(rueidis.ClientOption{InitAddress: []string{addr}, ForceSingleClient: true, DisableCache: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer node.Close()
+		if err := node.Do(ctx, node.B().AclSetuser().Username("nostats").Rule("on", ">pw", "+@all", "-cluster|slot-stats", "~*").Build()).Error(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	nc := &cli{t: t, bin: bin, url: "redis://nostats:pw@" + cluster.Addrs[0], env: withoutRedisURL()}
+	var d description
+	nc.json(&d, "board", "describe", name)
+	if d.SlotStats || !d.SlotStatsRefused {
+		t.Errorf("board describe as a user refused the statistics: offered %v, refused %v; want false, true", d.SlotStats, d.SlotStatsRefused)
+	}
+	if out := nc.ok("board", "describe", name); !strings.Contains(out, "slot statistics  "+refused+"\n") {
+		t.Errorf("board describe as a user refused the statistics does not say so:\n%s", out)
+	}
 }

@@ -352,12 +352,12 @@ func groupRemove(ctx context.Context, e *env, group string, ids []string) error 
 		}
 	}
 	shared := "tb:{" + group + "}:data"
-	for _, id := range ids {
-		n, err := e.client.Do(ctx, e.client.B().Hexists().Key(shared).Field(id).Build()).AsInt64()
-		if err != nil {
-			return fmt.Errorf("HEXISTS %s: %w", shared, err)
-		}
-		if n == 1 {
+	data, err := e.client.Do(ctx, e.client.B().Hmget().Key(shared).Field(ids...).Build()).ToArray()
+	if err != nil {
+		return fmt.Errorf("HMGET %s: %w", shared, err)
+	}
+	for i, id := range ids {
+		if i < len(data) && !data[i].IsNil() {
 			t.add("(shared data)", text([]byte(id)))
 			affected[id] = true
 			c.Keys = append(c.Keys, shared)
@@ -614,17 +614,22 @@ func periodicBoards(ctx context.Context, e *env, group, name string) ([]string, 
 		if !ok || base == "" || strings.ContainsAny(base, "{}:") {
 			continue
 		}
-		var probe rueidis.Completed
+		// EXISTS and HGET: commands the board's ACL grants (docs/operating.md).
+		var is bool
 		if final {
-			probe = e.client.B().Exists().Key(boardPrefix(group, inner) + "archive").Build()
+			n, err := e.client.Do(ctx, e.client.B().Exists().Key(boardPrefix(group, inner)+"archive").Build()).AsInt64()
+			if err != nil {
+				return nil, fmt.Errorf("reading %s: %w", k, err)
+			}
+			is = n == 1
 		} else {
-			probe = e.client.B().Hexists().Key(k).Field("expire").Build()
+			err := e.client.Do(ctx, e.client.B().Hget().Key(k).Field("expire").Build()).Error()
+			if err != nil && !rueidis.IsRedisNil(err) {
+				return nil, fmt.Errorf("reading %s: %w", k, err)
+			}
+			is = err == nil
 		}
-		n, err := e.client.Do(ctx, probe).AsInt64()
-		if err != nil {
-			return nil, fmt.Errorf("reading %s: %w", k, err)
-		}
-		if n == 1 {
+		if is {
 			out = append(out, inner)
 		}
 	}

@@ -27,7 +27,9 @@ import (
 // that names client|setinfo, which it does not know. A client that keeps
 // rueidis's client-side cache on (its default, which the tests' users
 // keep) needs aclTracking: rueidis turns tracking on (CLIENT TRACKING ON
-// OPTIN) on every new connection, and a connection refused it fails. A user needs aclWait
+// OPTIN) on every new connection, and a connection refused it fails; a
+// board handle with CacheTop needs aclCaching too (rueidis sends CLIENT
+// CACHING YES before each read it caches). A user needs aclWait
 // when its writes wait for replicas, and aclWaitAOF when they wait for
 // the disk (WaitAOF: Redis 7.2 or later, Valkey; Redis 7.0 refuses a rule
 // that names waitaof too).
@@ -35,11 +37,12 @@ const (
 	aclConnection = "+cluster|slots +cluster|shards +ping"
 	aclSetInfo    = "+client|setinfo"
 	aclTracking   = "+client|tracking"
+	aclCaching    = "+client|caching"
 	aclWait       = "+wait"
 	aclWaitAOF    = "+waitaof"
 	aclBoard      = "+evalsha +eval +evalsha_ro +eval_ro +multi +exec +time +zcard +scard +sscan +srandmember " +
-		"+exists +hdel +hget +hincrby +hmget +hscan +hset +hsetnx +pexpireat +pexpiretime +rename +sadd +set +srem " +
-		"+unlink +zadd +zcount +zrange +zrank +zrem +zscan +zscore +spop +sunionstore +hgetall"
+		"+exists +hdel +hget +hincrby +hmget +hset +hsetnx +pexpireat +pexpiretime +rename +sadd +set +srem " +
+		"+unlink +zadd +zcount +zrange +zrank +zrem +zscore +spop +sunionstore +hgetall +get +pttl +hexists +hlen +del +pexpire"
 	aclTimeline = "+evalsha +eval +evalsha_ro +eval_ro +multi +exec +zadd +zcard +zcount +zlexcount +zrange " +
 		"+zrank +zrem +zremrangebyrank +unlink"
 	aclDecimalmap = "+evalsha +eval +multi +exec +zadd +zcard +zlexcount +zrange +zrem +zremrangebylex +zscore +unlink"
@@ -203,6 +206,7 @@ func TestACLTableIsTheDocs(t *testing.T) {
 		{"every client (rueidis asks whether the server is a cluster when it connects, and sends `PING` on a connection idle for its `Dialer.KeepAlive`, a second by default)", aclConnection},
 		{"every client on Redis 7.2 or later and on Valkey", aclSetInfo},
 		{"every client that keeps rueidis's client-side cache on", aclTracking},
+		{"a board handle with `Options.CacheTop`", aclCaching},
 		{"`board`", aclBoard},
 		{"`tsid/timeline`", aclTimeline},
 		{"`decimalmap`", aclDecimalmap},
