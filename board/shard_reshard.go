@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -147,16 +148,17 @@ func (sb *sharded) copyChecked(ctx context.Context, src, dst *shardView, o Migra
 }
 
 // checkMoved reports whether the new shards hold as many entries as the
-// old ones, all frozen and drained: at rest, so the counts compare.
+// old ones, all frozen and drained: at rest, so the counts compare. On a
+// capped board a new shard keeps only its best Cap entries, as the old
+// ones did: when the totals differ, each new shard must hold as many as
+// the old shards hold for it, or Cap (see spread).
 func checkMoved(ctx context.Context, src, dst *shardView) (bool, error) {
 	var cmds rueidis.Commands
-	for _, s := range src.shards {
-		cmds = append(cmds, src.client.B().Zcard().Key(s.gen.Load().keys.z).Build())
-	}
-	for _, s := range dst.shards {
+	for _, s := range append(slices.Clone(src.shards), dst.shards...) {
 		cmds = append(cmds, src.client.B().Zcard().Key(s.gen.Load().keys.z).Build())
 	}
 	var old, moved int64
+	got := make([]int64, len(dst.shards))
 	for i, r := range src.client.DoMulti(ctx, cmds...) {
 		n, err := r.AsInt64()
 		if err != nil {
@@ -166,9 +168,52 @@ func checkMoved(ctx context.Context, src, dst *shardView) (bool, error) {
 			old += n
 		} else {
 			moved += n
+			got[i-len(src.shards)] = n
 		}
 	}
-	return old == moved, nil
+	if old == moved || src.opts.Cap == 0 {
+		return old == moved, nil
+	}
+	want, err := spread(ctx, src, len(dst.shards))
+	if err != nil {
+		return false, err
+	}
+	for j, n := range want {
+		if got[j] != min(n, src.opts.Cap) {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+// spreadPage is how many entries spread reads in one round trip.
+const spreadPage = 1000
+
+// spread counts the entries of the old shards of src that go to each of
+// n new shards: it reads every entry's id, a page of spreadPage at a
+// time (one round trip each), as the copy did.
+func spread(ctx context.Context, src *shardView, n int) ([]int64, error) {
+	counts := make([]int64, n)
+	for _, s := range src.shards {
+		g := s.gen.Load()
+		for start := int64(0); ; start += spreadPage {
+			zs, err := s.zrange(ctx, g, start, spreadPage)
+			if err != nil {
+				return nil, err
+			}
+			for _, z := range zs {
+				id, _, err := s.decodeScore(z.Score, z.Member)
+				if err != nil {
+					return nil, err
+				}
+				counts[shardOf(id, n)]++
+			}
+			if len(zs) < spreadPage {
+				break
+			}
+		}
+	}
+	return counts, nil
 }
 
 // restartCopy sends a resharding whose check failed back to its start:

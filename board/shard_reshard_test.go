@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"sync"
 	"testing"
@@ -86,6 +87,42 @@ func TestReshardAtRest(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// A capped sharded board reshards to more shards and to fewer: each new
+// shard keeps its best Cap entries, as the old ones did, and the board
+// shows the same best Cap entries before and after (the shards held more
+// than the cap in all, and the new ones hold fewer than the old: that is
+// no entry lost).
+func TestReshardCapped(t *testing.T) {
+	env := redistest.New(t)
+	ctx := t.Context()
+	for _, s := range []Strategy{PackedScore, KeySuffix} {
+		t.Run(s.String(), func(t *testing.T) {
+			b := newSharded(t, env.Client, env.Prefix, "capped"+s.String(), testLayout(t), Options{Strategy: s, Shards: 3, Cap: 7})
+			subs := make([]Submission, 28)
+			for i := range subs {
+				subs[i] = Submission{ID: fmt.Sprintf("p%02d", i), Values: []float64{float64(i), 0, 1}}
+			}
+			loadAll(t, b, subs)
+			before, err := b.Top(ctx, 10)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, n := range []int{5, 2, 4} {
+				if _, err := b.Reshard(ctx, n, MigrateOptions{Batch: 3}); err != nil {
+					t.Fatalf("Reshard to %d: %v", n, err)
+				}
+				after, err := b.Top(ctx, 10)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !reflect.DeepEqual(before, after) || len(after.Entries) != 7 {
+					t.Fatalf("after Reshard to %d: top %v, want %v (7 entries)", n, listIDs(after), listIDs(before))
+				}
+			}
+		})
 	}
 }
 
