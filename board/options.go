@@ -172,7 +172,12 @@ type Options struct {
 	// client-side caching of the best entries' key, which Redis tells the
 	// client to drop when a write changes it (RESP3 client tracking), so
 	// that a read never returns a list older than the last such message
-	// received. A read that finds no key (a board never written since it
+	// received. That message travels apart from the write's reply: a
+	// cached read may miss a write acknowledged a moment before, even one
+	// made through the same client (docs/performance.md measures how
+	// long: a fraction of a millisecond at the median). Read through a handle
+	// without CacheTop where a request must see its own write at once.
+	// A read that finds no key (a board never written since it
 	// was made or emptied) builds it in one script. Needs a board with
 	// KeepTop (ErrOptions); with a client built with DisableCache every
 	// read goes to Redis. It belongs to the handle. Default false.
