@@ -34,7 +34,9 @@ import (
 // cluster.
 //
 // A Board holds its configuration and the board's generation (which keys
-// hold the entries now, see Migrate); it is safe for concurrent use.
+// hold the entries now, see Migrate); it is safe for concurrent use. One
+// not made by New, Open or a Periodic (a zero Board, or nil) refuses
+// every call (ErrArgument); so do a zero Group and a zero Periodic.
 type Board struct {
 	client rueidis.Client // given, wrapped by redisretry
 	given  rueidis.Client
@@ -121,19 +123,32 @@ func configure(client rueidis.Client, name string, layout *pack.Layout, opts Opt
 
 // Name returns the board's name, without its group: Open and the command
 // name a board of a group "group/name" (Options().Group, a slash, Name()).
-func (b *Board) Name() string { return b.name }
+func (b *Board) Name() string {
+	if b == nil {
+		return ""
+	}
+	return b.name
+}
 
 // label is how messages name the board: "group/name" for a board of a
 // group, the spelling Open and the command take, else its name.
 func (b *Board) label() string { return fullName(b.opts.Group, b.name) }
 
 // Layout returns the board's layout.
-func (b *Board) Layout() *pack.Layout { return b.layout }
+func (b *Board) Layout() *pack.Layout {
+	if b == nil {
+		return nil
+	}
+	return b.layout
+}
 
 // Options returns the board's settings: those stored with it (Strategy,
 // Cap, DenseRanks, Group, SharedData, Shards) as the board holds them,
 // and this handle's own.
 func (b *Board) Options() Options {
+	if b == nil {
+		return Options{}
+	}
 	o := b.opts
 	o.expireAt = time.Time{}
 	if b.sh != nil {
@@ -245,6 +260,9 @@ func (b *Board) expireArg() (string, error) {
 // to a sharded board dropped is refused (ErrNotFound) and writes nothing.
 // Reads through them see an empty board.
 func (b *Board) Drop(ctx context.Context) error {
+	if err := b.unmade(); err != nil {
+		return err
+	}
 	if b.sh != nil {
 		return b.sh.Drop(ctx)
 	}

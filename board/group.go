@@ -106,6 +106,9 @@ func NewGroup(boards ...*Board) (*Group, error) {
 // read again and the write sent again (nothing was written). Redis
 // errors wrap ErrRedis.
 func (g *Group) Submit(ctx context.Context, subs []Submission) ([]ManyResult, error) {
+	if err := g.unmade(); err != nil {
+		return nil, err
+	}
 	if o := g.boards[0].opts.Observer; o != nil {
 		return observed.Call(ctx, o, g.op("Group.Submit"), errKinds, func(ctx context.Context) ([]ManyResult, error) { return g.submit(ctx, subs) },
 			func(rs []ManyResult, o observe.Outcome) observe.Outcome {
@@ -382,6 +385,9 @@ func groupFuncs(boards []*Board, gens []*generation, params, title string, fragm
 // id that any board of the group would refuse (ErrArgument). Redis errors
 // wrap ErrRedis.
 func (g *Group) Remove(ctx context.Context, ids ...string) (int64, error) {
+	if err := g.unmade(); err != nil {
+		return 0, err
+	}
 	if o := g.boards[0].opts.Observer; o != nil {
 		op := g.op("Group.Remove")
 		op.N = int64(len(ids))

@@ -96,6 +96,9 @@ const (
 // (ErrMigrating). A migration to the settings the board already has
 // returns at once.
 func (b *Board) Migrate(ctx context.Context, layout *pack.Layout, opts Options, mo MigrateOptions) (*Board, error) {
+	if err := b.unmade(); err != nil {
+		return nil, err
+	}
 	if b.sh != nil || opts.Shards != 0 {
 		return nil, fmt.Errorf("board: %s: Migrate: a sharded board changes its shards with Reshard, and keeps its layout: %w", b.label(), ErrArgument)
 	}

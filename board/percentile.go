@@ -79,6 +79,9 @@ func newPercentile(lo, hi, total int64) Percentile {
 // not count all its entries (written by hand, not by the package's
 // scripts) as ErrReply; it changes nothing.
 func (b *Board) Percentile(ctx context.Context, id string) (Percentile, error) {
+	if err := b.unmade(); err != nil {
+		return Percentile{}, err
+	}
 	if b.sh != nil {
 		return observeView(ctx, b.sh, b.sh.op("Percentile", 0), percentileOutcome, func(ctx context.Context, v *shardView) (Percentile, error) {
 			return v.percentile(ctx, id)

@@ -278,6 +278,9 @@ func NewPeriodic(client rueidis.Client, name string, layout *pack.Layout, period
 // window by name; a write to a window whose stored descriptor differs from
 // the Periodic's is refused (ErrMismatch).
 func (p *Periodic) At(t time.Time) *Board {
+	if p.unmade() != nil {
+		return &Board{} // every call refused (ErrArgument)
+	}
 	w, _ := p.period.Window(t) // NewPeriodic validated the period
 	o := p.opts
 	o.expireAt = w.End.Add(p.retention)

@@ -168,6 +168,9 @@ func (b *Board) readFlags(opts []ReadOption) (c readConfig, data, ranks string, 
 // absent by an HMGET of the lookup, two and no script). With options, one
 // script.
 func (b *Board) Get(ctx context.Context, id string, opts ...ReadOption) (Entry, error) {
+	if err := b.unmade(); err != nil {
+		return Entry{}, err
+	}
 	if b.sh != nil {
 		return b.sh.Get(ctx, id, opts...)
 	}
@@ -184,6 +187,9 @@ func (b *Board) Get(ctx context.Context, id string, opts ...ReadOption) (Entry, 
 // Besides Get's errors it refuses an unknown kind (ErrArgument) and Dense
 // on a board without Options.DenseRanks (ErrArgument).
 func (b *Board) Rank(ctx context.Context, id string, kind RankKind) (int64, error) {
+	if err := b.unmade(); err != nil {
+		return 0, err
+	}
 	if b.sh != nil {
 		return b.sh.Rank(ctx, id, kind)
 	}
@@ -332,6 +338,9 @@ func checkWindow(op string, offset int64, n int) error {
 
 // Len returns the number of entries.
 func (b *Board) Len(ctx context.Context) (int64, error) {
+	if err := b.unmade(); err != nil {
+		return 0, err
+	}
 	if b.sh != nil {
 		return b.sh.Len(ctx)
 	}
@@ -354,6 +363,9 @@ func (b *Board) length(ctx context.Context) (int64, error) {
 // Options.CacheTop may serve it from memory, shared with other reads:
 // read-only (see Options.CacheTop).
 func (b *Board) Top(ctx context.Context, n int, opts ...ReadOption) (List, error) {
+	if err := b.unmade(); err != nil {
+		return List{}, err
+	}
 	if b.sh != nil {
 		return totalAsked(opts)(b.sh.Top(ctx, n, opts...))
 	}
@@ -372,6 +384,9 @@ func (b *Board) Top(ctx context.Context, n int, opts ...ReadOption) (List, error
 // move entries across its bounds; after 3 such reads it gives up with
 // ErrConflict.
 func (b *Board) Page(ctx context.Context, offset int64, n int, opts ...ReadOption) (List, error) {
+	if err := b.unmade(); err != nil {
+		return List{}, err
+	}
 	if b.sh != nil {
 		return totalAsked(opts)(b.sh.Page(ctx, offset, n, opts...))
 	}
@@ -421,6 +436,9 @@ func (b *Board) page(ctx context.Context, op string, offset int64, n int, opts [
 // again when id moves between them, so the list always holds id; after 8
 // such reads it gives up with ErrConflict.
 func (b *Board) Around(ctx context.Context, id string, n int, opts ...ReadOption) (List, error) {
+	if err := b.unmade(); err != nil {
+		return List{}, err
+	}
 	if b.sh != nil {
 		return totalAsked(opts)(b.sh.Around(ctx, id, n, opts...))
 	}
@@ -460,6 +478,9 @@ func (b *Board) around(ctx context.Context, id string, n int, opts []ReadOption)
 // and an offset outside [0, 2^53-1] (ErrArgument); an empty or inverted
 // range gives an empty list.
 func (b *Board) Between(ctx context.Context, lo, hi float64, offset int64, n int, opts ...ReadOption) (List, error) {
+	if err := b.unmade(); err != nil {
+		return List{}, err
+	}
 	if b.sh != nil {
 		return totalAsked(opts)(b.sh.Between(ctx, lo, hi, offset, n, opts...))
 	}

@@ -18,6 +18,9 @@ const maxRemove = 1000
 // and more than 1000 (ErrArgument) and an invalid id (ErrArgument), removing
 // nothing. It waits for replicas as Submit does (Options.WaitReplicas).
 func (b *Board) Remove(ctx context.Context, ids ...string) (int64, error) {
+	if err := b.unmade(); err != nil {
+		return 0, err
+	}
 	if b.sh != nil {
 		return b.sh.Remove(ctx, ids...)
 	}
@@ -54,6 +57,9 @@ func (b *Board) remove(ctx context.Context, ids []string) (int64, error) {
 // the entry. To write data with the values, use Submission.Data. It waits
 // for replicas as Submit does (Options.WaitReplicas).
 func (b *Board) SetData(ctx context.Context, id string, data []byte) error {
+	if err := b.unmade(); err != nil {
+		return err
+	}
 	if b.sh != nil {
 		return b.sh.SetData(ctx, id, data)
 	}

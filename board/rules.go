@@ -250,6 +250,9 @@ func (b *Board) refusedByRule(op, text string) error {
 // board has none yet (a window not yet written), as a write does. Redis
 // errors wrap ErrRedis.
 func (b *Board) Join(ctx context.Context, ids ...string) error {
+	if err := b.unmade(); err != nil {
+		return err
+	}
 	if b.opts.Observer != nil {
 		return observed.Do(ctx, b.opts.Observer, b.op("Join", len(ids)), errKinds, func(ctx context.Context) error { return b.join(ctx, ids) })
 	}
@@ -292,6 +295,9 @@ func (b *Board) join(ctx context.Context, ids []string) error {
 // not an error. It refuses a board without Rules or a sharded one and an
 // invalid id (ErrArgument). Redis errors wrap ErrRedis.
 func (b *Board) Entrant(ctx context.Context, id string) (Entrant, error) {
+	if err := b.unmade(); err != nil {
+		return Entrant{}, err
+	}
 	if b.opts.Observer != nil {
 		return observed.Call(ctx, b.opts.Observer, b.op("Entrant", 1), errKinds, func(ctx context.Context) (Entrant, error) { return b.entrant(ctx, id) }, nil)
 	}

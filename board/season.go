@@ -23,6 +23,9 @@ const maxWindows = 10_000
 // them), those with a stored descriptor or entries, in one pipelined round
 // trip. Redis errors wrap ErrRedis.
 func (p *Periodic) Windows(ctx context.Context) ([]Window, error) {
+	if err := p.unmade(); err != nil {
+		return nil, err
+	}
 	if p.opts.Observer != nil {
 		return observed.Call(ctx, p.opts.Observer, p.op("Periodic.Windows"), errKinds, p.windows,
 			func(ws []Window, o observe.Outcome) observe.Outcome { return observed.Count(len(ws), o) })
@@ -104,6 +107,9 @@ const archiveBatch = 1000
 // caller gets the same archive, or an error.
 // Redis errors wrap ErrRedis.
 func (p *Periodic) Archive(ctx context.Context, w Window, o ArchiveOptions) (*Board, error) {
+	if err := p.unmade(); err != nil {
+		return nil, err
+	}
 	if p.opts.Observer != nil {
 		return observed.Call(ctx, p.opts.Observer, p.op("Periodic.Archive"), errKinds, func(ctx context.Context) (*Board, error) { return p.archive(ctx, w, o) }, nil)
 	}
@@ -171,6 +177,9 @@ func (p *Periodic) checkArchivable(ctx context.Context, w Window, a *archive) er
 // included. It refuses a window not of the Periodic's period
 // (ErrArgument).
 func (p *Periodic) Archived(ctx context.Context, w Window) (*Board, error) {
+	if err := p.unmade(); err != nil {
+		return nil, err
+	}
 	if p.opts.Observer != nil {
 		return observed.Call(ctx, p.opts.Observer, p.op("Periodic.Archived"), errKinds, func(ctx context.Context) (*Board, error) { return p.archived(ctx, w) }, nil)
 	}

@@ -67,6 +67,9 @@ import (
 // (ErrMigrating). A count equal to the current one does nothing but
 // finish the retirement of old shards that a Reshard cut short left.
 func (b *Board) Reshard(ctx context.Context, shards int, o MigrateOptions) (*Board, error) {
+	if err := b.unmade(); err != nil {
+		return nil, err
+	}
 	if b.sh == nil {
 		return nil, fmt.Errorf("board: %s: Reshard: not a sharded board (Options.Shards): %w", b.label(), ErrArgument)
 	}

@@ -36,6 +36,9 @@ type updateFunc = func(old *Entry) ([]float64, error)
 // (ErrArgument). Its write waits for replicas as Submit's does
 // (Options.WaitReplicas).
 func (b *Board) Update(ctx context.Context, id string, fn func(old *Entry) ([]float64, error)) (Result, error) {
+	if err := b.unmade(); err != nil {
+		return Result{}, err
+	}
 	if fn == nil {
 		return Result{}, fmt.Errorf("board: update %q: a nil fn: %w", id, ErrArgument)
 	}
@@ -157,6 +160,13 @@ type ManyResult struct {
 // round trip; when fewer replicas acknowledged it, every submission
 // written gets its result with an error wrapping ErrNotReplicated.
 func (b *Board) SubmitMany(ctx context.Context, subs []Submission) []ManyResult {
+	if err := b.unmade(); err != nil {
+		out := make([]ManyResult, len(subs))
+		for i := range out {
+			out[i].Err = err
+		}
+		return out
+	}
 	if b.sh != nil {
 		return b.sh.SubmitMany(ctx, subs)
 	}

@@ -90,6 +90,9 @@ func (b *Board) readView(ctx context.Context, v View, opts []ReadOption) (List, 
 // under 1ms, a nil deliver, and what the view's read refuses
 // (ErrArgument), before delivering anything.
 func (b *Board) Watch(ctx context.Context, v View, interval time.Duration, deliver func(List) error, opts ...ReadOption) error {
+	if err := b.unmade(); err != nil {
+		return err
+	}
 	if interval < time.Millisecond || deliver == nil {
 		return fmt.Errorf("board: Watch: interval %v (at least 1ms) or a nil deliver: %w", interval, ErrArgument)
 	}

@@ -18,7 +18,8 @@ import (
 // order, each mapped to a list of strings in insertion order.
 //
 // A Map holds no state beyond its configuration and is safe for concurrent
-// use.
+// use. One not made by New (a zero Map, or nil) refuses every call
+// (ErrArgument).
 type Map struct {
 	client rueidis.Client
 	name   string
@@ -45,7 +46,20 @@ func New(client rueidis.Client, name string, opts Options) (*Map, error) {
 }
 
 // Name returns the map's name.
-func (m *Map) Name() string { return m.name }
+func (m *Map) Name() string {
+	if m == nil {
+		return ""
+	}
+	return m.name
+}
+
+// unmade refuses a Map not made by New (ErrArgument).
+func (m *Map) unmade() error {
+	if m == nil || m.client == nil {
+		return fmt.Errorf("decimalmap: a Map not made by New (a zero value or nil): %w", ErrArgument)
+	}
+	return nil
+}
 
 // Add appends values, in order, to the list of key, adding key to the map
 // if it is new, in one atomic script; repeated values are kept. It returns
@@ -57,6 +71,9 @@ func (m *Map) Name() string { return m.name }
 // MaxValueLen bytes, and values that would take key past MaxValues
 // (ErrArgument).
 func (m *Map) Add(ctx context.Context, key string, values ...string) (int64, error) {
+	if err := m.unmade(); err != nil {
+		return 0, err
+	}
 	if m.opts.Observer != nil {
 		return observed.Call(ctx, m.opts.Observer, m.op("Add", len(values)), errKinds, func(ctx context.Context) (int64, error) { return m.add(ctx, key, values) }, observed.Count[int64])
 	}
@@ -119,6 +136,9 @@ func checkValues(key string, values []string) error {
 // key is not in the map, in one command (ZRANGE BYLEX). It refuses a
 // malformed key (ErrKey).
 func (m *Map) Get(ctx context.Context, key string) ([]string, error) {
+	if err := m.unmade(); err != nil {
+		return nil, err
+	}
 	if m.opts.Observer != nil {
 		return observed.Call(ctx, m.opts.Observer, m.op("Get", 0), errKinds, func(ctx context.Context) ([]string, error) { return m.get(ctx, key) }, func(vs []string, o observe.Outcome) observe.Outcome { return observed.Count(len(vs), o) })
 	}
@@ -154,6 +174,9 @@ const MaxRemove = 1000
 // holding more than MaxCallValues values in all (ErrArgument), and a
 // malformed key (ErrKey), removing nothing.
 func (m *Map) Remove(ctx context.Context, keys ...string) (int64, error) {
+	if err := m.unmade(); err != nil {
+		return 0, err
+	}
 	if m.opts.Observer != nil {
 		return observed.Call(ctx, m.opts.Observer, m.op("Remove", len(keys)), errKinds, func(ctx context.Context) (int64, error) { return m.remove(ctx, keys) }, observed.Count[int64])
 	}
@@ -189,6 +212,9 @@ func (m *Map) remove(ctx context.Context, keys []string) (int64, error) {
 // key (ErrKey) and a value over MaxValueLen bytes (ErrArgument), which no
 // key holds.
 func (m *Map) RemoveValue(ctx context.Context, key, value string) (bool, error) {
+	if err := m.unmade(); err != nil {
+		return false, err
+	}
 	if m.opts.Observer != nil {
 		return observed.Call(ctx, m.opts.Observer, m.op("RemoveValue", 0), errKinds, func(ctx context.Context) (bool, error) { return m.removeValue(ctx, key, value) }, func(found bool, o observe.Outcome) observe.Outcome {
 			o.Changed, o.Has = found, o.Has|observe.HasChanged
@@ -217,6 +243,9 @@ func (m *Map) removeValue(ctx context.Context, key, value string) (bool, error) 
 
 // Len returns the number of keys in the map.
 func (m *Map) Len(ctx context.Context) (int64, error) {
+	if err := m.unmade(); err != nil {
+		return 0, err
+	}
 	if m.opts.Observer != nil {
 		return observed.Call(ctx, m.opts.Observer, m.op("Len", 0), errKinds, func(ctx context.Context) (int64, error) { return m.length(ctx) }, observed.Count[int64])
 	}
@@ -234,6 +263,9 @@ func (m *Map) length(ctx context.Context) (int64, error) {
 // background, so even a large map never blocks it. Dropping a map that
 // does not exist does nothing.
 func (m *Map) Drop(ctx context.Context) error {
+	if err := m.unmade(); err != nil {
+		return err
+	}
 	if m.opts.Observer != nil {
 		return observed.Do(ctx, m.opts.Observer, m.op("Drop", 0), errKinds, func(ctx context.Context) error { return m.drop(ctx) })
 	}

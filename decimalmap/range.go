@@ -99,6 +99,9 @@ type Query struct {
 // whose keys (up to Limit) hold more than MaxCallValues values
 // (ErrArgument): set a Limit, or use Scan, whose pages fit that bound.
 func (m *Map) Range(ctx context.Context, q Query) ([]Entry, error) {
+	if err := m.unmade(); err != nil {
+		return nil, err
+	}
 	if m.opts.Observer != nil {
 		return observed.Call(ctx, m.opts.Observer, m.op("Range", q.Limit), errKinds, func(ctx context.Context) ([]Entry, error) { return m.rangeOf(ctx, q) }, entriesOutcome)
 	}

@@ -34,6 +34,9 @@ type Page struct {
 // valid when its own key is gone. It refuses n under 1 and a cursor that
 // is not a key (ErrArgument).
 func (m *Map) Scan(ctx context.Context, cursor Cursor, n int) (Page, error) {
+	if err := m.unmade(); err != nil {
+		return Page{}, err
+	}
 	if m.opts.Observer != nil {
 		return observed.Call(ctx, m.opts.Observer, m.op("Scan", n), errKinds, func(ctx context.Context) (Page, error) { return m.scan(ctx, cursor, n) }, func(p Page, o observe.Outcome) observe.Outcome { return observed.Count(len(p.Entries), o) })
 	}

@@ -87,13 +87,23 @@ func (o Options) withDefaults() (Options, error) {
 // by one Lua script per call, on Redis's clock.
 //
 // A Limiter holds no state beyond its configuration and is safe for
-// concurrent use; any number of processes may share the same keys.
+// concurrent use; any number of processes may share the same keys. One
+// not made by New (a zero Limiter, or nil) refuses every call
+// (ErrArgument).
 type Limiter struct {
 	client rueidis.Client
 	prefix string
 	wait   durable.Wait
 	args   argCache
 	obs    observe.Observer
+}
+
+// unmade refuses a Limiter not made by New (ErrArgument).
+func (l *Limiter) unmade() error {
+	if l == nil || l.client == nil {
+		return fmt.Errorf("ratelimit: a Limiter not made by New (a zero value or nil): %w", ErrArgument)
+	}
+	return nil
 }
 
 // New returns a limiter on client, standalone or cluster. It refuses
@@ -113,6 +123,9 @@ func New(client rueidis.Client, opts Options) (*Limiter, error) {
 
 // Allow is AllowN(ctx, key, limit, 1).
 func (l *Limiter) Allow(ctx context.Context, key string, limit Limit) (Result, error) {
+	if err := l.unmade(); err != nil {
+		return Result{}, err
+	}
 	if l.obs != nil {
 		return observed.Call(ctx, l.obs, l.op("Allow", key, limit, 1), errKinds, func(ctx context.Context) (Result, error) { return l.allowN(ctx, key, limit, 1) }, resultOutcome)
 	}
@@ -140,6 +153,9 @@ func (l *Limiter) Allow(ctx context.Context, key string, limit Limit) (Result, e
 // later call with a longer window may not see requests the log has
 // already forgotten.
 func (l *Limiter) AllowN(ctx context.Context, key string, limit Limit, n int) (Result, error) {
+	if err := l.unmade(); err != nil {
+		return Result{}, err
+	}
 	if l.obs != nil {
 		return observed.Call(ctx, l.obs, l.op("AllowN", key, limit, n), errKinds, func(ctx context.Context) (Result, error) { return l.allowN(ctx, key, limit, n) }, resultOutcome)
 	}
@@ -176,6 +192,9 @@ func (l *Limiter) allowN(ctx context.Context, key string, limit Limit, n int) (R
 // Resetting a key with nothing logged is not an error. It refuses a bad
 // key (ErrKey, as AllowN); Redis errors wrap ErrRedis.
 func (l *Limiter) Reset(ctx context.Context, key string) error {
+	if err := l.unmade(); err != nil {
+		return err
+	}
 	if l.obs != nil {
 		return observed.Do(ctx, l.obs, l.op("Reset", key, Limit{}, 0), errKinds, func(ctx context.Context) error { return l.reset(ctx, key) })
 	}

@@ -49,7 +49,8 @@ type GeneratorOptions struct {
 // an ID was made), it keeps the last time part and counts on; when the
 // counter overflows, it moves to the next time unit before the clock does.
 // IDs can thus run ahead of the clock by one unit per 2^CounterBits IDs.
-// A Generator is safe for concurrent use.
+// A Generator is safe for concurrent use. One not made by NewGenerator (a
+// zero Generator, or nil) refuses Next (ErrArgument).
 type Generator struct {
 	layout      *Layout
 	clock       func() time.Time
@@ -102,22 +103,53 @@ func NewGenerator(o GeneratorOptions) (*Generator, error) {
 }
 
 // Layout returns the layout of the generator's IDs.
-func (g *Generator) Layout() *Layout { return g.layout }
+func (g *Generator) Layout() *Layout {
+	if g == nil {
+		return nil
+	}
+	return g.layout
+}
 
 // Node returns the generator's node id.
-func (g *Generator) Node() uint64 { return g.node }
+func (g *Generator) Node() uint64 {
+	if g == nil {
+		return 0
+	}
+	return g.node
+}
 
 // NodeBits returns the width of the node field.
-func (g *Generator) NodeBits() int { return int(g.nodeBits) }
+func (g *Generator) NodeBits() int {
+	if g == nil {
+		return 0
+	}
+	return int(g.nodeBits)
+}
 
 // CounterBits returns the width of the counter: RestBits-NodeBits.
-func (g *Generator) CounterBits() int { return int(g.counterBits) }
+func (g *Generator) CounterBits() int {
+	if g == nil {
+		return 0
+	}
+	return int(g.counterBits)
+}
+
+// unmade refuses a Generator not made by NewGenerator (ErrArgument).
+func (g *Generator) unmade() error {
+	if g == nil || g.layout == nil {
+		return fmt.Errorf("tsid: a Generator not made by NewGenerator (a zero value or nil): %w", ErrArgument)
+	}
+	return nil
+}
 
 // Next returns a new ID, greater than every ID the generator returned
 // before. It fails with ErrRange if the first call finds the clock before
 // the layout's epoch or past its last time part, or if the time part would
 // pass the layout's last one (for TSID, in 2159).
 func (g *Generator) Next() (uint64, error) {
+	if err := g.unmade(); err != nil {
+		return 0, err
+	}
 	now := g.clock()
 	p, clockErr := g.layout.timePart(now)
 	g.mu.Lock()

@@ -134,7 +134,8 @@ func (o Options) withDefaults() (Options, error) {
 
 // League is a handle to one league: its settings, its period (each
 // window a season) and its cohort boards' layout. It is safe for
-// concurrent use.
+// concurrent use. One not made by New (a zero League, or nil) refuses
+// every call (ErrArgument), and so does a Season not made by At.
 type League struct {
 	client rueidis.Client
 	name   string
@@ -242,11 +243,21 @@ func (l *League) store(ctx context.Context) error {
 }
 
 // Name returns the league's name.
-func (l *League) Name() string { return l.name }
+func (l *League) Name() string {
+	if l == nil {
+		return ""
+	}
+	return l.name
+}
 
 // Options returns the league's options, with their defaults (Board as
 // given: its defaults are board's).
-func (l *League) Options() Options { return l.opts }
+func (l *League) Options() Options {
+	if l == nil {
+		return Options{}
+	}
+	return l.opts
+}
 
 // partition returns the partition of id.
 func (l *League) partition(id string) int { return hashtag.Partition(id, l.opts.Partitions) }
@@ -283,6 +294,9 @@ func (l *League) cohortHandle(p int, label string, tier, n int, o board.Options)
 // At returns the season holding t: the window of the league's period
 // holding it.
 func (l *League) At(t time.Time) *Season {
+	if l.unmade() != nil {
+		return &Season{} // every call refused (ErrArgument)
+	}
 	w, _ := l.period.Window(t) // checked by New
 	return &Season{l: l, w: w}
 }
@@ -294,10 +308,36 @@ type Season struct {
 }
 
 // Label returns the season's label, its window's.
-func (s *Season) Label() string { return s.w.Label }
+func (s *Season) Label() string {
+	if s == nil {
+		return ""
+	}
+	return s.w.Label
+}
 
 // Window returns the season's window.
-func (s *Season) Window() board.Window { return s.w }
+func (s *Season) Window() board.Window {
+	if s == nil {
+		return board.Window{}
+	}
+	return s.w
+}
+
+// unmade refuses a League not made by New (ErrArgument).
+func (l *League) unmade() error {
+	if l == nil || l.client == nil {
+		return fmt.Errorf("league: a League not made by New (a zero value or nil): %w", ErrArgument)
+	}
+	return nil
+}
+
+// unmade refuses a Season not made by League.At (ErrArgument).
+func (s *Season) unmade() error {
+	if s == nil || s.l.unmade() != nil {
+		return fmt.Errorf("league: a Season not made by League.At (a zero value or nil): %w", ErrArgument)
+	}
+	return nil
+}
 
 // keys are the season's keys in partition p, in place.lua's order.
 func (s *Season) keys(p int) []string {

@@ -16,6 +16,9 @@ import (
 // the cohort boards' MaxIDLen (ErrArgument), sending nothing. Redis
 // errors wrap ErrRedis.
 func (s *Season) Cohort(ctx context.Context, id string) (Cohort, error) {
+	if err := s.unmade(); err != nil {
+		return Cohort{}, err
+	}
 	if err := s.l.checkID("Cohort", id); err != nil {
 		return Cohort{}, err
 	}
@@ -35,6 +38,9 @@ func (s *Season) Cohort(ctx context.Context, id string) (Cohort, error) {
 // round trip. It refuses a tier that is not the league's (ErrArgument).
 // Redis errors wrap ErrRedis.
 func (s *Season) Cohorts(ctx context.Context, tier string) ([]Cohort, error) {
+	if err := s.unmade(); err != nil {
+		return nil, err
+	}
 	t := s.l.tierIndex(tier)
 	if t == 0 {
 		return nil, fmt.Errorf("league: Cohorts: tier %q is not one of %q: %w", tier, s.l.opts.Tiers, ErrArgument)
@@ -78,6 +84,9 @@ func (l *League) tierIndex(tier string) int {
 // lowest until a roll moved it. One HGET, one round trip. It refuses an
 // id as Cohort does. Redis errors wrap ErrRedis.
 func (l *League) Tier(ctx context.Context, id string) (string, error) {
+	if err := l.unmade(); err != nil {
+		return "", err
+	}
 	if err := l.checkID("Tier", id); err != nil {
 		return "", err
 	}
@@ -109,6 +118,9 @@ type Placement struct {
 // seasons, then the member's placement in each). It refuses an id as
 // Cohort does. Redis errors wrap ErrRedis.
 func (l *League) History(ctx context.Context, id string) ([]Placement, error) {
+	if err := l.unmade(); err != nil {
+		return nil, err
+	}
 	if err := l.checkID("History", id); err != nil {
 		return nil, err
 	}

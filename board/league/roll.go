@@ -53,6 +53,9 @@ func atStep(step string) {
 // Round trips: per partition, one to close, one read and one write per
 // cohort, one to finish. Redis errors wrap ErrRedis.
 func (s *Season) Roll(ctx context.Context) error {
+	if err := s.unmade(); err != nil {
+		return err
+	}
 	if o := s.l.opts.Board.Observer; o != nil {
 		return observed.Do(ctx, o, s.op("Roll"), errKinds, s.roll)
 	}

@@ -55,6 +55,9 @@ const maxUnrolled = 3
 // or older than its partition's latest: ErrClosed). Redis errors wrap
 // ErrRedis.
 func (s *Season) Submit(ctx context.Context, sub board.Submission) (Result, error) {
+	if err := s.unmade(); err != nil {
+		return Result{}, err
+	}
 	if o := s.l.opts.Board.Observer; o != nil {
 		return observed.Call(ctx, o, s.op("Submit"), errKinds, func(ctx context.Context) (Result, error) { return s.submit(ctx, sub) }, nil)
 	}

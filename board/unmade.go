@@ -1,0 +1,34 @@
+package board
+
+import "fmt"
+
+// unmadeErr is the error of every call on a Board, Group or Periodic not
+// made by its constructor: a zero value or a nil pointer.
+func unmadeErr(what, by string) error {
+	return fmt.Errorf("board: a %s not made by %s (a zero value or nil): %w", what, by, ErrArgument)
+}
+
+// unmade refuses a Board not made by New, Open, Migrate, Reshard or a
+// Periodic (ErrArgument).
+func (b *Board) unmade() error {
+	if b == nil || b.client == nil {
+		return unmadeErr("Board", "New or Open")
+	}
+	return nil
+}
+
+// unmade refuses a Group not made by NewGroup (ErrArgument).
+func (g *Group) unmade() error {
+	if g == nil || len(g.boards) == 0 {
+		return unmadeErr("Group", "NewGroup")
+	}
+	return nil
+}
+
+// unmade refuses a Periodic not made by NewPeriodic (ErrArgument).
+func (p *Periodic) unmade() error {
+	if p == nil || p.client == nil {
+		return unmadeErr("Periodic", "NewPeriodic")
+	}
+	return nil
+}

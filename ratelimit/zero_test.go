@@ -1,0 +1,15 @@
+package ratelimit
+
+import (
+	"testing"
+
+	"github.com/tiebreak/tiebreak/internal/zerotest"
+)
+
+// A Limiter not made by New, zero or nil, answers every call with an
+// error wrapping ErrArgument: nothing panics.
+func TestZeroHandles(t *testing.T) {
+	for _, v := range []any{&Limiter{}, (*Limiter)(nil)} {
+		zerotest.Check(t, v, ErrArgument)
+	}
+}

@@ -1,0 +1,16 @@
+package tsid
+
+import (
+	"testing"
+
+	"github.com/tiebreak/tiebreak/internal/zerotest"
+)
+
+// A Generator not made by NewGenerator, zero or nil, answers every call
+// with an error wrapping ErrArgument (or a zero result where a method
+// returns no error): nothing panics.
+func TestZeroHandles(t *testing.T) {
+	for _, v := range []any{&Generator{}, (*Generator)(nil)} {
+		zerotest.Check(t, v, ErrArgument)
+	}
+}
