@@ -120,4 +120,16 @@ func TestCommandUnderTheDocsACL(t *testing.T) {
 		m, _ := en.AsStrMap()
 		t.Errorf("the ACL refused %s %q (user %s)", m["reason"], m["object"], m["username"])
 	}
+
+	// A user whose patterns leave a board out sees its size as unknown,
+	// not as 0.
+	rules[3] = "~tb:{arena}:*"
+	if err := admin.Do(ctx, admin.B().AclSetuser().Username("narrow").Rule(rules...).Build()).Error(); err != nil {
+		t.Fatal(err)
+	}
+	nc := &cli{t: t, bin: bin, url: "redis://narrow:pw@" + srv.Addr, env: withoutRedisURL()}
+	out := nc.ok("list")
+	if !regexp.MustCompile(`(?m)^board +cup +\? entries .*size unreadable: NOPERM`).MatchString(out) {
+		t.Errorf("list as a user who may not read cup:\n%s", out)
+	}
 }

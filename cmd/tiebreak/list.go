@@ -43,7 +43,8 @@ type object struct {
 	// object shares (one hash tag).
 	Slot int `json:"slot"`
 	// Size is what the object holds: a board's entries, a timeline's
-	// messages, a map's keys, a limited key's logged requests.
+	// messages, a map's keys, a limited key's logged requests; -1 when it
+	// could not be read (Detail says why).
 	Size int64  `json:"size"`
 	Unit string `json:"unit"`
 	// Values is a map's number of values.
@@ -86,7 +87,11 @@ func list(ctx context.Context, e *env, o listOptions) error {
 		if ob.Group != "" {
 			name = ob.Group + "/" + ob.Name
 		}
-		t.add(ob.Kind, quoted(name), count(ob.Size, ob.Unit), quoted(ob.Key), ob.Detail)
+		size := count(ob.Size, ob.Unit)
+		if ob.Size < 0 {
+			size = "? " + ob.Unit
+		}
+		t.add(ob.Kind, quoted(name), size, quoted(ob.Key), ob.Detail)
 	}
 	if len(objs) == 0 {
 		t.header = nil
@@ -255,7 +260,9 @@ func sumShards(objs []*object) {
 		ob.Size = 0
 		var missing []string
 		for _, name := range ob.shards {
-			if s := byName[name]; s != nil {
+			if s := byName[name]; s != nil && (s.Size < 0 || ob.Size < 0) {
+				ob.Size = -1 // a shard's size is unknown: so is the board's
+			} else if s != nil {
 				ob.Size += s.Size
 			} else {
 				missing = append(missing, name)
@@ -300,6 +307,7 @@ func readSize(ob *object, replies *[]rueidis.RedisResult) {
 	}
 	var err error
 	if ob.Size, err = rs[0].AsInt64(); err != nil {
+		ob.Size = -1
 		unreadable(ob, "size", err)
 		return
 	}

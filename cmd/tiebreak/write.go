@@ -40,6 +40,11 @@ func writeCommands() []*command {
 				windows := fs.Bool("windows", false, "drop every window and archive of the periodic board NAME (NAME:LABEL and NAME:LABEL:final), each atomically")
 				return func(ctx context.Context, e *env, a []string) error {
 					if *windows {
+						given := false
+						fs.Visit(func(f *flag.Flag) { given = given || f.Name == "n" })
+						if given {
+							return usagef("-n lists a board's entries: with --windows the boards themselves are listed")
+						}
 						return boardDropWindows(ctx, e, a[0])
 					}
 					return boardDrop(ctx, e, a[0], *n)
@@ -113,7 +118,9 @@ func report(e *env, g *globals, c changeOut, t *table, what string) error {
 	} else {
 		t.note("%s: done: %s", c.Command, what)
 	}
-	t.note("keys: %s", strings.Join(c.Keys, " "))
+	if len(c.Keys) > 0 {
+		t.note("keys: %s", strings.Join(c.Keys, " "))
+	}
 	return e.out.emit(c, t)
 }
 
@@ -253,12 +260,13 @@ func boardRemove(ctx context.Context, e *env, group string, args []string) error
 	}
 	ids := args[1:]
 	data := true
-	l, err := r.b.Among(ctx, ids, boardRead{data: &data}.options(r.b)...)
+	opts := boardRead{data: &data}.options(r.b)
+	l, err := r.b.Among(ctx, ids, opts...)
 	if err != nil {
 		return err
 	}
 	var hidden []string
-	if l.Entries, hidden, err = withHidden(ctx, e, r.b, ids, l.Entries); err != nil {
+	if l.Entries, hidden, err = withHidden(ctx, e, r.b, ids, l.Entries, opts...); err != nil {
 		return err
 	}
 	keys, err := boardKeys(ctx, e, r.group, r.name, true)
@@ -333,7 +341,7 @@ func groupRemove(ctx context.Context, e *env, group string, ids []string) error 
 			return err
 		}
 		var hidden []string
-		if l.Entries, hidden, err = withHidden(ctx, e, r.b, ids, l.Entries); err != nil {
+		if l.Entries, hidden, err = withHidden(ctx, e, r.b, ids, l.Entries, board.WithData()); err != nil {
 			return err
 		}
 		noteHidden(t, r.name, hidden)
@@ -423,7 +431,7 @@ func shownFlag(fs *flag.FlagSet, what string) *int {
 // that b hides (a board with Hiding): Remove removes them too. Each is
 // the entry its member sees (Get with AsSelf). It returns the ids it
 // added.
-func withHidden(ctx context.Context, e *env, b *board.Board, ids []string, es []board.Entry) ([]board.Entry, []string, error) {
+func withHidden(ctx context.Context, e *env, b *board.Board, ids []string, es []board.Entry, opts ...board.ReadOption) ([]board.Entry, []string, error) {
 	_, hidden, err := hiddenIDs(ctx, e, b)
 	if err != nil || len(hidden) == 0 {
 		return es, nil, err
@@ -433,7 +441,7 @@ func withHidden(ctx context.Context, e *env, b *board.Board, ids []string, es []
 		if !slices.Contains(hidden, id) || slices.ContainsFunc(es, func(en board.Entry) bool { return en.ID == id }) {
 			continue
 		}
-		en, err := b.Get(ctx, id, board.AsSelf(), board.WithData())
+		en, err := b.Get(ctx, id, append([]board.ReadOption{board.AsSelf()}, opts...)...)
 		if errors.Is(err, board.ErrNotFound) {
 			continue
 		}

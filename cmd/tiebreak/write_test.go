@@ -313,6 +313,8 @@ keys: ` + strings.Join(keys, " ") + "\n"
 			slices.Sort(want.Keys)
 			slices.Sort(want.Affected)
 			w := writeCase{t, c, env, []string{"board", "drop", spelled, "--windows"}}
+			// -n lists one board's entries: with --windows it is refused.
+			c.fails(exitUsage, []string{"-n lists a board's entries"}, "board", "drop", spelled, "--windows", "-n", "1", "--dry-run")
 			if table := w.dry(want); !strings.Contains(table, "would remove the 3 windows and archives of periodic board "+spelled+": 7 entries") {
 				t.Errorf("board drop --windows --dry-run:\n%s", table)
 			}
@@ -381,6 +383,9 @@ keys: ` + strings.Join(keys, " ") + "\n"
 			got := decodeChange(t, c.ok("board", "archive", name, "--window", "2026-11-23", "--top", "2", mode, "--json"))
 			if got.Count != 2 || len(got.Keys) != 0 {
 				t.Errorf("archive again %s: %+v, want 2 entries and no keys changed", mode, got)
+			}
+			if out := c.ok("board", "archive", name, "--window", "2026-11-23", "--top", "2", mode); strings.Contains(out, "keys:") {
+				t.Errorf("archive again %s lists keys though it changes none:\n%s", mode, out)
 			}
 			c.fails(exitFailure, []string{"made with Top 2, kept forever, asked with every entry, kept forever", "mismatch"}, "board", "archive", name, "--window", "2026-11-23", mode)
 		}
@@ -553,6 +558,8 @@ keys: ` + strings.Join(keys, " ") + "\n"
 			got := decodeChange(t, c.ok("board", "remove", name, "bob", "zed", mode, "--json"))
 			if got.Count != 1 || !slices.Equal(got.Affected, []string{"bob"}) || len(got.Entries) != 1 {
 				t.Errorf("board remove of a hidden id %s: count %d, affected %q, %d entries; want bob's", mode, got.Count, got.Affected, len(got.Entries))
+			} else if en := got.Entries[0]; en.Rank < 1 || en.Competition < 1 {
+				t.Errorf("board remove of a hidden id %s: bob at rank %d, competition %d; want the ranks he sees", mode, en.Rank, en.Competition)
 			}
 		}
 		if _, err := b.Submit(ctx, board.Submission{ID: "bob", Values: []float64{1, 0, 1}}); err != nil {
