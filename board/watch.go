@@ -74,10 +74,11 @@ func (b *Board) readView(ctx context.Context, v View, opts []ReadOption) (List, 
 // per interval, and each delivery is a read made after the change it
 // shows). Reading needs no server configuration (no keyspace
 // notifications), so it works alike on one server, on a cluster and on a
-// managed service. A read that fails (a server restarting, a failover),
-// or takes longer than two intervals and 2 s, is tried again at the next
-// interval; the first read after such an outage is delivered even if
-// unchanged, so the caller knows the list is current again.
+// managed service. A read that fails (a server restarting, a failover) is
+// tried again at the next interval; the first read after such an outage,
+// and a read that took longer than two intervals and 0.5 s (rueidis holds a
+// read through a short restart), is delivered even if unchanged, so the
+// caller knows the list is current again.
 //
 // Each interval costs one read of the view (see Top, Around and Among for
 // their round trips and Redis cost); opts are the reads' options. Each
@@ -96,7 +97,7 @@ func (b *Board) Watch(ctx context.Context, v View, interval time.Duration, deliv
 	if interval < time.Millisecond || deliver == nil {
 		return fmt.Errorf("board: Watch: interval %v (at least 1ms) or a nil deliver: %w", interval, ErrArgument)
 	}
-	last, err := b.watchRead(ctx, v, interval, opts)
+	last, _, err := b.watchRead(ctx, v, interval, opts)
 	if err != nil && (watchEnds(err) || ctx.Err() != nil) {
 		return err
 	}
@@ -114,7 +115,7 @@ func (b *Board) Watch(ctx context.Context, v View, interval time.Duration, deliv
 			return ctx.Err()
 		case <-t.C:
 		}
-		l, err := b.watchRead(ctx, v, interval, opts)
+		l, slow, err := b.watchRead(ctx, v, interval, opts)
 		switch {
 		case ctx.Err() != nil:
 			return ctx.Err()
@@ -123,7 +124,7 @@ func (b *Board) Watch(ctx context.Context, v View, interval time.Duration, deliv
 		case err != nil:
 			outage = true
 			continue
-		case !outage && reflect.DeepEqual(l, last):
+		case !outage && !slow && reflect.DeepEqual(l, last):
 			continue
 		}
 		outage, last = false, l
@@ -133,20 +134,21 @@ func (b *Board) Watch(ctx context.Context, v View, interval time.Duration, deliv
 	}
 }
 
-// watchReadLimit is the least time a watched read may take before it
-// counts as failed (see watchRead); a variable for the tests.
-var watchReadLimit = 2 * time.Second
+// watchSlow is the least time a watched read may take before it counts
+// as having waited through an outage (see watchRead); a variable for the
+// tests.
+var watchSlow = 500 * time.Millisecond
 
-// watchRead reads view v for Watch within max(2 intervals,
-// watchReadLimit). A read that takes longer is given up and counts as
-// failed: rueidis holds a read-only command while its server restarts
-// and sends it once the server is back, so without the limit a short
-// outage would end in a read that succeeds, and the caller would never
-// learn of the outage.
-func (b *Board) watchRead(ctx context.Context, v View, interval time.Duration, opts []ReadOption) (List, error) {
-	rctx, cancel := context.WithTimeout(ctx, max(2*interval, watchReadLimit))
-	defer cancel()
-	return b.readView(rctx, v, opts)
+// watchRead reads view v for Watch, and reports whether the read was
+// slow: longer than max(2 intervals, watchSlow). rueidis holds a
+// read-only command while its server restarts and sends it once the
+// server is back, so a short outage ends in a read that succeeds, late:
+// Watch delivers such a read even if the list did not change, so that
+// the caller learns of the outage.
+func (b *Board) watchRead(ctx context.Context, v View, interval time.Duration, opts []ReadOption) (List, bool, error) {
+	start := time.Now()
+	l, err := b.readView(ctx, v, opts)
+	return l, time.Since(start) > max(2*interval, watchSlow), err
 }
 
 // watchEnds reports an error of a watched read that no later read

@@ -163,8 +163,8 @@ func TestWatchSurvivesRestart(t *testing.T) {
 // back, so the read succeeds late): the first read after it is delivered,
 // though the list did not change.
 func TestWatchDeliversAfterShortOutage(t *testing.T) {
-	defer func(d time.Duration) { watchReadLimit = d }(watchReadLimit)
-	watchReadLimit = 50 * time.Millisecond
+	defer func(d time.Duration) { watchSlow = d }(watchSlow)
+	watchSlow = 50 * time.Millisecond
 	srv, client := privateServer(t, "--appendonly", "yes", "--appendfsync", "always")
 	b := newBoard(t, client, "", "watchshort", testLayout(t), Options{})
 	mustSubmit(t, b, Submission{ID: "a", Values: []float64{5, 0, 1}})
@@ -177,7 +177,7 @@ func TestWatchDeliversAfterShortOutage(t *testing.T) {
 	if err := srv.Crash(); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(300 * time.Millisecond) // several read limits: the reads are given up
+	time.Sleep(300 * time.Millisecond) // the read held meanwhile is slow
 	if err := srv.Restart(); err != nil {
 		t.Fatal(err)
 	}
