@@ -97,11 +97,9 @@ func (sb *sharded) Among(ctx context.Context, ids []string, opts ...ReadOption) 
 // whole board: a second round trip counts the entries before it on every
 // other shard (none with one shard; with shardedOptions.SkipWriteRank the
 // rank is 0 and there is no second round trip; so it is when a resharding
-// switches between the two: the write stands, and is never sent twice).
-// When that second round trip fails (its context ends, a shard is
-// unreachable), Submit returns the stored entry with rank 0 and an error
-// saying that the entry was written and wrapping the round trip's error:
-// the write stands, and is not to be sent again. An
+// switches between the two, or when that round trip fails: its context
+// ends, a shard is unreachable. The write stands, and is never sent
+// twice: Submit returns the stored entry, with no error). An
 // entry outside the best Cap of the whole board has rank 0 and Trimmed
 // set. It refuses what Board.Submit refuses, changing nothing.
 func (sb *sharded) Submit(ctx context.Context, s Submission) (Result, error) {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
-	"strings"
 	"sync"
 	"testing"
 
@@ -175,10 +174,9 @@ func TestShardedDeepPageReadsAgain(t *testing.T) {
 }
 
 // A sharded Submit whose second round trip (the rank over the other
-// shards) fails after the write says that the entry was written, so that
-// no caller sends it again (an OpAdd would add twice), and returns the
-// stored entry with rank 0.
-func TestShardedSubmitRankLostSaysWritten(t *testing.T) {
+// shards) fails after the write returns the stored entry, with rank 0 and
+// no error, so that no caller sends it again (an OpAdd would add twice).
+func TestShardedSubmitRankLostStands(t *testing.T) {
 	env := redistest.New(t)
 	l := testLayout(t)
 	for _, s := range []Strategy{PackedScore, KeySuffix} {
@@ -194,8 +192,8 @@ func TestShardedSubmitRankLostSaysWritten(t *testing.T) {
 			defer func() { faultPoint = nil }()
 			res, err := b.Submit(ctx, Submission{ID: "c", Policy: PerField, Ops: []Op{OpAdd, OpKeep, OpKeep}, Values: []float64{3, 0, 1}})
 			faultPoint = nil
-			if !errors.Is(err, context.Canceled) || errors.Is(err, ErrRedis) || !strings.Contains(err.Error(), "written") {
-				t.Fatalf("Submit: %v; want an error saying the entry was written, wrapping context.Canceled", err)
+			if err != nil {
+				t.Fatalf("Submit: %v; want the write's result, no error", err)
 			}
 			if res.Entry.ID != "c" || res.Entry.Values[0] != 3 || res.Entry.Rank != 0 {
 				t.Fatalf("Submit = %+v; want c with 3 points and rank 0", res.Entry)

@@ -2,7 +2,6 @@ package board
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"sync"
@@ -30,15 +29,11 @@ func (sb *shardView) rankWrite(ctx context.Context, owner *Board, res *Result) e
 		return nil
 	}
 	if err := sb.placeAll(ctx, []*Entry{&res.Entry}, owner, readConfig{}); err != nil {
-		if errors.Is(err, errFrozen) || errors.Is(err, errRetired) {
-			// A resharding switched between the write and its ranking: the
-			// write stands (it must not be sent again); its rank is unknown.
-			res.Entry.Rank = 0
-			return nil
-		}
-		// The write stands: say so, so that no caller sends it again.
+		// The ranking failed after the write (its context ended, a shard
+		// was unreachable, a resharding switched between the two): the
+		// write stands, and must not be sent again; its rank is unknown.
 		res.Entry.Rank = 0
-		return fmt.Errorf("board: written, but its rank on the whole board is unknown: %w", err)
+		return nil
 	}
 	if res.Entry.Rank > sb.visible(math.MaxInt64) {
 		res.Entry.Rank, res.Trimmed = 0, true
