@@ -133,7 +133,7 @@ func (sb *sharded) copyChecked(ctx context.Context, src, dst *shardView, o Migra
 		if err := sb.moveAll(ctx, src, dst, o, l); err != nil {
 			return err
 		}
-		whole, err := checkMoved(ctx, src, dst)
+		whole, err := checkMoved(ctx, src, dst, l)
 		if err != nil {
 			return err
 		}
@@ -150,18 +150,21 @@ func (sb *sharded) copyChecked(ctx context.Context, src, dst *shardView, o Migra
 	}
 }
 
-// checkMoved reports whether the new shards hold as many entries as the
-// old ones, all frozen and drained: at rest, so the counts compare. On a
-// capped board a new shard keeps only its best Cap entries, as the old
-// ones did: when the totals differ, each new shard must hold as many as
-// the old shards hold for it, or Cap (see spread).
-func checkMoved(ctx context.Context, src, dst *shardView) (bool, error) {
+// checkMoved reports whether the new shards hold what the old ones do,
+// all frozen and drained: at rest, so they compare. Without a cap, as
+// many entries. With one, each shard keeps only its best Cap entries, so
+// the old and the new shards hold different entries beyond the board's
+// best Cap (which Cap lets any write trim): the board's best Cap entries
+// must be the same (see sameBest).
+func checkMoved(ctx context.Context, src, dst *shardView, l *lease) (bool, error) {
+	if src.opts.Cap > 0 {
+		return sameBest(ctx, src, dst, src.opts.Cap, l)
+	}
 	var cmds rueidis.Commands
 	for _, s := range append(slices.Clone(src.shards), dst.shards...) {
 		cmds = append(cmds, src.client.B().Zcard().Key(s.gen.Load().keys.z).Build())
 	}
 	var old, moved int64
-	got := make([]int64, len(dst.shards))
 	for i, r := range src.client.DoMulti(ctx, cmds...) {
 		n, err := r.AsInt64()
 		if err != nil {
@@ -171,53 +174,82 @@ func checkMoved(ctx context.Context, src, dst *shardView) (bool, error) {
 			old += n
 		} else {
 			moved += n
-			got[i-len(src.shards)] = n
 		}
 	}
-	if old == moved || src.opts.Cap == 0 {
-		return old == moved, nil
-	}
-	want, err := spread(ctx, src, len(dst.shards))
-	if err != nil {
-		return false, err
-	}
-	for j, n := range want {
-		if got[j] != min(n, src.opts.Cap) {
+	return old == moved, nil
+}
+
+// sameBest reports whether the best n entries of the shards of a and of
+// b are the same (score and stored member), read best first from every
+// shard at once and merged (see bestStream).
+func sameBest(ctx context.Context, a, b *shardView, n int64, l *lease) (bool, error) {
+	x, y := newBestStream(a, l), newBestStream(b, l)
+	for range n {
+		e, more, err := x.pop(ctx)
+		if err != nil {
+			return false, err
+		}
+		f, more2, err := y.pop(ctx)
+		if err != nil {
+			return false, err
+		}
+		if more != more2 || more && (e.Score != f.Score || e.Member != f.Member) {
 			return false, nil
+		}
+		if !more {
+			break
 		}
 	}
 	return true, nil
 }
 
-// spreadPage is how many entries spread reads in one round trip.
-const spreadPage = 1000
+// bestPage is how many entries a bestStream reads of a shard in one
+// round trip.
+const bestPage = 500
 
-// spread counts the entries of the old shards of src that go to each of
-// n new shards: it reads every entry's id, a page of spreadPage at a
-// time (one round trip each), as the copy did.
-func spread(ctx context.Context, src *shardView, n int) ([]int64, error) {
-	counts := make([]int64, n)
-	for _, s := range src.shards {
-		g := s.gen.Load()
-		for start := int64(0); ; start += spreadPage {
-			zs, err := s.zrange(ctx, g, start, spreadPage)
+// bestStream reads the entries of a view's shards best first, merged:
+// a page of each shard at a time, renewing the lease before each page.
+type bestStream struct {
+	shards []*Board
+	bufs   [][]rueidis.ZScore
+	next   []int64 // the rank of each shard's next page
+	done   []bool  // the shard has no more pages
+	l      *lease
+}
+
+func newBestStream(v *shardView, l *lease) *bestStream {
+	n := len(v.shards)
+	return &bestStream{shards: v.shards, bufs: make([][]rueidis.ZScore, n), next: make([]int64, n), done: make([]bool, n), l: l}
+}
+
+// pop returns the best entry not yet returned; more is false when there
+// is none.
+func (s *bestStream) pop(ctx context.Context) (z rueidis.ZScore, more bool, err error) {
+	best := -1
+	for i, sh := range s.shards {
+		if len(s.bufs[i]) == 0 && !s.done[i] {
+			if err := s.l.renew(ctx); err != nil {
+				return z, false, err
+			}
+			page, err := sh.zrange(ctx, sh.gen.Load(), s.next[i], bestPage)
 			if err != nil {
-				return nil, err
+				return z, false, redisErr("reshard check", err)
 			}
-			for _, z := range zs {
-				id, _, err := s.decodeScore(z.Score, z.Member)
-				if err != nil {
-					return nil, err
-				}
-				counts[shardOf(id, n)]++
-			}
-			if len(zs) < spreadPage {
-				break
-			}
+			s.bufs[i], s.next[i], s.done[i] = page, s.next[i]+int64(len(page)), len(page) < bestPage
+		}
+		if len(s.bufs[i]) > 0 && (best < 0 || comparePos(posOfZ(s.bufs[i][0]), posOfZ(s.bufs[best][0])) < 0) {
+			best = i
 		}
 	}
-	return counts, nil
+	if best < 0 {
+		return z, false, nil
+	}
+	z, s.bufs[best] = s.bufs[best][0], s.bufs[best][1:]
+	return z, true, nil
 }
+
+// posOfZ is the position of an entry ZRANGE ... WITHSCORES gave.
+func posOfZ(z rueidis.ZScore) pos { return pos{set: true, score: z.Score, member: z.Member} }
 
 // restartCopy sends a resharding whose check failed back to its start:
 // the old shards thaw (their writes go on, recorded), their positions go

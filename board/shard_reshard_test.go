@@ -126,6 +126,58 @@ func TestReshardCapped(t *testing.T) {
 	}
 }
 
+// A capped sharded board whose best entry falls while the copy runs (after
+// the new shard trimmed what was then beyond its cap) shows, after the
+// resharding, the best Cap entries the old shards held: the check sees
+// the difference and copies again.
+func TestReshardCappedEntryFallsDuringCopy(t *testing.T) {
+	env := redistest.New(t)
+	for _, s := range []Strategy{PackedScore, KeySuffix} {
+		t.Run(s.String(), func(t *testing.T) {
+			b := newSharded(t, env.Client, env.Prefix, "fall"+s.String(), testLayout(t), Options{Strategy: s, Shards: 2, Cap: 3})
+			subs := make([]Submission, 8)
+			for i := range subs {
+				subs[i] = Submission{ID: fmt.Sprintf("i%d", i), Values: []float64{float64(100 - i), 0, 1}}
+			}
+			loadAll(t, b, subs)
+			var once sync.Once
+			faultPoint = func(op, step string) {
+				if op == "Reshard" && step == "copy" {
+					once.Do(func() {
+						mustSubmit(t, b, Submission{ID: "i0", Values: []float64{1, 0, 1}, Policy: Replace})
+					})
+				}
+			}
+			defer func() { faultPoint = nil }()
+			if _, err := b.Reshard(t.Context(), 1, MigrateOptions{Batch: 2}); err != nil {
+				t.Fatal(err)
+			}
+			faultPoint = nil
+			// The old board's best 3 after i0 fell: of i1..i7 (kept, 3 per
+			// shard) and i0 at 1 point.
+			want := map[string]bool{}
+			var ids []string
+			for _, e := range subs[1:] {
+				ids = append(ids, e.ID)
+			}
+			among, err := b.Among(t.Context(), ids)
+			if err != nil {
+				t.Fatal(err)
+			}
+			top, err := b.Top(t.Context(), 3)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, e := range top.Entries {
+				want[e.ID] = true
+			}
+			if len(top.Entries) != 3 || want["i0"] || len(among.Entries) < 3 {
+				t.Fatalf("after the resharding: top %v (among the rest: %v); want 3 entries of i1..i7, not i0", listIDs(top), listIDs(among))
+			}
+		})
+	}
+}
+
 // shardState reads the export state of the shard board named name.
 func (*sharded) shardState(t *testing.T, env *redistest.Env, name string) (phase, string, error) {
 	t.Helper()
