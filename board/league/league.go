@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -29,7 +30,8 @@ var luaFiles embed.FS
 
 // Zone is how many members of a cohort a season's roll moves up (the
 // best) or down (the worst): Count members, or else the Fraction of the
-// cohort's members, rounded down (Fraction 0.29 of 100 members is 29,
+// cohort's members, rounded down, a product within 1e-9 below a whole
+// number counting as that number (Fraction 0.29 of 100 members is 29,
 // though 0.29 is not exact in a float64). The zero Zone moves nobody.
 type Zone struct {
 	// Count is a number of members, 0 or more. Default 0.
@@ -193,9 +195,10 @@ func New(ctx context.Context, client rueidis.Client, name string, layout *pack.L
 	if err != nil {
 		return nil, err
 	}
-	if g := len(name) + len("~") + len(strconv.Itoa(o.Partitions-1)); g > maxGroupLen {
-		return nil, fmt.Errorf("league: name of %d bytes: its partitions' hash tags, name~0 to name~%d, need %d bytes, over %d: %w",
-			len(name), o.Partitions-1, g, maxGroupLen, ErrArgument)
+	// Each partition's hash tag, name~P, is a board's group: the longest
+	// must fit where a group does.
+	if err := hashtag.Check(name+"~"+strconv.Itoa(o.Partitions-1), 200, "league: the hash tag of its last partition", ErrArgument); err != nil {
+		return nil, err
 	}
 	l := &League{client: redisretry.Wrap(client), name: name, layout: layout, period: period, opts: o}
 	// The cohorts' options (Options.Board) are checked here, building the
@@ -239,7 +242,26 @@ func (l *League) store(ctx context.Context) error {
 	if err := json.Unmarshal([]byte(stored), &s); err != nil {
 		return fmt.Errorf("league: %s: stored descriptor %q: %w", l.name, stored, ErrMismatch)
 	}
-	return fmt.Errorf("league: %s: stored with other settings (stored %s, given %s): %w", l.name, stored, j, ErrMismatch)
+	return fmt.Errorf("league: %s: stored with other settings: %s: %w", l.name, differs(s, d), ErrMismatch)
+}
+
+// differs names the settings of the stored descriptor s that the given
+// one d does not have, with both values.
+func differs(s, d descriptor) string {
+	var out []string
+	for _, f := range []struct {
+		name          string
+		stored, given any
+	}{
+		{"Tiers", s.Tiers, d.Tiers}, {"CohortSize", s.CohortSize, d.CohortSize}, {"Promote", s.Promote, d.Promote},
+		{"Demote", s.Demote, d.Demote}, {"Partitions", s.Partitions, d.Partitions}, {"layout", s.Layout, d.Layout},
+		{"cohort boards", string(s.Board), string(d.Board)}, {"version", s.Version, d.Version},
+	} {
+		if !reflect.DeepEqual(f.stored, f.given) {
+			out = append(out, fmt.Sprintf("%s: stored %v, given %v", f.name, f.stored, f.given))
+		}
+	}
+	return strings.Join(out, "; ")
 }
 
 // Name returns the league's name.
@@ -261,10 +283,6 @@ func (l *League) Options() Options {
 
 // partition returns the partition of id.
 func (l *League) partition(id string) int { return hashtag.Partition(id, l.opts.Partitions) }
-
-// maxGroupLen is the longest hash tag of a partition, name~P: a board's
-// Options.Group is at most that long.
-const maxGroupLen = 200
 
 // group is the group (hash tag) of partition p.
 func (l *League) group(p int) string { return l.name + "~" + strconv.Itoa(p) }

@@ -367,16 +367,16 @@ func TestRefusalsPlaceNoOne(t *testing.T) {
 	if _, err := New(ctx, env.Client, env.Prefix+"bad", testLayout(t), period(), Options{CohortSize: 30}); err != nil {
 		t.Errorf("New after the refusals: %v", err)
 	}
-	if _, err := New(ctx, env.Client, env.Prefix+"lg", testLayout(t), period(), Options{CohortSize: 4}); !errors.Is(err, ErrMismatch) {
-		t.Errorf("New with another CohortSize: %v, want ErrMismatch", err)
+	if _, err := New(ctx, env.Client, env.Prefix+"lg", testLayout(t), period(), Options{CohortSize: 4}); !errors.Is(err, ErrMismatch) || !strings.Contains(err.Error(), "CohortSize: stored 3, given 4") {
+		t.Errorf("New with another CohortSize: %v, want ErrMismatch naming it", err)
 	}
 	if _, err := New(ctx, env.Client, "a~b", testLayout(t), period(), Options{}); !errors.Is(err, ErrArgument) {
 		t.Errorf("a name with '~': %v, want ErrArgument", err)
 	}
 	// The cohort boards' stored settings are the league's too.
 	for _, o := range []Options{{CohortSize: 3, Board: board.Options{Strategy: board.KeySuffix}}, {CohortSize: 3, Board: board.Options{DenseRanks: true}}} {
-		if _, err := New(ctx, env.Client, env.Prefix+"lg", testLayout(t), period(), o); !errors.Is(err, ErrMismatch) {
-			t.Errorf("New with cohort boards of strategy %v, dense ranks %v: %v, want ErrMismatch", o.Board.Strategy, o.Board.DenseRanks, err)
+		if _, err := New(ctx, env.Client, env.Prefix+"lg", testLayout(t), period(), o); !errors.Is(err, ErrMismatch) || !strings.Contains(err.Error(), "cohort boards: stored") {
+			t.Errorf("New with cohort boards of strategy %v, dense ranks %v: %v, want ErrMismatch naming them", o.Board.Strategy, o.Board.DenseRanks, err)
 		}
 	}
 	// The reads refuse the ids a write refuses.

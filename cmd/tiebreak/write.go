@@ -622,7 +622,8 @@ func periodicBoards(ctx context.Context, e *env, group, name string) ([]string, 
 		if !ok || base == "" || strings.ContainsAny(base, "{}:") {
 			continue
 		}
-		// EXISTS and HGET: commands the board's ACL grants (docs/operating.md).
+		// An archive is a board of its own; a window is a board whose meta
+		// HASH has an expiry.
 		var is bool
 		if final {
 			n, err := e.client.Do(ctx, e.client.B().Exists().Key(boardPrefix(group, inner)+"archive").Build()).AsInt64()

@@ -27,8 +27,7 @@ func TestBoardFeaturesLeastPrivilege(t *testing.T) {
 	}
 	c := aclUser(t, srv, admin, "features", aclBoard+" "+aclCaching, patterns)
 	cs := &calls{t: t, pkg: "board"}
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
+	ctx := t.Context()
 	var drops []func(context.Context) error
 	for _, ops := range []func(context.Context, *testing.T, *calls, rueidis.Client) func(context.Context) error{
 		tournamentOps, requestOps, keptTopOps, hidingOps, keySuffixEmptied, percentileOps, leagueOps,

@@ -154,7 +154,7 @@ func (tl *Timeline[ID]) appendPrefix(dst []byte, id ID) (uint64, []byte, error) 
 		return 0, dst, fmt.Errorf("%w: %w", ErrID, err)
 	}
 	t := uint64(score)
-	if len(suf) != tl.sufLen || float64(t) != score || t > tl.maxTime || !lowerHex(suf) {
+	if len(suf) != tl.sufLen || float64(t) != score || t > tl.maxTime || !isLowerHex(suf) {
 		return 0, dst, fmt.Errorf("codec %s split an ID into %v, %q, want a whole score in [0, %d] and %d hex digits: %w",
 			tl.codec.Name(), score, suf, tl.maxTime, tl.sufLen, ErrOptions)
 	}
@@ -164,15 +164,12 @@ func (tl *Timeline[ID]) appendPrefix(dst []byte, id ID) (uint64, []byte, error) 
 	return t, append(appendHex(dst, t, tl.timeLen), suf...), nil
 }
 
-// lowerHex reports whether s is lowercase hex digits only, as a codec's
-// suffix must be: the member's order and parsing rely on it.
-func lowerHex(s []byte) bool {
-	for _, c := range s {
-		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
-			return false
-		}
-	}
-	return true
+// isLowerHex reports whether s is lowercase hex digits only, as a codec's
+// suffix must be: the member's order and parsing rely on it (the value
+// parseLowerHex computes, which wraps past 16 digits, is not used).
+func isLowerHex(s []byte) bool {
+	_, ok := parseLowerHex(string(s))
+	return ok
 }
 
 // cursor is an ID as the scripts and commands take it.
