@@ -153,12 +153,11 @@ func (sb *sharded) copyChecked(ctx context.Context, src, dst *shardView, o Migra
 // checkMoved reports whether the new shards hold what the old ones do,
 // all frozen and drained: at rest, so they compare. Without a cap, as
 // many entries. With one, each shard keeps only its best Cap entries, so
-// the old and the new shards hold different entries beyond the board's
-// best Cap (which Cap lets any write trim): the board's best Cap entries
-// must be the same (see sameBest).
+// each new shard must hold exactly the best Cap of the old shards'
+// entries that go to it (see sameKept).
 func checkMoved(ctx context.Context, src, dst *shardView, l *lease) (bool, error) {
 	if src.opts.Cap > 0 {
-		return sameBest(ctx, src, dst, src.opts.Cap, l)
+		return sameKept(ctx, src, dst, src.opts.Cap, l)
 	}
 	var cmds rueidis.Commands
 	for _, s := range append(slices.Clone(src.shards), dst.shards...) {
@@ -179,25 +178,48 @@ func checkMoved(ctx context.Context, src, dst *shardView, l *lease) (bool, error
 	return old == moved, nil
 }
 
-// sameBest reports whether the best n entries of the shards of a and of
-// b are the same (score and stored member), read best first from every
-// shard at once and merged (see bestStream).
-func sameBest(ctx context.Context, a, b *shardView, n int64, l *lease) (bool, error) {
-	x, y := newBestStream(a, l), newBestStream(b, l)
-	for range n {
-		e, more, err := x.pop(ctx)
+// sameKept reports whether each new shard of dst holds exactly the best
+// n of the entries of the old shards of src whose id goes to it (score
+// and stored member), and nothing else: it reads the old shards best
+// first, merged, sends each entry to its new shard's count, and compares
+// it with the next entry of that shard, read best first too.
+func sameKept(ctx context.Context, src, dst *shardView, n int64, l *lease) (bool, error) {
+	old := newBestStream(src.shards, l)
+	kept, full := make([]int64, len(dst.shards)), 0
+	news := make([]*bestStream, len(dst.shards))
+	for j := range news {
+		news[j] = newBestStream(dst.shards[j:j+1], l)
+	}
+	for full < len(news) {
+		e, more, err := old.pop(ctx)
+		if err != nil || !more {
+			if err != nil {
+				return false, err
+			}
+			break
+		}
+		id, _, err := src.shards[0].decodeScore(e.Score, e.Member)
 		if err != nil {
 			return false, err
 		}
-		f, more2, err := y.pop(ctx)
+		j := shardOf(id, len(news))
+		if kept[j] == n {
+			continue
+		}
+		f, more, err := news[j].pop(ctx)
 		if err != nil {
 			return false, err
 		}
-		if more != more2 || more && (e.Score != f.Score || e.Member != f.Member) {
+		if !more || f != e {
 			return false, nil
 		}
-		if !more {
-			break
+		if kept[j]++; kept[j] == n {
+			full++
+		}
+	}
+	for _, s := range news { // nothing more than what was compared
+		if _, more, err := s.pop(ctx); err != nil || more {
+			return false, err
 		}
 	}
 	return true, nil
@@ -207,7 +229,7 @@ func sameBest(ctx context.Context, a, b *shardView, n int64, l *lease) (bool, er
 // round trip.
 const bestPage = 500
 
-// bestStream reads the entries of a view's shards best first, merged:
+// bestStream reads the entries of shards best first, merged:
 // a page of each shard at a time, renewing the lease before each page.
 type bestStream struct {
 	shards []*Board
@@ -217,9 +239,9 @@ type bestStream struct {
 	l      *lease
 }
 
-func newBestStream(v *shardView, l *lease) *bestStream {
-	n := len(v.shards)
-	return &bestStream{shards: v.shards, bufs: make([][]rueidis.ZScore, n), next: make([]int64, n), done: make([]bool, n), l: l}
+func newBestStream(shards []*Board, l *lease) *bestStream {
+	n := len(shards)
+	return &bestStream{shards: shards, bufs: make([][]rueidis.ZScore, n), next: make([]int64, n), done: make([]bool, n), l: l}
 }
 
 // pop returns the best entry not yet returned; more is false when there

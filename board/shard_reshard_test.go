@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -175,6 +176,71 @@ func TestReshardCappedEntryFallsDuringCopy(t *testing.T) {
 				t.Fatalf("after the resharding: top %v (among the rest: %v); want 3 entries of i1..i7, not i0", listIDs(top), listIDs(among))
 			}
 		})
+	}
+}
+
+// A capped resharding whose copy lost an entry that a new shard should
+// keep beyond the board's best Cap (it would come back into view after a
+// Remove) is found by the check and copied again: the board then reads
+// as one resharded without the loss.
+func TestReshardCappedCheckFindsALoss(t *testing.T) {
+	env := redistest.New(t)
+	mk := func(name string) *Board {
+		b := newSharded(t, env.Client, env.Prefix, name, testLayout(t), Options{Shards: 2, Cap: 3})
+		subs := make([]Submission, 12)
+		for i := range subs {
+			subs[i] = Submission{ID: fmt.Sprintf("i%02d", i), Values: []float64{float64(100 - i), 0, 1}}
+		}
+		loadAll(t, b, subs)
+		return b
+	}
+	ctl, lossy := mk("ctl"), mk("lossy")
+	if _, err := ctl.Reshard(t.Context(), 4, MigrateOptions{Batch: 2}); err != nil {
+		t.Fatal(err)
+	}
+	top, err := ctl.Top(t.Context(), 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	best := strings.Fields(listIDs(top))
+	if _, err := ctl.Remove(t.Context(), best...); err != nil {
+		t.Fatal(err)
+	}
+	want, err := ctl.Top(t.Context(), 10)
+	if err != nil || len(want.Entries) == 0 {
+		t.Fatalf("control after removing its best: %v, %v", listIDs(want), err)
+	}
+	victim := want.Entries[0].ID // kept by its new shard beyond the board's best 3
+	var once sync.Once
+	faultPoint = func(op, step string) {
+		if op == "Reshard" && step == "freeze" {
+			once.Do(func() {
+				// The new shards, name~1.I.K (the old ones are name~I.K).
+				keys, err := env.Client.Do(t.Context(), env.Client.B().Keys().Pattern("*"+env.Prefix+"_lossy~1.[0-9].[0-9]*}:z").Build()).AsStrSlice()
+				if err != nil {
+					t.Error(err)
+				}
+				removed := int64(0)
+				for _, k := range keys {
+					n, _ := env.Client.Do(t.Context(), env.Client.B().Zrem().Key(k).Member(victim).Build()).AsInt64()
+					removed += n
+				}
+				if removed != 1 {
+					t.Errorf("removed %s from %d new shards of %q, want 1", victim, removed, keys)
+				}
+			})
+		}
+	}
+	defer func() { faultPoint = nil }()
+	if _, err := lossy.Reshard(t.Context(), 4, MigrateOptions{Batch: 2}); err != nil {
+		t.Fatal(err)
+	}
+	faultPoint = nil
+	if _, err := lossy.Remove(t.Context(), best...); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := lossy.Top(t.Context(), 10); err != nil || listIDs(got) != listIDs(want) {
+		t.Errorf("after a resharding whose copy lost %s: %s (%v), want %s", victim, listIDs(got), err, listIDs(want))
 	}
 }
 
