@@ -76,9 +76,9 @@ func (b *Board) readView(ctx context.Context, v View, opts []ReadOption) (List, 
 // notifications), so it works alike on one server, on a cluster and on a
 // managed service. A read that fails (a server restarting, a failover) is
 // tried again at the next interval; the first read after such an outage,
-// and a read that took longer than two intervals and 0.5 s (rueidis holds a
-// read through a short restart), is delivered even if unchanged, so the
-// caller knows the list is current again.
+// and a read that took longer than two intervals and 0.5 s after one that
+// did not (rueidis holds a read through a short restart), is delivered
+// even if unchanged, so the caller knows the list is current again.
 //
 // Each interval costs one read of the view (see Top, Around and Among for
 // their round trips and Redis cost); opts are the reads' options. Each
@@ -109,6 +109,7 @@ func (b *Board) Watch(ctx context.Context, v View, interval time.Duration, deliv
 	}
 	t := time.NewTicker(interval)
 	defer t.Stop()
+	wasSlow := false
 	for {
 		select {
 		case <-ctx.Done():
@@ -116,6 +117,10 @@ func (b *Board) Watch(ctx context.Context, v View, interval time.Duration, deliv
 		case <-t.C:
 		}
 		l, slow, err := b.watchRead(ctx, v, interval, opts)
+		// Only the first of slow reads in a row may be an outage's end: a
+		// board always slow to read is not delivered again and again.
+		firstSlow := slow && !wasSlow
+		wasSlow = slow && err == nil
 		switch {
 		case ctx.Err() != nil:
 			return ctx.Err()
@@ -124,7 +129,7 @@ func (b *Board) Watch(ctx context.Context, v View, interval time.Duration, deliv
 		case err != nil:
 			outage = true
 			continue
-		case !outage && !slow && reflect.DeepEqual(l, last):
+		case !outage && !firstSlow && reflect.DeepEqual(l, last):
 			continue
 		}
 		outage, last = false, l

@@ -5,10 +5,12 @@ import (
 	"errors"
 	"reflect"
 	"strconv"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/tiebreak/tiebreak/internal/redistest"
+	"github.com/tiebreak/tiebreak/observe"
 )
 
 // watchLog collects a watcher's deliveries.
@@ -185,6 +187,39 @@ func TestWatchDeliversAfterShortOutage(t *testing.T) {
 	}
 	if got := w.until(t, before); len(got) != 1 {
 		t.Errorf("after the outage: %d deliveries, want the unchanged list once: %v", len(got), got)
+	}
+}
+
+// slowReads is an Observer that makes every read slow and counts them.
+type slowReads struct{ n atomic.Int64 }
+
+func (s *slowReads) Start(ctx context.Context, _ observe.Op) (context.Context, observe.Span) {
+	time.Sleep(5 * time.Millisecond)
+	s.n.Add(1)
+	return ctx, s
+}
+
+func (*slowReads) End(observe.Outcome) {}
+
+// A board always slow to read (every read longer than the watch's slow
+// bound) is delivered once more, not at every read: only the first slow
+// read after a fast one may be an outage's end.
+func TestWatchSlowBoardDeliveredOnce(t *testing.T) {
+	setWatchSlow(t, time.Millisecond)
+	env := redistest.New(t)
+	w := newBoard(t, env.Client, env.Prefix, "watchslow", testLayout(t), Options{})
+	mustSubmit(t, w, Submission{ID: "a", Values: []float64{5, 0, 1}})
+	obs := &slowReads{}
+	b, err := Open(t.Context(), env.Client, w.Name(), Options{Observer: obs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := startWatch(t, b, TopView(2), time.Millisecond)
+	for obs.n.Load() < 30 {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := len(log.got); n > 2 {
+		t.Errorf("%d deliveries of an unchanged board in %d slow reads, want the first and at most one more", n, obs.n.Load())
 	}
 }
 
