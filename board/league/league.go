@@ -179,7 +179,7 @@ type zoneJSON struct {
 // the cohort boards' stored settings included (ErrMismatch, naming the
 // setting). Redis errors wrap ErrRedis.
 func New(ctx context.Context, client rueidis.Client, name string, layout *pack.Layout, period board.Period, o Options) (*League, error) {
-	if err := hashtag.Check(name, 200, "league: name", errs.Invalid("invalid name")); err != nil {
+	if err := hashtag.Check(name, 200-len("~0"), "league: name", errs.Invalid("invalid name")); err != nil {
 		return nil, err
 	}
 	if strings.ContainsAny(name, "~/") {
@@ -242,7 +242,11 @@ func (l *League) store(ctx context.Context) error {
 	if err := json.Unmarshal([]byte(stored), &s); err != nil {
 		return fmt.Errorf("league: %s: stored descriptor %q: %w", l.name, stored, ErrMismatch)
 	}
-	return fmt.Errorf("league: %s: stored with other settings: %s: %w", l.name, differs(s, d), ErrMismatch)
+	what := differs(s, d)
+	if what == "" { // a field this version does not know
+		what = fmt.Sprintf("stored %s, given %s", stored, j)
+	}
+	return fmt.Errorf("league: %s: stored with other settings: %s: %w", l.name, what, ErrMismatch)
 }
 
 // differs names the settings of the stored descriptor s that the given
