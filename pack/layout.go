@@ -78,6 +78,8 @@ type FieldInfo struct {
 
 // Layout is an ordered list of fields, most significant first, packed into
 // one exact integer score. A Layout is immutable and safe for concurrent use.
+// One not made by NewLayout or NewDigitLayout (a zero Layout, or nil) is
+// refused by Pack, Unpack, UnpackTo, UnpackScoreTo and Check (ErrLayout).
 type Layout struct {
 	fields []FieldInfo
 	fast   []fastField // bit layouts only: the hot path's view of fields
@@ -195,8 +197,24 @@ func pow(radix uint64, n int) uint64 {
 	return p
 }
 
-// Len returns the number of fields.
-func (l *Layout) Len() int { return len(l.fields) }
+// unmade refuses a Layout not made by NewLayout or NewDigitLayout: a zero
+// value or nil (ErrLayout).
+func (l *Layout) unmade() error {
+	if l == nil || len(l.fields) == 0 {
+		return fmt.Errorf("pack: a Layout not made by NewLayout or NewDigitLayout (a zero value or nil): %w", ErrLayout)
+	}
+	return nil
+}
+
+// Len returns the number of fields: 0 for a Layout not made by NewLayout
+// or NewDigitLayout, whose Pack, Unpack, UnpackTo, UnpackScoreTo and Check
+// refuse it (ErrLayout).
+func (l *Layout) Len() int {
+	if l == nil {
+		return 0
+	}
+	return len(l.fields)
+}
 
 // Field returns field i, most significant first. It panics if i is out of
 // range, like a slice index.

@@ -48,6 +48,9 @@ func (f *FieldInfo) Value(raw uint64) int64 {
 // outside its field's range (ErrOverflow); it never masks or wraps a value
 // into range.
 func (l *Layout) Pack(values ...int64) (Score, error) {
+	if err := l.unmade(); err != nil {
+		return 0, err
+	}
 	if len(values) != len(l.fields) {
 		return 0, l.arity(len(values))
 	}
@@ -82,6 +85,9 @@ func (l *Layout) Pack(values ...int64) (Score, error) {
 // It refuses (ErrScore) a score that is NaN, infinite, negative, not an
 // integer or above MaxScore.
 func (l *Layout) Unpack(score float64) ([]int64, error) {
+	if err := l.unmade(); err != nil {
+		return nil, err
+	}
 	dst := make([]int64, len(l.fields))
 	if err := l.UnpackTo(dst, score); err != nil {
 		return nil, err
@@ -92,6 +98,9 @@ func (l *Layout) Unpack(score float64) ([]int64, error) {
 // UnpackTo is Unpack writing into dst, which must have length Len
 // (ErrArity otherwise). It does not allocate.
 func (l *Layout) UnpackTo(dst []int64, score float64) error {
+	if err := l.unmade(); err != nil {
+		return err
+	}
 	if u := uint64(score); l.fast != nil && len(dst) == len(l.fast) && score >= 0 && score <= float64(l.max) && float64(u) == score {
 		dst = dst[:len(l.fast)]
 		for i := range l.fast {
@@ -110,6 +119,9 @@ func (l *Layout) UnpackTo(dst []int64, score float64) error {
 // UnpackScoreTo is UnpackTo for a score held as a Score. It refuses a score
 // above MaxScore (ErrScore) and a dst whose length is not Len (ErrArity).
 func (l *Layout) UnpackScoreTo(dst []int64, s Score) error {
+	if err := l.unmade(); err != nil {
+		return err
+	}
 	if len(dst) != len(l.fields) {
 		return l.arity(len(dst))
 	}
@@ -134,6 +146,9 @@ func (l *Layout) UnpackScoreTo(dst []int64, s Score) error {
 // infinities, negatives, non-integers and values above MaxScore. Negative
 // zero is zero.
 func (l *Layout) Check(score float64) (Score, error) {
+	if err := l.unmade(); err != nil {
+		return 0, err
+	}
 	// Fast path: a whole number in range converts to uint64 and back
 	// unchanged; NaN and infinities fail the comparisons.
 	if score >= 0 && score <= float64(l.max) {
