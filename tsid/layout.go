@@ -54,7 +54,10 @@ type LayoutSpec struct {
 // since Epoch, then RestBits more bits. It splits an ID into an exact
 // sorted-set score (the time part) and a fixed-width suffix (the rest bits
 // in lowercase hex) whose byte order is the numeric order of the rest bits.
-// A Layout is immutable and safe for concurrent use.
+// A Layout is immutable and safe for concurrent use. One not made by
+// NewLayout or NewLayoutSpec (a zero value, or nil) has no time part: the
+// methods that return an error refuse it with ErrArgument, and the others
+// answer as a zero Layout would, without panicking.
 type Layout struct {
 	name      string
 	timeBits  uint
@@ -203,53 +206,76 @@ func mustLayout(spec LayoutSpec) *Layout {
 	return l
 }
 
+// zeroLayout answers for a nil Layout.
+var zeroLayout Layout
+
+// v returns l, or the zero Layout for nil.
+func (l *Layout) v() *Layout {
+	if l == nil {
+		return &zeroLayout
+	}
+	return l
+}
+
+// unmade refuses, for op, a Layout not made by its constructors.
+func (l *Layout) unmade(op string) error {
+	if l == nil || l.timeBits == 0 {
+		return fmt.Errorf("tsid: Layout.%s: a Layout not made by NewLayout or NewLayoutSpec (a zero value or nil): %w", op, ErrArgument)
+	}
+	return nil
+}
+
 // Name returns the layout's name, e.g. "TSID".
-func (l *Layout) Name() string { return l.name }
+func (l *Layout) Name() string { return l.v().name }
 
 // String returns a description such as "TSID(time 42 bits of 1ms since
 // 2020-01-01T00:00:00Z, rest 22 bits, TextCrockford)".
 func (l *Layout) String() string {
+	l = l.v()
 	return fmt.Sprintf("%s(time %d bits of %v since %s, rest %d bits, %v)",
 		l.name, l.timeBits, l.unit, l.epoch.Format(time.RFC3339Nano), l.restBits, l.text)
 }
 
 // TimeBits returns the width of the time part.
-func (l *Layout) TimeBits() int { return int(l.timeBits) }
+func (l *Layout) TimeBits() int { return int(l.v().timeBits) }
 
 // RestBits returns the width of the bits below the time part.
-func (l *Layout) RestBits() int { return int(l.restBits) }
+func (l *Layout) RestBits() int { return int(l.v().restBits) }
 
 // TotalBits returns TimeBits+RestBits: 64, or 63 for layouts whose IDs fit
 // a signed 64-bit integer.
-func (l *Layout) TotalBits() int { return int(l.timeBits + l.restBits) }
+func (l *Layout) TotalBits() int { return int(l.v().timeBits + l.v().restBits) }
 
 // Epoch returns the instant of time part 0, in UTC.
-func (l *Layout) Epoch() time.Time { return l.epoch }
+func (l *Layout) Epoch() time.Time { return l.v().epoch }
 
 // Unit returns the duration of one step of the time part.
-func (l *Layout) Unit() time.Duration { return l.unit }
+func (l *Layout) Unit() time.Duration { return l.v().unit }
 
 // Text returns the text form of Parse and Format.
-func (l *Layout) Text() Text { return l.text }
+func (l *Layout) Text() Text { return l.v().text }
 
 // Max returns the largest ID: 2^TotalBits-1.
-func (l *Layout) Max() uint64 { return l.max }
+func (l *Layout) Max() uint64 { return l.v().max }
 
 // MaxTime returns the largest time part, 2^TimeBits-1, which is also the
 // largest score Split returns.
-func (l *Layout) MaxTime() uint64 { return l.maxTime }
+func (l *Layout) MaxTime() uint64 { return l.v().maxTime }
 
 // SuffixLen returns the length of every suffix: one lowercase hex digit per
 // 4 rest bits, rounded up.
-func (l *Layout) SuffixLen() int { return l.suffixLen }
+func (l *Layout) SuffixLen() int { return l.v().suffixLen }
 
 // Fields returns a copy of the named rest-bit fields, most significant
 // first, or nil if the layout names none.
-func (l *Layout) Fields() []Field { return append([]Field(nil), l.fields...) }
+func (l *Layout) Fields() []Field { return append([]Field(nil), l.v().fields...) }
 
 // Field returns the value of the named field of id. It refuses an unknown
 // name with ErrField and an id above Max with ErrRange.
 func (l *Layout) Field(id uint64, name string) (uint64, error) {
+	if err := l.unmade("Field"); err != nil {
+		return 0, err
+	}
 	if id > l.max {
 		return 0, l.idRangeError("Field", id)
 	}
@@ -289,6 +315,9 @@ func (l *Layout) idRange() string {
 // or leading zero in decimal) with ErrSyntax, and a value above Max with
 // ErrRange.
 func (l *Layout) Parse(s string) (uint64, error) {
+	if err := l.unmade("Parse"); err != nil {
+		return 0, err
+	}
 	var v uint64
 	var detail string
 	var err error
@@ -316,7 +345,7 @@ func (l *Layout) Format(id uint64) string {
 // AppendFormat appends the text form of id to dst, as Format, and returns
 // the extended slice.
 func (l *Layout) AppendFormat(dst []byte, id uint64) []byte {
-	if l.text == TextCrockford {
+	if l.v().text == TextCrockford {
 		return appendCrockford(dst, id)
 	}
 	return strconv.AppendUint(dst, id, 10)

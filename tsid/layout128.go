@@ -26,7 +26,11 @@ const (
 // ([16]byte converts to and from ulid.ULID). It splits an ID into the
 // 48-bit millisecond time part, exact as a score, and a 20-character
 // lowercase hex suffix of the other 80 bits, whose byte order is their
-// numeric order. A Layout128 is immutable and safe for concurrent use.
+// numeric order. A Layout128 is immutable and safe for concurrent use. One
+// other than ULID and UUIDv7 (a zero value, or nil) has no text form: the
+// methods that return an error refuse it with ErrArgument, Format and
+// AppendFormat return nothing, and the others answer as for any 128-bit
+// layout, without panicking.
 type Layout128 struct {
 	name   string
 	parse  func(s string) ([16]byte, error) // error: detail wrapping a sentinel
@@ -35,11 +39,30 @@ type Layout128 struct {
 	valid func(id [16]byte) string
 }
 
+// zeroLayout128 answers for a nil Layout128.
+var zeroLayout128 Layout128
+
+// v returns l, or the zero Layout128 for nil.
+func (l *Layout128) v() *Layout128 {
+	if l == nil {
+		return &zeroLayout128
+	}
+	return l
+}
+
+// unmade refuses, for op, a Layout128 other than ULID and UUIDv7.
+func (l *Layout128) unmade(op string) error {
+	if l == nil || l.parse == nil {
+		return fmt.Errorf("tsid: Layout128.%s: a Layout128 other than ULID and UUIDv7 (a zero value or nil): %w", op, ErrArgument)
+	}
+	return nil
+}
+
 // Name returns "ULID" or "UUIDv7".
-func (l *Layout128) Name() string { return l.name }
+func (l *Layout128) Name() string { return l.v().name }
 
 // String returns the layout's name.
-func (l *Layout128) String() string { return l.name }
+func (l *Layout128) String() string { return l.v().name }
 
 // TimeBits returns 48, the width of the time part.
 func (l *Layout128) TimeBits() int { return TimeBits128 }
@@ -57,6 +80,9 @@ func (l *Layout128) SuffixLen() int { return suffixLen128 }
 // of the zero ID (Format's) parses for both layouts, so that a zero cursor
 // reads back from its text (see UUIDv7).
 func (l *Layout128) Parse(s string) ([16]byte, error) {
+	if err := l.unmade("Parse"); err != nil {
+		return [16]byte{}, err
+	}
 	id, err := l.parse(s)
 	if err != nil {
 		return [16]byte{}, fmt.Errorf("tsid: %s.Parse(%s): %w", l.name, clip.Quote(s), err)
@@ -67,12 +93,17 @@ func (l *Layout128) Parse(s string) ([16]byte, error) {
 // Format returns the text form of id. It does not check a UUID's version.
 func (l *Layout128) Format(id [16]byte) string {
 	var buf [36]byte
-	return string(l.format(buf[:0], id))
+	return string(l.AppendFormat(buf[:0], id))
 }
 
 // AppendFormat appends the text form of id to dst and returns the extended
 // slice.
-func (l *Layout128) AppendFormat(dst []byte, id [16]byte) []byte { return l.format(dst, id) }
+func (l *Layout128) AppendFormat(dst []byte, id [16]byte) []byte {
+	if l.unmade("Format") != nil {
+		return dst
+	}
+	return l.format(dst, id)
+}
 
 // Split returns id as a score, its 48-bit Unix millisecond time part (exact
 // in a float64), and a suffix, its other 80 bits as 20 lowercase hex
@@ -89,6 +120,9 @@ func (l *Layout128) Split(id [16]byte) (score float64, suffix string, err error)
 // allocate when dst has room for 20 more bytes. On error it returns dst
 // unchanged.
 func (l *Layout128) AppendSplit(dst []byte, id [16]byte) (score float64, out []byte, err error) {
+	if err := l.unmade("Split"); err != nil {
+		return 0, dst, err
+	}
 	if l.valid != nil {
 		if detail := l.valid(id); detail != "" {
 			input := string(l.AppendFormat(nil, id))
@@ -112,6 +146,9 @@ func msOf(id [16]byte) uint64 {
 // hex digits; for UUIDv7, with ErrVersion, a suffix whose version or
 // variant bits are wrong.
 func (l *Layout128) Join(score float64, suffix string) ([16]byte, error) {
+	if err := l.unmade("Join"); err != nil {
+		return [16]byte{}, err
+	}
 	var id [16]byte
 	ms, detail, err := checkScore(score, maxTime128)
 	if err == nil {
@@ -155,6 +192,9 @@ func (l *Layout128) Time(id [16]byte) time.Time {
 // Score returns the score of IDs made at instant t: its Unix milliseconds,
 // rounded down. It refuses t before 1970 or after 2^48-1 ms with ErrRange.
 func (l *Layout128) Score(t time.Time) (float64, error) {
+	if err := l.unmade("Score"); err != nil {
+		return 0, err
+	}
 	if t.Before(time.Unix(0, 0)) || t.After(time.UnixMilli(maxTime128).Add(time.Millisecond-1)) {
 		return 0, inputError(l.name, "Score", t.Format(time.RFC3339Nano),
 			"out of range [1970-01-01T00:00:00Z, "+time.UnixMilli(maxTime128+1).UTC().Format(time.RFC3339Nano)+")", ErrRange)

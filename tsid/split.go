@@ -13,6 +13,9 @@ import (
 // Parts returns the time part (the top TimeBits bits of id) and the rest
 // bits. It refuses an id above Max with ErrRange.
 func (l *Layout) Parts(id uint64) (timePart, rest uint64, err error) {
+	if err := l.unmade("Parts"); err != nil {
+		return 0, 0, err
+	}
 	if id > l.max {
 		return 0, 0, l.idRangeError("Parts", id)
 	}
@@ -35,6 +38,9 @@ func (l *Layout) Split(id uint64) (score float64, suffix string, err error) {
 // allocate when dst has room for SuffixLen more bytes. On error it returns
 // dst unchanged.
 func (l *Layout) AppendSplit(dst []byte, id uint64) (score float64, out []byte, err error) {
+	if err := l.unmade("Split"); err != nil {
+		return 0, dst, err
+	}
 	if id > l.max {
 		return 0, dst, l.idRangeError("Split", id)
 	}
@@ -47,6 +53,9 @@ func (l *Layout) AppendSplit(dst []byte, id uint64) (score float64, out []byte, 
 // exactly SuffixLen lowercase hex digits; with ErrRange, a suffix above
 // 2^RestBits-1. It does not allocate unless it fails.
 func (l *Layout) Join(score float64, suffix string) (uint64, error) {
+	if err := l.unmade("Join"); err != nil {
+		return 0, err
+	}
 	t, detail, err := checkScore(score, l.maxTime)
 	if err == nil {
 		var rest uint64
@@ -94,6 +103,7 @@ func joinInput(score float64, suffix string) string {
 // the time part times Unit. It returns the zero time.Time for an id above
 // Max, which Parse and Split refuse.
 func (l *Layout) Time(id uint64) time.Time {
+	l = l.v()
 	if id > l.max {
 		return time.Time{}
 	}
@@ -106,6 +116,9 @@ func (l *Layout) Time(id uint64) time.Time {
 // Units elapsed since Epoch, rounded down. Use it for score ranges by time.
 // It refuses t before Epoch or past the last time part with ErrRange.
 func (l *Layout) Score(t time.Time) (float64, error) {
+	if err := l.unmade("Score"); err != nil {
+		return 0, err
+	}
 	p, err := l.timePart(t)
 	if err != nil {
 		return 0, inputError(l.name, "Score", t.Format(time.RFC3339Nano), err.Error(), ErrRange)
