@@ -60,10 +60,11 @@ type Board struct {
 // New returns a handle to the board named name on client, ranking by
 // layout. The board's descriptor (its layout, Strategy, Cap and
 // DenseRanks) is stored with it: New writes it when there is none, in one
-// round trip, and otherwise compares it with its own and refuses a
-// difference (ErrMismatch, naming the setting, stored and given), so that
-// no two handles ever write one board in two encodings. Use Open to build
-// a handle from the stored descriptor alone.
+// round trip (a sharded board's three, as Open makes), and otherwise
+// compares it with its own and refuses a difference (ErrMismatch, naming
+// the setting, stored and given), so that no two handles ever write one
+// board in two encodings. Use Open to build a handle from the stored
+// descriptor alone.
 //
 // A board is its descriptor: entries under the board's names with no
 // descriptor (keys left by something else, or whose meta HASH was
@@ -244,7 +245,8 @@ func (b *Board) expireArg() (string, error) {
 // Drop removes the whole board: entries, member data, rank indexes and its
 // descriptor, in one script (UNLINK: Redis frees the memory in the
 // background, so deleting a board of millions of entries does not block
-// the server); a sharded board, shard after shard, then its descriptor.
+// the server), after one read of its generation: two round trips; a
+// sharded board, shard after shard, then its descriptor.
 // It returns nil only once the board is gone: when a migration keeps
 // moving the board to other generations while it tries, it removes nothing
 // and returns an error wrapping ErrMigrating. Use Clear to empty a board

@@ -116,15 +116,19 @@
 //
 // Reads of a sharded board are exact: every answer, ranks included, is the
 // one a board of one hash tag holding the same entries gives (Percentile's
-// within its stated Error). Each read makes at most two round trips
-// whatever S, asking all shards at once (one pipelined batch per node):
-// Len, Top, Scan, Percentile and, near the top, Page and Between make
-// one; Get, Rank, Around, Among, a deep Page or Between make two. Each shard answers atomically, but a read across shards is not one
-// snapshot: during writes, ranks may count an entry twice or not at all
-// for an instant (an id never moves between shards); a read of a board at
-// rest, or of entries no write touches meanwhile, is exact. Dense ranks,
-// Group and SharedData are refused (ErrOptions), and so are Migrate
-// (ErrArgument: a sharded board keeps its layout) and NewGroup.
+// within its stated Error). Each read asks all shards at once (one
+// pipelined batch per node), in at most two round trips whatever S, three
+// for a key-suffix board's Get, Rank and Around: Len, Top, Scan,
+// Percentile and, near the top, Page and Between make one; Get, Rank,
+// Around, Among, a deep Page or Between make two, and a key-suffix
+// board's Get, Rank and Around one more, first, to find the id's member in
+// its shard's lookup. Each shard answers atomically, but a read across
+// shards is not one snapshot: during writes, ranks may count an entry
+// twice or not at all for an instant (an id never moves between shards);
+// a read of a board at rest, or of entries no write touches meanwhile, is
+// exact. Dense ranks, Group and SharedData are refused (ErrOptions), and
+// so are Migrate (ErrArgument: a sharded board keeps its layout) and
+// NewGroup.
 //
 // Percentile answers "top x%" in one round trip whatever S, from counts
 // the write scripts keep: each shard's HASH ...:hist counts its entries by
@@ -150,6 +154,12 @@
 //
 // Every write is one Lua script, one round trip: Submit (Replace, Best or
 // PerField operators), Remove, SetData, and the compare-and-set of Update.
+// On a sharded board, a write is one script on the id's shard, and
+// Submit reads the board-wide rank in a second round trip (see
+// Options.SkipWriteRank); Remove of ids on several shards runs one script
+// on each, atomic per shard only. A script that a server does not hold
+// (after a restart, a failover or SCRIPT FLUSH) costs the call that finds
+// it missing one more round trip: the EVAL that loads it.
 // The cap, the dense-rank index, member data and expiry are kept in the
 // same script. Every read answers from one snapshot: a read that asks for
 // nothing more than entries and ordinal ranks is one command (ZRANGE for

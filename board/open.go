@@ -15,7 +15,9 @@ import (
 // a board, a board of a group (named "group/name"), a sharded board, a
 // periodic window ("<name>:<label>", see Periodic; the handle keeps the
 // instant its keys expire) or an archive ("<name>:<label>:final"). It
-// makes one round trip, and one more per shard of a sharded board.
+// makes one round trip; for a sharded board three: the descriptor, then
+// its shards' (all at once), then the list of old shards that a Reshard
+// cut short left to retire (one HGET when there are none).
 //
 // opts gives the handle's own settings (MaxIDLen, UpdateAttempts,
 // SkipWriteRank, the Wait fields, Observer); the zero value means every

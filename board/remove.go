@@ -17,6 +17,11 @@ const maxRemove = 1000
 // atomic script, and returns how many were on the board. It refuses no ids
 // and more than 1000 (ErrArgument) and an invalid id (ErrArgument), removing
 // nothing. It waits for replicas as Submit does (Options.WaitReplicas).
+//
+// On a sharded board the ids of each shard go in one script on that
+// shard, all shards at once: each shard's removal is atomic, the whole is
+// not. An error may leave the ids of the shards that answered removed;
+// Remove again (removing an id not on the board changes nothing).
 func (b *Board) Remove(ctx context.Context, ids ...string) (int64, error) {
 	if err := b.unmade(); err != nil {
 		return 0, err

@@ -113,8 +113,10 @@ type Result struct {
 	Overtaken []string
 }
 
-// Submit writes one entry in one atomic step and one round trip, and
-// returns the stored entry, its rank and whether anything changed. The
+// Submit writes one entry in one atomic step and one round trip (on a
+// sharded board, a second one reads the entry's rank on the other shards,
+// unless Options.SkipWriteRank), and returns the stored entry, its rank
+// and whether anything changed. The
 // step is a script, or, for Replace and Best on a packed board that keeps
 // nothing beside its entries (no dense ranks, cap, member data or expiry),
 // Redis's own ZADD, ZSCORE and ZRANK in one MULTI/EXEC. Concurrent callers

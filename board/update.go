@@ -9,6 +9,7 @@ import (
 
 	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/internal/durable"
+	"github.com/tiebreak/tiebreak/internal/luascript"
 	"github.com/tiebreak/tiebreak/internal/observed"
 	"github.com/tiebreak/tiebreak/observe"
 )
@@ -146,15 +147,14 @@ type ManyResult struct {
 }
 
 // SubmitMany writes many entries in one pipelined round trip (at most
-// 100,000; more are all refused with ErrArgument, nothing sent),
-// each in its own atomic script: one EVALSHA each (a key-suffix board's
-// plain writes, Replace or Best with nothing else, up to 64 in one, made in
-// turn; a run of them and a run of others go one after the other, in
-// order), and an
-// EVAL for those a server answers NOSCRIPT (never SCRIPT LOAD, so it talks
-// only to the nodes of the board's keys). It returns one result per
-// submission, in order; an invalid submission gets its error without being
-// sent, and does not stop the others.
+// 100,000; more are all refused with ErrArgument, nothing sent), in
+// order, each in its own atomic script: one EVALSHA each (a key-suffix
+// board's plain writes, Replace or Best with nothing else, up to 64 in
+// one, made in turn); in a second round trip, those a server answered
+// NOSCRIPT go again, the first of each script as the EVAL that loads it
+// (never SCRIPT LOAD, so it talks only to the nodes of the board's keys).
+// It returns one result per submission, in order; an invalid submission
+// gets its error without being sent, and does not stop the others.
 //
 // With Options.WaitReplicas, one WAIT follows the pipeline, in the same
 // round trip; when fewer replicas acknowledged it, every submission
@@ -231,16 +231,14 @@ func (b *Board) submitAll(ctx context.Context, c rueidis.Client, plans []writePl
 	}
 }
 
-// submitMany sends the plans listed in todo with submit.lua or
-// submitlean.lua in
-// generation g, pipelined on client, writes their results to out, and
-// returns those that found the generation moved (errStale), to send
-// again.
+// submitMany sends the plans listed in todo in one pipelined round trip
+// and writes their results to out. Each run of plans that the same script
+// writes goes in order: submit.lua one plan a call, submitlean.lua (see
+// submitsLean) up to maxNativeBatch a call. It returns the plans that found
+// the board in another generation, to send again.
 func (b *Board) submitMany(ctx context.Context, client rueidis.Client, g *generation, plans []writePlan, todo []int, out []ManyResult) []int {
-	// Each run of plans that the same script writes goes pipelined, in
-	// order: submit.lua one plan a call, submitlean.lua (see submitsLean)
-	// up to maxNativeBatch a call.
-	var again []int
+	var calls []luascript.Call
+	var sent [][]int // the plans each call writes
 	for len(todo) > 0 {
 		lean := b.submitsLean(g, &plans[todo[0]])
 		run := 1
@@ -248,74 +246,83 @@ func (b *Board) submitMany(ctx context.Context, client rueidis.Client, g *genera
 			run++
 		}
 		if lean {
-			again = append(again, b.submitLeanMany(ctx, client, g, plans, todo[:run], out)...)
+			calls, sent = b.leanCalls(g, plans, todo[:run], calls, sent)
 		} else {
-			again = append(again, b.submitScriptMany(ctx, client, g, plans, todo[:run], out)...)
+			calls, sent = b.scriptCalls(g, plans, todo[:run], out, calls, sent)
 		}
 		todo = todo[run:]
+	}
+	if len(calls) == 0 {
+		return nil
+	}
+	var again []int
+	for j, r := range luascript.ExecEach(ctx, client, calls) {
+		if calls[j].Script == g.scripts.submitLean {
+			again = b.leanResults(plans, sent[j], r, out, again)
+			continue
+		}
+		i := sent[j][0]
+		res, _, err := b.finish(&plans[i], r)
+		out[i] = ManyResult{Result: res, Err: err}
+		if errors.Is(err, errStale) {
+			again = append(again, i)
+		}
 	}
 	return again
 }
 
-// submitScriptMany is submitMany of plans that submit.lua writes.
-func (b *Board) submitScriptMany(ctx context.Context, client rueidis.Client, g *generation, plans []writePlan, todo []int, out []ManyResult) []int {
-	execs := make([]rueidis.LuaExec, 0, len(todo))
-	sent := make([]int, 0, len(todo))
-	for _, i := range todo {
+// scriptCalls appends to calls a submit.lua call for each plan listed in
+// todo, and to sent its plan; a plan whose arguments fail gets its error
+// in out instead.
+func (b *Board) scriptCalls(g *generation, plans []writePlan, todo []int, out []ManyResult, calls []luascript.Call, sent [][]int) ([]luascript.Call, [][]int) {
+	for k, i := range todo {
 		args, err := b.scriptArgs(&plans[i])
 		if err != nil {
 			out[i].Err = err
 			continue
 		}
-		execs = append(execs, rueidis.LuaExec{Keys: b.scriptKeys(g, &plans[i]), Args: args})
-		sent = append(sent, i)
+		calls = append(calls, luascript.Call{Script: g.scripts.submit, Keys: b.scriptKeys(g, &plans[i]), Args: args})
+		sent = append(sent, todo[k:k+1])
 	}
-	if len(execs) == 0 {
-		return nil
-	}
-	var again []int
-	for j, r := range g.scripts.submit.ExecMany(ctx, client, execs...) {
-		res, _, err := b.finish(&plans[sent[j]], r)
-		out[sent[j]] = ManyResult{Result: res, Err: err}
-		if errors.Is(err, errStale) {
-			again = append(again, sent[j])
-		}
-	}
-	return again
+	return calls, sent
 }
 
-// submitLeanMany is submitMany of plans that submitlean.lua writes, up to
-// maxNativeBatch in a call.
-func (b *Board) submitLeanMany(ctx context.Context, client rueidis.Client, g *generation, plans []writePlan, todo []int, out []ManyResult) []int {
-	var execs []rueidis.LuaExec
+// leanCalls appends to calls the submitlean.lua calls of the plans listed
+// in todo, up to maxNativeBatch a call, and to sent the plans of each.
+func (b *Board) leanCalls(g *generation, plans []writePlan, todo []int, calls []luascript.Call, sent [][]int) ([]luascript.Call, [][]int) {
 	for from := 0; from < len(todo); from += maxNativeBatch {
-		args := make([]string, 0, 5*min(maxNativeBatch, len(todo)-from))
-		for _, i := range todo[from:min(from+maxNativeBatch, len(todo))] {
+		part := todo[from:min(from+maxNativeBatch, len(todo))]
+		args := make([]string, 0, 5*len(part))
+		for _, i := range part {
 			args = plans[i].appendLeanArgs(args)
 		}
-		execs = append(execs, rueidis.LuaExec{Keys: g.keys.lean(), Args: args})
+		calls = append(calls, luascript.Call{Script: g.scripts.submitLean, Keys: g.keys.lean(), Args: args})
+		sent = append(sent, part)
 	}
-	var again []int
-	for j, r := range g.scripts.submitLean.ExecMany(ctx, client, execs...) {
-		sent := todo[j*maxNativeBatch : min((j+1)*maxNativeBatch, len(todo))]
-		arr, err := r.ToArray()
-		var parts [][]rueidis.RedisMessage
+	return calls, sent
+}
+
+// leanResults writes to out the results of the plans listed in sent from
+// r, the reply of their submitlean.lua call, and returns again with those
+// that found the board in another generation appended.
+func (b *Board) leanResults(plans []writePlan, sent []int, r rueidis.RedisResult, out []ManyResult, again []int) []int {
+	arr, err := r.ToArray()
+	var parts [][]rueidis.RedisMessage
+	if err != nil {
+		err = b.scriptErr("submit", err)
+	} else {
+		parts, err = splitLean(arr, len(sent))
+	}
+	for k, i := range sent {
 		if err != nil {
-			err = b.scriptErr("submit", err)
-		} else {
-			parts, err = splitLean(arr, len(sent))
-		}
-		for k, i := range sent {
-			if err != nil {
-				out[i] = ManyResult{Err: err}
-				if errors.Is(err, errStale) {
-					again = append(again, i)
-				}
-				continue
+			out[i] = ManyResult{Err: err}
+			if errors.Is(err, errStale) {
+				again = append(again, i)
 			}
-			res, werr := b.leanResult(&plans[i], parts[k])
-			out[i] = ManyResult{Result: res, Err: werr}
+			continue
 		}
+		res, werr := b.leanResult(&plans[i], parts[k])
+		out[i] = ManyResult{Result: res, Err: werr}
 	}
 	return again
 }

@@ -12,7 +12,8 @@ import (
 // members' tiers, and the league's descriptor, partition after
 // partition. It is not one atomic step: stop writing to the league
 // first; a Drop cut short is finished by calling it again. Round trips:
-// per partition, two reads, one per cohort and one removal; then one.
+// per partition, one read, then one per season and two per cohort board
+// (board's Drop), then one removal; then one.
 // The results of writes remembered under request ids are forgotten and
 // left to expire, as board's Drop leaves them. Redis errors wrap ErrRedis.
 func (l *League) Drop(ctx context.Context) error {
