@@ -238,13 +238,7 @@ func (b *Board) sendLeanOn(ctx context.Context, client rueidis.Client, g *genera
 	for _, w := range ws {
 		args = w.appendLeanArgs(args)
 	}
-	arr, err := g.scripts.submitLean.Exec(ctx, client, g.keys.lean(), args).ToArray()
-	var parts [][]rueidis.RedisMessage
-	if err != nil {
-		err = b.scriptErr("submit", err)
-	} else {
-		parts, err = splitLean(arr, len(ws))
-	}
+	parts, err := b.leanParts(g.scripts.submitLean.Exec(ctx, client, g.keys.lean(), args), len(ws))
 	for i, w := range ws {
 		if err != nil {
 			w.err = err
@@ -252,6 +246,16 @@ func (b *Board) sendLeanOn(ctx context.Context, client rueidis.Client, g *genera
 			w.replies = parts[i]
 		}
 	}
+}
+
+// leanParts is each of n writes' part of r, the reply of their
+// submitlean.lua call (see splitLean), or the call's error.
+func (b *Board) leanParts(r rueidis.RedisResult, n int) ([][]rueidis.RedisMessage, error) {
+	arr, err := r.ToArray()
+	if err != nil {
+		return nil, b.scriptErr("submit", err)
+	}
+	return splitLean(arr, n)
 }
 
 // splitLean splits submitlean.lua's flat reply arr into each of its n

@@ -306,13 +306,7 @@ func (b *Board) leanCalls(g *generation, plans []writePlan, todo []int, calls []
 // r, the reply of their submitlean.lua call, and returns again with those
 // that found the board in another generation appended.
 func (b *Board) leanResults(plans []writePlan, sent []int, r rueidis.RedisResult, out []ManyResult, again []int) []int {
-	arr, err := r.ToArray()
-	var parts [][]rueidis.RedisMessage
-	if err != nil {
-		err = b.scriptErr("submit", err)
-	} else {
-		parts, err = splitLean(arr, len(sent))
-	}
+	parts, err := b.leanParts(r, len(sent))
 	for k, i := range sent {
 		if err != nil {
 			out[i] = ManyResult{Err: err}
