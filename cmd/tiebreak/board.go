@@ -40,7 +40,7 @@ func boardCommands() []*command {
 				r := boardReadFlags(fs, 11)
 				return func(ctx context.Context, e *env, a []string) error { return boardAround(ctx, e, a[0], a[1], r) }
 			}},
-		{name: "board hidden", args: []string{"NAME"}, help: "the members a board with hiding hides from others (board.Board.Hide), best first",
+		{name: "board hidden", args: []string{"NAME"}, help: "the members a board with hiding hides from others (board.Board.Hide), best first, with the entries their members see",
 			setup: func(fs *flag.FlagSet) runFunc {
 				group := fs.String("group", "", "the board's `group` (board.Options.Group), if it has one")
 				return func(ctx context.Context, e *env, a []string) error { return boardHidden(ctx, e, *group, a[0]) }
@@ -89,15 +89,21 @@ func boardReadFlags(fs *flag.FlagSet, n int) boardRead {
 // options returns the read options of the board's every rank kind and
 // its total, and member data if asked.
 func (r boardRead) options(b reader) []board.ReadOption {
-	kinds := []board.RankKind{board.Competition}
-	if b.Options().DenseRanks {
-		kinds = append(kinds, board.Dense)
-	}
-	opts := []board.ReadOption{board.WithRanks(kinds...), board.WithTotal()}
+	opts := []board.ReadOption{rankKinds(b), board.WithTotal()}
 	if *r.data {
 		opts = append(opts, board.WithData())
 	}
 	return opts
+}
+
+// rankKinds asks a read for the ranks the command shows: competition,
+// and dense where b keeps them.
+func rankKinds(b reader) board.ReadOption {
+	kinds := []board.RankKind{board.Competition}
+	if b.Options().DenseRanks {
+		kinds = append(kinds, board.Dense)
+	}
+	return board.WithRanks(kinds...)
 }
 
 func (r boardRead) checkN() error {
@@ -408,15 +414,18 @@ func boardEntrant(ctx context.Context, e *env, name, id string, r boardRead) err
 	return e.out.emit(out, t)
 }
 
-// hiddenOut is board hidden's answer in JSON.
+// hiddenOut is board hidden's answer in JSON: the ids, best first, and
+// their entries with the ranks their members see.
 type hiddenOut struct {
-	Board  string   `json:"board"`
-	Key    string   `json:"key"`
-	Hidden []string `json:"hidden"`
+	Board   string     `json:"board"`
+	Key     string     `json:"key"`
+	Hidden  []string   `json:"hidden"`
+	Entries []entryOut `json:"entries"`
 }
 
 // boardHidden lists the members a board hides (the sorted set h of its
-// generation, best first).
+// generation, best first), each with its entry as its member sees it
+// (board.AsSelf: the ranks it would have were it shown).
 func boardHidden(ctx context.Context, e *env, group, name string) error {
 	b, err := openBoard(ctx, e, group, name)
 	if err != nil {
@@ -429,12 +438,20 @@ func boardHidden(ctx context.Context, e *env, group, name string) error {
 	if err != nil {
 		return err
 	}
-	out := hiddenOut{Board: spelling(b), Key: hkey, Hidden: append([]string{}, ids...)}
-	t := &table{header: []string{"ID"}}
+	es := make([]board.Entry, 0, len(ids))
 	for _, id := range ids {
-		t.add(id)
+		en, err := b.Get(ctx, id, board.AsSelf(), rankKinds(b))
+		if errors.Is(err, board.ErrNotFound) { // shown or removed since
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		es = append(es, en)
 	}
-	t.note("%d hidden", len(out.Hidden))
+	t, entries := entriesTable(b, es, int64(len(ids)), false)
+	out := hiddenOut{Board: spelling(b), Key: hkey, Hidden: append([]string{}, ids...), Entries: entries.Entries}
+	t.note("%d hidden, listed with the ranks their members see (board.AsSelf)", len(out.Hidden))
 	return e.out.emit(out, t)
 }
 

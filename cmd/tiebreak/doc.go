@@ -19,7 +19,7 @@
 //	board around NAME ID [-n 11]          entries around it
 //	board scan NAME [--cursor C] [-n 100] a page, and the next page's cursor
 //	board watch NAME [-n 10] [--every 1s] the best entries, again each time they change
-//	board hidden NAME                     the members a board with hiding hides
+//	board hidden NAME                     the members a board with hiding hides, with their entries
 //	board entrant NAME ID                 what a tournament knows of a member
 //	timeline latest|oldest ROOM --layout L [-n 20]
 //	timeline before|after|around ROOM ID --layout L [-n 20]

@@ -72,8 +72,8 @@ func testTournament(t *testing.T, bin string) {
 	}
 }
 
-// board hidden lists the members a board hides, which board top leaves
-// out; board describe says the board hides; a board without hiding
+// board hidden lists the members a board hides, with the entries and
+// ranks their members see, which board top leaves out; board describe says the board hides; a board without hiding
 // refuses board hidden.
 func testHidden(t *testing.T, bin string) {
 	env := redistest.New(t)
@@ -95,7 +95,11 @@ func testHidden(t *testing.T, bin string) {
 	if _, err := b.Hide(ctx, "cyd", "ann"); err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff("ID\ncyd\nann\n\n2 hidden\n", c.ok("board", "hidden", b.Name())); diff != "" {
+	want := "RANK  COMPETITION  ID   points  time\n" +
+		"1     1            cyd  20      1\n" +
+		"2     2            ann  0       1\n" +
+		"\n2 hidden, listed with the ranks their members see (board.AsSelf)\n"
+	if diff := cmp.Diff(want, c.ok("board", "hidden", b.Name())); diff != "" {
 		t.Errorf("board hidden (-want +got):\n%s", diff)
 	}
 	if out := c.ok("board", "top", b.Name()); strings.Contains(out, "cyd") || !strings.Contains(out, "1 of 1 entries") {
