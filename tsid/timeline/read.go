@@ -49,6 +49,9 @@ type Window[ID any] struct {
 // reports an ID not in the timeline as ErrNotFound. Redis errors wrap
 // ErrRedis.
 func (tl *Timeline[ID]) Get(ctx context.Context, id ID) (Message[ID], error) {
+	if err := tl.unmade(); err != nil {
+		return Message[ID]{}, err
+	}
 	if tl.opts.Observer != nil {
 		return observed.Call(ctx, tl.opts.Observer, tl.op("Get", 0), errKinds, func(ctx context.Context) (Message[ID], error) { return tl.get(ctx, id) }, nil)
 	}
@@ -84,6 +87,9 @@ func (tl *Timeline[ID]) get(ctx context.Context, id ID) (Message[ID], error) {
 // older. It refuses n below 0 or above MaxPage (ErrPageSize). Redis errors
 // wrap ErrRedis.
 func (tl *Timeline[ID]) Latest(ctx context.Context, n int) (Page[ID], error) {
+	if err := tl.unmade(); err != nil {
+		return Page[ID]{}, err
+	}
 	if tl.opts.Observer != nil {
 		return observed.Call(ctx, tl.opts.Observer, tl.op("Latest", n), errKinds, func(ctx context.Context) (Page[ID], error) { return tl.latest(ctx, n) }, pageOutcome[ID])
 	}
@@ -105,6 +111,9 @@ func (tl *Timeline[ID]) latest(ctx context.Context, n int) (Page[ID], error) {
 // newer. It refuses n below 0 or above MaxPage (ErrPageSize). Redis errors
 // wrap ErrRedis.
 func (tl *Timeline[ID]) Oldest(ctx context.Context, n int) (Page[ID], error) {
+	if err := tl.unmade(); err != nil {
+		return Page[ID]{}, err
+	}
 	if tl.opts.Observer != nil {
 		return observed.Call(ctx, tl.opts.Observer, tl.op("Oldest", n), errKinds, func(ctx context.Context) (Page[ID], error) { return tl.oldest(ctx, n) }, pageOutcome[ID])
 	}
@@ -133,6 +142,9 @@ func (tl *Timeline[ID]) oldest(ctx context.Context, n int) (Page[ID], error) {
 // error) and n below 0 or above MaxPage (ErrPageSize). Redis errors wrap
 // ErrRedis.
 func (tl *Timeline[ID]) Before(ctx context.Context, cursor ID, n int) (Page[ID], error) {
+	if err := tl.unmade(); err != nil {
+		return Page[ID]{}, err
+	}
 	if tl.opts.Observer != nil {
 		return observed.Call(ctx, tl.opts.Observer, tl.op("Before", n), errKinds, func(ctx context.Context) (Page[ID], error) { return tl.before(ctx, cursor, n) }, pageOutcome[ID])
 	}
@@ -159,6 +171,9 @@ func (tl *Timeline[ID]) before(ctx context.Context, cursor ID, n int) (Page[ID],
 // whose ID is the zero ID itself (a layout's zero ID is a valid ID, which
 // Append takes). After refuses what Before refuses.
 func (tl *Timeline[ID]) After(ctx context.Context, cursor ID, n int) (Page[ID], error) {
+	if err := tl.unmade(); err != nil {
+		return Page[ID]{}, err
+	}
 	if tl.opts.Observer != nil {
 		return observed.Call(ctx, tl.opts.Observer, tl.op("After", n), errKinds, func(ctx context.Context) (Page[ID], error) { return tl.after(ctx, cursor, n) }, pageOutcome[ID])
 	}
@@ -191,6 +206,9 @@ func (tl *Timeline[ID]) after(ctx context.Context, cursor ID, n int) (Page[ID], 
 // stored, and the zero ID always works. n = 0 means DefaultPage. Around
 // refuses what Before refuses.
 func (tl *Timeline[ID]) Around(ctx context.Context, anchor ID, n int) (Window[ID], error) {
+	if err := tl.unmade(); err != nil {
+		return Window[ID]{}, err
+	}
 	if tl.opts.Observer != nil {
 		return observed.Call(ctx, tl.opts.Observer, tl.op("Around", n), errKinds, func(ctx context.Context) (Window[ID], error) { return tl.around(ctx, anchor, n) }, func(w Window[ID], o observe.Outcome) observe.Outcome { return observed.Count(len(w.Messages), o) })
 	}

@@ -25,7 +25,8 @@ import (
 // package documentation for the storage.
 //
 // A Timeline holds no state beyond its configuration and is safe for
-// concurrent use.
+// concurrent use. One not made by New (a zero value, or nil) refuses every
+// call that talks to Redis (ErrArgument).
 type Timeline[ID any] struct {
 	client  rueidis.Client
 	room    string
@@ -96,19 +97,44 @@ func isNil(v any) bool {
 }
 
 // Room returns the timeline's room.
-func (tl *Timeline[ID]) Room() string { return tl.room }
+func (tl *Timeline[ID]) Room() string { return tl.v().room }
 
 // Codec returns the layout of the timeline's IDs.
-func (tl *Timeline[ID]) Codec() Codec[ID] { return tl.codec }
+func (tl *Timeline[ID]) Codec() Codec[ID] { return tl.v().codec }
 
 // Strategy returns the timeline's storage strategy.
-func (tl *Timeline[ID]) Strategy() Strategy { return tl.opts.Strategy }
+func (tl *Timeline[ID]) Strategy() Strategy { return tl.v().opts.Strategy }
 
-// Key returns the timeline's Redis key, the sorted set tl:{room}:z.
-func (tl *Timeline[ID]) Key() string { return tl.keys[0] }
+// Key returns the timeline's Redis key, the sorted set tl:{room}:z ("" for
+// a Timeline not made by New).
+func (tl *Timeline[ID]) Key() string {
+	if tl.unmade() != nil {
+		return ""
+	}
+	return tl.keys[0]
+}
+
+// unmade refuses a Timeline not made by New (ErrArgument).
+func (tl *Timeline[ID]) unmade() error {
+	if tl == nil || tl.client == nil {
+		return fmt.Errorf("timeline: a Timeline not made by New (a zero value or nil): %w", ErrArgument)
+	}
+	return nil
+}
+
+// v returns tl, or a zero Timeline for nil.
+func (tl *Timeline[ID]) v() *Timeline[ID] {
+	if tl == nil {
+		return &Timeline[ID]{}
+	}
+	return tl
+}
 
 // Len returns the number of messages.
 func (tl *Timeline[ID]) Len(ctx context.Context) (int64, error) {
+	if err := tl.unmade(); err != nil {
+		return 0, err
+	}
 	if tl.opts.Observer != nil {
 		return observed.Call(ctx, tl.opts.Observer, tl.op("Len", 0), errKinds, func(ctx context.Context) (int64, error) { return tl.length(ctx) }, observed.Count[int64])
 	}
@@ -124,6 +150,9 @@ func (tl *Timeline[ID]) length(ctx context.Context) (int64, error) {
 // Drop deletes the whole timeline in one command (UNLINK: Redis frees the
 // memory in the background).
 func (tl *Timeline[ID]) Drop(ctx context.Context) error {
+	if err := tl.unmade(); err != nil {
+		return err
+	}
 	if tl.opts.Observer != nil {
 		return observed.Do(ctx, tl.opts.Observer, tl.op("Drop", 0), errKinds, func(ctx context.Context) error { return tl.drop(ctx) })
 	}

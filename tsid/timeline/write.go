@@ -41,6 +41,9 @@ const (
 // tsid.ErrVersion for a UUID that is not version 7) and an empty payload
 // or one over MaxPayload (ErrPayload). Redis errors wrap ErrRedis.
 func (tl *Timeline[ID]) Append(ctx context.Context, id ID, payload []byte) error {
+	if err := tl.unmade(); err != nil {
+		return err
+	}
 	if tl.opts.Observer != nil {
 		return observed.Do(ctx, tl.opts.Observer, tl.op("Append", 1), errKinds, func(ctx context.Context) error {
 			return tl.appendMsgs(ctx, "Append", []Message[ID]{{ID: id, Payload: payload}})
@@ -61,6 +64,9 @@ func (tl *Timeline[ID]) Append(ctx context.Context, id ID, payload []byte) error
 // Redis error some chunks may be stored and others not; appending again is
 // safe.
 func (tl *Timeline[ID]) AppendMany(ctx context.Context, msgs []Message[ID]) error {
+	if err := tl.unmade(); err != nil {
+		return err
+	}
 	if tl.opts.Observer != nil {
 		return observed.Do(ctx, tl.opts.Observer, tl.op("AppendMany", len(msgs)), errKinds, func(ctx context.Context) error { return tl.appendMsgs(ctx, "AppendMany", msgs) })
 	}
@@ -156,6 +162,9 @@ func element(op string, i int) string {
 // refuses (ErrID, wrapping the codec's error, naming its index: ids[i]).
 // Redis errors wrap ErrRedis.
 func (tl *Timeline[ID]) Remove(ctx context.Context, ids ...ID) (int64, error) {
+	if err := tl.unmade(); err != nil {
+		return 0, err
+	}
 	if tl.opts.Observer != nil {
 		return observed.Call(ctx, tl.opts.Observer, tl.op("Remove", len(ids)), errKinds, func(ctx context.Context) (int64, error) { return tl.remove(ctx, ids) }, observed.Count[int64])
 	}
@@ -193,6 +202,9 @@ func (tl *Timeline[ID]) remove(ctx context.Context, ids []ID) (int64, error) {
 // have gone quiet. Without retention options it does nothing and returns
 // 0.
 func (tl *Timeline[ID]) Trim(ctx context.Context) (int64, error) {
+	if err := tl.unmade(); err != nil {
+		return 0, err
+	}
 	if tl.opts.Observer != nil {
 		return observed.Call(ctx, tl.opts.Observer, tl.op("Trim", 0), errKinds, func(ctx context.Context) (int64, error) { return tl.trim(ctx) }, observed.Count[int64])
 	}
