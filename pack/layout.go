@@ -206,6 +206,15 @@ func (l *Layout) unmade() error {
 	return nil
 }
 
+// v returns l, or the zero Layout for nil, which the methods that return
+// no error answer for.
+func (l *Layout) v() *Layout {
+	if l == nil {
+		return &Layout{}
+	}
+	return l
+}
+
 // Len returns the number of fields: 0 for a Layout not made by NewLayout
 // or NewDigitLayout, whose Pack, Unpack, UnpackTo, UnpackScoreTo and Check
 // refuse it (ErrLayout).
@@ -216,16 +225,21 @@ func (l *Layout) Len() int {
 	return len(l.fields)
 }
 
-// Field returns field i, most significant first. It panics if i is out of
-// range, like a slice index.
-func (l *Layout) Field(i int) FieldInfo { return l.fields[i] }
+// Field returns field i, most significant first, or the zero FieldInfo
+// when i is not in [0, Len).
+func (l *Layout) Field(i int) FieldInfo {
+	if i < 0 || i >= l.Len() {
+		return FieldInfo{}
+	}
+	return l.fields[i]
+}
 
 // Fields returns a copy of the fields, most significant first.
-func (l *Layout) Fields() []FieldInfo { return append([]FieldInfo(nil), l.fields...) }
+func (l *Layout) Fields() []FieldInfo { return append([]FieldInfo(nil), l.v().fields...) }
 
 // Index returns the position of the named field, or -1.
 func (l *Layout) Index(name string) int {
-	for i, f := range l.fields {
+	for i, f := range l.v().fields {
 		if f.Name == name {
 			return i
 		}
@@ -234,17 +248,18 @@ func (l *Layout) Index(name string) int {
 }
 
 // Radix returns 2 for a bit-field layout and 10 for a digit layout.
-func (l *Layout) Radix() int { return int(l.radix) }
+func (l *Layout) Radix() int { return int(l.v().radix) }
 
 // Width returns the total width of the fields, in bits or digits.
-func (l *Layout) Width() int { return l.width }
+func (l *Layout) Width() int { return l.v().width }
 
 // MaxScore returns the largest score the layout can produce:
 // radix^Width-1, at most 2^53-1.
-func (l *Layout) MaxScore() uint64 { return l.max }
+func (l *Layout) MaxScore() uint64 { return l.v().max }
 
 // String describes the layout, e.g. "bits[points:23 paid:1 time:29/lower]".
 func (l *Layout) String() string {
+	l = l.v()
 	var b strings.Builder
 	b.WriteString(map[uint64]string{2: "bits[", 10: "digits["}[l.radix])
 	for i, f := range l.fields {
