@@ -68,6 +68,30 @@
 // call is sent again as EVAL, which caches the script there: no call ever
 // sends SCRIPT LOAD, so none waits on a node that does not hold the room.
 //
+// # Messages that land late
+//
+// A page holds every message stored when it is read, in ID order, and
+// paging by cursor never skips or repeats one of them. But an ID is made
+// by its writer before its append travels to Redis, so the appends of
+// several writers (or goroutines) land out of ID order: by a round trip
+// or so, more with clocks that differ between hosts. A message that lands
+// after a reader's cursor has passed its ID is not in that reader's later
+// pages. A client that tails a room with After therefore reads, on each
+// poll, from a little before the newest ID it has shown, and shows the
+// messages whose IDs it has not shown yet: for a 64-bit layout of
+// millisecond units,
+//
+//	tl, err := timeline.New(client, "general", tsid.TSID, timeline.Options{})
+//	var newest uint64                      // the newest ID shown
+//	overlap := 5 * time.Second             // longer than an append takes
+//	from := newest - min(newest, uint64(overlap.Milliseconds())<<tsid.TSID.RestBits())
+//	page, err := tl.After(ctx, from, 1000) // then show the IDs not shown yet
+//
+// with overlap above the longest time between making an ID and its append
+// being acknowledged (a few seconds). History read backwards with Before
+// is complete for IDs older than that. (A page's Next is its last ID; an
+// empty page's, the cursor it was read from.)
+//
 // # Around
 //
 // Around(ctx, anchor, n) reads n messages in total, oldest first, as
@@ -106,7 +130,9 @@
 // Every error wraps exactly one of the sentinels ErrOptions, ErrRoom,
 // ErrID, ErrPageSize, ErrPayload, ErrArgument, ErrNotFound, ErrRedis and
 // ErrReply, ErrArgument aside: ErrRoom, ErrID, ErrPageSize and ErrPayload
-// (bad input) wrap it too. Test for them with errors.Is. An ID the codec refuses is ErrID
+// (bad input) wrap it too; an error caused by the caller's context wraps
+// context.Canceled or context.DeadlineExceeded instead, and none of them.
+// Test for them with errors.Is. An ID the codec refuses is ErrID
 // and also wraps the codec's own error (tsid.ErrRange, tsid.ErrVersion,
 // ...). An error says "timeline: " once, names the room, the call and the
 // argument with its value and the range allowed:
@@ -120,8 +146,11 @@
 // On a Redis Cluster, a call that Redis refused without running it (TRYAGAIN
 // while the timeline's slot moves between masters, CLUSTERDOWN until a
 // replica takes over from a dead master, LOADING) is sent again, with waits
-// from 1 ms to 100 ms, within ctx and for 10 s at most. A connection error
-// is never sent again; its message says whether a write may have run. Every
-// call is safe to make again after such an error: Append and AppendMany (an
-// ID stored again keeps one message), Remove, Trim, Drop and every read.
+// from 1 ms to 100 ms, within ctx and for 10 s at most. After a connection
+// error a write is never sent again (its message says whether it may have
+// run), but a read is, by rueidis or by this package, until ctx ends: give
+// every call a deadline, or a read waits as long as the server is down
+// (docs/operating.md, "A server that is down"). Every call is safe to make
+// again after an error: Append and AppendMany (an ID stored again keeps
+// one message), Remove, Trim, Drop and every read.
 package timeline

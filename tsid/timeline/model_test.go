@@ -78,9 +78,10 @@ func (m *tlModel[ID]) newestFirst(lo, hi, n int) Page[ID] {
 
 func (m *tlModel[ID]) latest(n int) Page[ID] { return m.newestFirst(0, len(m.msgs), n) }
 
+// before and after give an empty page the cursor as its Next.
 func (m *tlModel[ID]) before(c ID, n int) Page[ID] {
 	i, _ := m.find(c)
-	return m.newestFirst(0, i, n)
+	return stayed(m.newestFirst(0, i, n), c)
 }
 
 func (m *tlModel[ID]) after(c ID, n int) Page[ID] {
@@ -88,7 +89,14 @@ func (m *tlModel[ID]) after(c ID, n int) Page[ID] {
 	if ok {
 		i++
 	}
-	return m.oldestFirst(i, n)
+	return stayed(m.oldestFirst(i, n), c)
+}
+
+func stayed[ID any](p Page[ID], c ID) Page[ID] {
+	if len(p.Messages) == 0 {
+		p.Next = c
+	}
+	return p
 }
 
 func (m *tlModel[ID]) oldest(n int) Page[ID] { return m.oldestFirst(0, n) }

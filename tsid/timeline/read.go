@@ -23,7 +23,10 @@ type Page[ID any] struct {
 	HasMore bool
 	// Next is the cursor of the next page in the same direction, the ID of
 	// the last message: pass it to Before (after Latest or Before) or to
-	// After (after Oldest or After). The zero ID when the page is empty.
+	// After (after Oldest or After). When the page is empty, the cursor it
+	// was read from (Before's or After's), so that a caller polling with
+	// each page's Next keeps its place; the zero ID for an empty Latest or
+	// Oldest (the timeline is empty).
 	Next ID
 }
 
@@ -158,10 +161,22 @@ func (tl *Timeline[ID]) before(ctx context.Context, cursor ID, n int) (Page[ID],
 		return Page[ID]{}, err
 	}
 	if tl.split {
-		return tl.splitPage(ctx, "Before", c, n, true)
+		return stay(cursor)(tl.splitPage(ctx, "Before", c, n, true))
 	}
 	cmd := tl.client.B().Zrange().Key(tl.keys[0]).Min(c.below()).Max("-").Bylex().Rev().Limit(0, int64(n)+1).Build()
-	return tl.page("Before", tl.client.Do(ctx, cmd), n, true)
+	return stay(cursor)(tl.page("Before", tl.client.Do(ctx, cmd), n, true))
+}
+
+// stay returns a function that gives an empty page read from cursor
+// (Before's or After's) the cursor as its Next, so that a caller polling
+// with each page's Next keeps its place.
+func stay[ID any](cursor ID) func(Page[ID], error) (Page[ID], error) {
+	return func(p Page[ID], err error) (Page[ID], error) {
+		if err == nil && len(p.Messages) == 0 {
+			p.Next = cursor
+		}
+		return p, err
+	}
 }
 
 // After returns the n messages just newer than cursor, oldest first, in
@@ -187,10 +202,10 @@ func (tl *Timeline[ID]) after(ctx context.Context, cursor ID, n int) (Page[ID], 
 		return Page[ID]{}, err
 	}
 	if tl.split {
-		return tl.splitPage(ctx, "After", c, n, false)
+		return stay(cursor)(tl.splitPage(ctx, "After", c, n, false))
 	}
 	cmd := tl.client.B().Zrange().Key(tl.keys[0]).Min(c.above()).Max("+").Bylex().Limit(0, int64(n)+1).Build()
-	return tl.page("After", tl.client.Do(ctx, cmd), n, true)
+	return stay(cursor)(tl.page("After", tl.client.Do(ctx, cmd), n, true))
 }
 
 // Around returns n messages around anchor, oldest first, in one round

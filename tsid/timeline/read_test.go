@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"testing"
+	"time"
 
 	gocmp "github.com/google/go-cmp/cmp"
 	"github.com/tiebreak/tiebreak/internal/redistest"
@@ -228,5 +229,83 @@ func checkZeroCursor[ID any](t *testing.T, tl *Timeline[ID], l textCodec[ID], id
 	want := []any{Page[ID]{}, ids[:2], true, ids[:2], false, true}
 	if diff := gocmp.Diff(want, got); diff != "" {
 		t.Errorf("%s: Before, After, Around the zero ID (-want +got):\n%s", l.Name(), diff)
+	}
+}
+
+// A caller tailing a room keeps each page's Next as its cursor: an empty
+// page read from a cursor gives that cursor back, so the next poll goes on
+// from there (not from the start), for After and Before alike.
+func TestEmptyPageKeepsCursor(t *testing.T) {
+	eachStrategy(t, func(t *testing.T, env *redistest.Env, s Strategy) {
+		ctx := context.Background()
+		tl := newTL(t, env.Client, env.Prefix+"_tail", tsid.TSID, Options{Strategy: s})
+		id := func(i uint64) uint64 { return uint64(9153062458+i)<<22 | i }
+		mustAppend(t, tl, Message[uint64]{ID: id(1), Payload: []byte("a")}, Message[uint64]{ID: id(2), Payload: []byte("b")})
+		p, err := tl.Oldest(ctx, 10)
+		if err != nil || p.Next != id(2) {
+			t.Fatalf("Oldest: Next %d, %v; want %d", p.Next, err, id(2))
+		}
+		cursor := p.Next
+		for poll := range 2 { // caught up: nothing new, twice
+			if p, err = tl.After(ctx, cursor, 10); err != nil || len(p.Messages) != 0 || p.Next != cursor {
+				t.Fatalf("poll %d, caught up: %d messages, Next %d, %v; want none and Next %d", poll, len(p.Messages), p.Next, err, cursor)
+			}
+			cursor = p.Next
+		}
+		mustAppend(t, tl, Message[uint64]{ID: id(3), Payload: []byte("c")})
+		if p, err = tl.After(ctx, cursor, 10); err != nil || !gocmp.Equal(idsOf(p.Messages), []uint64{id(3)}) {
+			t.Errorf("poll after a new message: %v, %v; want only %d", idsOf(p.Messages), err, id(3))
+		}
+		if p, err = tl.Before(ctx, id(1), 10); err != nil || len(p.Messages) != 0 || p.Next != id(1) {
+			t.Errorf("Before the oldest: %d messages, Next %d, %v; want none and Next %d", len(p.Messages), p.Next, err, id(1))
+		}
+	})
+}
+
+// The tail of docs/recipes.md and the package documentation: reading on
+// each poll from an overlap before the newest ID shown finds a message
+// whose append landed after a newer one's, which After from the newest
+// ID alone misses.
+func TestTailWithOverlapFindsLateAppends(t *testing.T) {
+	env := redistest.New(t)
+	ctx := t.Context()
+	tl := newTL(t, env.Client, env.Prefix+"_late", tsid.TSID, Options{})
+	gen, err := tsid.NewGenerator(tsid.GeneratorOptions{Node: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	early, _ := gen.Next() // made first, appended last
+	late, _ := gen.Next()
+	const overlap = 5 * time.Second
+	var newest uint64
+	shown := map[uint64]bool{}
+	poll := func() (got []uint64) {
+		from := newest - min(newest, uint64(overlap.Milliseconds())<<tsid.TSID.RestBits())
+		page, err := tl.After(ctx, from, 1000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range page.Messages {
+			if !shown[m.ID] {
+				shown[m.ID] = true
+				got = append(got, m.ID)
+			}
+			newest = max(newest, m.ID)
+		}
+		return got
+	}
+	mustAppend(t, tl, Message[uint64]{ID: late, Payload: []byte("b")})
+	if got := poll(); !gocmp.Equal(got, []uint64{late}) {
+		t.Fatalf("first poll: %v, want [%d]", got, late)
+	}
+	mustAppend(t, tl, Message[uint64]{ID: early, Payload: []byte("a")})
+	if p, _ := tl.After(ctx, newest, 10); len(p.Messages) != 0 {
+		t.Fatalf("After the newest ID shown finds %v: the late append is not behind it", idsOf(p.Messages))
+	}
+	if got := poll(); !gocmp.Equal(got, []uint64{early}) {
+		t.Errorf("poll after the late append: %v, want [%d]", got, early)
+	}
+	if got := poll(); len(got) != 0 {
+		t.Errorf("poll with nothing new: %v, want none", got)
 	}
 }
