@@ -265,13 +265,14 @@ func (b *Board) Drop(ctx context.Context) error {
 	if err := b.unmade(); err != nil {
 		return err
 	}
+	drop := b.drop
 	if b.sh != nil {
-		return b.sh.Drop(ctx)
+		drop = b.sh.Drop
 	}
 	if b.opts.Observer != nil {
-		return observed.Do(ctx, b.opts.Observer, b.op("Drop", 0), errKinds, b.drop)
+		return observed.Do(ctx, b.opts.Observer, b.op("Drop", 0), errKinds, drop)
 	}
-	return b.drop(ctx)
+	return drop(ctx)
 }
 
 func redisErr(op string, err error) error {

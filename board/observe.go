@@ -75,5 +75,6 @@ func manyOutcome(rs []ManyResult, o observe.Outcome) observe.Outcome {
 			o.Err, o.ErrKind = r.Err, observed.Kind(r.Err, errKinds)
 		}
 	}
-	return observed.Count(written, o)
+	o.Count, o.Has = int64(written), o.Has|observe.HasCount
+	return o
 }

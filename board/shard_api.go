@@ -32,7 +32,9 @@ func (sb *sharded) Get(ctx context.Context, id string, opts ...ReadOption) (Entr
 // best, as Get does. It refuses Dense (ErrArgument) and an unknown
 // kind (ErrArgument).
 func (sb *sharded) Rank(ctx context.Context, id string, kind RankKind) (int64, error) {
-	return observeView(ctx, sb, sb.op("Rank", 0), rankOutcome, func(ctx context.Context, v *shardView) (int64, error) { return v.Rank(ctx, id, kind) })
+	op := sb.op("Rank", 0)
+	op.Policy = kind.String()
+	return observeView(ctx, sb, op, rankOutcome, func(ctx context.Context, v *shardView) (int64, error) { return v.Rank(ctx, id, kind) })
 }
 
 // Top returns the best n entries of the whole board, in one round trip:
@@ -110,7 +112,9 @@ func (sb *sharded) Submit(ctx context.Context, s Submission) (Result, error) {
 // as Board.Update does (the entry fn sees carries its rank on its shard),
 // and returns the stored entry ranked as Submit ranks it.
 func (sb *sharded) Update(ctx context.Context, id string, fn updateFunc) (Result, error) {
-	return observeView(ctx, sb, sb.op("Update", 0), resultOutcome, func(ctx context.Context, v *shardView) (Result, error) { return v.Update(ctx, id, fn) })
+	var tries updateTries
+	out := func(r Result, o observe.Outcome) observe.Outcome { return tries.outcome(resultOutcome(r, o)) }
+	return observeView(ctx, sb, sb.op("Update", 0), out, func(ctx context.Context, v *shardView) (Result, error) { return v.Update(ctx, id, fn, &tries) })
 }
 
 // Remove removes ids, each in one atomic script on its shard (all shards

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/internal/observed"
 	"github.com/tiebreak/tiebreak/internal/redisretry"
 )
 
@@ -76,10 +77,16 @@ func (b *Board) Reshard(ctx context.Context, shards int, o MigrateOptions) (*Boa
 	if len(o.Defaults) > 0 {
 		return nil, fmt.Errorf("board: %s: Reshard: MigrateOptions.Defaults: a resharding keeps the layout: %w", b.label(), ErrArgument)
 	}
-	if _, err := b.sh.Reshard(ctx, shards, o); err != nil {
-		return nil, err
+	run := func(ctx context.Context) (*Board, error) {
+		if _, err := b.sh.Reshard(ctx, shards, o); err != nil {
+			return nil, err
+		}
+		return b, nil
 	}
-	return b, nil
+	if b.opts.Observer != nil {
+		return observed.Call(ctx, b.opts.Observer, b.op("Reshard", shards), errKinds, run, nil)
+	}
+	return run(ctx)
 }
 
 // Reshard is Board.Reshard.

@@ -41,10 +41,10 @@ func (sb *shardView) rankWrite(ctx context.Context, owner *Board, res *Result) e
 	return nil
 }
 
-// Update is sharded.Update on this view.
-func (sb *shardView) Update(ctx context.Context, id string, fn updateFunc) (Result, error) {
+// Update is sharded.Update on this view, counting its rounds in tries.
+func (sb *shardView) Update(ctx context.Context, id string, fn updateFunc, tries *updateTries) (Result, error) {
 	owner := sb.shards[shardOf(id, len(sb.shards))]
-	res, err := owner.Update(ctx, id, fn)
+	res, err := owner.update(ctx, id, fn, tries)
 	if err != nil {
 		return res, err
 	}

@@ -81,7 +81,8 @@ func (b *Board) readView(ctx context.Context, v View, opts []ReadOption) (List, 
 // even if unchanged, so the caller knows the list is current again.
 //
 // Each interval costs one read of the view (see Top, Around and Among for
-// their round trips and Redis cost); opts are the reads' options. Each
+// their round trips and Redis cost), which Options.Observer is told of as
+// that read; opts are the reads' options. Each
 // list deliver is given is its own, to keep or change, even on a handle
 // with CacheTop, whose reads share theirs. Watch
 // returns when ctx ends (with ctx's error), when deliver returns an

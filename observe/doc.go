@@ -14,6 +14,15 @@
 // A handle without one (the default) does nothing more than check that
 // its Observer is nil: no allocation, no time measured.
 //
+// Start and End run on the caller's goroutine, in the call: a Start that
+// blocks holds the call up (no context bounds it: it runs before any
+// Redis call), and a panic in either reaches the caller, after the
+// operation ran when End panics (a write is then stored, its result
+// lost). An Observer must return promptly and not panic. Board.Watch is
+// not one operation: each of its reads is reported as the read it is
+// (board.Top, board.Around, board.Among), the last one, which its
+// context ended, with the context's error.
+//
 // The module github.com/tiebreak/tiebreak/tiebreakotel implements Observer with
 // OpenTelemetry's API (spans and metrics); it is a module of its own, so
 // that a program that does not use it carries no OpenTelemetry module.

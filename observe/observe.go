@@ -25,8 +25,8 @@ type Span interface {
 // Op describes an operation as it starts. Fields that do not apply to it
 // are zero.
 type Op struct {
-	// Package is the package of the handle: "board", "timeline",
-	// "decimalmap" or "ratelimit".
+	// Package is the package of the handle: "board", "league",
+	// "timeline", "decimalmap" or "ratelimit".
 	Package string
 
 	// Name is the operation: the method's name ("Submit", "Top",
@@ -70,8 +70,11 @@ type Outcome struct {
 	Err error
 
 	// ErrKind names the package's sentinel error that Err wraps,
-	// qualified by the package ("board.ErrMismatch"); "" when Err is nil
-	// or wraps none of them (an UpdateFunc's own error, say).
+	// qualified by the package ("board.ErrMismatch"), or
+	// "context.Canceled" or "context.DeadlineExceeded" for an error of
+	// the caller's context (which wraps no sentinel: the caller ended the
+	// call, Redis did not fail it); "" when Err is nil or none of these
+	// (an UpdateFunc's own error, say).
 	ErrKind string
 
 	// Has says which of the fields below are set.

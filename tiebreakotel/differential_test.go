@@ -1,6 +1,7 @@
 package tiebreakotel_test
 
 import (
+	"context"
 	"errors"
 	"math/rand/v2"
 	"testing"
@@ -36,12 +37,19 @@ var boardKinds = []struct {
 	{board.ErrReply, "board.ErrReply"},
 }
 
-// boardKind is the error.type of err: its sentinel's name, or _OTHER.
+// boardKind is the error.type of err: its sentinel's name, the context's
+// error's, or _OTHER.
 func boardKind(err error) string {
 	for _, k := range boardKinds {
 		if errors.Is(err, k.err) {
 			return k.name
 		}
+	}
+	switch {
+	case errors.Is(err, context.Canceled):
+		return "context.Canceled"
+	case errors.Is(err, context.DeadlineExceeded):
+		return "context.DeadlineExceeded"
 	}
 	return "_OTHER"
 }

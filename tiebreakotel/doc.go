@@ -38,7 +38,10 @@
 //	tiebreak.update.attempts, tiebreak.update.conflicts
 //	                       an Update's rounds and lost compare-and-sets
 //	error.type             the sentinel the error wraps, qualified by its
-//	                       package ("board.ErrMismatch"), or "_OTHER"
+//	                       package ("board.ErrMismatch"), or
+//	                       "context.Canceled" or "context.DeadlineExceeded"
+//	                       when the caller's context ended the call, or
+//	                       "_OTHER"
 //
 // A failed operation also gets the status Error with the error's text and
 // an exception event (span.RecordError).

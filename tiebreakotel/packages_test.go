@@ -67,7 +67,11 @@ func checkCalls(t *testing.T, r *rig, object string, calls []call) {
 		case c.kind == "" && len(cmds) == 0:
 			t.Errorf("call %d (%s): no command span under it", i, c.name)
 		}
-		if count >= 0 && got["tiebreak.count"] != attribute.Int64Value(count) {
+		_, counted := got["tiebreak.count"]
+		switch {
+		case c.kind != "" && counted: // a failed call's result counts nothing
+			t.Errorf("call %d (%s) failed (%s) with tiebreak.count %q, want none", i, c.name, c.kind, got["tiebreak.count"].Emit())
+		case c.kind == "" && count >= 0 && got["tiebreak.count"] != attribute.Int64Value(count):
 			t.Errorf("call %d (%s): tiebreak.count %q, want %d", i, c.name, got["tiebreak.count"].Emit(), count)
 		}
 	}

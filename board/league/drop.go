@@ -21,7 +21,7 @@ func (l *League) Drop(ctx context.Context) error {
 		return err
 	}
 	if o := l.opts.Board.Observer; o != nil {
-		return observed.Do(ctx, o, (&Season{l: l}).op("Drop"), errKinds, l.drop)
+		return observed.Do(ctx, o, l.op("Drop"), errKinds, l.drop)
 	}
 	return l.drop(ctx)
 }

@@ -8,6 +8,8 @@ import (
 	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/board"
 	"github.com/tiebreak/tiebreak/internal/clip"
+	"github.com/tiebreak/tiebreak/internal/observed"
+	"github.com/tiebreak/tiebreak/observe"
 )
 
 // Cohort returns the member id's cohort of the season: one HGET, one
@@ -19,6 +21,14 @@ func (s *Season) Cohort(ctx context.Context, id string) (Cohort, error) {
 	if err := s.unmade(); err != nil {
 		return Cohort{}, err
 	}
+	if o := s.l.opts.Board.Observer; o != nil {
+		return observed.Call(ctx, o, s.op("Cohort"), errKinds, func(ctx context.Context) (Cohort, error) { return s.cohort(ctx, id) }, nil)
+	}
+	return s.cohort(ctx, id)
+}
+
+// cohort is Cohort.
+func (s *Season) cohort(ctx context.Context, id string) (Cohort, error) {
 	if err := s.l.checkID("Cohort", id); err != nil {
 		return Cohort{}, err
 	}
@@ -41,6 +51,14 @@ func (s *Season) Cohorts(ctx context.Context, tier string) ([]Cohort, error) {
 	if err := s.unmade(); err != nil {
 		return nil, err
 	}
+	if o := s.l.opts.Board.Observer; o != nil {
+		return observed.Call(ctx, o, s.op("Cohorts"), errKinds, func(ctx context.Context) ([]Cohort, error) { return s.cohorts(ctx, tier) }, func(cs []Cohort, o observe.Outcome) observe.Outcome { return observed.Count(len(cs), o) })
+	}
+	return s.cohorts(ctx, tier)
+}
+
+// cohorts is Cohorts.
+func (s *Season) cohorts(ctx context.Context, tier string) ([]Cohort, error) {
 	t := s.l.tierIndex(tier)
 	if t == 0 {
 		return nil, fmt.Errorf("league: Cohorts: tier %q is not one of %q: %w", tier, s.l.opts.Tiers, ErrArgument)
@@ -87,6 +105,14 @@ func (l *League) Tier(ctx context.Context, id string) (string, error) {
 	if err := l.unmade(); err != nil {
 		return "", err
 	}
+	if o := l.opts.Board.Observer; o != nil {
+		return observed.Call(ctx, o, l.op("Tier"), errKinds, func(ctx context.Context) (string, error) { return l.tier(ctx, id) }, nil)
+	}
+	return l.tier(ctx, id)
+}
+
+// tier is Tier.
+func (l *League) tier(ctx context.Context, id string) (string, error) {
 	if err := l.checkID("Tier", id); err != nil {
 		return "", err
 	}
@@ -121,6 +147,14 @@ func (l *League) History(ctx context.Context, id string) ([]Placement, error) {
 	if err := l.unmade(); err != nil {
 		return nil, err
 	}
+	if o := l.opts.Board.Observer; o != nil {
+		return observed.Call(ctx, o, l.op("History"), errKinds, func(ctx context.Context) ([]Placement, error) { return l.history(ctx, id) }, func(ps []Placement, o observe.Outcome) observe.Outcome { return observed.Count(len(ps), o) })
+	}
+	return l.history(ctx, id)
+}
+
+// history is History.
+func (l *League) history(ctx context.Context, id string) ([]Placement, error) {
 	if err := l.checkID("History", id); err != nil {
 		return nil, err
 	}

@@ -59,13 +59,34 @@ func (s *Season) Submit(ctx context.Context, sub board.Submission) (Result, erro
 		return Result{}, err
 	}
 	if o := s.l.opts.Board.Observer; o != nil {
-		return observed.Call(ctx, o, s.op("Submit"), errKinds, func(ctx context.Context) (Result, error) { return s.submit(ctx, sub) }, nil)
+		return observed.Call(ctx, o, s.op("Submit"), errKinds, func(ctx context.Context) (Result, error) { return s.submit(ctx, sub) }, resultOutcome)
 	}
 	return s.submit(ctx, sub)
 }
 
+// op describes the operation name of the season: its object the
+// league's name and the season's label.
 func (s *Season) op(name string) observe.Op {
-	return observe.Op{Package: "league", Name: name, Object: s.l.name + ":" + s.w.Label, Strategy: s.l.opts.Board.Strategy.String()}
+	o := s.l.op(name)
+	o.Object += ":" + s.w.Label
+	return o
+}
+
+// op describes the operation name of the league.
+func (l *League) op(name string) observe.Op {
+	return observe.Op{Package: "league", Name: name, Object: l.name, Strategy: l.opts.Board.Strategy.String()}
+}
+
+// resultOutcome reports a submission's stored rank, change and trim, as
+// board's Submit reports them: when it succeeded, or was applied but not
+// replicated.
+func resultOutcome(r Result, o observe.Outcome) observe.Outcome {
+	if o.Err != nil && !errors.Is(o.Err, board.ErrNotReplicated) {
+		return o
+	}
+	o.Rank, o.Changed, o.Trimmed = r.Entry.Rank, r.Changed, r.Trimmed
+	o.Has |= observe.HasRank | observe.HasChanged | observe.HasTrimmed
+	return o
 }
 
 func (s *Season) submit(ctx context.Context, sub board.Submission) (Result, error) {

@@ -18,6 +18,7 @@ import (
 	"context"
 	"errors"
 
+	"github.com/tiebreak/tiebreak/internal/durable"
 	"github.com/tiebreak/tiebreak/observe"
 )
 
@@ -28,9 +29,10 @@ type Sentinel struct {
 	Name string
 }
 
-// Kind returns the name of the first of sentinels that err wraps, "" when
-// err is nil or wraps none. List the more specific sentinels first (one
-// that wraps another before it).
+// Kind returns the name of the first of sentinels that err wraps, else
+// "context.Canceled" or "context.DeadlineExceeded" for an error of the
+// caller's context, "" when err is nil or none of these. List the more
+// specific sentinels first (one that wraps another before it).
 func Kind(err error, sentinels []Sentinel) string {
 	if err == nil {
 		return ""
@@ -39,6 +41,12 @@ func Kind(err error, sentinels []Sentinel) string {
 		if errors.Is(err, s.Err) {
 			return s.Name
 		}
+	}
+	switch {
+	case errors.Is(err, context.Canceled):
+		return "context.Canceled"
+	case errors.Is(err, context.DeadlineExceeded):
+		return "context.DeadlineExceeded"
 	}
 	return ""
 }
@@ -69,8 +77,13 @@ func Do(ctx context.Context, o observe.Observer, op observe.Op, sentinels []Sent
 	return err
 }
 
-// Count is an out for Call that reports n as the outcome's Count.
+// Count is an out for Call that reports n as the outcome's Count: when
+// the call succeeded, or was applied but not replicated (a failed call's
+// result counts nothing).
 func Count[N int | int64](n N, o observe.Outcome) observe.Outcome {
+	if o.Err != nil && !errors.Is(o.Err, durable.ErrNotReplicated) {
+		return o
+	}
 	o.Count, o.Has = int64(n), o.Has|observe.HasCount
 	return o
 }

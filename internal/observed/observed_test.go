@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/tiebreak/tiebreak/internal/durable"
 	"github.com/tiebreak/tiebreak/observe"
 )
 
@@ -15,7 +16,8 @@ var (
 	errInner = errors.New("inner")
 )
 
-// TestKind: the first sentinel err wraps names it; none, "".
+// TestKind: the first sentinel err wraps names it; else an error of the
+// caller's context its own kind; none, "".
 func TestKind(t *testing.T) {
 	sentinels := []Sentinel{{errOuter, "p.ErrOuter"}, {errInner, "p.ErrInner"}}
 	both := fmt.Errorf("x: %w: %w", errInner, errOuter)
@@ -27,6 +29,9 @@ func TestKind(t *testing.T) {
 		{errors.New("other"), ""},
 		{fmt.Errorf("wrapped: %w", errInner), "p.ErrInner"},
 		{both, "p.ErrOuter"},
+		{fmt.Errorf("read: %w", context.Canceled), "context.Canceled"},
+		{fmt.Errorf("read: %w", context.DeadlineExceeded), "context.DeadlineExceeded"},
+		{fmt.Errorf("%w: %w", errInner, context.Canceled), "p.ErrInner"},
 	} {
 		if got := Kind(c.err, sentinels); got != c.want {
 			t.Errorf("Kind(%v) = %q, want %q", c.err, got, c.want)
@@ -62,7 +67,10 @@ func TestCallAndDo(t *testing.T) {
 			t.Error("the call did not get the context Start returned")
 		}
 		return 42, failure
-	}, Count[int64])
+	}, func(n int64, o observe.Outcome) observe.Outcome { // sees the result of a failed call too
+		o.Count, o.Has = n, observe.HasCount
+		return o
+	})
 	if v != 42 || err != failure {
 		t.Errorf("Call returned %d, %v; want 42, %v", v, err, failure)
 	}
@@ -84,5 +92,23 @@ func TestCallAndDo(t *testing.T) {
 	}
 	if diff := cmp.Diff([]observe.Op{op, op}, r.ops); diff != "" {
 		t.Errorf("ops (-want +got):\n%s", diff)
+	}
+}
+
+// TestCount: a count is reported for a call that succeeded, or was applied
+// but not replicated; a failed call's result counts nothing.
+func TestCount(t *testing.T) {
+	for _, c := range []struct {
+		err  error
+		want observe.Outcome
+	}{
+		{nil, observe.Outcome{Has: observe.HasCount, Count: 7}},
+		{errInner, observe.Outcome{Err: errInner}},
+		{durable.ErrNotReplicated, observe.Outcome{Err: durable.ErrNotReplicated, Has: observe.HasCount, Count: 7}},
+	} {
+		got := Count(7, observe.Outcome{Err: c.err})
+		if diff := cmp.Diff(c.want, got, cmp.Comparer(func(a, b error) bool { return a == b })); diff != "" {
+			t.Errorf("Count(7) with error %v (-want +got):\n%s", c.err, diff)
+		}
 	}
 }
