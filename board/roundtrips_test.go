@@ -65,7 +65,7 @@ func TestDocumentedRoundTrips(t *testing.T) {
 					return err
 				}},
 				{"SubmitMany", 1, func(b *Board) error {
-					for _, r := range b.SubmitMany(ctx, []Submission{{ID: "b", Values: []float64{3, 0, 0}}, {ID: "b", Values: []float64{4, 0, 0}, Data: []byte("x")}, {ID: "c", Values: []float64{5, 0, 0}}}) {
+					for _, r := range b.SubmitMany(ctx, []Submission{{ID: "b", Values: []float64{3, 0, 0}}, {ID: "c", Values: []float64{4, 0, 0}, Data: []byte("x")}, {ID: "d", Values: []float64{5, 0, 0}}}) {
 						if r.Err != nil {
 							return r.Err
 						}

@@ -8,12 +8,12 @@ import (
 	"github.com/tiebreak/tiebreak/internal/redistest"
 )
 
-// SubmitMany sends every submission in one round trip, whatever scripts
+// SubmitMany sends its submissions in one round trip, whatever scripts
 // they need: on a key-suffix board, runs of plain writes (submitlean.lua,
 // batched) alternate with writes that carry data (submit.lua, one a
-// call), and the whole goes in one pipeline, in order. Each result, and
-// the board after, are those of the same submissions made one at a time
-// with Submit.
+// call), in one pipeline, in order, while no id is written by both
+// scripts. Each result, and the board after, are those of the same
+// submissions made one at a time with Submit.
 func TestSubmitManyOneRoundTrip(t *testing.T) {
 	env := redistest.New(t)
 	ctx := t.Context()
@@ -29,8 +29,8 @@ func TestSubmitManyOneRoundTrip(t *testing.T) {
 				if i%4 == 1 {
 					s.Policy = Replace
 				}
-				if i%3 == 2 {
-					s.Data = []byte(fmt.Sprint("d", i))
+				if i%3 == 2 { // ids of their own: see TestSubmitManyOrderAcrossScripts
+					s.ID, s.Data = fmt.Sprint("d", i%4), []byte(fmt.Sprint("d", i))
 				}
 				subs = append(subs, s)
 			}
@@ -58,5 +58,39 @@ func TestSubmitManyOneRoundTrip(t *testing.T) {
 				t.Errorf("after SubmitMany the board holds %+v; after the same Submits, %+v", a.Entries, b.Entries)
 			}
 		})
+	}
+}
+
+// The writes of one id go in order even when a server holds one of the
+// scripts SubmitMany sends and not the other: a run that writes again an
+// id that another script wrote in the same batch waits for that round
+// trip, since a server answers NOSCRIPT to the calls of the script it
+// lacks and runs the others first. Here the server holds submitlean.lua
+// only, and Replace writes of one id alternate between the scripts: the
+// last one stands.
+func TestSubmitManyOrderAcrossScripts(t *testing.T) {
+	env := redistest.New(t)
+	ctx := t.Context()
+	b := newBoard(t, env.Client, env.Prefix, "order", testLayout(t), Options{Strategy: KeySuffix})
+	subs := []Submission{
+		{ID: "a", Values: []float64{1, 0, 1}, Data: []byte("first")},
+		{ID: "a", Values: []float64{2, 0, 1}},
+		{ID: "a", Values: []float64{3, 0, 1}, Data: []byte("third")},
+		{ID: "a", Values: []float64{4, 0, 1}},
+	}
+	for round := range 3 {
+		if err := env.Client.Do(ctx, env.Client.B().ScriptFlush().Build()).Error(); err != nil {
+			t.Fatal(err)
+		}
+		mustSubmit(t, b, Submission{ID: "w", Values: []float64{1, 0, 0}}) // loads submitlean.lua alone
+		for i, r := range b.SubmitMany(ctx, subs) {
+			if r.Err != nil {
+				t.Fatalf("round %d, submission %d: %v", round, i, r.Err)
+			}
+		}
+		e, err := b.Get(ctx, "a", WithData())
+		if err != nil || e.Values[0] != 4 || string(e.Data) != "third" {
+			t.Errorf("round %d: a holds %v with data %q (%v), want the last write's 4 and the last data, third", round, e.Values, e.Data, err)
+		}
 	}
 }

@@ -153,6 +153,10 @@ type ManyResult struct {
 // one, made in turn); in a second round trip, those a server answered
 // NOSCRIPT go again, the first of each script as the EVAL that loads it
 // (never SCRIPT LOAD, so it talks only to the nodes of the board's keys).
+// On a key-suffix board, an id written by a plain write and by another in
+// the same call (one with Data, say) costs a round trip more, before the
+// write that changes script, so that the writes of one id stay in order
+// even on a server that holds one of the two scripts only.
 // It returns one result per submission, in order; an invalid submission
 // gets its error without being sent, and does not stop the others.
 //
@@ -231,19 +235,40 @@ func (b *Board) submitAll(ctx context.Context, c rueidis.Client, plans []writePl
 	}
 }
 
-// submitMany sends the plans listed in todo in one pipelined round trip
-// and writes their results to out. Each run of plans that the same script
-// writes goes in order: submit.lua one plan a call, submitlean.lua (see
-// submitsLean) up to maxNativeBatch a call. It returns the plans that found
-// the board in another generation, to send again.
+// submitMany sends the plans listed in todo, pipelined, and writes their
+// results to out. Each run of plans that the same script writes goes in
+// order: submit.lua one plan a call, submitlean.lua (see submitsLean) up
+// to maxNativeBatch a call. The runs go in one round trip, unless an id
+// written by one script is written again by the other: a server that
+// holds one script and not the other (NOSCRIPT) runs the calls of the one
+// it holds first, so such a run waits for the round trip before it. It
+// returns the plans that found the board in another generation, to send
+// again.
 func (b *Board) submitMany(ctx context.Context, client rueidis.Client, g *generation, plans []writePlan, todo []int, out []ManyResult) []int {
 	var calls []luascript.Call
-	var sent [][]int // the plans each call writes
+	var sent [][]int                        // the plans each call writes
+	round := map[string]*luascript.Script{} // the script of each id sent in this round trip
+	var again []int
 	for len(todo) > 0 {
 		lean := b.submitsLean(g, &plans[todo[0]])
 		run := 1
 		for run < len(todo) && b.submitsLean(g, &plans[todo[run]]) == lean {
 			run++
+		}
+		script := g.scripts.submit
+		if lean {
+			script = g.scripts.submitLean
+		}
+		for _, i := range todo[:run] {
+			if s, ok := round[plans[i].id]; ok && s != script {
+				again = b.sendCalls(ctx, client, g, plans, calls, sent, out, again)
+				calls, sent = calls[:0], sent[:0]
+				clear(round)
+				break
+			}
+		}
+		for _, i := range todo[:run] {
+			round[plans[i].id] = script
 		}
 		if lean {
 			calls, sent = b.leanCalls(g, plans, todo[:run], calls, sent)
@@ -252,10 +277,16 @@ func (b *Board) submitMany(ctx context.Context, client rueidis.Client, g *genera
 		}
 		todo = todo[run:]
 	}
+	return b.sendCalls(ctx, client, g, plans, calls, sent, out, again)
+}
+
+// sendCalls sends calls in one pipelined round trip, writes the results
+// of the plans each writes (sent) to out, and returns again with those
+// that found the board in another generation appended.
+func (b *Board) sendCalls(ctx context.Context, client rueidis.Client, g *generation, plans []writePlan, calls []luascript.Call, sent [][]int, out []ManyResult, again []int) []int {
 	if len(calls) == 0 {
-		return nil
+		return again
 	}
-	var again []int
 	for j, r := range luascript.ExecEach(ctx, client, calls) {
 		if calls[j].Script == g.scripts.submitLean {
 			again = b.leanResults(plans, sent[j], r, out, again)
