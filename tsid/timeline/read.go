@@ -80,7 +80,7 @@ func (tl *Timeline[ID]) get(ctx context.Context, id ID) (Message[ID], error) {
 		return Message[ID]{}, err
 	}
 	if len(members) == 0 {
-		return Message[ID]{}, fmt.Errorf("timeline: room %s: Get: id %s: %w", clip.Quote(tl.room), idText(id), ErrNotFound)
+		return Message[ID]{}, fmt.Errorf("timeline: room %s: Get: id %s: %w", clip.Quote(tl.room), tl.idText(id), ErrNotFound)
 	}
 	return tl.decode(members[0])
 }
@@ -321,9 +321,13 @@ func flag(m rueidis.RedisMessage) bool {
 	return err == nil && n == 1
 }
 
-// idText is id in an error: a 64-bit ID in decimal, a 128-bit one in hex
-// (the layouts' own text needs the layout, which a Codec need not give).
-func idText[ID any](id ID) string {
+// idText is id in an error: in the codec's text form when it has one
+// (every tsid layout's Format), else a 64-bit ID in decimal, a 128-bit one
+// in hex.
+func (tl *Timeline[ID]) idText(id ID) string {
+	if f, ok := tl.codec.(interface{ Format(ID) string }); ok {
+		return f.Format(id)
+	}
 	if b, ok := any(id).([16]byte); ok {
 		return fmt.Sprintf("%x", b)
 	}

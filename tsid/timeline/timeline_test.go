@@ -226,8 +226,8 @@ func TestGetRemoveDrop(t *testing.T) {
 		}
 		_, err := tl.Get(ctx, id)
 		checkErr(t, "Get after Remove", err, ErrNotFound)
-		if want := fmt.Sprintf("Get: id %x: ", id); err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("Get after Remove: %v, want the ID in the error (%q)", err, want)
+		if want := "Get: id " + tsid.ULID.Format(id) + ": "; err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Get after Remove: %v, want the ID in its layout's text in the error (%q)", err, want)
 		}
 		mustAppend(t, tl, Message[[16]byte]{id, []byte("v3")})
 		if err := tl.Drop(ctx); err != nil {
