@@ -63,6 +63,17 @@ func listOutcome(l List, o observe.Outcome) observe.Outcome {
 	return observed.Count(len(l.Entries), o)
 }
 
+// removedOutcome reports how many ids a Remove removed: on a sharded
+// board a Remove that failed on some shards has removed the ids of the
+// others, and returns how many with its error.
+func removedOutcome(n int64, o observe.Outcome) observe.Outcome {
+	if o.Err != nil && n == 0 {
+		return o
+	}
+	o.Count, o.Has = n, o.Has|observe.HasCount
+	return o
+}
+
 // manyOutcome reports how many submissions were written and, as the
 // call's error, the first submission's error.
 func manyOutcome(rs []ManyResult, o observe.Outcome) observe.Outcome {

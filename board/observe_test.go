@@ -100,3 +100,19 @@ func TestShardedObserved(t *testing.T) {
 	}
 	one("Drop", func() error { return b.Drop(ctx) })
 }
+
+// A Remove that failed reports how many ids it removed all the same when
+// it removed some (a sharded board's other shards), and no count when it
+// removed none.
+func TestRemovedOutcome(t *testing.T) {
+	failed := observe.Outcome{Err: ErrRedis}
+	if o := removedOutcome(3, failed); o.Has&observe.HasCount == 0 || o.Count != 3 {
+		t.Errorf("a Remove that failed after removing 3: %+v, want count 3", o)
+	}
+	if o := removedOutcome(0, failed); o.Has&observe.HasCount != 0 {
+		t.Errorf("a Remove that failed, removing nothing: %+v, want no count", o)
+	}
+	if o := removedOutcome(0, observe.Outcome{}); o.Has&observe.HasCount == 0 {
+		t.Errorf("a Remove of ids not on the board: %+v, want count 0", o)
+	}
+}

@@ -30,7 +30,7 @@ func (b *Board) Remove(ctx context.Context, ids ...string) (int64, error) {
 		return b.sh.Remove(ctx, ids...)
 	}
 	if b.opts.Observer != nil {
-		return observed.Call(ctx, b.opts.Observer, b.op("Remove", len(ids)), errKinds, func(ctx context.Context) (int64, error) { return b.remove(ctx, ids) }, observed.Count[int64])
+		return observed.Call(ctx, b.opts.Observer, b.op("Remove", len(ids)), errKinds, func(ctx context.Context) (int64, error) { return b.remove(ctx, ids) }, removedOutcome)
 	}
 	return b.remove(ctx, ids)
 }

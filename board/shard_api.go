@@ -123,7 +123,7 @@ func (sb *sharded) Update(ctx context.Context, id string, fn updateFunc) (Result
 // several shards is atomic per shard, not as a whole: on an error, the
 // shards that answered have removed their ids.
 func (sb *sharded) Remove(ctx context.Context, ids ...string) (int64, error) {
-	return observeView(ctx, sb, sb.op("Remove", len(ids)), observed.Count[int64], func(ctx context.Context, v *shardView) (int64, error) { return v.Remove(ctx, ids...) })
+	return observeView(ctx, sb, sb.op("Remove", len(ids)), removedOutcome, func(ctx context.Context, v *shardView) (int64, error) { return v.Remove(ctx, ids...) })
 }
 
 // SetData sets the member data of id on its shard, as Board.SetData does.
