@@ -96,7 +96,10 @@ type Call struct {
 // different nodes (rueidis sends each node its part at once), and returns
 // their results in order. The calls Redis answered NOSCRIPT did not run:
 // they are sent again as ExecMany sends them. Like ExecMany, it never
-// sends a call that ran again.
+// sends a call that ran again. So when a server holds some of the scripts
+// and not others, the calls of those it holds run first: a caller that
+// needs two calls on one key made in order sends them in one ExecEach only
+// when they run the same script.
 func ExecEach(ctx context.Context, c rueidis.Client, calls []Call) []rueidis.RedisResult {
 	if len(calls) == 1 {
 		k := calls[0]
