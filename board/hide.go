@@ -18,7 +18,11 @@ const maxHide = 10_000
 // Around, Between, Scan, Among, Get, Rank, Len, every rank kind) behaves
 // exactly as if it were absent, in the same O(log N); Get with AsSelf
 // shows it to itself with the ranks it would have. An archive of a
-// window leaves hidden entries out. Remove removes a hidden entry too.
+// window leaves hidden entries out. The hiding is the entry's: Remove
+// (and Clear, Drop) removes a hidden entry with its hiding, so that the
+// member's next write makes an entry that others see. To reset a hidden
+// member's score and keep it hidden, write its new values (Replace) while
+// it is hidden; or Hide it again after its next write.
 //
 // One atomic script, one round trip; it returns how many of ids it hid
 // (ids hidden already, or not on the board, do not count). It refuses a

@@ -17,6 +17,8 @@ const maxRemove = 1000
 // atomic script, and returns how many were on the board. It refuses no ids
 // and more than 1000 (ErrArgument) and an invalid id (ErrArgument), removing
 // nothing. It waits for replicas as Submit does (Options.WaitReplicas).
+// A hidden entry (Options.Hiding) goes with its hiding: the member's next
+// write is seen by others (see Hide).
 //
 // On a sharded board the ids of each shard go in one script on that
 // shard, all shards at once: each shard's removal is atomic, the whole is

@@ -166,6 +166,9 @@ func boardArchive(ctx context.Context, e *env, a archiveArgs) error {
 			return err
 		}
 	}
+	if err := refuseOwned(ctx, e, r, "board archive", "a league's cohort boards are its own"); err != nil {
+		return err
+	}
 	group, name := r.group, strings.TrimSuffix(strings.TrimSuffix(r.name, ":final"), ":"+a.label)
 	opts := r.b.Options()
 	p, err := board.NewPeriodic(e.client, name, r.b.Layout(), period, 0, opts)

@@ -260,6 +260,9 @@ func sumShards(objs []*object) {
 		ob.Size = 0
 		var missing []string
 		for _, name := range ob.shards {
+			if s := byName[name]; s != nil {
+				s.Detail += fmt.Sprintf(", a shard of %s (write through it)", shellQuote(ob.Name))
+			}
 			if s := byName[name]; s != nil && (s.Size < 0 || ob.Size < 0) {
 				ob.Size = -1 // a shard's size is unknown: so is the board's
 			} else if s != nil {

@@ -59,6 +59,7 @@ func TestCommand(t *testing.T) {
 		{"tournament", testTournament},
 		{"league", testLeague},
 		{"hidden", testHidden},
+		{"owned", testOwned},
 	} {
 		t.Run(g.name, func(t *testing.T) { g.fn(t, bin) })
 	}

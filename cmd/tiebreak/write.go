@@ -258,6 +258,13 @@ func boardRemove(ctx context.Context, e *env, group string, args []string) error
 	if err != nil {
 		return err
 	}
+	owner, err := ownerOf(ctx, e, r.group, r.name)
+	if err != nil {
+		return err
+	}
+	if strings.HasPrefix(owner, "a shard") {
+		return fmt.Errorf("board %s is %s: remove the ids through it", r.arg, owner)
+	}
 	ids := args[1:]
 	data := true
 	opts := boardRead{data: &data}.options(r.b)
@@ -281,6 +288,9 @@ func boardRemove(ctx context.Context, e *env, group string, args []string) error
 	}
 	t, out := entriesTable(r.b, l.Entries, 0, true)
 	noteHidden(t, "", hidden)
+	if owner != "" {
+		t.note("board %s is %s: the members removed keep their placements in the league", r.arg, owner)
+	}
 	c := changeOut{Command: "board remove", Object: r.arg, Keys: keys, Count: int64(len(l.Entries)), Affected: entryIDs(l.Entries), Entries: out.Entries}
 	g := globalsOf(e)
 	if !g.dryRun {
@@ -469,6 +479,7 @@ func noteHidden(t *table, on string, ids []string) {
 		where = " on " + on
 	}
 	t.note("hidden%s (Options.Hiding), listed with the ranks their members see: %s", where, strings.Join(quoted, ", "))
+	t.note("removing a hidden entry removes its hiding: the member's next write shows it to others (board.Board.Hide it again then)")
 }
 
 // shownEntries reads the best min(n, count) entries of b, with every
@@ -516,6 +527,9 @@ func boardEmpty(ctx context.Context, e *env, arg, command string, entriesOnly bo
 	if err != nil {
 		return err
 	}
+	if err := refuseOwned(ctx, e, r, command, "drop or clear its owner instead (tiebreak league drop, tiebreak board drop)"); err != nil {
+		return err
+	}
 	if entriesOnly {
 		if err := refuseMoving(ctx, e, r, command); err != nil {
 			return err
@@ -539,7 +553,7 @@ func boardEmpty(ctx context.Context, e *env, arg, command string, entriesOnly bo
 		return err
 	}
 	if len(hidden) > 0 {
-		t.note("and %s it hides, not listed (board hidden lists them)", count(int64(len(hidden)), "entries"))
+		t.note("and %s it hides, not listed (board hidden lists them): with their entries go their hidings, so their members' next writes show them to others", count(int64(len(hidden)), "entries"))
 	}
 	n = c.Count
 	g := globalsOf(e)
@@ -584,6 +598,52 @@ func storedLen(ctx context.Context, e *env, r *boardRef) (int64, error) {
 // refuseMoving refuses, as Board.Clear does, a board that is migrating
 // or resharding: its dry run too, so that it does not announce a change
 // the command would then refuse.
+// ownerOf says what owns board name of group, "" when nothing does: the
+// sharded board of which it is a shard (current, a resharding's target, or
+// retired), or the league of which it is a cohort board (its group is a
+// league's partition, which holds the key league).
+func ownerOf(ctx context.Context, e *env, group, name string) (string, error) {
+	if group != "" {
+		i := strings.LastIndex(group, "~")
+		if i <= 0 {
+			return "", nil
+		}
+		key := "tb:{" + group + "}:league"
+		found, err := e.client.Do(ctx, e.client.B().Exists().Key(key).Build()).AsInt64()
+		if err != nil {
+			return "", fmt.Errorf("EXISTS %s: %w", key, err)
+		}
+		if found == 0 {
+			return "", nil
+		}
+		return fmt.Sprintf("a cohort board of league %s (partition %s)", shellQuote(group[:i]), group[i+1:]), nil
+	}
+	i := strings.LastIndex(name, "~")
+	if i <= 0 {
+		return "", nil
+	}
+	parent := name[:i]
+	meta := boardMetaKey("", parent)
+	m, err := e.client.Do(ctx, e.client.B().Hgetall().Key(meta).Build()).AsStrMap()
+	if err != nil {
+		return "", fmt.Errorf("HGETALL %s: %w", meta, err)
+	}
+	if !slices.Contains(shardNames(m), name) {
+		return "", nil
+	}
+	return fmt.Sprintf("a shard of sharded board %s", shellQuote(parent)), nil
+}
+
+// refuseOwned refuses command on a board that a sharded board or a league
+// owns (see ownerOf): it would change a part of them behind their back.
+func refuseOwned(ctx context.Context, e *env, r *boardRef, command, instead string) error {
+	owner, err := ownerOf(ctx, e, r.group, r.name)
+	if err != nil || owner == "" {
+		return err
+	}
+	return fmt.Errorf("board %s is %s: %s would change it behind its owner's back; %s", r.arg, owner, command, instead)
+}
+
 func refuseMoving(ctx context.Context, e *env, r *boardRef, command string) error {
 	_, m, err := readBoardMeta(ctx, e, r.group, r.name)
 	if err != nil {

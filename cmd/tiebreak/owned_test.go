@@ -1,0 +1,69 @@
+package main
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/tiebreak/tiebreak/board"
+	"github.com/tiebreak/tiebreak/board/league"
+	"github.com/tiebreak/tiebreak/internal/redistest"
+	"github.com/tiebreak/tiebreak/pack"
+)
+
+// A shard of a sharded board and a league's cohort board are not the
+// command's to empty, drop or archive on their own: it refuses, naming
+// the owner, and changes nothing. Removing ids from a shard is refused too
+// (the sharded board removes them); from a cohort board it goes on, and
+// the dry run says the members keep their placements.
+func testOwned(t *testing.T, bin string) {
+	env := redistest.New(t)
+	c := newCLI(t, bin, env)
+	ctx := t.Context()
+	sname := env.Prefix + "_owner"
+	seedArena(t, ctx, env.Client, sname, board.Options{Shards: 2})
+	l, err := pack.NewLayout(pack.Field{Name: "xp", Width: 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	origin := time.Date(2026, 11, 2, 0, 0, 0, 0, time.UTC)
+	lname := env.Prefix + "_lg"
+	lg, err := league.New(ctx, env.Client, lname, l, board.Weekly(time.UTC).From(origin), league.Options{Tiers: []string{"bronze", "silver"}, CohortSize: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := lg.At(origin).Submit(ctx, board.Submission{ID: "ann", Values: []float64{10}}); err != nil {
+		t.Fatal(err)
+	}
+	cohort := lname + "~0/2026-W45:bronze:1"
+	before := dumpKeys(t, env, env.Prefix+"*")
+	for _, args := range [][]string{
+		{"board", "drop", shardOf(t, c, sname), "--yes"},
+		{"board", "clear", shardOf(t, c, sname), "--yes"},
+		{"board", "remove", shardOf(t, c, sname), "ann", "--yes"},
+		{"board", "drop", cohort, "--yes"},
+		{"board", "clear", cohort, "--yes"},
+	} {
+		c.fails(exitFailure, []string{"is a "}, args...)
+	}
+	if out := c.ok("board", "remove", cohort, "ann", "--dry-run"); !strings.Contains(out, "is a cohort board of league") || !strings.Contains(out, "keep their placements") {
+		t.Errorf("board remove --dry-run of a cohort board does not name its league:\n%s", out)
+	}
+	if diff := cmp.Diff(before, dumpKeys(t, env, env.Prefix+"*")); diff != "" {
+		t.Errorf("refused commands changed keys (-before +after):\n%s", diff)
+	}
+}
+
+// shardOf is the name of sharded board name's first shard, as board list
+// shows it.
+func shardOf(t *testing.T, c *cli, name string) string {
+	t.Helper()
+	for _, line := range strings.Split(c.ok("list", "--prefix", name), "\n") {
+		if f := strings.Fields(line); len(f) > 1 && strings.HasPrefix(f[1], name+"~") {
+			return f[1]
+		}
+	}
+	t.Fatalf("list --prefix %s shows no shard:\n%s", name, c.ok("list", "--prefix", name))
+	return ""
+}
