@@ -134,6 +134,9 @@ func openBoard(ctx context.Context, e *env, group, name string) (reader, error) 
 			return nil, err
 		}
 		b, err := board.Open(ctx, e.client, name, board.Options{})
+		if errors.Is(err, board.ErrMigrating) {
+			return nil, retiredShard(ctx, e, "", name, err)
+		}
 		return openedBoard(name, b, err)
 	}
 	if err := checkName("group", group); err != nil {
@@ -241,7 +244,21 @@ func readBoard[T any](ctx context.Context, e *env, name, id string, r boardRead,
 	if errors.Is(err, board.ErrNotFound) {
 		return nil, zero, notOnBoard(ctx, b, name, id)
 	}
+	if errors.Is(err, board.ErrMigrating) {
+		return nil, zero, retiredShard(ctx, e, *r.group, name, err)
+	}
 	return b, v, err
+}
+
+// retiredShard explains err, a read of board name of group refused as
+// moving, when the board is a shard a resharding retired: it holds
+// nothing.
+func retiredShard(ctx context.Context, e *env, group, name string, err error) error {
+	_, m, merr := readBoardMeta(ctx, e, group, name)
+	if merr != nil || m[metaState] != "retired" {
+		return err
+	}
+	return fmt.Errorf("board %s is a shard that a resharding retired: it holds nothing (its entries moved to its sharded board's new shards, which list shows; it goes when that board is dropped); read the sharded board instead", shellQuote(name))
 }
 
 // notOnBoard is the error of a read of id that b does not show: hidden

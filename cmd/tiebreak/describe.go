@@ -277,6 +277,9 @@ func metaInt(key, field, s string) (int64, error) {
 // countEntries fills in the entries of the board and of its migration's
 // target, in one round trip.
 func countEntries(ctx context.Context, c rueidis.Client, d *description) error {
+	if d.State == "retired" { // a shard a resharding left: its keys are tombstones, it holds nothing
+		return nil
+	}
 	if d.Descriptor.Shards > 0 {
 		sb, err := board.Open(ctx, c, d.Name, board.Options{})
 		if err == nil {
@@ -295,11 +298,15 @@ func countEntries(ctx context.Context, c rueidis.Client, d *description) error {
 		cmds = append(cmds, c.B().Hlen().Key(strings.TrimSuffix(d.Key, "meta")+"a").Build())
 		counts = append(counts, d.Entrants)
 	}
+	names := make([]string, len(cmds)) // before DoMulti, which may recycle cmds
+	for i, cmd := range cmds {
+		names[i] = strings.Join(cmd.Commands(), " ")
+	}
 	rs := c.DoMulti(ctx, cmds...)
 	for i, n := range counts {
 		var err error
 		if *n, err = rs[i].AsInt64(); err != nil {
-			return fmt.Errorf("%s: %w", strings.Join(cmds[i].Commands(), " "), err)
+			return fmt.Errorf("%s: %w", names[i], err)
 		}
 	}
 	return nil

@@ -60,6 +60,7 @@ func TestCommand(t *testing.T) {
 		{"league", testLeague},
 		{"hidden", testHidden},
 		{"owned", testOwned},
+		{"retired", testRetiredShard},
 	} {
 		t.Run(g.name, func(t *testing.T) { g.fn(t, bin) })
 	}

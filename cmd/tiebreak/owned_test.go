@@ -67,3 +67,25 @@ func shardOf(t *testing.T, c *cli, name string) string {
 	t.Fatalf("list --prefix %s shows no shard:\n%s", name, c.ok("list", "--prefix", name))
 	return ""
 }
+
+// A shard a resharding retired holds nothing: board describe says so,
+// and a read or a drop of it says what it is rather than that a migration
+// is under way.
+func testRetiredShard(t *testing.T, bin string) {
+	env := redistest.New(t)
+	c := newCLI(t, bin, env)
+	ctx := t.Context()
+	name := env.Prefix + "_resharded"
+	b := seedArena(t, ctx, env.Client, name, board.Options{Shards: 2})
+	old := shardOf(t, c, name)
+	if _, err := b.Reshard(ctx, 3, board.MigrateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	var d description
+	c.json(&d, "board", "describe", old)
+	if d.State != "retired" || d.Entries != 0 {
+		t.Errorf("board describe of a retired shard: state %q, %d entries; want retired, 0", d.State, d.Entries)
+	}
+	c.fails(exitFailure, []string{"a shard that a resharding retired"}, "board", "top", old)
+	c.fails(exitFailure, []string{"a shard that a resharding retired"}, "board", "drop", old, "--yes")
+}
