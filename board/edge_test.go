@@ -100,7 +100,8 @@ func TestMalformedCursors(t *testing.T) {
 }
 
 // A dense index that lacks an entry's tuple (its keys removed) says so
-// instead of failing inside the script.
+// instead of failing inside the script: a reply Redis should not have
+// given (ErrReply), not the caller's mistake.
 func TestDenseIndexMissing(t *testing.T) {
 	env := redistest.New(t)
 	dense := newBoard(t, env.Client, env.Prefix, "mm", testLayout(t), Options{DenseRanks: true})
@@ -109,8 +110,8 @@ func TestDenseIndexMissing(t *testing.T) {
 	if err := env.Client.Do(t.Context(), env.Client.B().Del().Key(k.v, k.c).Build()).Error(); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := dense.Rank(context.Background(), "x", Dense); !errors.Is(err, errDenseDisabled) {
-		t.Errorf("err = %v, want errDenseDisabled", err)
+	if _, err := dense.Rank(context.Background(), "x", Dense); !errors.Is(err, errDenseMissing) || !errors.Is(err, ErrReply) || errors.Is(err, ErrArgument) {
+		t.Errorf("err = %v, want errDenseMissing, an ErrReply and no ErrArgument", err)
 	}
 }
 

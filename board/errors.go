@@ -86,6 +86,11 @@ var (
 	errDenseDisabled = errs.Invalid("no dense ranks: the board's Options.DenseRanks is false")
 )
 
+// errDenseMissing reports a dense index (Options.DenseRanks) that lacks
+// an entry's tuple: the board's keys were written other than by this
+// package. Not the caller's mistake: it wraps ErrReply.
+var errDenseMissing = fmt.Errorf("the dense index lacks an entry's tuple (entries written other than through this package: Remove them and write them again, or Clear the board): %w", ErrReply)
+
 // errExpired reports a write to a periodic board whose window, with its
 // retention, has already expired: the write would be deleted at once.
 var errExpired = errs.Invalid("window expired")

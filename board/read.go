@@ -297,7 +297,7 @@ func parseRanks(comp, dense string) (int64, int64, error) {
 }
 
 // errNoDense reports a dense index that lacks an entry's tuple.
-var errNoDense = fmt.Errorf("board: the dense index lacks an entry: %w", errDenseDisabled)
+var errNoDense = fmt.Errorf("board: %w", errDenseMissing)
 
 func (b *Board) kindCode(kind RankKind) (string, error) {
 	switch kind {

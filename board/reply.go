@@ -112,7 +112,7 @@ func (b *Board) refusal(op, text string) error {
 	case strings.HasPrefix(text, "TBFENCED"):
 		return fmt.Errorf("board: %s: %s: %w", op, b.label(), errFenced)
 	case strings.HasPrefix(text, "TBNODENSE"):
-		return fmt.Errorf("board: %s: the dense index lacks this entry: %w", op, errDenseDisabled)
+		return fmt.Errorf("board: %s: %w", op, errDenseMissing)
 	}
 	return nil
 }

@@ -61,6 +61,7 @@ func TestCommand(t *testing.T) {
 		{"hidden", testHidden},
 		{"owned", testOwned},
 		{"retired", testRetiredShard},
+		{"damaged", testDamagedDense},
 	} {
 		t.Run(g.name, func(t *testing.T) { g.fn(t, bin) })
 	}

@@ -89,3 +89,25 @@ func testRetiredShard(t *testing.T, bin string) {
 	c.fails(exitFailure, []string{"a shard that a resharding retired"}, "board", "top", old)
 	c.fails(exitFailure, []string{"a shard that a resharding retired"}, "board", "drop", old, "--yes")
 }
+
+// An entry written into a dense board's keys by hand, which its dense
+// index lacks, fails a read of its dense rank (as board remove's preview
+// makes), but board remove still previews it (without dense ranks, saying
+// why) and removes it, which repairs the board.
+func testDamagedDense(t *testing.T, bin string) {
+	env := redistest.New(t)
+	c := newCLI(t, bin, env)
+	ctx := t.Context()
+	name := env.Prefix + "_damaged"
+	seedArena(t, ctx, env.Client, name, board.Options{DenseRanks: true})
+	if err := env.Client.Do(ctx, env.Client.B().Zadd().Key("tb:{"+name+"}:z").ScoreMember().ScoreMember(-12345, "byhand").Build()).Error(); err != nil {
+		t.Fatal(err)
+	}
+	if out := c.ok("board", "remove", name, "byhand", "--dry-run"); !strings.Contains(out, "byhand") || !strings.Contains(out, "DENSE shows 0") {
+		t.Errorf("board remove --dry-run of an entry the dense index lacks:\n%s", out)
+	}
+	c.ok("board", "remove", name, "byhand", "--yes")
+	if out := c.ok("board", "top", name); strings.Contains(out, "byhand") {
+		t.Errorf("board top after the removal:\n%s", out)
+	}
+}

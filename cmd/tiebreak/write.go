@@ -269,6 +269,14 @@ func boardRemove(ctx context.Context, e *env, group string, args []string) error
 	data := true
 	opts := boardRead{data: &data}.options(r.b)
 	l, err := r.b.Among(ctx, ids, opts...)
+	damaged := false
+	if errors.Is(err, board.ErrReply) && r.b.Options().DenseRanks {
+		// The dense index lacks some entry's tuple (keys written by hand):
+		// Remove repairs it; the preview goes without dense ranks.
+		opts = []board.ReadOption{board.WithRanks(board.Competition), board.WithTotal(), board.WithData()}
+		l, err = r.b.Among(ctx, ids, opts...)
+		damaged = err == nil
+	}
 	if err != nil {
 		return err
 	}
@@ -288,6 +296,9 @@ func boardRemove(ctx context.Context, e *env, group string, args []string) error
 	}
 	t, out := entriesTable(r.b, l.Entries, 0, true)
 	noteHidden(t, "", hidden)
+	if damaged {
+		t.note("DENSE shows 0: the board's dense index lacks some entry's tuple (keys written other than through the library); removing the entries repairs it")
+	}
 	if owner != "" {
 		t.note("board %s is %s: the members removed keep their placements in the league", r.arg, owner)
 	}
