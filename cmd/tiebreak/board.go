@@ -394,7 +394,11 @@ func boardScan(ctx context.Context, e *env, name, cursor string, r boardRead) er
 	hasMore := p.Next != ""
 	out.HasMore, out.Next = &hasMore, p.Next
 	if p.Next != "" {
-		t.note("next page: tiebreak board scan %s --cursor %s -n %d", shellQuote(name), p.Next, *r.n)
+		if strings.HasPrefix(name, "-") { // would read as a flag: after "--"
+			t.note("next page: tiebreak board scan --cursor %s -n %d -- %s", p.Next, *r.n, shellQuote(name))
+		} else {
+			t.note("next page: tiebreak board scan %s --cursor %s -n %d", shellQuote(name), p.Next, *r.n)
+		}
 	} else {
 		t.note("last page (%s on the board)", count(p.Total, "entries"))
 	}

@@ -62,6 +62,7 @@ func TestCommand(t *testing.T) {
 		{"owned", testOwned},
 		{"retired", testRetiredShard},
 		{"damaged", testDamagedDense},
+		{"dash", testDashName},
 	} {
 		t.Run(g.name, func(t *testing.T) { g.fn(t, bin) })
 	}

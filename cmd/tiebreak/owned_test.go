@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -109,5 +110,34 @@ func testDamagedDense(t *testing.T, bin string) {
 	c.ok("board", "remove", name, "byhand", "--yes")
 	if out := c.ok("board", "top", name); strings.Contains(out, "byhand") {
 		t.Errorf("board top after the removal:\n%s", out)
+	}
+}
+
+// The next-page command board scan prints runs as printed, even for a
+// board whose name starts with "-" (which would read as a flag).
+func testDashName(t *testing.T, bin string) {
+	env := redistest.New(t)
+	c := newCLI(t, bin, env)
+	name := "-" + env.Prefix + "_dash"
+	seedArena(t, t.Context(), env.Client, name, board.Options{})
+	// The server in REDIS_URL, so that no flag follows the "--".
+	run := func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command(bin, args...)
+		r := c.exec(cmd)
+		if r.code != 0 || r.stderr != "" {
+			t.Fatalf("tiebreak %s: exit %d\nstderr: %s", strings.Join(args, " "), r.code, r.stderr)
+		}
+		return r.stdout
+	}
+	c.env = append(withoutRedisURL(), "REDIS_URL="+c.url)
+	out := run("board", "scan", "-n", "2", "--", name)
+	_, hint, ok := strings.Cut(out, "next page: tiebreak ")
+	if !ok {
+		t.Fatalf("board scan of a board of 5 entries, 2 a page, gives no next page:\n%s", out)
+	}
+	args := strings.Fields(strings.TrimSpace(hint))
+	if next := run(args...); !strings.Contains(next, "next page") && !strings.Contains(next, "last page") {
+		t.Errorf("the next page's command %q printed:\n%s", args, next)
 	}
 }
