@@ -38,6 +38,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	case errors.Is(err, flag.ErrHelp):
 		fmt.Fprint(stdout, cmd.usage())
 		return exitOK
+	case err != nil && strings.Contains(err.Error(), "flag provided but not defined"):
+		return usageFailure(stderr, fmt.Errorf("%s: %w\n(tiebreak help %s lists its flags; a name or id that starts with '-' goes after a --, which ends the flags)", cmd.name, err, cmd.name))
 	case err != nil:
 		return usageFailure(stderr, fmt.Errorf("%s: %w\n(tiebreak help %s lists its flags)", cmd.name, err, cmd.name))
 	}

@@ -114,12 +114,14 @@ func testDamagedDense(t *testing.T, bin string) {
 }
 
 // The next-page command board scan prints runs as printed, even for a
-// board whose name starts with "-" (which would read as a flag).
+// board whose name starts with "-" (which would read as a flag); an id
+// read as an unknown flag is answered with how to write it.
 func testDashName(t *testing.T, bin string) {
 	env := redistest.New(t)
 	c := newCLI(t, bin, env)
 	name := "-" + env.Prefix + "_dash"
 	seedArena(t, t.Context(), env.Client, name, board.Options{})
+	c.fails(exitUsage, []string{"flag provided but not defined: -n", "goes after a --"}, "board", "get", name[1:], "-n")
 	// The server in REDIS_URL, so that no flag follows the "--".
 	run := func(args ...string) string {
 		t.Helper()
