@@ -133,8 +133,8 @@ func (sb *sharded) SetData(ctx context.Context, id string, data []byte) error {
 }
 
 // SubmitMany writes many entries, each in its own atomic script on its
-// shard, every shard's part pipelined and all shards at once: one round
-// trip. It returns one result per submission, in order, as
+// shard, every shard's part pipelined as Board.SubmitMany pipelines it and
+// all shards at once: one round trip (more as Board.SubmitMany says). It returns one result per submission, in order, as
 // Board.SubmitMany; each entry's Rank is its rank on its shard, not on the
 // whole board (ranking every entry on every shard would cost the shards
 // more than the writes: use Among or Rank). It refuses more than

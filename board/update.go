@@ -160,8 +160,8 @@ type ManyResult struct {
 // It returns one result per submission, in order; an invalid submission
 // gets its error without being sent, and does not stop the others.
 //
-// With Options.WaitReplicas, one WAIT follows the pipeline, in the same
-// round trip; when fewer replicas acknowledged it, every submission
+// With Options.WaitReplicas, a WAIT follows each pipeline, in the same
+// round trip; when fewer replicas acknowledged the last, every submission
 // written gets its result with an error wrapping ErrNotReplicated.
 func (b *Board) SubmitMany(ctx context.Context, subs []Submission) []ManyResult {
 	if err := b.unmade(); err != nil {

@@ -166,7 +166,7 @@ func boardArchive(ctx context.Context, e *env, a archiveArgs) error {
 			return err
 		}
 	}
-	if err := refuseOwned(ctx, e, r, "board archive", "a league's cohort boards are its own"); err != nil {
+	if err := refuseOwned(ctx, e, r, "board archive"); err != nil {
 		return err
 	}
 	group, name := r.group, strings.TrimSuffix(strings.TrimSuffix(r.name, ":final"), ":"+a.label)

@@ -394,11 +394,7 @@ func boardScan(ctx context.Context, e *env, name, cursor string, r boardRead) er
 	hasMore := p.Next != ""
 	out.HasMore, out.Next = &hasMore, p.Next
 	if p.Next != "" {
-		if strings.HasPrefix(name, "-") { // would read as a flag: after "--"
-			t.note("next page: tiebreak board scan --cursor %s -n %d -- %s", p.Next, *r.n, shellQuote(name))
-		} else {
-			t.note("next page: tiebreak board scan %s --cursor %s -n %d", shellQuote(name), p.Next, *r.n)
-		}
+		t.note("next page: %s", commandLine("board scan", []string{name}, "--cursor", p.Next, "-n", strconv.Itoa(*r.n)))
 	} else {
 		t.note("last page (%s on the board)", count(p.Total, "entries"))
 	}

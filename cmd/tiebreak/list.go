@@ -54,6 +54,7 @@ type object struct {
 	Detail  string `json:"detail,omitempty"`
 	gen     int64
 	shards  []string // a sharded board's shards, by name
+	targets []string // the new shards of a resharding under way, by name
 	retired bool     // a retired shard: its keys are tombstones, it holds nothing
 }
 
@@ -181,7 +182,7 @@ func measure(ctx context.Context, c rueidis.Client, objs []*object) error {
 	var boards []*object
 	for _, ob := range objs {
 		if ob.Kind == kindBoard && ob.Detail == "" {
-			metas = append(metas, c.B().Hmget().Key(ob.Key).Field("gen", "state", "desc", "expire").Build())
+			metas = append(metas, c.B().Hmget().Key(ob.Key).Field("gen", "state", "desc", "expire", "target").Build())
 			boards = append(boards, ob)
 		}
 	}
@@ -215,7 +216,7 @@ func boardDetail(ob *object, r rueidis.RedisResult) {
 		unreadable(ob, "meta HASH", err)
 		return
 	}
-	f = append(f, "", "", "", "")[:4] // absent fields
+	f = append(f, "", "", "", "", "")[:5] // absent fields
 	ob.gen, _ = strconv.ParseInt(f[0], 10, 64)
 	var d struct {
 		Strategy   string
@@ -227,6 +228,10 @@ func boardDetail(ob *object, r rueidis.RedisResult) {
 	if d.Shards > 0 {
 		ob.shards = d.ShardNames
 		ob.Detail += fmt.Sprintf(", sharded over %d boards (its size is the sum of theirs)", d.Shards)
+		var target struct{ ShardNames []string }
+		if json.Unmarshal([]byte(f[4]), &target) == nil {
+			ob.targets = target.ShardNames
+		}
 	}
 	if f[1] == "retired" {
 		// A resharding moved its entries to other shards; its keys are
@@ -259,6 +264,11 @@ func sumShards(objs []*object) {
 		}
 		ob.Size = 0
 		var missing []string
+		for _, name := range ob.targets {
+			if s := byName[name]; s != nil {
+				s.Detail += fmt.Sprintf(", a new shard of %s, being filled by a resharding (write through it)", shellQuote(ob.Name))
+			}
+		}
 		for _, name := range ob.shards {
 			if s := byName[name]; s != nil {
 				s.Detail += fmt.Sprintf(", a shard of %s (write through it)", shellQuote(ob.Name))

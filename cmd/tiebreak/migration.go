@@ -156,7 +156,7 @@ func boardMigration(ctx context.Context, e *env, arg string) error {
 		t.add("migration", "none under way")
 	}
 	if out.Kind != "none" {
-		out.Resume = "tiebreak board migration " + shellQuote(arg) + " --resume --yes"
+		out.Resume = commandLine("board migration", []string{arg}, "--resume", "--yes")
 	}
 	g := e.g
 	if !g.resume {

@@ -97,6 +97,16 @@ func TestReshardMigration(t *testing.T) {
 		got.Lease != "" || got.LeaseState != "free" || got.Resume != "tiebreak board migration "+name+" --resume --yes" {
 		t.Errorf("board migration of a resharding cut short: %+v; want from 2 to 3 shards holding %d entries, a copy position, the lease released", got, n)
 	}
+	// list marks the new shards the resharding fills with their board.
+	newShards := 0
+	for l := range strings.Lines(c.ok("list", "--prefix", name)) {
+		if strings.Contains(l, "a new shard of "+name) {
+			newShards++
+		}
+	}
+	if newShards != 3 {
+		t.Errorf("list marks %d boards as the new shards of %s, want 3", newShards, name)
+	}
 	// The time of the last step is the meta HASH's field moved, as the
 	// cut left it; unknown without it.
 	wantMoved := ""

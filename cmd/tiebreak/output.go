@@ -143,6 +143,26 @@ func ago(t, now time.Time) string {
 }
 
 // shellQuote quotes s for a POSIX shell when it needs it.
+// commandLine is a command to run, "tiebreak" and words, its positional
+// arguments quoted for the shell before its flags, as the help shows
+// them; or, when a positional starts with "-" (which would read as a
+// flag), the flags first, then "--" and the positionals.
+func commandLine(words string, positional []string, flags ...string) string {
+	quoted := make([]string, len(positional))
+	dash := false
+	for i, p := range positional {
+		quoted[i] = shellQuote(p)
+		dash = dash || strings.HasPrefix(p, "-")
+	}
+	parts := []string{"tiebreak", words}
+	if dash {
+		parts = append(append(append(parts, flags...), "--"), quoted...)
+	} else {
+		parts = append(append(parts, quoted...), flags...)
+	}
+	return strings.Join(parts, " ")
+}
+
 func shellQuote(s string) string {
 	safe := s != ""
 	for _, r := range s {

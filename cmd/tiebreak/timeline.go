@@ -305,7 +305,7 @@ func pageNotes[ID any](t *table, out *pageOut, q timelineQuery, l layout[ID], p 
 		t.note("no %s messages", dir)
 		return
 	}
-	t.note("%s messages follow: tiebreak timeline %s %s %s --layout %s -n %d", dir, op, shellQuote(q.room), out.Next, q.layout, q.n)
+	t.note("%s messages follow: %s", dir, commandLine("timeline "+op, []string{q.room, out.Next}, "--layout", q.layout, "-n", strconv.Itoa(q.n)))
 }
 
 // aroundNotes says what lies beyond a window.
@@ -316,9 +316,9 @@ func aroundNotes[ID any](t *table, out *pageOut, q timelineQuery, l layout[ID], 
 	}
 	t.note("* the anchor's own message, when stored")
 	if w.HasOlder {
-		t.note("older: tiebreak timeline before %s %s --layout %s -n %d", shellQuote(q.room), out.Older, q.layout, q.n)
+		t.note("older: %s", commandLine("timeline before", []string{q.room, out.Older}, "--layout", q.layout, "-n", strconv.Itoa(q.n)))
 	}
 	if w.HasNewer {
-		t.note("newer: tiebreak timeline after %s %s --layout %s -n %d", shellQuote(q.room), out.Newer, q.layout, q.n)
+		t.note("newer: %s", commandLine("timeline after", []string{q.room, out.Newer}, "--layout", q.layout, "-n", strconv.Itoa(q.n)))
 	}
 }

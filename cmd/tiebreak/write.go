@@ -408,6 +408,11 @@ func groupRemove(ctx context.Context, e *env, group string, ids []string) error 
 	if part := groupPart(len(ids)); len(refs) > part {
 		t.note("the group has more boards than one atomic Group.Remove of %d ids takes (%d): they are removed from in atomic parts of %d", len(ids), part, part)
 	}
+	if owner, err := ownerOf(ctx, e, group, refs[0].name); err != nil {
+		return err
+	} else if owner != "" {
+		t.note("group %s holds the cohort boards of a league (%s): the members removed keep their placements in the league", group, owner)
+	}
 	what := fmt.Sprintf("remove %s (%d of the %d ids given) from the %d boards of group %s", count(c.Count, "entries"), len(c.Affected), len(ids), len(refs), group)
 	if sharedData {
 		what += " and its shared data"
@@ -538,7 +543,7 @@ func boardEmpty(ctx context.Context, e *env, arg, command string, entriesOnly bo
 	if err != nil {
 		return err
 	}
-	if err := refuseOwned(ctx, e, r, command, "drop or clear its owner instead (tiebreak league drop, tiebreak board drop)"); err != nil {
+	if err := refuseOwned(ctx, e, r, command); err != nil {
 		return err
 	}
 	if entriesOnly {
@@ -606,9 +611,6 @@ func storedLen(ctx context.Context, e *env, r *boardRef) (int64, error) {
 	return n, nil
 }
 
-// refuseMoving refuses, as Board.Clear does, a board that is migrating
-// or resharding: its dry run too, so that it does not announce a change
-// the command would then refuse.
 // ownerOf says what owns board name of group, "" when nothing does: the
 // sharded board of which it is a shard (current, a resharding's target, or
 // retired), or the league of which it is a cohort board (its group is a
@@ -647,14 +649,21 @@ func ownerOf(ctx context.Context, e *env, group, name string) (string, error) {
 
 // refuseOwned refuses command on a board that a sharded board or a league
 // owns (see ownerOf): it would change a part of them behind their back.
-func refuseOwned(ctx context.Context, e *env, r *boardRef, command, instead string) error {
+func refuseOwned(ctx context.Context, e *env, r *boardRef, command string) error {
 	owner, err := ownerOf(ctx, e, r.group, r.name)
 	if err != nil || owner == "" {
 		return err
 	}
+	instead := "empty or drop the sharded board itself (board clear, board drop)"
+	if strings.HasPrefix(owner, "a cohort") {
+		instead = "the league's cohort boards go with the league (league.League.Drop)"
+	}
 	return fmt.Errorf("board %s is %s: %s would change it behind its owner's back; %s", r.arg, owner, command, instead)
 }
 
+// refuseMoving refuses, as Board.Clear does, a board that is migrating
+// or resharding: its dry run too, so that it does not announce a change
+// the command would then refuse.
 func refuseMoving(ctx context.Context, e *env, r *boardRef, command string) error {
 	_, m, err := readBoardMeta(ctx, e, r.group, r.name)
 	if err != nil {
