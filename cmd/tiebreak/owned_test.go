@@ -51,6 +51,11 @@ func testOwned(t *testing.T, bin string) {
 	if out := c.ok("board", "remove", cohort, "ann", "--dry-run"); !strings.Contains(out, "is a cohort board of league") || !strings.Contains(out, "keep their placements") {
 		t.Errorf("board remove --dry-run of a cohort board does not name its league:\n%s", out)
 	}
+	if out := c.ok("board", "remove", "--group", lname+"~0", "ann", "--dry-run"); !strings.Contains(out, "cohort boards of a league") || !strings.Contains(out, "keep their placements") {
+		t.Errorf("board remove --group of a league's partition does not name its league:\n%s", out)
+	}
+	c.fails(exitFailure, []string{"empty or drop the sharded board itself"}, "board", "drop", shardOf(t, c, sname), "--dry-run")
+	c.fails(exitFailure, []string{"go with the league"}, "board", "drop", cohort, "--dry-run")
 	if diff := cmp.Diff(before, dumpKeys(t, env, env.Prefix+"*")); diff != "" {
 		t.Errorf("refused commands changed keys (-before +after):\n%s", diff)
 	}
