@@ -304,7 +304,14 @@ func boardGet(ctx context.Context, e *env, name, id string, r boardRead) error {
 		return err
 	}
 	t, out := entriesTable(b, []board.Entry{en}, 0, *r.data)
-	return e.out.emit(out.Entries[0], t)
+	return e.out.emit(getOut{Board: out.Board, entryOut: out.Entries[0]}, t)
+}
+
+// getOut is board get's answer in JSON: the entry, named by its board as
+// the lists are.
+type getOut struct {
+	Board string `json:"board"`
+	entryOut
 }
 
 // rankOut is an entry's ranks in JSON.

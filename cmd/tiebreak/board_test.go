@@ -85,9 +85,9 @@ func testBoard(t *testing.T, bin string) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var got entryOut
+		var got getOut
 		c.json(&got, "board", "get", name, "cyd", "--data")
-		if diff := cmp.Diff(wantEntries(b, []board.Entry{e}, true)[0], got); diff != "" {
+		if diff := cmp.Diff(getOut{Board: name, entryOut: wantEntries(b, []board.Entry{e}, true)[0]}, got, cmp.AllowUnexported(getOut{})); diff != "" {
 			t.Errorf("board get --json (-want +got):\n%s", diff)
 		}
 		l, err := b.Around(ctx, "cyd", 3, all...)

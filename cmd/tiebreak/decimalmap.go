@@ -75,6 +75,13 @@ type mapEntry struct {
 	Values []string `json:"values"`
 }
 
+// mapGetOut is map get's answer in JSON: the entry, named by its map as
+// map range's is.
+type mapGetOut struct {
+	Map string `json:"map"`
+	mapEntry
+}
+
 // rangeOut is map range's answer in JSON.
 type rangeOut struct {
 	Map     string     `json:"map"`
@@ -139,7 +146,7 @@ func mapGet(ctx context.Context, e *env, name, key string) error {
 	}
 	t := &table{header: []string{"KEY", "VALUES"}}
 	t.add(es[0].Key, valuesCell(es[0].Values))
-	return e.out.emit(mapEntry{Key: es[0].Key, Values: es[0].Values}, t)
+	return e.out.emit(mapGetOut{Map: name, mapEntry: mapEntry{Key: es[0].Key, Values: es[0].Values}}, t)
 }
 
 // openMap checks that map name exists and returns a handle to it.

@@ -51,9 +51,9 @@ func testMap(t *testing.T, bin string) {
 	if diff := cmp.Diff(want, c.ok("map", "range", name, "--min", "25500", "-n", "3")); diff != "" {
 		t.Errorf("map range table (-want +got):\n%s", diff)
 	}
-	var got mapEntry
+	var got mapGetOut
 	c.json(&got, "map", "get", name, "25500.123460")
-	if diff := cmp.Diff(mapEntry{Key: "25500.12346", Values: []string{"user2", "user3", "user2"}}, got); diff != "" {
+	if diff := cmp.Diff(mapGetOut{Map: name, mapEntry: mapEntry{Key: "25500.12346", Values: []string{"user2", "user3", "user2"}}}, got, cmp.AllowUnexported(mapGetOut{})); diff != "" {
 		t.Errorf("map get (-want +got):\n%s", diff)
 	}
 	c.fails(exitFailure, []string{`key 42 is not in map "` + name + `" (not found)`}, "map", "get", name, "42")
