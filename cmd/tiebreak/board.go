@@ -192,6 +192,8 @@ type entriesOut struct {
 	// Scan only.
 	HasMore *bool  `json:"hasMore,omitempty"`
 	Next    string `json:"next,omitempty"`
+	// Watch only: when the list was read, as the table's note gives it.
+	At string `json:"at,omitempty"`
 }
 
 // entriesTable returns the entries as a table and as JSON.
@@ -531,7 +533,8 @@ func boardWatch(ctx context.Context, e *env, name string, every time.Duration, c
 		}
 		err = b.Watch(ctx, board.TopView(*r.n), every, func(l board.List) error {
 			t, out := entriesTable(b, l.Entries, l.Total, *r.data)
-			t.note("%d of %d entries, %s", len(l.Entries), l.Total, stamp(time.Now()))
+			out.At = stamp(time.Now())
+			t.note("%d of %d entries, %s", len(l.Entries), l.Total, out.At)
 			if err := e.out.emit(out, t); err != nil {
 				return err
 			}

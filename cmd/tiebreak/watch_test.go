@@ -32,6 +32,10 @@ func testWatch(t *testing.T, bin string) {
 	var top, first entriesOut
 	c.json(&top, "board", "top", name, "-n", "3")
 	c.json(&first, "board", "watch", name, "-n", "3", "--changes", "1")
+	if first.At == "" {
+		t.Error("board watch --json gives no time (at) of its list")
+	}
+	first.At = ""
 	if diff := cmp.Diff(top, first); diff != "" {
 		t.Errorf("board watch --changes 1 (-top +watch):\n%s", diff)
 	}
@@ -64,6 +68,9 @@ func testWatch(t *testing.T, bin string) {
 			t.Fatalf("board watch --json: %v\n%s", err, out)
 		}
 		lists = append(lists, l)
+	}
+	for i := range lists {
+		lists[i].At = "" // the lists must differ in more than their time
 	}
 	if len(lists) != 2 || lists[1].Entries[0].ID != "zed" || cmp.Equal(lists[0], lists[1]) {
 		t.Errorf("board watch --changes 2 under writes: %d lists, want 2, the second led by zed and unlike the first:\n%s", len(lists), out)
