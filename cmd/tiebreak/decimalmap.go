@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/tiebreak/tiebreak/decimalmap"
@@ -87,6 +88,29 @@ type rangeOut struct {
 	Map     string     `json:"map"`
 	Entries []mapEntry `json:"entries"`
 	HasMore bool       `json:"hasMore"`
+	// Next, when more keys follow, is the last key listed: the next range
+	// starts past it (--gt it, or --lt it with --reverse).
+	Next string `json:"next,omitempty"`
+}
+
+// next is the command that lists the range after r's, from past last.
+func (r mapRange) next(name, last string) string {
+	flags := []string{"--gt", last}
+	if r.max != "" {
+		flags = append(flags, "--max", r.max)
+	} else if r.lt != "" {
+		flags = append(flags, "--lt", r.lt)
+	}
+	if r.reverse {
+		flags = []string{"--lt", last}
+		if r.min != "" {
+			flags = append(flags, "--min", r.min)
+		} else if r.gt != "" {
+			flags = append(flags, "--gt", r.gt)
+		}
+		flags = append(flags, "--reverse")
+	}
+	return commandLine("map range", []string{name}, append(flags, "-n", strconv.Itoa(r.n))...)
 }
 
 func mapRangeRun(ctx context.Context, e *env, name string, r mapRange) error {
@@ -114,7 +138,8 @@ func mapRangeRun(ctx context.Context, e *env, name string, r mapRange) error {
 		t.add(en.Key, valuesCell(en.Values))
 	}
 	if out.HasMore {
-		t.note("more keys follow: the next range starts past %s", out.Entries[len(out.Entries)-1].Key)
+		out.Next = out.Entries[len(out.Entries)-1].Key
+		t.note("more keys follow: %s", r.next(name, out.Next))
 	}
 	return e.out.emit(out, t)
 }

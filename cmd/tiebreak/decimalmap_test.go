@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -37,6 +38,9 @@ func testMap(t *testing.T, bin string) {
 		for _, e := range es {
 			want.Entries = append(want.Entries, mapEntry{Key: e.Key, Values: e.Values})
 		}
+		if q.more {
+			want.Next = want.Entries[len(want.Entries)-1].Key
+		}
 		var got rangeOut
 		c.json(&got, append([]string{"map", "range", name}, q.flags...)...)
 		if diff := cmp.Diff(want, got); diff != "" {
@@ -47,9 +51,25 @@ func testMap(t *testing.T, bin string) {
 		"25500.1      user5\n" +
 		"25500.12345  user1\n" +
 		"25500.12346  user2, user3, user2\n" +
-		"\nmore keys follow: the next range starts past 25500.12346\n"
+		"\nmore keys follow: tiebreak map range " + name + " --gt 25500.12346 -n 3\n"
 	if diff := cmp.Diff(want, c.ok("map", "range", name, "--min", "25500", "-n", "3")); diff != "" {
 		t.Errorf("map range table (-want +got):\n%s", diff)
+	}
+	// The printed next range, run, lists the keys after the last shown,
+	// in the range's direction, within its other bound.
+	for _, flags := range [][]string{{"--min", "25500", "-n", "2"}, {"--max", "25505.2", "--reverse", "-n", "2"}} {
+		out := c.ok(append([]string{"map", "range", name}, flags...)...)
+		_, next, ok := strings.Cut(out, "more keys follow: tiebreak ")
+		if !ok {
+			t.Fatalf("map range %v: no next range:\n%s", flags, out)
+		}
+		var page rangeOut
+		c.json(&page, strings.Fields(next)...)
+		var all rangeOut
+		c.json(&all, append([]string{"map", "range", name}, append(flags[:len(flags)-1:len(flags)-1], "10")...)...)
+		if len(all.Entries) < 3 || len(page.Entries) == 0 || !cmp.Equal(page.Entries[0], all.Entries[2]) {
+			t.Errorf("map range %v: the printed next range %q starts at %+v, want the third key of the whole range %+v", flags, next, page.Entries, all.Entries)
+		}
 	}
 	var got mapGetOut
 	c.json(&got, "map", "get", name, "25500.123460")
