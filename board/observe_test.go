@@ -2,48 +2,12 @@ package board
 
 import (
 	"context"
-	"sync"
 	"testing"
 
+	"github.com/tiebreak/tiebreak/internal/observetest"
 	"github.com/tiebreak/tiebreak/internal/redistest"
 	"github.com/tiebreak/tiebreak/observe"
 )
-
-// opRecorder is an Observer that records every operation it is told of,
-// with its outcome.
-type opRecorder struct {
-	mu   sync.Mutex
-	ops  []observe.Op
-	outs []observe.Outcome
-}
-
-func (r *opRecorder) Start(ctx context.Context, op observe.Op) (context.Context, observe.Span) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.ops = append(r.ops, op)
-	r.outs = append(r.outs, observe.Outcome{})
-	return ctx, &opSpan{r: r, i: len(r.ops) - 1}
-}
-
-type opSpan struct {
-	r *opRecorder
-	i int
-}
-
-func (s *opSpan) End(o observe.Outcome) {
-	s.r.mu.Lock()
-	defer s.r.mu.Unlock()
-	s.r.outs[s.i] = o
-}
-
-// take returns what was recorded since the last take.
-func (r *opRecorder) take() ([]observe.Op, []observe.Outcome) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	ops, outs := r.ops, r.outs
-	r.ops, r.outs = nil, nil
-	return ops, outs
-}
 
 // A sharded board reports each call once, as a board of one tag does:
 // Drop and Reshard included, a Rank with the rank kind asked for, an
@@ -52,16 +16,16 @@ func (r *opRecorder) take() ([]observe.Op, []observe.Outcome) {
 func TestShardedObserved(t *testing.T) {
 	env := redistest.New(t)
 	ctx := t.Context()
-	rec := &opRecorder{}
+	rec := &observetest.Recorder{}
 	b := newSharded(t, env.Client, env.Prefix, "obs", testLayout(t), Options{Shards: 2, Observer: rec})
 	mustSubmit(t, b, Submission{ID: "x", Values: []float64{1, 0, 1}})
 	one := func(what string, f func() error) (observe.Op, observe.Outcome) {
 		t.Helper()
-		rec.take()
+		rec.Take()
 		if err := f(); err != nil {
 			t.Fatalf("%s: %v", what, err)
 		}
-		ops, outs := rec.take()
+		ops, outs := rec.Take()
 		if len(ops) != 1 || ops[0].Name != what {
 			t.Fatalf("%s reported %v, want it once", what, ops)
 		}
@@ -93,9 +57,9 @@ func TestShardedObserved(t *testing.T) {
 	one("Reshard", func() error { _, err := b.Reshard(ctx, 3, MigrateOptions{}); return err })
 	cancelled, cancel := context.WithCancel(ctx)
 	cancel()
-	rec.take()
+	rec.Take()
 	_, err = b.Top(cancelled, 3)
-	if ops, outs := rec.take(); err == nil || len(ops) != 1 || outs[0].ErrKind != "context.Canceled" || outs[0].Has&observe.HasCount != 0 {
+	if ops, outs := rec.Take(); err == nil || len(ops) != 1 || outs[0].ErrKind != "context.Canceled" || outs[0].Has&observe.HasCount != 0 {
 		t.Errorf("Top with its context cancelled: %v; reported %v %+v, want once, kind context.Canceled, no count", err, ops, outs)
 	}
 	one("Drop", func() error { return b.Drop(ctx) })
