@@ -121,9 +121,19 @@ func (sb *sharded) Update(ctx context.Context, id string, fn updateFunc) (Result
 // at once, one round trip), and returns how many were on the board. It
 // refuses what Board.Remove refuses, removing nothing. A Remove over
 // several shards is atomic per shard, not as a whole: on an error, the
-// shards that answered have removed their ids.
+// shards that answered have removed their ids. When a resharding froze a
+// shard, the ids of the other shards are removed at once and the rest on
+// the new shards: the count is of both.
 func (sb *sharded) Remove(ctx context.Context, ids ...string) (int64, error) {
-	return observeView(ctx, sb, sb.op("Remove", len(ids)), removedOutcome, func(ctx context.Context, v *shardView) (int64, error) { return v.Remove(ctx, ids...) })
+	var before int64 // removed by attempts that met a frozen or retired shard
+	return observeView(ctx, sb, sb.op("Remove", len(ids)), removedOutcome, func(ctx context.Context, v *shardView) (int64, error) {
+		n, err := v.Remove(ctx, ids...)
+		if errors.Is(err, errFrozen) || errors.Is(err, errRetired) {
+			before += n
+			return before, err
+		}
+		return before + n, err
+	})
 }
 
 // SetData sets the member data of id on its shard, as Board.SetData does.

@@ -2,8 +2,10 @@ package board
 
 import (
 	"context"
+	"fmt"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/internal/redistest"
@@ -76,5 +78,70 @@ func TestShardedWriteNotSentTwiceAcrossSwitch(t *testing.T) {
 	}
 	if res.Entry.Values[0] != 2 {
 		t.Fatalf("x after one OpAdd of 1 to 1: %v, want 2", res.Entry.Values)
+	}
+}
+
+// A Remove that meets a shard a resharding froze, after removing ids on
+// the other shards, counts the ids of both attempts: those it removed
+// before the freeze and those it removes on the new shards.
+func TestShardedRemoveCountsAcrossFreeze(t *testing.T) {
+	env := redistest.New(t)
+	ctx := t.Context()
+	b := newSharded(t, env.Client, env.Prefix, "rf", testLayout(t), Options{Shards: 3})
+	r := newSharded(t, env.Client, env.Prefix, "rf", testLayout(t), Options{Shards: 3})
+	var ids []string
+	on := make([]int, 3)
+	for i := 0; i < 30; i++ {
+		id := fmt.Sprintf("p%d", i)
+		ids = append(ids, id)
+		on[shardOf(id, 3)]++
+		if _, err := b.Submit(ctx, Submission{ID: id, Values: []float64{float64(i), 0, 1}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if on[0] == 0 || on[0] == len(ids) {
+		t.Fatalf("ids per shard %v: want some on shard 0 and some elsewhere", on)
+	}
+	l := &lease{sb: r.sh, token: newToken()}
+	src, dst, err := r.sh.beginReshard(ctx, 4, l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range src.shards {
+		if err := dst.exportShard(ctx, s, MigrateOptions{Batch: 50}, l); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := dst.freezeShard(ctx, src.shards[0], 50, l); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() { // the rest of the resharding, while the Remove waits
+		defer close(done)
+		time.Sleep(100 * time.Millisecond)
+		for _, s := range src.shards[1:] {
+			if err := dst.freezeShard(ctx, s, 50, l); err != nil {
+				t.Error(err)
+			}
+		}
+		for _, s := range src.shards {
+			if err := s.retire(ctx); err != nil {
+				t.Error(err)
+			}
+		}
+		if res, err := l.call(ctx, "switch"); err != nil || res != "switched" {
+			t.Error(res, err)
+		}
+	}()
+	n, err := b.Remove(ctx, ids...)
+	<-done
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n != int64(len(ids)) {
+		t.Fatalf("Remove of %d ids on the board (%v a shard, shard 0 frozen) = %d, want %d", len(ids), on, n, len(ids))
+	}
+	if got, err := b.Len(ctx); err != nil || got != 0 {
+		t.Fatalf("Len after Remove = %d, %v; want 0", got, err)
 	}
 }
