@@ -99,13 +99,13 @@ func (b *Board) Migrate(ctx context.Context, layout *pack.Layout, opts Options, 
 	if err := b.unmade(); err != nil {
 		return nil, err
 	}
-	if b.sh != nil || opts.Shards != 0 {
-		return nil, fmt.Errorf("board: %s: Migrate: a sharded board changes its shards with Reshard, and keeps its layout: %w", b.label(), ErrArgument)
-	}
 	if opts.Observer == nil {
 		opts.Observer = b.opts.Observer
 	}
 	run := func(ctx context.Context) (*Board, error) {
+		if b.sh != nil || opts.Shards != 0 {
+			return nil, fmt.Errorf("board: %s: Migrate: a sharded board changes its shards with Reshard, and keeps its layout: %w", b.label(), ErrArgument)
+		}
 		return rideOut(ctx, func() (*Board, error) { return b.migrate(ctx, layout, opts, mo) })
 	}
 	if b.opts.Observer != nil {

@@ -2,6 +2,7 @@ package board
 
 import (
 	"context"
+	"errors"
 	"testing"
 
 	"github.com/tiebreak/tiebreak/internal/observetest"
@@ -78,5 +79,33 @@ func TestRemovedOutcome(t *testing.T) {
 	}
 	if o := removedOutcome(0, observe.Outcome{}); o.Has&observe.HasCount == 0 {
 		t.Errorf("a Remove of ids not on the board: %+v, want count 0", o)
+	}
+}
+
+// Migrate and Reshard report the calls they refuse, as every other call
+// does: once each, with the kind of the refusal.
+func TestRefusedLongOperationsObserved(t *testing.T) {
+	env := redistest.New(t)
+	ctx := t.Context()
+	rec := &observetest.Recorder{}
+	plain := newBoard(t, env.Client, env.Prefix, "obsplain", testLayout(t), Options{Observer: rec})
+	sharded := newSharded(t, env.Client, env.Prefix, "obsshard", testLayout(t), Options{Shards: 2, Observer: rec})
+	for _, c := range []struct {
+		name string
+		call func() error
+	}{
+		{"Reshard", func() error { _, err := plain.Reshard(ctx, 2, MigrateOptions{}); return err }},
+		{"Reshard", func() error {
+			_, err := sharded.Reshard(ctx, 3, MigrateOptions{Defaults: map[string]float64{"points": 0}})
+			return err
+		}},
+		{"Migrate", func() error { _, err := sharded.Migrate(ctx, testLayout(t), Options{}, MigrateOptions{}); return err }},
+	} {
+		rec.Take()
+		err := c.call()
+		ops, outs := rec.Take()
+		if !errors.Is(err, ErrArgument) || len(ops) != 1 || ops[0].Name != c.name || outs[0].ErrKind != "board.ErrArgument" {
+			t.Errorf("refused %s: %v; reported %v %+v, want once, kind board.ErrArgument", c.name, err, ops, outs)
+		}
 	}
 }

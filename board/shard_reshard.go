@@ -71,13 +71,13 @@ func (b *Board) Reshard(ctx context.Context, shards int, o MigrateOptions) (*Boa
 	if err := b.unmade(); err != nil {
 		return nil, err
 	}
-	if b.sh == nil {
-		return nil, fmt.Errorf("board: %s: Reshard: not a sharded board (Options.Shards): %w", b.label(), ErrArgument)
-	}
-	if len(o.Defaults) > 0 {
-		return nil, fmt.Errorf("board: %s: Reshard: MigrateOptions.Defaults: a resharding keeps the layout: %w", b.label(), ErrArgument)
-	}
 	run := func(ctx context.Context) (*Board, error) {
+		if b.sh == nil {
+			return nil, fmt.Errorf("board: %s: Reshard: not a sharded board (Options.Shards): %w", b.label(), ErrArgument)
+		}
+		if len(o.Defaults) > 0 {
+			return nil, fmt.Errorf("board: %s: Reshard: MigrateOptions.Defaults: a resharding keeps the layout: %w", b.label(), ErrArgument)
+		}
 		if _, err := b.sh.Reshard(ctx, shards, o); err != nil {
 			return nil, err
 		}
