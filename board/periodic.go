@@ -217,6 +217,40 @@ func wallOf(t time.Time) time.Time {
 	return time.Date(y, m, d, h, mi, s, t.Nanosecond(), time.UTC)
 }
 
+// text describes p, the same for two periods that make the same windows
+// with the same labels: "weekly in UTC", "weekly in Europe/Paris from
+// Monday 09:00:00", "monthly in UTC from day 3 00:00:00", "every
+// 3600000ms" or "every 129600000ms+36000000" (the windows' phase). A
+// league stores it, and refuses a handle whose period differs.
+func (p Period) text() string {
+	if p.kind == 'f' {
+		ms := p.every.Milliseconds()
+		if ms == 0 {
+			return "every " + p.every.String()
+		}
+		if phase := (p.origin%ms + ms) % ms; phase != 0 {
+			return fmt.Sprintf("every %dms+%d", ms, phase)
+		}
+		return fmt.Sprintf("every %dms", ms)
+	}
+	name := map[byte]string{'d': "daily", 'w': "weekly", 'm': "monthly"}[p.kind]
+	if name == "" {
+		return "no period"
+	}
+	s := name + " in " + orUTC(p.loc).String()
+	if p.days == 0 && p.clock == 0 {
+		return s
+	}
+	c := time.Time{}.Add(p.clock).Format("15:04:05.999999999")
+	switch p.kind {
+	case 'w':
+		return fmt.Sprintf("%s from %v %s", s, time.Weekday((p.days+1)%7), c)
+	case 'm':
+		return fmt.Sprintf("%s from day %d %s", s, p.days+1, c)
+	}
+	return s + " from " + c
+}
+
 func (p Period) check() error {
 	switch p.kind {
 	case 'd', 'w', 'm':

@@ -21,6 +21,7 @@ func init() {
 		return configure(client, name, layout, o)
 	}
 	hook.Descriptor = func(b any) string { return b.(*Board).desc.encoded() }
+	hook.Period = func(p any) string { return p.(Period).text() }
 }
 
 // placed is a hook.Placed: the submit of the boards shaped as tmpl, run

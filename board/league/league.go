@@ -53,8 +53,9 @@ func (z Zone) of(m int) int {
 }
 
 // Options configure a league. The zero value means every default. The
-// league's settings (Tiers, CohortSize, Promote, Demote, Partitions) are
-// stored with it; New refuses a handle that differs (ErrMismatch).
+// league's settings (Tiers, CohortSize, Promote, Demote, Partitions),
+// its layout and its period are stored with it; New refuses a handle that
+// differs (ErrMismatch).
 type Options struct {
 	// Tiers names the tiers, lowest first: 1 to 32 names of 1 to 32
 	// letters, digits, '_' or '-', each once. A member's first season
@@ -158,6 +159,8 @@ type descriptor struct {
 	Demote     zoneJSON `json:"demote"`
 	Partitions int      `json:"partitions"`
 	Layout     string   `json:"layout"`
+	// Period is the league's period, as hook.Period describes it.
+	Period string `json:"period"`
 	// Board is the descriptor every cohort board stores: the layout and
 	// the stored settings of Options.Board (Strategy, DenseRanks...).
 	Board json.RawMessage `json:"board"`
@@ -176,8 +179,9 @@ type zoneJSON struct {
 // name~P, is at most 200 bytes: 198 bytes with up to 10 partitions, 197
 // with up to 100: ErrArgument), a nil client or layout and invalid
 // Options or Period (ErrOptions), and a league stored with other settings,
-// the cohort boards' stored settings included (ErrMismatch, naming the
-// setting). Redis errors wrap ErrRedis.
+// another layout or another period (another kind, location or alignment:
+// seasons of two periods would close each other), the cohort boards'
+// stored settings included (ErrMismatch, naming the setting). Redis errors wrap ErrRedis.
 func New(ctx context.Context, client rueidis.Client, name string, layout *pack.Layout, period board.Period, o Options) (*League, error) {
 	if err := hashtag.Check(name, 200-len("~0"), "league: name", errs.Invalid("invalid name")); err != nil {
 		return nil, err
@@ -226,7 +230,7 @@ func New(ctx context.Context, client rueidis.Client, name string, layout *pack.L
 // it with the stored one: one round trip.
 func (l *League) store(ctx context.Context) error {
 	d := descriptor{Version: 1, Tiers: l.opts.Tiers, CohortSize: l.opts.CohortSize, Promote: zoneJSON(l.opts.Promote), Demote: zoneJSON(l.opts.Demote),
-		Partitions: l.opts.Partitions, Layout: l.layout.String(), Board: json.RawMessage(hook.Descriptor(l.tmpl))}
+		Partitions: l.opts.Partitions, Layout: l.layout.String(), Period: hook.Period(l.period), Board: json.RawMessage(hook.Descriptor(l.tmpl))}
 	j, _ := json.Marshal(d) // plain values: cannot fail
 	key := "tb:{" + l.name + "}:league"
 	c := l.client
@@ -258,7 +262,7 @@ func differs(s, d descriptor) string {
 		stored, given any
 	}{
 		{"Tiers", s.Tiers, d.Tiers}, {"CohortSize", s.CohortSize, d.CohortSize}, {"Promote", s.Promote, d.Promote},
-		{"Demote", s.Demote, d.Demote}, {"Partitions", s.Partitions, d.Partitions}, {"layout", s.Layout, d.Layout},
+		{"Demote", s.Demote, d.Demote}, {"Partitions", s.Partitions, d.Partitions}, {"layout", s.Layout, d.Layout}, {"period", s.Period, d.Period},
 		{"cohort boards", string(s.Board), string(d.Board)}, {"version", s.Version, d.Version},
 	} {
 		if !reflect.DeepEqual(f.stored, f.given) {

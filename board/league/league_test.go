@@ -575,3 +575,64 @@ func TestRequestIDRetryWithOtherValues(t *testing.T) {
 		t.Errorf("a retry with other values: %+v, %v; want the stored 5", r, err)
 	}
 }
+
+// A league stores its period: a handle with another period (kind,
+// location or alignment) is refused, changing nothing, since the seasons
+// of two periods would close each other; a period that makes the same
+// windows with the same labels is the same period.
+func TestPeriodStored(t *testing.T) {
+	env := redistest.New(t)
+	ctx := t.Context()
+	name := env.Prefix + "per"
+	weekly := board.Weekly(time.UTC)
+	l, err := New(ctx, env.Client, name, testLayout(t), weekly, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.At(origin).Submit(ctx, board.Submission{ID: "ann", Values: []float64{1, 1}}); err != nil {
+		t.Fatal(err)
+	}
+	snapshot := func() map[string]string {
+		keys, err := env.Client.Do(ctx, env.Client.B().Keys().Pattern("*"+name+"*").Build()).AsStrSlice()
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]string{}
+		for _, k := range keys {
+			out[k], _ = env.Client.Do(ctx, env.Client.B().Dump().Key(k).Build()).ToString()
+		}
+		return out
+	}
+	before := snapshot()
+	paris, err := time.LoadLocation("Europe/Paris")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []board.Period{
+		board.Daily(time.UTC), board.Monthly(time.UTC), board.Every(7 * 24 * time.Hour), board.Weekly(paris),
+		weekly.From(time.Date(2026, 11, 4, 9, 0, 0, 0, time.UTC)),
+	} {
+		if _, err := New(ctx, env.Client, name, testLayout(t), p, Options{}); !errors.Is(err, ErrMismatch) || !strings.Contains(err.Error(), "period: stored weekly in UTC, given ") {
+			t.Errorf("New with another period: %v, want ErrMismatch naming the periods", err)
+		}
+	}
+	if after := snapshot(); !maps.Equal(before, after) {
+		t.Errorf("refused News changed the keyspace: %d keys before, %d after", len(before), len(after))
+	}
+	// Aligned on a Monday's midnight, a week is the plain week.
+	if _, err := New(ctx, env.Client, name, testLayout(t), weekly.From(time.Date(2026, 11, 2, 0, 0, 0, 0, time.UTC)), Options{}); err != nil {
+		t.Errorf("New with the same weeks aligned on a Monday: %v", err)
+	}
+	// Every's windows aligned on instants a whole number of d apart are
+	// the same windows.
+	hourly := board.Every(time.Hour).From(origin.Add(90 * time.Minute))
+	if _, err := New(ctx, env.Client, name+"h", testLayout(t), hourly, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := New(ctx, env.Client, name+"h", testLayout(t), board.Every(time.Hour).From(origin.Add(-30*time.Minute)), Options{}); err != nil {
+		t.Errorf("New with the same hours aligned an hour apart: %v", err)
+	}
+	if _, err := New(ctx, env.Client, name+"h", testLayout(t), board.Every(time.Hour), Options{}); !errors.Is(err, ErrMismatch) {
+		t.Errorf("New with hours of another phase: %v, want ErrMismatch", err)
+	}
+}

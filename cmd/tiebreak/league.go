@@ -41,6 +41,8 @@ type storedLeague struct {
 	Demote     storedZone `json:"demote"`
 	Partitions int        `json:"partitions"`
 	Layout     string     `json:"layout"`
+	// Period is the seasons' period: "weekly in UTC", "every 3600000ms"...
+	Period string `json:"period"`
 	// Board is the descriptor every cohort board stores.
 	Board json.RawMessage `json:"board"`
 }
@@ -122,6 +124,7 @@ func leagueDescribe(ctx context.Context, e *env, name string) error {
 	t := &table{}
 	t.add("league", name)
 	t.add("key", key)
+	t.add("seasons", d.Period)
 	t.add("tiers", strings.Join(d.Tiers, ", ")+" (lowest first)")
 	t.add("cohort size", strconv.Itoa(d.CohortSize))
 	t.add("promote", d.Promote.text("best"))

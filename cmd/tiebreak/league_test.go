@@ -41,6 +41,7 @@ func testLeague(t *testing.T, bin string) {
 	// for any run here.
 	desc := regexp.MustCompile(`  +`).ReplaceAllString(c.ok("league", "describe", name), " ")
 	for _, want := range []string{
+		"seasons weekly in UTC\n",
 		"tiers bronze, silver (lowest first)\n",
 		"promote the best 1\n",
 		"demote the worst 50%\n",

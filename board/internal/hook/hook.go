@@ -46,4 +46,8 @@ var (
 	// Descriptor returns the descriptor that board (a *board.Board)
 	// stores, as JSON: its layout and stored settings, not its name.
 	Descriptor func(board any) string
+
+	// Period describes period (a board.Period): the same text for two
+	// periods that make the same windows with the same labels.
+	Period func(period any) string
 )
