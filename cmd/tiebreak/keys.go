@@ -241,13 +241,15 @@ var defaultLimiterPrefix = ratelimit.DefaultPrefix
 
 // leagueKey reports whether after (what follows a partition's hash tag)
 // names one of a league partition's own keys: its meta HASH, tiers,
-// seasons, a season's placements, cohorts or rolled cohorts.
+// seasons, a season's placements, cohorts or rolled cohorts, or a request
+// id a season's write remembers (":<season>:r:<request id>").
 func leagueKey(after string) bool {
 	switch after {
 	case ":league", ":tiers", ":seasons":
 		return true
 	}
-	return strings.HasSuffix(after, ":placed") || strings.HasSuffix(after, ":cohorts") || strings.HasSuffix(after, ":rolled")
+	return strings.HasSuffix(after, ":placed") || strings.HasSuffix(after, ":cohorts") || strings.HasSuffix(after, ":rolled") ||
+		strings.Contains(after, ":r:")
 }
 
 // groupedAs returns the names (GROUP/NAME) of the boards named name in a

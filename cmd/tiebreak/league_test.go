@@ -33,7 +33,7 @@ func testLeague(t *testing.T, bin string) {
 	}
 	s := lg.At(origin)
 	for i, id := range []string{"ann", "bob", "cyd"} {
-		if _, err := s.Submit(ctx, board.Submission{ID: id, Values: []float64{float64(10 * (i + 1))}}); err != nil {
+		if _, err := s.Submit(ctx, board.Submission{ID: id, Values: []float64{float64(10 * (i + 1))}, RequestID: "match-" + id}); err != nil {
 			t.Fatal(err)
 		}
 	}
