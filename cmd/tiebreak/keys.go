@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/board"
 	"github.com/tiebreak/tiebreak/internal/redisops"
 	"github.com/tiebreak/tiebreak/ratelimit"
@@ -212,6 +213,7 @@ func notFound(ctx context.Context, e *env, kind, name, key, limiterPrefix string
 		if in := groupedAs(ctx, e, name); len(in) > 0 {
 			msg += fmt.Sprintf("; a board of a group is named GROUP/NAME: %s", strings.Join(in, ", "))
 		}
+		msg += inLeague(ctx, e, name)
 	case kindLimiter:
 		if limiterPrefix == defaultLimiterPrefix {
 			msg += "; a limiter whose ratelimit.Options.Prefix is not the default is named with --limiter-prefix"
@@ -301,4 +303,34 @@ func aWindowOf(ctx context.Context, e *env, name string, now time.Time) string {
 		}
 	}
 	return ""
+}
+
+// inLeague explains a board name LEAGUE/NAME whose LEAGUE is a league:
+// its cohort boards are in its partitions' groups, LEAGUE~P, and those
+// that hold a board NAME are named; "" when LEAGUE is no league.
+func inLeague(ctx context.Context, e *env, name string) string {
+	lg, n, ok := strings.Cut(name, "/")
+	if !ok || strings.Contains(lg, "~") {
+		return ""
+	}
+	_, d, err := readLeague(ctx, e, lg)
+	if err != nil {
+		return ""
+	}
+	c := e.client
+	cmds := make(rueidis.Commands, d.Partitions)
+	for p := range d.Partitions {
+		cmds[p] = c.B().Exists().Key(boardMetaKey(lg+"~"+strconv.Itoa(p), n)).Build()
+	}
+	var in []string
+	for p, r := range c.DoMulti(ctx, cmds...) {
+		if x, err := r.AsInt64(); err == nil && x == 1 {
+			in = append(in, lg+"~"+strconv.Itoa(p)+"/"+n)
+		}
+	}
+	msg := fmt.Sprintf("; %q is a league: its cohort boards are in its partitions' groups, named %s~P/SEASON:TIER:COHORT (league cohorts %s SEASON lists them)", lg, lg, lg)
+	if len(in) > 0 {
+		msg += ": " + strings.Join(in, ", ")
+	}
+	return msg
 }

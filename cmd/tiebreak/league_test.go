@@ -73,6 +73,9 @@ func testLeague(t *testing.T, bin string) {
 		t.Errorf("league member --json (-want +got):\n%s", diff)
 	}
 	c.fails(exitFailure, []string{"no league named"}, "league", "describe", name+"x")
+	// A cohort board named under the league's name, not its partition's
+	// group, is not found, and the error names the board.
+	c.fails(exitFailure, []string{`"` + name + `" is a league`, ": " + g + "1"}, "board", "top", name+"/2026-W45:bronze:1")
 	// A season never played, and an id never placed, are no such objects.
 	c.fails(exitFailure, []string{"no cohort in season \"bogus\"", "the seasons it played: 2026-W45"}, "league", "cohorts", name, "bogus")
 	c.fails(exitFailure, []string{"zed is no member of league"}, "league", "member", name, "zed")
