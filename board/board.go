@@ -55,6 +55,9 @@ type Board struct {
 	bounds map[int]Bound // Options.Bounds by field index
 	// topMemo is the handle's last decoded best entries (CacheTop).
 	topMemo atomic.Pointer[topMemo]
+	// cachingChecked: the server lets this client send CLIENT CACHING
+	// (CacheTop's first read checks it, checkCaching).
+	cachingChecked atomic.Bool
 }
 
 // New returns a handle to the board named name on client, ranking by

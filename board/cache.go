@@ -48,6 +48,9 @@ func (b *Board) cachedPage(ctx context.Context, offset int64, n int) (List, erro
 			return sharedPage(memo.entries, offset, n), nil
 		}
 	}
+	if err := b.checkCaching(ctx); err != nil {
+		return List{}, err
+	}
 	return inGen(ctx, b, func(g *generation) (List, error) {
 		memo := b.topMemo.Load()
 		var get rueidis.Cacheable
@@ -75,6 +78,30 @@ func (b *Board) cachedPage(ctx context.Context, offset int64, n int) (List, erro
 		}
 		return sharedPage(memo.entries, offset, n), nil
 	})
+}
+
+// checkCaching makes sure, once per handle, that the server runs the
+// CLIENT CACHING YES that rueidis sends before each read it caches, and
+// refuses the cached read when it does not: rueidis does not read that
+// command's reply, so a refusal (an ACL without +client|caching: NOPERM)
+// would leave the key untracked, and the cached list would never be
+// dropped. The check sends CLIENT CACHING YES itself (one round trip, on
+// the handle's first cached read): on a connection tracking in OPTIN mode
+// it makes the next command tracked, which does no harm; in any other
+// mode, or none, Redis refuses it as not applying (ERR), which passes.
+func (b *Board) checkCaching(ctx context.Context) error {
+	if b.cachingChecked.Load() {
+		return nil
+	}
+	err := b.client.Do(ctx, b.client.B().ClientCaching().Yes().Build()).Error()
+	if e, ok := rueidis.IsRedisErr(err); ok && !strings.HasPrefix(e.Error(), "NOPERM") {
+		err = nil // not tracking in OPTIN mode: rueidis sends no CLIENT CACHING
+	}
+	if err != nil {
+		return fmt.Errorf("board: %s: Options.CacheTop: CLIENT CACHING, which every cached read needs: %w", b.label(), redisErr("top", err))
+	}
+	b.cachingChecked.Store(true)
+	return nil
 }
 
 // sharedPage returns entries [offset, offset+n) of es, sharing their

@@ -513,3 +513,47 @@ func TestCachedListShared(t *testing.T) {
 		t.Errorf("cached best entry %v, want top with 101", got.Entries[0])
 	}
 }
+
+// A cached read needs CLIENT CACHING, which rueidis sends before each read
+// it caches without reading its reply: a server that refuses it (an ACL
+// without +client|caching) would leave the key untracked and the cached
+// list never dropped. The read fails instead, until the ACL grants it.
+func TestCachedTopNeedsClientCaching(t *testing.T) {
+	srv, admin := privateServer(t)
+	ctx := t.Context()
+	acl := func(rules ...string) {
+		t.Helper()
+		cmd := admin.B().Arbitrary("ACL", "SETUSER", "reader").Args(rules...).Build()
+		if err := admin.Do(ctx, cmd).Error(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	acl("on", ">pw", "~*", "+@all", "-client|caching")
+	reader, err := rueidis.NewClient(rueidis.ClientOption{InitAddress: []string{srv.Addr}, Username: "reader", Password: "pw"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(reader.Close)
+	w := newBoard(t, admin, "", "cachingacl", testLayout(t), Options{KeepTop: 5})
+	mustSubmit(t, w, Submission{ID: "a", Values: []float64{1, 0, 0}})
+	r, err := Open(ctx, reader, w.Name(), Options{CacheTop: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l, err := r.Top(ctx, 5); !errors.Is(err, ErrRedis) || !strings.Contains(err.Error(), "NOPERM") {
+		t.Fatalf("cached Top without +client|caching: %v, %v; want ErrRedis saying NOPERM", l, err)
+	}
+	acl("+client|caching")
+	for i, id := range []string{"b", "c"} {
+		mustSubmit(t, w, Submission{ID: id, Values: []float64{float64(10 + i), 0, 0}})
+		fence(t, reader, r.gen.Load().keys.top)
+		want, err1 := w.Top(ctx, 5)
+		got, err2 := r.Top(ctx, 5)
+		if err := errors.Join(err1, err2); err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("cached top once granted (-sorted set +cached):\n%s", diff)
+		}
+	}
+}

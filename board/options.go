@@ -180,7 +180,12 @@ type Options struct {
 	// A read that finds no key (a board never written since it
 	// was made or emptied) builds it in one script. Needs a board with
 	// KeepTop (ErrOptions); with a client built with DisableCache every
-	// read goes to Redis. It belongs to the handle. Default false.
+	// read goes to Redis. The handle's first cached read checks, in one
+	// round trip, that the server runs the CLIENT CACHING that rueidis
+	// sends before each read it caches (without reading its reply): where
+	// an ACL refuses it, the cached reads fail (ErrRedis, NOPERM), since
+	// their lists would never be dropped. It belongs to the handle.
+	// Default false.
 	//
 	// A list served from memory shares its entries with every other read
 	// of the same best entries, so that a read copies nothing: read it and
