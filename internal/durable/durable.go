@@ -10,6 +10,7 @@ import (
 
 	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/internal/errs"
+	"github.com/tiebreak/tiebreak/internal/redisretry"
 )
 
 // ErrNotReplicated reports a write that the master applied but that fewer
@@ -84,8 +85,8 @@ func Write[T any](ctx context.Context, c rueidis.Client, w Wait, op string, writ
 			return zero, err
 		}
 	}
-	d, release := c.Dedicate()
-	defer release()
+	d := redisretry.Dedicate(c)
+	defer d.Release()
 	p := &pinned{Client: c, d: d, w: w}
 	v, err := write(p)
 	if err != nil {
@@ -95,10 +96,13 @@ func Write[T any](ctx context.Context, c rueidis.Client, w Wait, op string, writ
 }
 
 // pinned is a client whose commands go to one dedicated connection, each
-// command (or pipeline of commands) followed by WAIT.
+// command (or pipeline of commands) followed by WAIT. It sends again what
+// Redis did not run, as every client of the packages does (package
+// redisretry), and moves to the slot's new node on MOVED or ASK, which a
+// dedicated connection does not follow.
 type pinned struct {
 	rueidis.Client
-	d    rueidis.DedicatedClient
+	d    *redisretry.Dedicated
 	w    Wait
 	last rueidis.RedisResult // the reply of the last WAIT
 	sent bool
@@ -116,10 +120,9 @@ func (p *pinned) DoMulti(ctx context.Context, cmds ...rueidis.Completed) []rueid
 	if p.w.AOF {
 		wait = p.B().Waitaof().Numlocal(1).Numreplicas(int64(p.w.Replicas)).Timeout(p.w.millis()).Build()
 	}
-	all := append(make([]rueidis.Completed, 0, len(cmds)+1), cmds...)
-	res := p.d.DoMulti(ctx, append(all, wait)...)
-	p.last, p.sent = res[len(cmds)], true
-	return res[:len(cmds)]
+	res, last := p.d.DoMulti(ctx, wait, cmds...)
+	p.last, p.sent = last, true
+	return res
 }
 
 // check says whether the last WAIT counted enough replicas.

@@ -31,6 +31,11 @@
 // give for a failed master's slots until a replica takes over) is
 // ErrUnreachable too: nothing was sent.
 //
+// A write that must share a connection with the WAIT after it goes
+// through [Dedicated], which sends again what Redis did not run in the
+// same way, and also follows MOVED and ASK, which rueidis does not on a
+// dedicated connection.
+//
 // A MULTI/EXEC of reads, which rueidis does not send again as it does a
 // read-only command, goes through [DoReadMulti]: sent again after a
 // connection error too, until the context ends, as rueidis does a read.
@@ -235,6 +240,11 @@ func explainErr(r rueidis.RedisResult) rueidis.RedisResult {
 // commands to send again: a command Redis did not run, or every command of
 // a MULTI/EXEC it did not run.
 func notRun(cmds rueidis.Commands, res []rueidis.RedisResult, among []int) []int {
+	return notRunBy(cmds, res, among, NotRun)
+}
+
+// notRunBy is notRun with not telling a reply of a command not run.
+func notRunBy(cmds rueidis.Commands, res []rueidis.RedisResult, among []int, not func(error) bool) []int {
 	if among == nil {
 		among = make([]int, len(cmds))
 		for i := range among {
@@ -245,7 +255,7 @@ func notRun(cmds rueidis.Commands, res []rueidis.RedisResult, among []int) []int
 	for k := 0; k < len(among); k++ {
 		i := among[k]
 		if !isMulti(cmds[i]) {
-			if NotRun(res[i].Error()) {
+			if not(res[i].Error()) {
 				todo = append(todo, i)
 			}
 			continue
@@ -254,7 +264,7 @@ func notRun(cmds rueidis.Commands, res []rueidis.RedisResult, among []int) []int
 		for end < len(among)-1 && !isExec(cmds[among[end]]) {
 			end++
 		}
-		if txNotRun(res, among[k:end+1]) {
+		if txNotRun(res, among[k:end+1], not) {
 			todo = append(todo, among[k:end+1]...)
 		}
 		k = end
@@ -264,16 +274,16 @@ func notRun(cmds rueidis.Commands, res []rueidis.RedisResult, among []int) []int
 
 // txNotRun reports whether the MULTI/EXEC whose commands are at span was
 // not run: EXEC refused as NotRun says, or aborted because a command was.
-func txNotRun(res []rueidis.RedisResult, span []int) bool {
+func txNotRun(res []rueidis.RedisResult, span []int, not func(error) bool) bool {
 	exec := res[span[len(span)-1]].Error()
-	if NotRun(exec) {
+	if not(exec) {
 		return true
 	}
 	if e, ok := rueidis.IsRedisErr(exec); !ok || !strings.HasPrefix(e.Error(), "EXECABORT") {
 		return false
 	}
 	for _, i := range span[:len(span)-1] {
-		if NotRun(res[i].Error()) {
+		if not(res[i].Error()) {
 			return true
 		}
 	}
