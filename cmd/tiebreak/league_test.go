@@ -2,6 +2,7 @@ package main
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -100,5 +101,19 @@ func testLeague(t *testing.T, bin string) {
 	}
 	if leagues != 1 || cohorts != 2 {
 		t.Errorf("list shows %d leagues and %d cohorts, want 1 and 2: %+v", leagues, cohorts, objs)
+	}
+	// A board of the league's name shares its hash tag: a removal from
+	// the board names the board's keys, not the league's.
+	b, err := board.New(ctx, env.Client, name, l, board.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Submit(ctx, board.Submission{ID: "eve", Values: []float64{1}}); err != nil {
+		t.Fatal(err)
+	}
+	var ch changeOut
+	c.json(&ch, "board", "remove", name, "eve", "--dry-run")
+	if want := []string{"tb:{" + name + "}:z"}; !slices.Equal(ch.Keys, want) {
+		t.Errorf("board remove of a board named as a league: keys %v, want %v", ch.Keys, want)
 	}
 }

@@ -146,8 +146,9 @@ func openRef(ctx context.Context, e *env, arg string) (*boardRef, error) {
 }
 
 // boardKeys returns the existing keys of board name of group, sorted:
-// those under its prefix (less those of a group of the same name), and
-// those of its shards, current, target and retired, for a sharded board.
+// those under its prefix (less those of a group or a league of the same
+// name), and those of its shards, current, target and retired, for a
+// sharded board.
 // With entriesOnly, its meta HASH and tombstones (strings) are left out.
 func boardKeys(ctx context.Context, e *env, group, name string, entriesOnly bool) ([]string, error) {
 	prefix := boardPrefix(group, name)
@@ -155,7 +156,10 @@ func boardKeys(ctx context.Context, e *env, group, name string, entriesOnly bool
 	if err != nil {
 		return nil, fmt.Errorf("SCAN %s*: %w", prefix, err)
 	}
-	keys = slices.DeleteFunc(keys, func(k string) bool { return group == "" && strings.HasPrefix(k, prefix+"{") })
+	keys = slices.DeleteFunc(keys, func(k string) bool {
+		// a group of the same name's boards; a league of the same name's descriptor
+		return group == "" && (strings.HasPrefix(k, prefix+"{") || k == prefix+"league")
+	})
 	meta := boardMetaKey(group, name)
 	m, err := e.client.Do(ctx, e.client.B().Hgetall().Key(meta).Build()).AsStrMap()
 	if err != nil {

@@ -208,6 +208,7 @@ func TestACLTableIsTheDocs(t *testing.T) {
 		{"every client that keeps rueidis's client-side cache on", aclTracking},
 		{"a board handle with `Options.CacheTop`", aclCaching},
 		{"`board`", aclBoard},
+		{"`board/league`", aclBoard},
 		{"`tsid/timeline`", aclTimeline},
 		{"`decimalmap`", aclDecimalmap},
 		{"`ratelimit`", aclRatelimit},
