@@ -261,6 +261,38 @@ func testDescribe(t *testing.T, bin string) {
 			t.Errorf("window %s: expireAt %q and %d entries, want %q and 1", w.Name(), got.ExpireAt, got.Entries, want)
 		}
 	})
+	t.Run("archive", func(t *testing.T) {
+		p, err := board.NewPeriodic(env.Client, env.Prefix+"_weekly", arenaLayout(t), board.Weekly(nil), 30*24*time.Hour, board.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		last := time.Now().Add(-7 * 24 * time.Hour)
+		for i, id := range []string{"ann", "bob"} {
+			if _, err := p.At(last).Submit(ctx, board.Submission{ID: id, Values: []float64{float64(i), 0, 2}}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		w, err := board.Weekly(nil).Window(last)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := p.Archive(ctx, w, board.ArchiveOptions{Top: 1, Retention: 30 * 24 * time.Hour})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got description
+		c.json(&got, "board", "describe", a.Name())
+		want := &archiveOut{State: "done", Options: "Top 1, kept 720h0m0s past the window's end"}
+		if diff := cmp.Diff(want, got.Archive); diff != "" || got.ExpireAt == "" || got.Entries != 1 {
+			t.Errorf("archive %s: expireAt %q, %d entries, archive (-want +got):\n%s", a.Name(), got.ExpireAt, got.Entries, diff)
+		}
+		out := regexp.MustCompile(`  +`).ReplaceAllString(c.ok("board", "describe", a.Name()), " ")
+		for _, line := range []string{"archive the final standings of a window, made: Top 1, kept 720h0m0s past the window's end\n", " (an archive)\n"} {
+			if !strings.Contains(out, line) {
+				t.Errorf("describe of an archive lacks %q:\n%s", line, out)
+			}
+		}
+	})
 	t.Run("sharded", func(t *testing.T) {
 		sname := env.Prefix + "_sharded"
 		sb, err := board.New(ctx, env.Client, sname, arenaLayout(t), board.Options{Shards: 3})

@@ -144,6 +144,9 @@ type description struct {
 	Entrants  *int64     `json:"entrants,omitempty"`
 	ExpireAt  string     `json:"expireAt,omitempty"`
 	Migration *migration `json:"migration,omitempty"`
+	// Archive is set on the archive of a periodic board's window (named
+	// NAME:LABEL:final): how far it is made, and with what.
+	Archive *archiveOut `json:"archive,omitempty"`
 	// Slots are the hash slots of the board's keys and, for a sharded
 	// board, of each of its shards; SlotStats reports whether the server
 	// offers their statistics (CLUSTER SLOT-STATS), which each slot then
@@ -153,6 +156,14 @@ type description struct {
 	// SlotStatsRefused reports that the server has the statistics but the
 	// user's ACL refused them (+cluster|slot-stats).
 	SlotStatsRefused bool `json:"slotStatsRefused,omitempty"`
+}
+
+// archiveOut is the state of an archive: "copying" (by a caller, or
+// stopped: the next Archive resumes it) or "done", and the options it is
+// made with ("Top 1000, kept forever").
+type archiveOut struct {
+	State   string `json:"state"`
+	Options string `json:"options"`
 }
 
 // migration is the state of a migration under way.
@@ -194,6 +205,14 @@ func boardDescribe(ctx context.Context, e *env, group, name string) error {
 	}
 	if err := countEntries(ctx, e.client, d); err != nil {
 		return err
+	}
+	archiveKey := boardPrefix(group, name) + "archive"
+	a, err := e.client.Do(ctx, e.client.B().Hgetall().Key(archiveKey).Build()).AsStrMap()
+	if err != nil {
+		return fmt.Errorf("HGETALL %s: %w", archiveKey, err)
+	}
+	if a["state"] != "" {
+		d.Archive = &archiveOut{State: a["state"], Options: a["opts"]}
 	}
 	object := name
 	if group != "" {
@@ -337,8 +356,19 @@ func describeTable(d *description, raw string) *table {
 		}
 		t.add("entrants", entrants)
 	}
+	if a := d.Archive; a != nil {
+		state := "made"
+		if a.State != "done" {
+			state = "being made (or stopped: the next Archive resumes it)"
+		}
+		t.add("archive", fmt.Sprintf("the final standings of a window, %s: %s", state, a.Options))
+	}
 	if d.ExpireAt != "" {
-		t.add("expires", d.ExpireAt+" (a periodic window)")
+		what := "a periodic window"
+		if d.Archive != nil {
+			what = "an archive"
+		}
+		t.add("expires", d.ExpireAt+" ("+what+")")
 	}
 	if m := d.Migration; m != nil {
 		t.add("migrating to", fmt.Sprintf("generation %d (entries in %s)", m.Generation, m.EntriesKey))
