@@ -292,3 +292,33 @@ func TestSuffixOneFieldOlderLookupHash(t *testing.T) {
 		t.Errorf("EXISTS %s after Clear = %d, %v", i, n, err)
 	}
 }
+
+// A capped key-suffix board whose new id splits its bucket and is then
+// trimmed by the cap forgets the id: the split may move only the new
+// record out of the bucket, leaving the bucket as it was before the write,
+// and the trim must not take that for the id's absence. Every write of
+// every policy then finds the board as its entries say (checkLookup).
+func TestCapForgetsTheIDASplitMoved(t *testing.T) {
+	env := redistest.New(t)
+	ctx := t.Context()
+	l := testLayout(t)
+	for _, dense := range []bool{false, true} {
+		b := newBoard(t, env.Client, env.Prefix, fmt.Sprint("capsplit", dense), l, Options{Strategy: KeySuffix, Cap: 5, DenseRanks: dense})
+		rng := rand.New(rand.NewPCG(1, uint64(len(fmt.Sprint(dense)))))
+		policies := []Policy{Replace, Best, PerField}
+		for i := range 1500 {
+			id := fmt.Sprint("p", rng.IntN(300))
+			if rng.IntN(4) == 0 { // long ids make a bucket long enough that a short one splits it
+				id = strings.Repeat("L", 200) + id
+			}
+			s := Submission{ID: id, Values: []float64{float64(rng.IntN(8)), float64(rng.IntN(2)), float64(rng.IntN(4))}}
+			if s.Policy = policies[rng.IntN(len(policies))]; s.Policy == PerField {
+				s.Ops = []Op{OpMax, OpSet, OpMin}
+			}
+			if _, err := b.Submit(ctx, s); err != nil {
+				t.Fatalf("write %d (%+v), dense ranks %t: %v", i, s, dense, err)
+			}
+			checkLookup(t, b)
+		}
+	}
+}

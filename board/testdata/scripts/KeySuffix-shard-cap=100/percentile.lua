@@ -84,8 +84,9 @@ local function buckets()
   -- The last id located: its key, the id, its bucket (number and field
   -- name), the bucket's string, its record's start and end (false: none)
   -- and the start of its record, "\0\3" .. hex .. escaped id. It holds
-  -- while the bucket holds the same string: a split moves an id only out
-  -- of the bucket it changes.
+  -- while the bucket holds the same string (a split moves an id only out
+  -- of the bucket it changes), until set adds a record: a split may then
+  -- move that record alone out, leaving the bucket the string located.
   local lkey, lid, lb, lf, ls, lp, lstop, lpat = false, false, false, false, false, false, false, false
   -- Where id's record is (see above), setting the last id. The number of
   -- buckets of key and each bucket read (number -> string, '' when empty)
@@ -147,6 +148,9 @@ local function buckets()
     end
     local rec = lpat .. prefix
     store(key, lb, lf, s .. rec)
+    -- The id is located afresh next time: a split may move its record
+    -- alone out of its bucket, leaving the bucket the string located.
+    lid = false
     if #s >= 2 * LOAD * #rec then L.split(key, width) end
   end
   -- Splits the next bucket of key (linear hashing): when an id made its
