@@ -59,12 +59,15 @@ func TestDocumentedRoundTrips(t *testing.T) {
 			case k.suffix:
 				read, around = 2, 3
 			}
-			if sharded { // SubmitMany: one pipeline per shard written, all at once
+			if sharded { // SubmitMany: one pipeline per shard written, all at once, then the board-wide ranks
 				on := map[int]bool{}
 				for _, id := range []string{"b", "c", "d"} {
 					on[shardOf(id, k.o.Shards)] = true
 				}
-				many = len(on)
+				many = len(on) + 1
+				if k.o.SkipWriteRank {
+					many--
+				}
 			}
 			for _, c := range []call{
 				{"Submit", submit, func(b *Board) error {

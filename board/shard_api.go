@@ -144,11 +144,12 @@ func (sb *sharded) SetData(ctx context.Context, id string, data []byte) error {
 
 // SubmitMany writes many entries, each in its own atomic script on its
 // shard, every shard's part pipelined as Board.SubmitMany pipelines it and
-// all shards at once: one round trip (more as Board.SubmitMany says). It returns one result per submission, in order, as
-// Board.SubmitMany; each entry's Rank is its rank on its shard, not on the
-// whole board (ranking every entry on every shard would cost the shards
-// more than the writes: use Among or Rank). It refuses more than
-// 100,000 submissions (ErrArgument), sending nothing.
+// all shards at once: one round trip (more as Board.SubmitMany says), then
+// one more that ranks the written entries on the whole board, as Submit's
+// second does (none with SkipWriteRank, whose entries have Rank 0: a bulk
+// load wants that). It returns one result per submission, in order, as
+// Board.SubmitMany. It refuses more than 100,000 submissions
+// (ErrArgument), sending nothing.
 func (sb *sharded) SubmitMany(ctx context.Context, subs []Submission) []ManyResult {
 	if sb.opts.Observer != nil {
 		rs, _ := observed.Call(ctx, sb.opts.Observer, sb.op("SubmitMany", len(subs)), errKinds,

@@ -501,3 +501,34 @@ func TestShardedModifiedCompetitionAtCap(t *testing.T) {
 		t.Errorf("Among(%s): %+v, %v; want modified competition 2", id, l, err)
 	}
 }
+
+// A sharded SubmitMany gives each written entry its rank on the whole
+// board, as Submit does (here each entry worse than those before it, so
+// that the rank at its write is its rank at the end), beyond a cap none
+// and Trimmed; with SkipWriteRank, none.
+func TestShardedSubmitManyRanksOnTheBoard(t *testing.T) {
+	env := redistest.New(t)
+	ctx := t.Context()
+	for _, o := range []Options{{Shards: 3}, {Shards: 3, Cap: 12}, {Shards: 3, Strategy: KeySuffix}, {Shards: 3, SkipWriteRank: true}} {
+		name := fmt.Sprintf("many%d%t%d", o.Cap, o.SkipWriteRank, o.Strategy)
+		b := newSharded(t, env.Client, env.Prefix, name, testLayout(t), o)
+		var subs []Submission
+		for i := range 20 {
+			subs = append(subs, Submission{ID: fmt.Sprint("p", i), Values: []float64{float64(100 - i), 0, 1}})
+		}
+		for i, r := range b.SubmitMany(ctx, subs) {
+			if r.Err != nil {
+				t.Fatalf("%+v: submission %d: %v", o, i, r.Err)
+			}
+			want, trimmed := int64(i+1), false
+			if o.SkipWriteRank {
+				want = 0
+			} else if o.Cap > 0 && want > o.Cap {
+				want, trimmed = 0, true
+			}
+			if r.Entry.Rank != want || r.Trimmed != trimmed {
+				t.Errorf("%+v: submission %d: rank %d, trimmed %t; want %d, %t", o, i, r.Entry.Rank, r.Trimmed, want, trimmed)
+			}
+		}
+	}
+}

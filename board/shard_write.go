@@ -71,7 +71,42 @@ func (sb *shardView) SubmitMany(ctx context.Context, subs []Submission) []ManyRe
 			out[idx[j]] = r
 		}
 	})
+	sb.rankMany(ctx, out)
 	return out
+}
+
+// rankMany turns the shard ranks of SubmitMany's written entries into
+// their ranks on the whole board, as rankWrite does one write's: one more
+// round trip (none with SkipWriteRank, which leaves every Rank 0, or one
+// shard); when it fails, the writes stand and their ranks are unknown (0).
+func (sb *shardView) rankMany(ctx context.Context, out []ManyResult) {
+	var es []*Entry
+	for i := range out {
+		if out[i].Err == nil && out[i].Entry.Rank != 0 {
+			es = append(es, &out[i].Entry)
+		}
+	}
+	if len(sb.shards) == 1 || len(es) == 0 {
+		return
+	}
+	if sb.opts.SkipWriteRank {
+		for _, e := range es {
+			e.Rank = 0
+		}
+		return
+	}
+	if err := sb.placeAll(ctx, es, nil, readConfig{}); err != nil {
+		for _, e := range es {
+			e.Rank = 0
+		}
+		return
+	}
+	visible := sb.visible(math.MaxInt64)
+	for i := range out {
+		if e := &out[i].Entry; out[i].Err == nil && e.Rank > visible {
+			e.Rank, out[i].Trimmed = 0, true
+		}
+	}
 }
 
 // each calls fn for every shard with a part, all at once, and waits.
