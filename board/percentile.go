@@ -70,8 +70,9 @@ func newPercentile(lo, hi, total int64) Percentile {
 // KeySuffix board (so ties in the first field are uncertain whatever the
 // other fields). With one shard, the answer is exact. On a board with a
 // Cap, the entries beyond the best Cap of the board are not on it: an
-// entry whose MinRank is beyond is ErrNotFound, and MaxRank is at most
-// Cap. A read across shards is not one snapshot: while writes go on, the
+// entry whose MinRank is beyond is ErrNotFound, and one whose MaxRank
+// would be is ranked exactly, in one more round trip (ErrNotFound beyond
+// the cap), so that MaxRank is at most Cap. A read across shards is not one snapshot: while writes go on, the
 // bound holds for the entries as each shard saw them.
 //
 // It refuses an invalid id (ErrArgument), reports an id not on the board
@@ -185,9 +186,16 @@ func (sb *shardView) percentile(ctx context.Context, id string) (Percentile, err
 		}
 	}
 	visible := sb.visible(total)
-	lo, hi := before+1, min(before+1+inBucket, visible)
+	lo, hi := before+1, before+1+inBucket
 	if lo > visible {
 		return Percentile{}, fmt.Errorf("board: id %q: beyond the cap: %w", id, ErrNotFound)
+	}
+	if hi > visible { // the entry may be beyond the cap: rank it exactly
+		r, err := sb.Rank(ctx, id, Ordinal)
+		if err != nil {
+			return Percentile{}, err
+		}
+		return newPercentile(r, r, visible), nil
 	}
 	return newPercentile(lo, hi, visible), nil
 }
