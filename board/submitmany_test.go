@@ -29,8 +29,8 @@ func TestSubmitManyOneRoundTrip(t *testing.T) {
 				if i%4 == 1 {
 					s.Policy = Replace
 				}
-				if i%3 == 2 { // ids of their own: see TestSubmitManyOrderAcrossScripts
-					s.ID, s.Data = fmt.Sprint("d", i%4), []byte(fmt.Sprint("d", i))
+				if i%3 == 2 {
+					s.Data = []byte(fmt.Sprint("d", i))
 				}
 				subs = append(subs, s)
 			}
@@ -92,5 +92,18 @@ func TestSubmitManyOrderAcrossScripts(t *testing.T) {
 		if err != nil || e.Values[0] != 4 || string(e.Data) != "third" {
 			t.Errorf("round %d: a holds %v with data %q (%v), want the last write's 4 and the last data, third", round, e.Values, e.Data, err)
 		}
+	}
+	// Writes of different ids keep their order too: the second write's
+	// rank counts the first.
+	if err := env.Client.Do(ctx, env.Client.B().ScriptFlush().Build()).Error(); err != nil {
+		t.Fatal(err)
+	}
+	mustSubmit(t, b, Submission{ID: "w", Values: []float64{1, 0, 0}}) // loads submitlean.lua alone
+	rs := b.SubmitMany(ctx, []Submission{
+		{ID: "x", Values: []float64{9, 0, 1}, Policy: PerField, Ops: []Op{OpMax, OpSet, OpSet}},
+		{ID: "y", Values: []float64{8, 0, 1}},
+	})
+	if rs[0].Err != nil || rs[1].Err != nil || rs[0].Entry.Rank != 1 || rs[1].Entry.Rank != 2 {
+		t.Errorf("after SCRIPT FLUSH, x (PerField) then y (plain): ranks %d, %d (%v, %v); want 1, 2", rs[0].Entry.Rank, rs[1].Entry.Rank, rs[0].Err, rs[1].Err)
 	}
 }

@@ -148,15 +148,14 @@ type ManyResult struct {
 
 // SubmitMany writes many entries in one pipelined round trip (at most
 // 100,000; more are all refused with ErrArgument, nothing sent), in
-// order, each in its own atomic script: one EVALSHA each (a key-suffix
-// board's plain writes, Replace or Best with nothing else, up to 64 in
-// one, made in turn); in a second round trip, those a server answered
-// NOSCRIPT go again, the first of each script as the EVAL that loads it
-// (never SCRIPT LOAD, so it talks only to the nodes of the board's keys).
-// On a key-suffix board, an id written by a plain write and by another in
-// the same call (one with Data, say) costs a round trip more, before the
-// write that changes script, so that the writes of one id stay in order
-// even on a server that holds one of the two scripts only.
+// order, each in its own atomic script: one EVALSHA each (on a key-suffix
+// board, plain writes, Replace or Best with nothing else, go up to 64 in
+// one, made in turn, when the call holds nothing else; a call that mixes
+// them with others sends them all one by one with the script of the
+// others, so that one script runs them, in order); in a second round
+// trip, those a server answered NOSCRIPT go again, in order, the first as
+// the EVAL that loads the script (never SCRIPT LOAD, so it talks only to
+// the nodes of the board's keys).
 // It returns one result per submission, in order; an invalid submission
 // gets its error without being sent, and does not stop the others.
 //
@@ -236,48 +235,26 @@ func (b *Board) submitAll(ctx context.Context, c rueidis.Client, plans []writePl
 }
 
 // submitMany sends the plans listed in todo, pipelined, and writes their
-// results to out. Each run of plans that the same script writes goes in
-// order: submit.lua one plan a call, submitlean.lua (see submitsLean) up
-// to maxNativeBatch a call. The runs go in one round trip, unless an id
-// written by one script is written again by the other: a server that
-// holds one script and not the other (NOSCRIPT) runs the calls of the one
-// it holds first, so such a run waits for the round trip before it. It
-// returns the plans that found the board in another generation, to send
-// again.
+// results to out: with submitlean.lua, up to maxNativeBatch plans a call,
+// when every plan can go so (see submitsLean); otherwise all with
+// submit.lua, one plan a call. One script for all of them: a server that
+// lost its scripts answers every call NOSCRIPT, and they go again in
+// order, where a server holding one of two scripts would run its calls
+// before the other's. It returns the plans that found the board in
+// another generation, to send again.
 func (b *Board) submitMany(ctx context.Context, client rueidis.Client, g *generation, plans []writePlan, todo []int, out []ManyResult) []int {
-	var calls []luascript.Call
-	var sent [][]int                        // the plans each call writes
-	round := map[string]*luascript.Script{} // the script of each id sent in this round trip
-	var again []int
-	for len(todo) > 0 {
-		lean := b.submitsLean(g, &plans[todo[0]])
-		run := 1
-		for run < len(todo) && b.submitsLean(g, &plans[todo[run]]) == lean {
-			run++
-		}
-		script := g.scripts.submit
-		if lean {
-			script = g.scripts.submitLean
-		}
-		for _, i := range todo[:run] {
-			if s, ok := round[plans[i].id]; ok && s != script {
-				again = b.sendCalls(ctx, client, g, plans, calls, sent, out, again)
-				calls, sent = calls[:0], sent[:0]
-				clear(round)
-				break
-			}
-		}
-		for _, i := range todo[:run] {
-			round[plans[i].id] = script
-		}
-		if lean {
-			calls, sent = b.leanCalls(g, plans, todo[:run], calls, sent)
-		} else {
-			calls, sent = b.scriptCalls(g, plans, todo[:run], out, calls, sent)
-		}
-		todo = todo[run:]
+	lean := true
+	for _, i := range todo {
+		lean = lean && b.submitsLean(g, &plans[i])
 	}
-	return b.sendCalls(ctx, client, g, plans, calls, sent, out, again)
+	var calls []luascript.Call
+	var sent [][]int // the plans each call writes
+	if lean {
+		calls, sent = b.leanCalls(g, plans, todo, calls, sent)
+	} else {
+		calls, sent = b.scriptCalls(g, plans, todo, out, calls, sent)
+	}
+	return b.sendCalls(ctx, client, g, plans, calls, sent, out, nil)
 }
 
 // sendCalls sends calls in one pipelined round trip, writes the results
