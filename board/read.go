@@ -420,8 +420,9 @@ func (b *Board) page(ctx context.Context, op string, offset int64, n int, opts [
 }
 
 // Around returns n entries around id, id among them and as central as the
-// edges allow: near the top or bottom the window fills from the other side,
-// so around rank 1 gives ranks 1..n. It refuses an invalid id (ErrArgument) and n
+// edges allow (with n even, one more after id than before it): near the
+// top or bottom the window fills from the other side, so around rank 1
+// gives ranks 1..n. It refuses an invalid id (ErrArgument) and n
 // outside [1, 1000] (ErrArgument), and reports an id not on the board
 // as ErrNotFound.
 //
