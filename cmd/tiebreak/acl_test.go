@@ -132,4 +132,6 @@ func TestCommandUnderTheDocsACL(t *testing.T) {
 	if !regexp.MustCompile(`(?m)^board +cup +\? entries .*size unreadable: NOPERM`).MatchString(out) {
 		t.Errorf("list as a user who may not read cup:\n%s", out)
 	}
+	// Reading it, the user learns that the ACL refused it, and why.
+	nc.fails(exitFailure, []string{"NOPERM", `the user's ACL has no key pattern for board "cup"`}, "board", "top", "cup")
 }

@@ -184,6 +184,9 @@ func checkObject(ctx context.Context, e *env, kind, name, limiterPrefix string) 
 // checkKey is checkObject for the object's key, which holds a Redis want.
 func checkKey(ctx context.Context, e *env, kind, name, key, want, limiterPrefix string) error {
 	typ, err := e.client.Do(ctx, e.client.B().Type().Key(key).Build()).ToString()
+	if re, ok := rueidis.IsRedisErr(err); ok && strings.HasPrefix(re.Error(), "NOPERM") {
+		return fmt.Errorf("TYPE %s: %w: the user's ACL has no key pattern for %s %q (docs/operating.md, Least privilege, gives each kind's)", key, err, kind, name)
+	}
 	if err != nil {
 		return fmt.Errorf("TYPE %s: %w", key, err)
 	}
