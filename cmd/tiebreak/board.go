@@ -268,7 +268,7 @@ func retiredShard(ctx context.Context, e *env, group, name string, err error) er
 func notOnBoard(ctx context.Context, b *board.Board, name, id string) error {
 	if b.Options().Hiding {
 		if _, err := b.Get(ctx, id, board.AsSelf()); err == nil {
-			return fmt.Errorf("id %q is hidden on board %q (board.Board.Hide): reads of others leave it out; board hidden %s lists what the board hides", id, name, shellQuote(name))
+			return fmt.Errorf("id %q is hidden on board %q (board.Board.Hide): reads of others leave it out; %s lists what the board hides", id, name, commandLine("board hidden", []string{name}))
 		}
 	}
 	return fmt.Errorf("id %q is not on board %q (not found)", id, name)

@@ -331,7 +331,7 @@ func inLeague(ctx context.Context, e *env, name string) string {
 			in = append(in, lg+"~"+strconv.Itoa(p)+"/"+n)
 		}
 	}
-	msg := fmt.Sprintf("; %q is a league: its cohort boards are in its partitions' groups, named %s~P/SEASON:TIER:COHORT (league cohorts %s SEASON lists them)", lg, lg, lg)
+	msg := fmt.Sprintf("; %q is a league: its cohort boards are in its partitions' groups, named %s~P/SEASON:TIER:COHORT (%s lists them)", lg, lg, commandLine("league cohorts", []string{lg, "SEASON"}))
 	if len(in) > 0 {
 		msg += ": " + strings.Join(in, ", ")
 	}

@@ -352,5 +352,5 @@ func leagueDetail(ob *object, r rueidis.RedisResult) {
 		return
 	}
 	ob.Size = int64(d.Partitions)
-	ob.Detail = fmt.Sprintf("tiers %s, cohorts of %d (league describe %s)", strings.Join(d.Tiers, ", "), d.CohortSize, ob.Name)
+	ob.Detail = fmt.Sprintf("tiers %s, cohorts of %d (%s)", strings.Join(d.Tiers, ", "), d.CohortSize, strings.TrimPrefix(commandLine("league describe", []string{ob.Name}), "tiebreak "))
 }

@@ -147,4 +147,19 @@ func testDashName(t *testing.T, bin string) {
 	if next := run(args...); !strings.Contains(next, "next page") && !strings.Contains(next, "last page") {
 		t.Errorf("the next page's command %q printed:\n%s", args, next)
 	}
+	// An error's hint names a command that runs as printed too.
+	hiding := "-" + env.Prefix + "_dhide"
+	hb := seedArena(t, t.Context(), env.Client, hiding, board.Options{Hiding: true})
+	if _, err := hb.Hide(t.Context(), "ann"); err != nil {
+		t.Fatal(err)
+	}
+	r := c.exec(exec.Command(bin, "board", "get", "--", hiding, "ann"))
+	_, hint, ok = strings.Cut(r.stderr, "; tiebreak ")
+	hint, _, _ = strings.Cut(hint, " lists what")
+	if r.code != exitFailure || !ok || !strings.HasPrefix(hint, "board hidden -- ") {
+		t.Fatalf("board get of a hidden id on %s: exit %d, stderr %s", hiding, r.code, r.stderr)
+	}
+	if out := run(strings.Fields(hint)...); !strings.Contains(out, "ann") {
+		t.Errorf("%q printed:\n%s", hint, out)
+	}
 }

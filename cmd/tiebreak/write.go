@@ -674,7 +674,7 @@ func refuseMoving(ctx context.Context, e *env, r *boardRef, command string) erro
 		return err
 	}
 	if st := m[metaState]; st != "" && st != "live" {
-		return fmt.Errorf("board %s is %s: %s changes nothing until that ends (board migration %s shows it)", r.arg, st, command, r.arg)
+		return fmt.Errorf("board %s is %s: %s changes nothing until that ends (%s shows it)", r.arg, st, command, commandLine("board migration", []string{r.arg}))
 	}
 	return nil
 }
