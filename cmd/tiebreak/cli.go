@@ -159,7 +159,9 @@ func parse(c *command, args []string) (*globals, []string, runFunc, error) {
 		if err != nil {
 			// A negative number is an argument (a map key, an id), not an
 			// unknown flag; the flag package has stepped past it.
-			if bad := consumed[len(consumed)-1]; isNumber(bad) {
+			// A flag's value that does not parse is that flag's error.
+			bad := consumed[len(consumed)-1]
+			if strings.HasPrefix(err.Error(), "flag provided but not defined") && strings.HasPrefix(bad, "-") && isNumber(bad) {
 				pos = append(pos, bad)
 				continue
 			}

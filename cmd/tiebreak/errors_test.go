@@ -116,6 +116,9 @@ func testUsage(t *testing.T, bin string) {
 		{[]string{"map", "get", "m", "abc"}, `key "abc" is not a decimal: pack: decimal "abc"`},
 		{[]string{"map", "remove", "m", "abc", "--dry-run"}, `key "abc" is not a decimal`},
 		{[]string{"list", "--timeout", "0s"}, "--timeout = 0s"},
+		{[]string{"limiter", "get", "k", "--window", "5"}, `invalid value "5" for flag -window`}, // a number, but not a flag's value
+		{[]string{"board", "top", "a", "-n", "99999999999999999999"}, `invalid value "99999999999999999999" for flag -n`},
+		{[]string{"map", "remove", "m", "2.4", "--timeout", "30", "--dry-run"}, `invalid value "30" for flag -timeout`},
 	} {
 		code := exitUsage
 		if strings.Contains(u.want, "no board named") {
