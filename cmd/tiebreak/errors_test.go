@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os/exec"
 	"strings"
 	"testing"
@@ -128,6 +129,14 @@ func testUsage(t *testing.T, bin string) {
 		if r.code != code || !strings.Contains(r.stderr, u.want) || r.stdout != "" {
 			t.Errorf("tiebreak %q: exit %d, stderr %q, stdout %q; want exit %d and %q", u.args, r.code, r.stderr, r.stdout, code, u.want)
 		}
+	}
+	// More ids than one atomic removal takes: in several runs.
+	many := []string{"board", "remove", "a"}
+	for i := range 1001 {
+		many = append(many, fmt.Sprint("u", i))
+	}
+	if r := c.run(append(many, "--dry-run")...); r.code != exitUsage || !strings.Contains(r.stderr, "1001 ids, over 1000: remove them in several runs") {
+		t.Errorf("board remove of 1001 ids: exit %d, stderr %q", r.code, r.stderr)
 	}
 	// An unknown command says which exist, in one line, not the whole help.
 	for _, args := range [][]string{{"board", "erase", "x"}, {"boards"}} {

@@ -252,6 +252,13 @@ func entryIDs(es []board.Entry) []string {
 }
 
 func boardRemove(ctx context.Context, e *env, group string, args []string) error {
+	nIDs := len(args) // with --group, every argument is an id; else the first is the board
+	if group == "" {
+		nIDs--
+	}
+	if nIDs > maxRemoveIDs {
+		return usagef("%d ids, over %d: remove them in several runs", nIDs, maxRemoveIDs)
+	}
 	if group != "" {
 		return groupRemove(ctx, e, group, args)
 	}
@@ -790,3 +797,8 @@ func boardDropWindows(ctx context.Context, e *env, arg string) error {
 	return report(e, g, c, t, fmt.Sprintf("remove the %d windows and archives of periodic board %s: %s, %s",
 		len(names), arg, count(c.Count, "entries"), count(int64(len(c.Keys)), "keys")))
 }
+
+// maxRemoveIDs is the most ids of one Board.Remove or Group.Remove (and
+// of one Among, which previews them): more are refused before anything
+// is read.
+const maxRemoveIDs = 1000

@@ -643,6 +643,12 @@ keys: ` + strings.Join(keys, " ") + "\n"
 			t.Fatal(err)
 		}
 		pre := "tb:{" + group + "}:"
+		// More ids than one atomic removal takes: in several runs.
+		args := []string{"board", "remove", "--group", group}
+		for i := range 1001 {
+			args = append(args, fmt.Sprint("zed", i))
+		}
+		c.fails(exitUsage, []string{"1001 ids, over 1000: remove them in several runs"}, append(args, "--dry-run")...)
 		w := writeCase{t, c, env, []string{"board", "remove", "--group", group, "ann", "bob", "zed"}}
 		want := changeOut{Command: "board remove", Object: "group " + group, Count: 3, Affected: []string{"ann", "bob"},
 			Keys:   []string{pre + "data", pre + "{a}:z", pre + "{b}:z"},
