@@ -125,6 +125,10 @@ func spelling(b reader) string {
 	return b.Name()
 }
 
+// handleOptions are the command's handle settings: ids as long as any
+// program may have written (Options.MaxIDLen is a handle's, not stored).
+var handleOptions = board.Options{MaxIDLen: 65536}
+
 // openBoard returns a handle to board name of group (none: ""), built
 // from its descriptor: a sharded board's when it is one.
 func openBoard(ctx context.Context, e *env, group, name string) (reader, error) {
@@ -133,7 +137,7 @@ func openBoard(ctx context.Context, e *env, group, name string) (reader, error) 
 		if err := checkObject(ctx, e, kindBoard, name, defaultLimiterPrefix); err != nil {
 			return nil, err
 		}
-		b, err := board.Open(ctx, e.client, name, board.Options{})
+		b, err := board.Open(ctx, e.client, name, handleOptions)
 		if errors.Is(err, board.ErrMigrating) {
 			return nil, retiredShard(ctx, e, "", name, err)
 		}
@@ -148,7 +152,7 @@ func openBoard(ctx context.Context, e *env, group, name string) (reader, error) 
 	if err := checkKey(ctx, e, kindBoard, name, boardMetaKey(group, name), "hash", defaultLimiterPrefix); err != nil {
 		return nil, err
 	}
-	b, err := board.Open(ctx, e.client, group+"/"+name, board.Options{})
+	b, err := board.Open(ctx, e.client, group+"/"+name, handleOptions)
 	return openedBoard(name, b, err)
 }
 

@@ -63,6 +63,7 @@ func TestCommand(t *testing.T) {
 		{"retired", testRetiredShard},
 		{"damaged", testDamagedDense},
 		{"dash", testDashName},
+		{"longid", testLongID},
 	} {
 		t.Run(g.name, func(t *testing.T) { g.fn(t, bin) })
 	}

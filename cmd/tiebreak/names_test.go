@@ -85,3 +85,30 @@ func testNames(t *testing.T, bin string) {
 		t.Errorf("board archive %s/daily --dry-run: %+v, want %s", group, got, final)
 	}
 }
+
+// An id as long as a program's Options.MaxIDLen lets it write (a handle's
+// setting, not stored) is read and removed by the command as any other.
+func testLongID(t *testing.T, bin string) {
+	env := redistest.New(t)
+	c := newCLI(t, bin, env)
+	ctx := t.Context()
+	name := env.Prefix + "_long"
+	b, err := board.New(ctx, env.Client, name, arenaLayout(t), board.Options{MaxIDLen: 4096})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := strings.Repeat("x", 3000)
+	if _, err := b.Submit(ctx, board.Submission{ID: id, Values: []float64{1, 0, 1}}); err != nil {
+		t.Fatal(err)
+	}
+	var got getOut
+	c.json(&got, "board", "get", name, id)
+	if got.ID != id || got.Rank != 1 {
+		t.Errorf("board get of an id of %d bytes: id of %d bytes, rank %d", len(id), len(got.ID), got.Rank)
+	}
+	var ch changeOut
+	c.json(&ch, "board", "remove", name, id, "--yes")
+	if ch.Count != 1 {
+		t.Errorf("board remove of an id of %d bytes: %+v", len(id), ch)
+	}
+}
