@@ -517,12 +517,11 @@ keys: ` + strings.Join(keys, " ") + "\n"
 		if _, ok := after["rl:{"+key+"}"]; ok {
 			t.Error("the limiter's log is still there")
 		}
-		// Again: nothing is logged, nothing to forget, and no error (as
-		// Limiter.Reset of such a key).
-		want = changeOut{Command: "limiter reset", Object: key, Keys: []string{}, Affected: []string{key}}
-		w.dry(want)
-		want.DryRun = false
-		w.real(want)
+		// Again: nothing is logged, no such object (exit 1), with the hint
+		// for a limiter of another prefix; nothing changed.
+		for _, mode := range []string{"--dry-run", "--yes"} {
+			c.fails(exitFailure, []string{`no limiter named "` + key + `"`, "--limiter-prefix"}, "limiter", "reset", key, mode)
+		}
 	})
 
 	t.Run("board clear", func(t *testing.T) {
