@@ -92,8 +92,10 @@ const (
 // other than the board's (ErrArgument; an empty Group keeps the board's),
 // bad MigrateOptions
 // (ErrArgument), a board whose stored descriptor is not b's
-// (ErrMismatch) and a board already migrating to other settings
-// (ErrMigrating). A migration to the settings the board already has
+// (ErrMismatch), a board already migrating to other settings
+// (ErrMigrating) and a board no longer stored (dropped, expired, or lost
+// by a server that restarted empty, even during the migration: ErrNotFound,
+// nothing written). A migration to the settings the board already has
 // returns at once.
 func (b *Board) Migrate(ctx context.Context, layout *pack.Layout, opts Options, mo MigrateOptions) (*Board, error) {
 	if err := b.unmade(); err != nil {
@@ -170,12 +172,15 @@ func (b *Board) copyAndSwitch(ctx context.Context, t *Board, tgen int64, batch i
 // finishedMeanwhile turns err, which a migration to t met, into success
 // when another process running the same migration switched the board to
 // t meanwhile (two Migrates racing: one switches, the other's next step
-// finds the migration over).
+// finds the migration over), and into ErrNotFound when the board is gone.
 func (b *Board) finishedMeanwhile(ctx context.Context, t *Board, err error) (*Board, error) {
 	if !errors.Is(err, ErrMigrating) {
 		return nil, err
 	}
 	m, rerr := readMeta(ctx, b.client, b.name, b.prefix, "")
+	if rerr == nil && !m.exists {
+		return nil, fmt.Errorf("board: %s: Migrate: the board is no longer stored (dropped, or lost by the server) (%v): %w", b.label(), err, ErrNotFound)
+	}
 	if rerr != nil || m.migrating || m.desc != t.desc.encoded() {
 		return nil, err
 	}
@@ -236,9 +241,12 @@ func newFields(b, t *Board) string {
 // settings (t then holds its generation).
 func (b *Board) beginMigration(ctx context.Context, t *Board, defaults string) (int64, error) {
 	for i := 0; ; i++ {
-		m, err := b.readMeta(ctx, true)
+		m, err := b.readMeta(ctx, false)
 		if err != nil {
 			return 0, err
+		}
+		if !m.exists { // never made whole again by a migration: it has no entries to move
+			return 0, fmt.Errorf("board: %s: Migrate: no board stored under this name (dropped, expired, or lost by the server): %w", b.label(), ErrNotFound)
 		}
 		if !m.migrating && m.desc == t.desc.encoded() {
 			return -1, t.adopt(m)

@@ -740,3 +740,48 @@ func TestMigrateGroupedSharedData(t *testing.T) {
 		t.Fatalf("a write after the migration: %v", err)
 	}
 }
+
+// Migrate of a board no longer stored (dropped, or lost by a server that
+// restarted empty), before it or between its steps, is ErrNotFound and
+// writes nothing: it never makes an empty board whole again to migrate it.
+func TestMigrateOfABoardGone(t *testing.T) {
+	env := redistest.New(t)
+	ctx := t.Context()
+	l := testLayout(t)
+	b := newBoard(t, env.Client, env.Prefix, "gone", l, Options{})
+	mustSubmit(t, b, Submission{ID: "a", Values: []float64{1, 0, 1}})
+	if err := b.Drop(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Migrate(ctx, l, Options{DenseRanks: true}, MigrateOptions{}); !errors.Is(err, ErrNotFound) {
+		t.Errorf("Migrate of a dropped board: %v, want ErrNotFound", err)
+	}
+	if keys := dumpKeys(t, env); len(keys) != 0 {
+		t.Errorf("Migrate of a dropped board left %v", keys)
+	}
+	// Lost between two steps: every key of the board deleted, as a server
+	// restarted without its data would have them.
+	b = newBoard(t, env.Client, env.Prefix, "lost", l, Options{})
+	for i := range 30 {
+		mustSubmit(t, b, Submission{ID: fmt.Sprint("p", i), Values: []float64{float64(i), 0, 1}})
+	}
+	faultPoint = func(op, step string) {
+		if op == "Migrate" && step == "copy" {
+			faultPoint = nil
+			keys, err := env.Client.Do(ctx, env.Client.B().Keys().Pattern("*"+env.Prefix+"*").Build()).AsStrSlice()
+			if err != nil {
+				t.Error(err)
+			}
+			for _, k := range keys {
+				env.Client.Do(ctx, env.Client.B().Del().Key(k).Build())
+			}
+		}
+	}
+	defer func() { faultPoint = nil }()
+	if _, err := b.Migrate(ctx, l, Options{DenseRanks: true}, MigrateOptions{Batch: 5}); !errors.Is(err, ErrNotFound) {
+		t.Errorf("Migrate of a board lost between its steps: %v, want ErrNotFound", err)
+	}
+	if keys := dumpKeys(t, env); len(keys) != 0 {
+		t.Errorf("Migrate of a board lost between its steps left %v", keys)
+	}
+}
