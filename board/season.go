@@ -96,7 +96,10 @@ const archiveBatch = 1000
 // while or after it is copied may be missing from it. An archive is a
 // board like any other once made: nothing refuses a write to it, so that
 // a correction (a cheater's removal, Group.Remove) reaches the final
-// standings too.
+// standings too. The member data of a window with Options.SharedData is
+// its group's, which the archive shares rather than copies: a later
+// SetData or Group.Remove shows in the archive too (a name changed is
+// the name the final standings show).
 //
 // It refuses (ErrArgument) a window not of the Periodic's period, one that
 // has not ended, bad options, and a Retention that ran out before now
