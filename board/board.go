@@ -283,7 +283,7 @@ func redisErr(op string, err error) error {
 		return nil
 	}
 	if isTombstone(err) {
-		return fmt.Errorf("board: %s: %w", op, errStale)
+		return fmt.Errorf("board: %s: %w", op, errTombstone)
 	}
 	return errs.FromRedis("board: "+op, err)
 }

@@ -555,3 +555,27 @@ func TestDropThenNewThenStaleWrite(t *testing.T) {
 		})
 	}
 }
+
+// A key of the board that holds another Redis type, where no migration
+// left a tombstone (written by something else), is ErrReply naming the
+// damage, not a generation that moved.
+func TestForeignTypeIsDamage(t *testing.T) {
+	env := redistest.New(t)
+	ctx := t.Context()
+	b := newBoard(t, env.Client, env.Prefix, "foreign", testLayout(t), Options{})
+	mustSubmit(t, b, Submission{ID: "a", Values: []float64{1, 0, 1}})
+	z := b.gen.Load().keys.z
+	for _, cmd := range []rueidis.Completed{env.Client.B().Del().Key(z).Build(), env.Client.B().Hset().Key(z).FieldValue().FieldValue("x", "y").Build()} {
+		if err := env.Client.Do(ctx, cmd).Error(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, err1 := b.Top(ctx, 3)
+	_, err2 := b.Len(ctx)
+	_, err3 := b.Get(ctx, "a")
+	for i, err := range []error{err1, err2, err3} {
+		if !errors.Is(err, ErrReply) || !strings.Contains(err.Error(), "another Redis type") {
+			t.Errorf("read %d of a board whose entries key is a HASH: %v, want ErrReply naming the damage", i, err)
+		}
+	}
+}

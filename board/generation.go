@@ -240,11 +240,18 @@ func inGen[T any](ctx context.Context, b *Board, op func(g *generation) (T, erro
 	g := b.gen.Load()
 	v, err := op(g)
 	for i := 0; i < maxReloads && errors.Is(err, errStale); i++ {
+		old := g
 		if g, err = b.reload(ctx, g); err != nil {
 			var zero T
 			return zero, err
 		}
 		v, err = op(g)
+		if errors.Is(err, errTombstone) && g.n == old.n && (g.mig == nil) == (old.mig == nil) && g.state == old.state {
+			// No migration moved the board, and a key of its generation
+			// still holds another type: not a tombstone, but a key
+			// written by something else.
+			return v, fmt.Errorf("board: %s: a key of the board holds another Redis type than the board keeps there, and no migration put it there (written by something else? the command's board describe shows its keys): %w", b.label(), ErrReply)
+		}
 	}
 	return v, err
 }
@@ -253,6 +260,10 @@ func inGen[T any](ctx context.Context, b *Board, op func(g *generation) (T, erro
 // generation kept entries: the board migrated (or is migrating) since the
 // handle last read its meta HASH. Nothing was written.
 var errStale = fmt.Errorf("board: the board moved to another generation: %w", ErrRedis)
+
+// errTombstone is errStale of a command refused for a key of another
+// type (isTombstone).
+var errTombstone = fmt.Errorf("%w (a key of another type)", errStale)
 
 // isTombstone reports a command refused for a key of the wrong type: a
 // tombstone left by a migration.
