@@ -261,6 +261,23 @@ func testDescribe(t *testing.T, bin string) {
 			t.Errorf("window %s: expireAt %q and %d entries, want %q and 1", w.Name(), got.ExpireAt, got.Entries, want)
 		}
 	})
+	t.Run("damaged descriptor", func(t *testing.T) {
+		name := env.Prefix + "_damaged"
+		b := seedArena(t, ctx, env.Client, name, board.Options{})
+		meta := "tb:{" + b.Name() + "}:meta"
+		desc, err := env.Client.Do(ctx, env.Client.B().Hget().Key(meta).Field("desc").Build()).ToString()
+		if err != nil {
+			t.Fatal(err)
+		}
+		bad := strings.Replace(desc, `"version":1`, `"version":99`, 1)
+		if err := env.Client.Do(ctx, env.Client.B().Hset().Key(meta).FieldValue().FieldValue("desc", bad).Build()).Error(); err != nil {
+			t.Fatal(err)
+		}
+		r := c.run("board", "describe", name)
+		if r.code != exitFailure || !strings.Contains(r.stdout, "damaged") || !strings.Contains(r.stderr, "version 99") {
+			t.Errorf("describe of a board whose descriptor has version 99: exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
+		}
+	})
 	t.Run("archive", func(t *testing.T) {
 		p, err := board.NewPeriodic(env.Client, env.Prefix+"_weekly", arenaLayout(t), board.Weekly(nil), 30*24*time.Hour, board.Options{})
 		if err != nil {

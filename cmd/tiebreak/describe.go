@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -144,6 +145,10 @@ type description struct {
 	Entrants  *int64     `json:"entrants,omitempty"`
 	ExpireAt  string     `json:"expireAt,omitempty"`
 	Migration *migration `json:"migration,omitempty"`
+	// Damaged says why the library cannot open the board from what it
+	// stores (a descriptor written by something else, say): describe
+	// shows what is stored, and exits 1.
+	Damaged string `json:"damaged,omitempty"`
 	// Archive is set on the archive of a periodic board's window (named
 	// NAME:LABEL:final): how far it is made, and with what.
 	Archive *archiveOut `json:"archive,omitempty"`
@@ -225,7 +230,17 @@ func boardDescribe(ctx context.Context, e *env, group, name string) error {
 	if d.SlotStats, d.SlotStatsRefused, err = slotStats(ctx, e.client, d.Slots); err != nil {
 		return err
 	}
-	return e.out.emit(d, describeTable(d, m[metaDesc]))
+	_, oerr := board.Open(ctx, e.client, object, handleOptions)
+	if errors.Is(oerr, board.ErrMismatch) || errors.Is(oerr, board.ErrReply) {
+		d.Damaged = oerr.Error()
+	}
+	if err := e.out.emit(d, describeTable(d, m[metaDesc])); err != nil {
+		return err
+	}
+	if d.Damaged != "" {
+		return fmt.Errorf("board %s is damaged: the library cannot open it from what it stores: %v", object, oerr)
+	}
+	return nil
 }
 
 // describeMeta reads a meta HASH.
@@ -384,6 +399,9 @@ func describeTable(d *description, raw string) *table {
 	}
 	addSlots(t, d.Slots, d.SlotStats, d.SlotStatsRefused)
 	t.add("descriptor", raw)
+	if d.Damaged != "" {
+		t.add("damaged", d.Damaged)
+	}
 	return t
 }
 
