@@ -43,7 +43,11 @@ func (p *printer) emit(v any, t *table) error {
 		fmt.Fprintln(tw, strings.Join(t.header, "\t"))
 	}
 	for _, r := range t.rows {
-		fmt.Fprintln(tw, strings.Join(r, "\t"))
+		cells := make([]string, len(r))
+		for i, c := range r {
+			cells[i] = quoted(c) // a name or an id that would break the row
+		}
+		fmt.Fprintln(tw, strings.Join(cells, "\t"))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -52,7 +56,7 @@ func (p *printer) emit(v any, t *table) error {
 		fmt.Fprintln(p.w)
 	}
 	for _, n := range t.notes {
-		if _, err := fmt.Fprintln(p.w, n); err != nil {
+		if _, err := fmt.Fprintln(p.w, escapeControls(n)); err != nil {
 			return err
 		}
 	}
@@ -92,6 +96,28 @@ func quoted(s string) string {
 		return s
 	}
 	return strconv.Quote(s)
+}
+
+// escapeControls writes the bytes of s that a terminal line cannot show
+// (control bytes, newlines, invalid UTF-8) as Go escapes, and leaves the
+// rest, quotes included, as it is: for notes, whose names may hold them.
+func escapeControls(s string) string {
+	if printable(strings.ReplaceAll(s, "\t", " ")) {
+		return s
+	}
+	var b strings.Builder
+	for i, r := range s {
+		switch {
+		case r == utf8.RuneError && !strings.HasPrefix(s[i:], "\uFFFD"):
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case r == '\t' || strconv.IsPrint(r):
+			b.WriteRune(r)
+		default:
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+		}
+	}
+	return b.String()
 }
 
 func printable(s string) bool {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"strings"
 	"testing"
 	"time"
 )
@@ -27,5 +28,21 @@ func TestCountSingular(t *testing.T) {
 		if got := count(1, unit); got == "1 "+unit {
 			t.Errorf("count(1, %q) = %q", unit, got)
 		}
+	}
+}
+
+// A name holding a newline, a tab or a control byte breaks neither a row
+// nor a note: rows Go-quote the cell, notes escape the byte alone.
+func TestTableShowsControlBytes(t *testing.T) {
+	var out strings.Builder
+	tb := &table{header: []string{"NAME", "SIZE"}}
+	tb.add("new\nline", "1")
+	tb.note("board %s: done: remove 1 entry (keys: tb:{%s}:z)", "new\nline", "tab\there\x00")
+	if err := (&printer{w: &out}).emit(nil, tb); err != nil {
+		t.Fatal(err)
+	}
+	want := "NAME         SIZE\n\"new\\nline\"  1\n\nboard new\\nline: done: remove 1 entry (keys: tb:{tab\there\\x00}:z)\n"
+	if out.String() != want {
+		t.Errorf("table with control bytes:\n%q\nwant\n%q", out.String(), want)
 	}
 }
