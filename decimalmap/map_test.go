@@ -377,6 +377,21 @@ func TestWrongTypes(t *testing.T) {
 			t.Errorf("Range of a string index: err = %v; want ErrRedis with WRONGTYPE", err)
 		}
 	})
+	t.Run("keys without values", func(t *testing.T) {
+		// A key whose values are gone (its entries key written over by
+		// hand) is damage, not a range too large.
+		m := newMap(t, c, env.Prefix, "nov")
+		if _, err := m.Add(ctx, "1.5", "v"); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Do(ctx, c.B().Zadd().Key(m.keys.index).ScoreMember().ScoreMember(0, "junk").Build()).Error(); err != nil {
+			t.Fatal(err)
+		}
+		_, err := m.Range(ctx, Query{Limit: 5})
+		if !errors.Is(err, ErrReply) || !strings.Contains(err.Error(), "hold no value") {
+			t.Errorf("Range over a key without values: err = %v; want ErrReply saying the keys hold no value", err)
+		}
+	})
 }
 
 // TestManyValues: one Add of MaxAddValues values keeps them in order.

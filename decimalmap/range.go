@@ -157,6 +157,11 @@ func (m *Map) rangeEntries(ctx context.Context, what string, min, max Bound, rev
 	if len(members) > MaxCallValues && whole > 0 {
 		whole--
 	}
+	if whole < take && len(members) <= MaxCallValues {
+		// Every value between the bounds was read, one snapshot: keys
+		// without a value, which no write of the package leaves.
+		return nil, false, fmt.Errorf("decimalmap: range: %d of the keys selected hold no value (written by something else?): %w", take-whole, ErrReply)
+	}
 	if whole < take {
 		if !fit || whole == 0 {
 			return nil, false, fmt.Errorf("decimalmap: range: the keys selected hold more than MaxCallValues = %d values: set Query.Limit or use Scan: %w",
