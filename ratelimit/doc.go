@@ -45,8 +45,8 @@
 // clients with skewed clocks disagree (here only Redis's TIME is used); its
 // member is the timestamp, so requests of the same instant collapse into
 // one entry and it admits more than its limit (here each request is its own
-// member); its keys never expire (here a key expires one to two windows
-// after its last admission); and it says nothing about when to retry (here
+// member); its keys never expire (here a key expires two windows, rounded up
+// to the millisecond, and a millisecond after its last admission); and it says nothing about when to retry (here
 // RetryAfter, exact, and ErrExceedsLimit when n exceeds the limit).
 //
 // # Cost

@@ -31,8 +31,8 @@ const (
 // retention (MaxLen, MaxAge) in the same script; a message the retention
 // removes at once (older than MaxAge, or not among the MaxLen newest, as
 // an edit of an old message may be) is thus not kept, and Append still
-// returns nil (unless the retention has a backlog of more than MaxTrim
-// messages to remove: see MaxTrim). It is one EVALSHA, one round trip (an
+// returns nil (a retention backlog of more than MaxTrim messages is
+// removed MaxTrim at a time, by this and the next writes: see MaxTrim). It is one EVALSHA, one round trip (an
 // EVAL follows when the server lost its scripts: restarted, flushed, a
 // new node); it never sends SCRIPT LOAD. Appending an ID that is already stored
 // replaces its payload (an edit, or a retried append: appending is
