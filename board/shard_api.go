@@ -145,9 +145,9 @@ func (sb *sharded) SetData(ctx context.Context, id string, data []byte) error {
 // SubmitMany writes many entries, each in its own atomic script on its
 // shard, every shard's part pipelined as Board.SubmitMany pipelines it and
 // all shards at once: one round trip (more as Board.SubmitMany says), then
-// one more that ranks the written entries on the whole board, as Submit's
-// second does (none with SkipWriteRank, whose entries have Rank 0: a bulk
-// load wants that). It returns one result per submission, in order, as
+// one more per 1,000 entries written that ranks them on the whole board,
+// as Submit's second does (none with SkipWriteRank, whose entries have
+// Rank 0: a bulk load wants that). It returns one result per submission, in order, as
 // Board.SubmitMany. It refuses more than 100,000 submissions
 // (ErrArgument), sending nothing.
 func (sb *sharded) SubmitMany(ctx context.Context, subs []Submission) []ManyResult {

@@ -509,12 +509,16 @@ func TestShardedModifiedCompetitionAtCap(t *testing.T) {
 func TestShardedSubmitManyRanksOnTheBoard(t *testing.T) {
 	env := redistest.New(t)
 	ctx := t.Context()
-	for _, o := range []Options{{Shards: 3}, {Shards: 3, Cap: 12}, {Shards: 3, Strategy: KeySuffix}, {Shards: 3, SkipWriteRank: true}} {
-		name := fmt.Sprintf("many%d%t%d", o.Cap, o.SkipWriteRank, o.Strategy)
+	for _, o := range []Options{{Shards: 3}, {Shards: 3, Cap: 12}, {Shards: 3, Strategy: KeySuffix}, {Shards: 3, SkipWriteRank: true}, {Shards: 4}} {
+		name := fmt.Sprintf("many%d%t%d%d", o.Cap, o.SkipWriteRank, o.Strategy, o.Shards)
 		b := newSharded(t, env.Client, env.Prefix, name, testLayout(t), o)
+		n := 20
+		if o.Shards == 4 {
+			n = 2500 // ranked 1,000 at a time
+		}
 		var subs []Submission
-		for i := range 20 {
-			subs = append(subs, Submission{ID: fmt.Sprint("p", i), Values: []float64{float64(100 - i), 0, 1}})
+		for i := range n {
+			subs = append(subs, Submission{ID: fmt.Sprint("p", i), Values: []float64{float64((n+3)/4 - i/4), 0, float64(i % 4)}}) // each worse than the last
 		}
 		for i, r := range b.SubmitMany(ctx, subs) {
 			if r.Err != nil {

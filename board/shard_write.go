@@ -77,8 +77,9 @@ func (sb *shardView) SubmitMany(ctx context.Context, subs []Submission) []ManyRe
 
 // rankMany turns the shard ranks of SubmitMany's written entries into
 // their ranks on the whole board, as rankWrite does one write's: one more
-// round trip (none with SkipWriteRank, which leaves every Rank 0, or one
-// shard); when it fails, the writes stand and their ranks are unknown (0).
+// round trip per maxAmong entries, as Among ranks them (none with
+// SkipWriteRank, which leaves every Rank 0, or one shard); when it fails,
+// the writes stand and their ranks are unknown (0).
 func (sb *shardView) rankMany(ctx context.Context, out []ManyResult) {
 	var es []*Entry
 	for i := range out {
@@ -95,11 +96,14 @@ func (sb *shardView) rankMany(ctx context.Context, out []ManyResult) {
 		}
 		return
 	}
-	if err := sb.placeAll(ctx, es, nil, readConfig{}); err != nil {
-		for _, e := range es {
-			e.Rank = 0
+	for from := 0; from < len(es); from += maxAmong {
+		part := es[from:min(from+maxAmong, len(es))]
+		if err := sb.placeAll(ctx, part, nil, readConfig{}); err != nil {
+			for _, e := range es[from:] {
+				e.Rank = 0
+			}
+			return
 		}
-		return
 	}
 	visible := sb.visible(math.MaxInt64)
 	for i := range out {
