@@ -14,7 +14,10 @@
 // A write runs with a client that pins one connection (rueidis's
 // Dedicate: the node of the write's keys, in a cluster) so that WAIT
 // follows the write's own commands: WAIT counts the replicas that hold
-// every write its connection sent before it. A redirection (MOVED, ASK)
-// is not followed on a pinned connection; the write gets it as its error,
-// having run nowhere.
+// every write its connection sent before it. A command the node refuses
+// with MOVED (the slot moved to another master; nothing ran) goes again
+// on a connection to the new master, followed by its own WAIT, and the
+// write is acknowledged only when the last WAIT of every connection it
+// used counted enough replicas; ASK (the slot half moved) is waited out
+// until the move ends (package redisretry's Dedicated).
 package durable

@@ -65,9 +65,10 @@ func (w Wait) millis() int64 {
 // Write runs write with a client to pass to the write's commands (scripts
 // included): with w.Replicas 0, c itself; otherwise a client pinned to one
 // connection that follows every command with WAIT. When write returns an
-// error, Write returns it as is. When the last WAIT counted fewer than
-// w.Replicas replicas, or failed, Write returns write's value and an error
-// naming op that wraps ErrNotReplicated. The client given to write is for
+// error, Write returns it as is. When the last WAIT (of any connection
+// the write used: see the package doc) counted fewer than w.Replicas
+// replicas, or failed, Write returns write's value and an error naming op
+// that wraps ErrNotReplicated. The client given to write is for
 // that call only, one command at a time.
 //
 // With w.AOF, the first write of a client first asks the server whether it
@@ -98,8 +99,8 @@ func Write[T any](ctx context.Context, c rueidis.Client, w Wait, op string, writ
 // pinned is a client whose commands go to one dedicated connection, each
 // command (or pipeline of commands) followed by WAIT. It sends again what
 // Redis did not run, as every client of the packages does (package
-// redisretry), and moves to the slot's new node on MOVED or ASK, which a
-// dedicated connection does not follow.
+// redisretry), and moves to the slot's new node on MOVED, which a
+// dedicated connection does not follow (ASK it waits out).
 type pinned struct {
 	rueidis.Client
 	d    *redisretry.Dedicated
@@ -125,15 +126,26 @@ func (p *pinned) DoMulti(ctx context.Context, cmds ...rueidis.Completed) []rueid
 	return res
 }
 
-// check says whether the last WAIT counted enough replicas.
+// check says whether the last WAIT of every connection the write used
+// counted enough replicas.
 func (p *pinned) check(op string) error {
 	if !p.sent {
 		return nil
 	}
-	if p.w.AOF {
-		return p.checkAOF(op)
+	for _, r := range append(p.d.Earlier(), p.last) {
+		if err := p.checkOne(op, r); err != nil {
+			return err
+		}
 	}
-	n, err := p.last.AsInt64()
+	return nil
+}
+
+// checkOne says whether the WAIT (or WAITAOF) reply r counted enough.
+func (p *pinned) checkOne(op string, r rueidis.RedisResult) error {
+	if p.w.AOF {
+		return p.checkAOF(op, r)
+	}
+	n, err := r.AsInt64()
 	if err != nil {
 		return fmt.Errorf("%s: applied on the master, but waiting for %d replicas failed: %w: %w",
 			op, p.w.Replicas, ErrNotReplicated, err)
@@ -147,8 +159,8 @@ func (p *pinned) check(op string) error {
 
 // checkAOF says whether the last WAITAOF counted the master's disk and
 // enough replicas'.
-func (p *pinned) checkAOF(op string) error {
-	n, err := p.last.AsIntSlice()
+func (p *pinned) checkAOF(op string, r rueidis.RedisResult) error {
+	n, err := r.AsIntSlice()
 	if err == nil && len(n) != 2 {
 		err = fmt.Errorf("WAITAOF replied %d numbers, want 2", len(n))
 	}

@@ -10,13 +10,19 @@ import (
 // for commands that must share one connection (a write and the WAIT after
 // it), whose DoMulti sends again what Redis did not run, as the wrapped
 // client's does. A dedicated connection follows neither MOVED nor ASK
-// (rueidis leaves them to the caller): Redis ran nothing then, so
-// DoMulti dedicates a connection again, to the node the client knows for
-// the slot by then, and sends there what was refused.
+// (rueidis leaves them to the caller), and Redis ran nothing then: on
+// MOVED, DoMulti dedicates a connection again, to the node the client
+// knows for the slot by then, and sends there what was refused; ASK (the
+// slot half moved) it waits out as TRYAGAIN, until the move ends and the
+// slot's new node answers MOVED.
 type Dedicated struct {
 	c       rueidis.Client
 	d       rueidis.DedicatedClient
 	release func()
+	// earlier holds, for each connection given back after a MOVED, the
+	// reply of the last command sent after the others on it (a WAIT,
+	// which counts the writes of that connection only).
+	earlier []rueidis.RedisResult
 }
 
 // Dedicate dedicates a connection of c (wrapped or not); Release gives it
@@ -49,6 +55,7 @@ func (d *Dedicated) DoMulti(ctx context.Context, after rueidis.Completed, cmds .
 			break
 		}
 		if anyMoved(res, todo) { // the slot is served elsewhere: a connection there
+			d.earlier = append(d.earlier, last)
 			d.release()
 			d.d, d.release = d.c.Dedicate()
 		}
@@ -68,6 +75,11 @@ func (d *Dedicated) DoMulti(ctx context.Context, after rueidis.Completed, cmds .
 	return res, explain(last)
 }
 
+// Earlier returns the reply of the last after sent on each connection
+// given back since Dedicate (a MOVED moved the commands elsewhere): the
+// writes that ran there are counted by those replies, not by the last.
+func (d *Dedicated) Earlier() []rueidis.RedisResult { return d.earlier }
+
 // send sends cmds then after on the dedicated connection.
 func (d *Dedicated) send(ctx context.Context, after rueidis.Completed, cmds rueidis.Commands) ([]rueidis.RedisResult, rueidis.RedisResult) {
 	all := append(make(rueidis.Commands, 0, len(cmds)+1), cmds...)
@@ -81,11 +93,13 @@ func redo(cmds rueidis.Commands, res []rueidis.RedisResult) []int {
 	return notRunBy(cmds, res, nil, func(err error) bool { return NotRun(err) || redirected(err) })
 }
 
-// anyMoved reports whether a reply among todo is MOVED or ASK.
+// anyMoved reports whether a reply among todo is MOVED.
 func anyMoved(res []rueidis.RedisResult, todo []int) bool {
 	for _, i := range todo {
-		if redirected(res[i].Error()) {
-			return true
+		if e, ok := rueidis.IsRedisErr(res[i].Error()); ok {
+			if _, moved := e.IsMoved(); moved {
+				return true
+			}
 		}
 	}
 	return false

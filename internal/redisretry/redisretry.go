@@ -33,8 +33,8 @@
 //
 // A write that must share a connection with the WAIT after it goes
 // through [Dedicated], which sends again what Redis did not run in the
-// same way, and also follows MOVED and ASK, which rueidis does not on a
-// dedicated connection.
+// same way, and also follows MOVED (and waits out ASK), which rueidis
+// does not on a dedicated connection.
 //
 // A MULTI/EXEC of reads, which rueidis does not send again as it does a
 // read-only command, goes through [DoReadMulti]: sent again after a
