@@ -246,14 +246,44 @@ func inGen[T any](ctx context.Context, b *Board, op func(g *generation) (T, erro
 			return zero, err
 		}
 		v, err = op(g)
-		if errors.Is(err, errTombstone) && g.n == old.n && (g.mig == nil) == (old.mig == nil) && g.state == old.state {
-			// No migration moved the board, and a key of its generation
-			// still holds another type: not a tombstone, but a key
-			// written by something else.
-			return v, fmt.Errorf("board: %s: a key of the board holds another Redis type than the board keeps there, and no migration put it there (written by something else? the command's board describe shows its keys): %w", b.label(), ErrReply)
+		if errors.Is(err, errTombstone) && sameGen(g, old) {
+			if damaged, derr := b.foreignType(ctx, g); derr != nil || damaged {
+				var zero T
+				return zero, errors.Join(derr, b.damaged(damaged))
+			}
 		}
 	}
 	return v, err
+}
+
+// sameGen reports two generations of the same number and state.
+func sameGen(g, h *generation) bool {
+	return g.n == h.n && (g.mig == nil) == (h.mig == nil) && g.state == h.state
+}
+
+// foreignType reports, after a command of generation g met a key of
+// another type twice, whether the meta HASH, read afresh (not what
+// another call of the handle adopted), still says g: then no migration
+// put a tombstone there, and the key was written by something else. When
+// the meta HASH says otherwise, the handle adopts it.
+func (b *Board) foreignType(ctx context.Context, g *generation) (bool, error) {
+	m, err := b.readMeta(ctx, false)
+	if err != nil {
+		return false, err
+	}
+	if m.exists && m.gen == g.n && m.migrating == (g.mig != nil) && (m.state == g.state || !m.state.exports() && g.state == "") {
+		return true, nil
+	}
+	return false, b.adopt(m)
+}
+
+// damaged is the error of a key of the board holding another type than
+// the board keeps there (foreignType); nil when not damaged.
+func (b *Board) damaged(damaged bool) error {
+	if !damaged {
+		return nil
+	}
+	return fmt.Errorf("board: %s: a key of the board holds another Redis type than the board keeps there, and no migration put it there (written by something else? the command's board describe shows its keys): %w", b.label(), ErrReply)
 }
 
 // errStale reports a command that found a tombstone where the handle's

@@ -93,8 +93,9 @@ const (
 // bad MigrateOptions
 // (ErrArgument), a board whose stored descriptor is not b's
 // (ErrMismatch), a board already migrating to other settings
-// (ErrMigrating) and a board no longer stored (dropped, expired, or lost
-// by a server that restarted empty, even during the migration: ErrNotFound,
+// (ErrMigrating) and a board not stored (a periodic window never written,
+// which has nothing to migrate, or a board dropped, expired, or lost by a
+// server that restarted empty, even during the migration: ErrNotFound,
 // nothing written). A migration to the settings the board already has
 // returns at once.
 func (b *Board) Migrate(ctx context.Context, layout *pack.Layout, opts Options, mo MigrateOptions) (*Board, error) {
@@ -245,8 +246,8 @@ func (b *Board) beginMigration(ctx context.Context, t *Board, defaults string) (
 		if err != nil {
 			return 0, err
 		}
-		if !m.exists { // never made whole again by a migration: it has no entries to move
-			return 0, fmt.Errorf("board: %s: Migrate: no board stored under this name (dropped, expired, or lost by the server): %w", b.label(), ErrNotFound)
+		if !m.exists { // a migration never makes a board whole again: it has no entries to move
+			return 0, fmt.Errorf("board: %s: Migrate: no board stored under this name (a window never written, or a board dropped, expired, or lost by the server): %w", b.label(), ErrNotFound)
 		}
 		if !m.migrating && m.desc == t.desc.encoded() {
 			return -1, t.adopt(m)
