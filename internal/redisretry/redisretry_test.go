@@ -87,19 +87,7 @@ func TestTryAgainIsSentAgain(t *testing.T) {
 		}()
 		time.Sleep(200 * time.Millisecond) // the wrapped client and the builders are refused meanwhile
 	}
-	slot, err := c.SlotOf(ctx, a)
-	if err != nil {
-		t.Fatal(err)
-	}
-	from, err := c.SlotOwner(ctx, slot)
-	if err != nil {
-		t.Fatal(err)
-	}
-	to := c.Addrs[0]
-	if to == from {
-		to = c.Addrs[1]
-	}
-	if err := c.MoveSlot(ctx, slot, to, redisserver.MoveOptions{Batch: 1, AfterMigrate: half}); err != nil {
+	if err := c.MoveKeyAway(ctx, a, redisserver.MoveOptions{Batch: 1, AfterMigrate: half}); err != nil {
 		t.Fatal(err)
 	}
 	got = append(got, <-done...)

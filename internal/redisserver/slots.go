@@ -115,6 +115,24 @@ func (c *Cluster) WaitSlotOwners(ctx context.Context, owners map[int]string) err
 	return nil
 }
 
+// MoveKeyAway moves the slot of key to another master than the one that
+// serves it (the first of Addrs that is not it), as MoveSlot does.
+func (c *Cluster) MoveKeyAway(ctx context.Context, key string, o MoveOptions) error {
+	slot, err := c.SlotOf(ctx, key)
+	if err != nil {
+		return err
+	}
+	from, err := c.SlotOwner(ctx, slot)
+	if err != nil {
+		return err
+	}
+	to := c.Addrs[0]
+	if to == from {
+		to = c.Addrs[1]
+	}
+	return c.MoveSlot(ctx, slot, to, o)
+}
+
 // MoveSlot moves slot, and its keys, from the master that serves it to
 // the master to, as an operator's resharding does: CLUSTER SETSLOT
 // IMPORTING on to, MIGRATING on the owner, MIGRATE ... KEYS in batches
