@@ -41,32 +41,11 @@ func TestShardedWriteNotSentTwiceAcrossSwitch(t *testing.T) {
 	if _, err := b.Submit(ctx, Submission{ID: "x", Values: []float64{1, 0, 1}}); err != nil {
 		t.Fatal(err)
 	}
-	l := &lease{sb: r.sh, token: newToken()}
-	src, dst, err := r.sh.beginReshard(ctx, 4, l)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, s := range src.shards {
-		if err := dst.exportShard(ctx, s, MigrateOptions{Batch: 50}, l); err != nil {
-			t.Fatal(err)
-		}
-	}
+	rs := exportedReshard(t, r, 4)
 	fired := false
 	hc.fn = func() { // between the write and its ranking: the rest of the resharding
 		fired = true
-		for _, s := range src.shards {
-			if err := dst.freezeShard(ctx, s, 50, l); err != nil {
-				t.Error(err)
-			}
-		}
-		for _, s := range src.shards {
-			if err := s.retire(ctx); err != nil {
-				t.Error(err)
-			}
-		}
-		if res, err := l.call(ctx, "switch"); err != nil || res != "switched" {
-			t.Error(res, err)
-		}
+		rs.finish(t, rs.src.shards)
 	}
 	add := Submission{ID: "x", Values: []float64{1, 0, 1}, Policy: PerField, Ops: []Op{OpAdd, OpSet, OpSet}}
 	res, err := b.Submit(ctx, add)
@@ -102,36 +81,15 @@ func TestShardedRemoveCountsAcrossFreeze(t *testing.T) {
 	if on[0] == 0 || on[0] == len(ids) {
 		t.Fatalf("ids per shard %v: want some on shard 0 and some elsewhere", on)
 	}
-	l := &lease{sb: r.sh, token: newToken()}
-	src, dst, err := r.sh.beginReshard(ctx, 4, l)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, s := range src.shards {
-		if err := dst.exportShard(ctx, s, MigrateOptions{Batch: 50}, l); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := dst.freezeShard(ctx, src.shards[0], 50, l); err != nil {
+	rs := exportedReshard(t, r, 4)
+	if err := rs.dst.freezeShard(ctx, rs.src.shards[0], 50, rs.l); err != nil {
 		t.Fatal(err)
 	}
 	done := make(chan struct{})
 	go func() { // the rest of the resharding, while the Remove waits
 		defer close(done)
 		time.Sleep(100 * time.Millisecond)
-		for _, s := range src.shards[1:] {
-			if err := dst.freezeShard(ctx, s, 50, l); err != nil {
-				t.Error(err)
-			}
-		}
-		for _, s := range src.shards {
-			if err := s.retire(ctx); err != nil {
-				t.Error(err)
-			}
-		}
-		if res, err := l.call(ctx, "switch"); err != nil || res != "switched" {
-			t.Error(res, err)
-		}
+		rs.finish(t, rs.src.shards[1:])
 	}()
 	n, err := b.Remove(ctx, ids...)
 	<-done
@@ -143,5 +101,48 @@ func TestShardedRemoveCountsAcrossFreeze(t *testing.T) {
 	}
 	if got, err := b.Len(ctx); err != nil || got != 0 {
 		t.Fatalf("Len after Remove = %d, %v; want 0", got, err)
+	}
+}
+
+// steppedReshard is a resharding run step by step by a test: begun and every
+// shard exported, not frozen yet.
+type steppedReshard struct {
+	src, dst *shardView
+	l        *lease
+}
+
+// exportedReshard begins a resharding of r to shards and exports every
+// shard of it.
+func exportedReshard(t *testing.T, r *Board, shards int) *steppedReshard {
+	t.Helper()
+	l := &lease{sb: r.sh, token: newToken()}
+	src, dst, err := r.sh.beginReshard(t.Context(), shards, l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range src.shards {
+		if err := dst.exportShard(t.Context(), s, MigrateOptions{Batch: 50}, l); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return &steppedReshard{src, dst, l}
+}
+
+// finish freezes the shards freeze (the others being frozen already),
+// retires every shard and switches to the new ones; from any goroutine.
+func (rs *steppedReshard) finish(t *testing.T, freeze []*Board) {
+	ctx := t.Context()
+	for _, s := range freeze {
+		if err := rs.dst.freezeShard(ctx, s, 50, rs.l); err != nil {
+			t.Error(err)
+		}
+	}
+	for _, s := range rs.src.shards {
+		if err := s.retire(ctx); err != nil {
+			t.Error(err)
+		}
+	}
+	if res, err := rs.l.call(ctx, "switch"); err != nil || res != "switched" {
+		t.Error(res, err)
 	}
 }
