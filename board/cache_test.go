@@ -223,12 +223,11 @@ func TestCachedTopSurvivesRestart(t *testing.T) {
 	}
 	check := func(when string) {
 		t.Helper()
-		want, err1 := w.Top(ctx, 5)
-		got, err2 := r.Top(ctx, 5)
-		if err := errors.Join(err1, err2); err != nil {
+		diff, err := topDiff(ctx, w, r, 5)
+		if err != nil {
 			t.Fatalf("%s: %v", when, err)
 		}
-		if diff := cmp.Diff(want, got); diff != "" {
+		if diff != "" {
 			t.Fatalf("%s: cached top (-sorted set +cached):\n%s", when, diff)
 		}
 	}
@@ -301,12 +300,8 @@ func TestCachedTopSurvivesFailover(t *testing.T) {
 	fence(t, caching, top)
 	watch := startWatch(t, r, TopView(5), 10*time.Millisecond)
 	same := func() (bool, error) {
-		want, err1 := w.Top(ctx, 5)
-		got, err2 := r.Top(ctx, 5)
-		if err := errors.Join(err1, err2); err != nil {
-			return false, err
-		}
-		return cmp.Equal(want, got), nil
+		diff, err := topDiff(ctx, w, r, 5)
+		return diff == "", err
 	}
 	if ok, err := same(); !ok || err != nil {
 		t.Fatalf("before the failover: cached top differs (%v)", err)
@@ -477,13 +472,8 @@ func TestCachedListShared(t *testing.T) {
 		t.Errorf("two cached reads of an unchanged top copied their entries; the read is to share them")
 	}
 	_ = append(first.Entries, Entry{ID: "appended", Values: []float64{-1, -1, -1}})
-	want, err1 := w.Top(ctx, 5)
-	got, err2 := r.Top(ctx, 5)
-	if err := errors.Join(err1, err2); err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("cached top after an append (-sorted set +cached):\n%s", diff)
+	if diff, err := topDiff(ctx, w, r, 5); err != nil || diff != "" {
+		t.Errorf("cached top after an append (-sorted set +cached), %v:\n%s", err, diff)
 	}
 	deliveries := 0
 	wctx, stop := context.WithCancel(ctx)
@@ -499,11 +489,13 @@ func TestCachedListShared(t *testing.T) {
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("Watch: %v", err)
 	}
-	if want, err = w.Top(ctx, 5); err != nil {
+	want, err := w.Top(ctx, 5)
+	if err != nil {
 		t.Fatal(err)
 	}
 	fence(t, r.given, r.gen.Load().keys.top)
-	if got, err = r.Top(ctx, 5); err != nil {
+	got, err := r.Top(ctx, 5)
+	if err != nil {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
@@ -547,13 +539,24 @@ func TestCachedTopNeedsClientCaching(t *testing.T) {
 	for i, id := range []string{"b", "c"} {
 		mustSubmit(t, w, Submission{ID: id, Values: []float64{float64(10 + i), 0, 0}})
 		fence(t, reader, r.gen.Load().keys.top)
-		want, err1 := w.Top(ctx, 5)
-		got, err2 := r.Top(ctx, 5)
-		if err := errors.Join(err1, err2); err != nil {
+		diff, err := topDiff(ctx, w, r, 5)
+		if err != nil {
 			t.Fatal(err)
 		}
-		if diff := cmp.Diff(want, got); diff != "" {
+		if diff != "" {
 			t.Fatalf("cached top once granted (-sorted set +cached):\n%s", diff)
 		}
 	}
+}
+
+// topDiff reads the top n of one board through w, uncached, and through
+// r, cached, and returns their difference (-sorted set +cached), "" when
+// they are equal.
+func topDiff(ctx context.Context, w, r *Board, n int) (string, error) {
+	want, err1 := w.Top(ctx, n)
+	got, err2 := r.Top(ctx, n)
+	if err := errors.Join(err1, err2); err != nil {
+		return "", err
+	}
+	return cmp.Diff(want, got), nil
 }
