@@ -517,6 +517,39 @@ func hiddenIDs(ctx context.Context, e *env, b *board.Board) (string, []string, e
 	return hkey, ids, nil
 }
 
+// reportOutages says on e.notes when Redis stops answering a PING within
+// max(every, 1s), and when it answers again, until ctx ends: board.Watch
+// waits an outage out without a word, and prints the list again once
+// Redis is back, so a watching operator would otherwise see the last list
+// as if it were current.
+func reportOutages(ctx context.Context, e *env, every time.Duration) {
+	probe := max(every, time.Second)
+	t := time.NewTicker(probe)
+	defer t.Stop()
+	var since time.Time
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		pctx, cancel := context.WithTimeout(ctx, probe)
+		err := e.client.Do(pctx, e.client.B().Ping().Build()).Error()
+		cancel()
+		switch {
+		case ctx.Err() != nil:
+			return
+		case err != nil && since.IsZero():
+			since = time.Now()
+			fmt.Fprintf(e.notes, "tiebreak: Redis at %s has not answered since %s (%v); still watching: the list is printed again once it answers\n",
+				e.where, stamp(since), escapeControls(err.Error()))
+		case err == nil && !since.IsZero():
+			fmt.Fprintf(e.notes, "tiebreak: Redis at %s answers again, after %v\n", e.where, time.Since(since).Round(100*time.Millisecond))
+			since = time.Time{}
+		}
+	}
+}
+
 // errWatched ends a watch that printed the lists asked for.
 var errWatched = errors.New("watched")
 
@@ -529,6 +562,10 @@ func boardWatch(ctx context.Context, e *env, name string, every time.Duration, c
 	if every < time.Millisecond || changes < 0 {
 		return usagef("--every %v (at least 1ms) or --changes %d (0 or more) out of range", every, changes)
 	}
+	probe, stopProbe := context.WithCancel(ctx)
+	probed := make(chan struct{})
+	go func() { defer close(probed); reportOutages(probe, e, every) }()
+	defer func() { stopProbe(); <-probed }()
 	printed := 0
 	for {
 		b, err := openBoard(ctx, e, *r.group, name)

@@ -24,12 +24,13 @@ const urlForm = "redis://[user:password@]host:port[/db]"
 type env struct {
 	client rueidis.Client
 	out    *printer
-	where  string // the server, its URL without a password
+	notes  io.Writer // standard error: what a long command says on the way
+	where  string    // the server, its URL without a password
 	g      *globals
 }
 
 // execute connects as g says, runs fn and closes the connection.
-func execute(ctx context.Context, g *globals, stdout io.Writer, fn func(context.Context, *env) error) error {
+func execute(ctx context.Context, g *globals, stdout, stderr io.Writer, fn func(context.Context, *env) error) error {
 	if g.timeout <= 0 {
 		return usagef("--timeout = %v, want more than 0", g.timeout)
 	}
@@ -51,7 +52,7 @@ func execute(ctx context.Context, g *globals, stdout io.Writer, fn func(context.
 			defer cancel()
 		}
 	}
-	return fn(ctx, &env{client: client, out: &printer{w: stdout, json: g.json}, where: where, g: g})
+	return fn(ctx, &env{client: client, out: &printer{w: stdout, json: g.json}, notes: stderr, where: where, g: g})
 }
 
 // connect opens a client to the server g names, cluster or not, and checks

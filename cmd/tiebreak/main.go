@@ -46,7 +46,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if g.writing(cmd) && !g.yes && !g.dryRun {
 		return usageFailure(stderr, fmt.Errorf("%s writes (%s): add --yes to do it, or --dry-run to see what it would change", cmd.name, cmd.writes))
 	}
-	if err := execute(ctx, g, stdout, func(ctx context.Context, e *env) error { return runFn(ctx, e, pos) }); err != nil {
+	if err := execute(ctx, g, stdout, stderr, func(ctx context.Context, e *env) error { return runFn(ctx, e, pos) }); err != nil {
 		var u usageError
 		if errors.As(err, &u) {
 			return usageFailure(stderr, fmt.Errorf("%s: %w\n(tiebreak help %s lists its flags)", cmd.name, err, cmd.name))

@@ -46,6 +46,7 @@ func TestCommand(t *testing.T) {
 		{"list", testList},
 		{"board", testBoard},
 		{"watch", testWatch},
+		{"watchoutage", testWatchOutage},
 		{"describe", testDescribe},
 		{"timeline", testTimeline},
 		{"map", testMap},

@@ -4,8 +4,11 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
+	"io"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -107,5 +110,71 @@ func testWatch(t *testing.T, bin string) {
 	}
 	if err := cmd.Wait(); err != nil || stderr.Len() > 0 {
 		t.Errorf("board watch interrupted: %v, want exit 0 and nothing on stderr (stderr: %q)", err, stderr.String())
+	}
+}
+
+// board watch says on standard error when Redis stops answering and when
+// it answers again, and prints the list again once it is back: the watch
+// itself waits the outage out, so without the notes the last list would
+// stand as if it were current.
+func testWatchOutage(t *testing.T, bin string) {
+	srv, client := redistest.Private(t, "--appendonly", "yes", "--appendfsync", "always")
+	ctx := context.Background()
+	seedArena(t, ctx, client, "outage", board.Options{})
+	cmd := exec.Command(bin, "board", "watch", "outage", "--every", "50ms", "--url", "redis://"+srv.Addr)
+	cmd.Env = withoutRedisURL()
+	stdout, err1 := cmd.StdoutPipe()
+	stderr, err2 := cmd.StderrPipe()
+	if err := errors.Join(err1, err2); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	lines := make(chan string, 100)
+	var wg sync.WaitGroup
+	for _, r := range []io.Reader{stdout, stderr} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for sc := bufio.NewScanner(r); sc.Scan(); {
+				lines <- sc.Text()
+			}
+		}()
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	// await reads the lines of both streams, in whatever order they
+	// interleave, until each of wants is in one of them.
+	await := func(wants ...string) {
+		t.Helper()
+		deadline := time.After(30 * time.Second)
+		for len(wants) > 0 {
+			select {
+			case l := <-lines:
+				wants = slices.DeleteFunc(wants, func(w string) bool { return strings.Contains(l, w) })
+			case <-deadline:
+				t.Fatalf("board watch printed no line with %q", wants)
+			}
+		}
+	}
+	await(" entries, ")
+	if err := srv.Crash(); err != nil {
+		t.Fatal(err)
+	}
+	await("has not answered since")
+	if err := srv.Restart(); err != nil {
+		t.Fatal(err)
+	}
+	await("answers again, after", " entries, ")
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		for range lines {
+		}
+	}()
+	wg.Wait()
+	if err := cmd.Wait(); err != nil {
+		t.Errorf("board watch interrupted after an outage: %v, want exit 0", err)
 	}
 }
