@@ -36,7 +36,9 @@ const (
 // EVAL follows when the server lost its scripts: restarted, flushed, a
 // new node); it never sends SCRIPT LOAD. Appending an ID that is already stored
 // replaces its payload (an edit, or a retried append: appending is
-// idempotent).
+// idempotent). An edit is not conditional: appending the ID of a message
+// removed meanwhile stores it again; Append does not say whether it
+// replaced a message (read it with Get first where that matters).
 //
 // It refuses, storing nothing: an ID the codec refuses (ErrID, wrapping
 // the codec's error: tsid.ErrRange for an ID above the layout's Max,
