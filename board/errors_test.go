@@ -3,12 +3,15 @@ package board
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/internal/redistest"
 )
 
@@ -115,4 +118,45 @@ func TestUpdateRefusesNilFn(t *testing.T) {
 	if _, err := s.Update(t.Context(), "a", nil); !errors.Is(err, ErrArgument) {
 		t.Errorf("sharded Update with a nil fn = %v; want ErrArgument", err)
 	}
+}
+
+// A deadline that ends a call while rueidis dials a connection for it
+// ends it as every deadline does: the error wraps
+// context.DeadlineExceeded, not ErrRedis (the dial's socket deadline,
+// taken from the context's, fires before the context's own timer). Each
+// batch of 2,000 writes goes through a new client, under a deadline of 0
+// to 3 ms, so that rueidis dials as the deadlines pass.
+func TestDeadlineWhileDialingIsTheCallers(t *testing.T) {
+	env := redistest.New(t)
+	b := newBoard(t, env.Client, env.Prefix, "dialdeadline", testLayout(t), Options{})
+	subs := make([]Submission, 2000)
+	for j := range subs {
+		subs[j] = Submission{ID: fmt.Sprint(j), Values: []float64{1, 0, 1}}
+	}
+	ended, redis := 0, 0
+	for i := range 100 {
+		client, err := rueidis.NewClient(rueidis.ClientOption{InitAddress: []string{env.Addr}, DisableCache: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		nb, err := Open(t.Context(), client, b.Name(), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), time.Duration(i*30)*time.Microsecond)
+		for _, r := range nb.SubmitMany(ctx, subs) {
+			if r.Err == nil || ctx.Err() == nil {
+				continue
+			}
+			ended++
+			if errors.Is(r.Err, ErrRedis) || !errors.Is(r.Err, context.DeadlineExceeded) {
+				if redis++; redis == 1 {
+					t.Errorf("a write its deadline ended: %v; want context.DeadlineExceeded, not ErrRedis", r.Err)
+				}
+			}
+		}
+		cancel()
+		client.Close()
+	}
+	t.Logf("%d writes ended by their deadline, %d of them reported as Redis's failure", ended, redis)
 }

@@ -70,9 +70,9 @@ func (d *Dedicated) DoMulti(ctx context.Context, after rueidis.Completed, cmds .
 		}
 	}
 	for i, r := range res {
-		res[i] = explain(r)
+		res[i] = explain(ctx, r)
 	}
-	return res, explain(last)
+	return res, explain(ctx, last)
 }
 
 // Earlier returns the reply of the last after sent on each connection

@@ -26,7 +26,10 @@
 // be reached and nothing was sent ([ErrUnreachable]), or the connection
 // broke before the reply and a write may have run ([ErrNoReply]). This is
 // what a caller sees for an object whose master died, until a replica takes
-// over and the client learns of it. A slot that has no node in the
+// over and the client learns of it. A connection error at or past the
+// call's deadline (a dial or a read cut by the socket's deadline, which
+// rueidis takes from the context's) also wraps context.DeadlineExceeded:
+// the caller's deadline ended the call. A slot that has no node in the
 // client's map of the cluster (rueidis.ErrNoSlot, what Redis 8 and Valkey 8
 // give for a failed master's slots until a replica takes over) is
 // ErrUnreachable too: nothing was sent.
@@ -53,10 +56,12 @@ import (
 	"io"
 	"math/rand/v2"
 	"net"
+	"os"
 	"strings"
 	"time"
 
 	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/internal/errs"
 )
 
 // The connection errors, told apart for the caller.
@@ -100,7 +105,7 @@ func untilRun(ctx context.Context, send func() rueidis.RedisResult) rueidis.Redi
 	for {
 		r := send()
 		if !NotRun(r.Error()) || !w.wait() {
-			return explain(r)
+			return explain(ctx, r)
 		}
 	}
 }
@@ -132,7 +137,7 @@ func DoBuilt(ctx context.Context, c rueidis.Client, build func() rueidis.Complet
 	for {
 		r := c.Do(ctx, build())
 		if !NotRun(r.Error()) || !w.wait() {
-			return explain(r)
+			return explain(ctx, r)
 		}
 	}
 }
@@ -195,7 +200,7 @@ func doMulti(ctx context.Context, c rueidis.Client, cmds rueidis.Commands, build
 		}
 	}
 	for i, r := range res {
-		res[i] = explain(r)
+		res[i] = explain(ctx, r)
 	}
 	return res
 }
@@ -213,27 +218,43 @@ func anyNotRun(res []rueidis.RedisResult) bool {
 }
 
 // explain wraps a connection error in ErrUnreachable or ErrNoReply.
-func explain(r rueidis.RedisResult) rueidis.RedisResult {
+func explain(ctx context.Context, r rueidis.RedisResult) rueidis.RedisResult {
 	if r.NonRedisError() == nil {
 		return r
 	}
-	return explainErr(r)
+	return explainErr(ctx, r)
 }
 
 // explainErr is explain of a result that holds a connection error. A slot
 // without a node (rueidis.ErrNoSlot: a cluster that reports its topology
 // with CLUSTER SHARDS, Redis 8 or Valkey 8, lists no node for a failed
 // master's slots until a replica takes over) is one: rueidis sent nothing.
-func explainErr(r rueidis.RedisResult) rueidis.RedisResult {
+func explainErr(ctx context.Context, r rueidis.RedisResult) rueidis.RedisResult {
 	err := r.NonRedisError()
+	// A socket's deadline, which rueidis takes from ctx's, fires at ctx's
+	// deadline, often before ctx's own timer says so: the caller's
+	// deadline ended the call all the same.
+	byCaller := errors.Is(err, os.ErrDeadlineExceeded) && !errs.Caller(err) && deadlinePassed(ctx)
+	if byCaller {
+		err = fmt.Errorf("%w (%w)", context.DeadlineExceeded, err)
+	}
 	var op *net.OpError
 	switch {
 	case errors.As(err, &op) && op.Op == "dial", errors.Is(err, rueidis.ErrNoSlot):
 		return rueidis.NewErrorResult(fmt.Errorf("%w: %w", ErrUnreachable, err))
 	case errors.As(err, &op), errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
 		return rueidis.NewErrorResult(fmt.Errorf("%w: %w", ErrNoReply, err))
+	case byCaller:
+		return rueidis.NewErrorResult(err)
 	}
 	return r
+}
+
+// deadlinePassed reports whether ctx's deadline has come, whether or not
+// ctx's timer has ended it yet.
+func deadlinePassed(ctx context.Context) bool {
+	d, ok := ctx.Deadline()
+	return ok && !time.Now().Before(d)
 }
 
 // notRun returns the indexes, among (all of cmds when nil), of the
