@@ -5,7 +5,9 @@ import (
 	"encoding/base64"
 	"errors"
 	"math"
+	"reflect"
 	"testing"
+	"time"
 
 	"github.com/tiebreak/tiebreak/internal/redistest"
 	"github.com/tiebreak/tiebreak/pack"
@@ -174,3 +176,44 @@ func (w *workload) checkIndexes() {
 		}
 	}
 }
+
+// A nil ReadOption, which a list of options built on conditions may hold,
+// changes nothing: every read answers as without it, on a board of one
+// hash tag and on a sharded one.
+func TestNilReadOptionChangesNothing(t *testing.T) {
+	env := redistest.New(t)
+	ctx := t.Context()
+	for _, b := range []*Board{
+		newBoard(t, env.Client, env.Prefix, "nilopt", testLayout(t), Options{}),
+		newSharded(t, env.Client, env.Prefix, "niloptsharded", testLayout(t), Options{Shards: 2}),
+	} {
+		for i := range 5 {
+			mustSubmit(t, b, Submission{ID: string(rune('a' + i)), Values: []float64{float64(i), 0, 0}})
+		}
+		reads := map[string]func(...ReadOption) (any, error){
+			"Top":     func(o ...ReadOption) (any, error) { return b.Top(ctx, 3, o...) },
+			"Page":    func(o ...ReadOption) (any, error) { return b.Page(ctx, 1, 3, o...) },
+			"Around":  func(o ...ReadOption) (any, error) { return b.Around(ctx, "c", 3, o...) },
+			"Between": func(o ...ReadOption) (any, error) { return b.Between(ctx, 0, 3, 0, 3, o...) },
+			"Scan":    func(o ...ReadOption) (any, error) { return b.Scan(ctx, "", 3, o...) },
+			"Among":   func(o ...ReadOption) (any, error) { return b.Among(ctx, []string{"a", "e"}, o...) },
+			"Get":     func(o ...ReadOption) (any, error) { return b.Get(ctx, "b", o...) },
+		}
+		for name, read := range reads {
+			want, err1 := read(WithTotal())
+			got, err2 := read(nil, WithTotal(), nil)
+			if err := errors.Join(err1, err2); err != nil {
+				t.Fatalf("%s: %s: %v", b.Name(), name, err)
+			}
+			if !reflect.DeepEqual(want, got) {
+				t.Errorf("%s: %s with nil options: %+v, want %+v", b.Name(), name, got, want)
+			}
+		}
+		err := b.Watch(ctx, TopView(3), time.Millisecond, func(List) error { return errWatchedOnce }, nil)
+		if !errors.Is(err, errWatchedOnce) {
+			t.Errorf("%s: Watch with a nil option: %v", b.Name(), err)
+		}
+	}
+}
+
+var errWatchedOnce = errors.New("watched once")

@@ -67,8 +67,18 @@ var rankKindNames = [...]string{Ordinal: "Ordinal", Competition: "Competition", 
 // or "ModifiedCompetition".
 func (k RankKind) String() string { return enumName(rankKindNames[:], "RankKind", k) }
 
-// ReadOption changes what a read returns.
+// ReadOption changes what a read returns. A nil ReadOption changes
+// nothing, so that a list of options built on conditions may hold one.
 type ReadOption func(*readConfig)
+
+// apply applies opts to c, skipping nil ones.
+func apply(c *readConfig, opts []ReadOption) {
+	for _, o := range opts {
+		if o != nil {
+			o(c)
+		}
+	}
+}
 
 type readConfig struct {
 	data             bool
@@ -123,9 +133,7 @@ func WithRanks(kinds ...RankKind) ReadOption {
 // arguments for it: data ("1" or "0") and the extras: any of "c", "d" and
 // "m" (the ranks), "s" (AsSelf) and "t" (the total).
 func (b *Board) readFlags(opts []ReadOption) (c readConfig, data, ranks string, err error) {
-	for _, o := range opts {
-		o(&c)
-	}
+	apply(&c, opts)
 	data = "0"
 	if c.data {
 		data = "1"
@@ -551,9 +559,7 @@ func takesSelf(c *readConfig) { c.selfOK = true }
 // answers it.
 func totalAsked(opts []ReadOption) func(List, error) (List, error) {
 	var c readConfig
-	for _, o := range opts {
-		o(&c)
-	}
+	apply(&c, opts)
 	return func(l List, err error) (List, error) {
 		if !c.total {
 			l.Total = -1

@@ -71,7 +71,7 @@ const (
 // most Redis calls end.
 var durationBuckets = []float64{0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 10}
 
-// Option configures New.
+// Option configures New. A nil Option changes nothing.
 type Option func(*config)
 
 type config struct {
@@ -113,7 +113,9 @@ var _ observe.Observer = (*Observer)(nil)
 func New(opts ...Option) (*Observer, error) {
 	c := config{}
 	for _, o := range opts {
-		o(&c)
+		if o != nil {
+			o(&c)
+		}
 	}
 	if c.tp == nil {
 		c.tp = otel.GetTracerProvider()

@@ -9,11 +9,13 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/tiebreak/tiebreak/board"
 	"github.com/tiebreak/tiebreak/internal/redistest"
+	"github.com/tiebreak/tiebreak/observe"
 	"github.com/tiebreak/tiebreak/pack"
 	"github.com/tiebreak/tiebreak/tiebreakotel"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 	"go.opentelemetry.io/otel/trace"
 )
 
@@ -252,5 +254,21 @@ func TestOpenWithObserver(t *testing.T) {
 	got := attrs(ours[0])
 	if got["tiebreak.rank"] != attribute.Int64Value(rank) || got["tiebreak.strategy"] != attribute.StringValue("KeySuffix") || got["tiebreak.policy"] != attribute.StringValue("Dense") {
 		t.Errorf("attributes %v, want rank %d, strategy KeySuffix, policy Dense", got, rank)
+	}
+}
+
+// A nil Option, which a list of options built on conditions may hold,
+// changes nothing: New takes the others.
+func TestNilOptionChangesNothing(t *testing.T) {
+	spans := tracetest.NewSpanRecorder()
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spans))
+	obs, err := tiebreakotel.New(nil, tiebreakotel.WithTracerProvider(tp), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, span := obs.Start(t.Context(), observe.Op{Package: "board", Name: "Top"})
+	span.End(observe.Outcome{})
+	if got := len(spans.Ended()); got != 1 {
+		t.Errorf("%d spans recorded by the provider given beside nil options, want 1", got)
 	}
 }
