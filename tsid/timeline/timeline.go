@@ -44,7 +44,8 @@ type Timeline[ID any] struct {
 // New returns the timeline of room on client, for IDs of codec's layout
 // (tsid.TSID, tsid.ULID, any tsid layout, or another Codec). It refuses
 // (ErrRoom) an empty room, one over MaxRoomLen bytes or one holding a
-// brace, and (ErrOptions) a nil client or codec, a codec whose time part
+// brace, and (ErrOptions) a nil client or codec, a zero tsid.Layout or
+// tsid.Layout128 (not tsid.ULID or tsid.UUIDv7), a codec whose time part
 // exceeds 53 bits or whose suffix is empty or over 64 digits, and options
 // out of bounds (see Options). It does not talk to Redis.
 func New[ID any](client rueidis.Client, room string, codec Codec[ID], opts Options) (*Timeline[ID], error) {
@@ -75,6 +76,9 @@ func checkHandles[ID any](client rueidis.Client, codec Codec[ID]) string {
 		return "client is nil"
 	case isNil(codec):
 		return "codec is nil"
+	}
+	if l, ok := any(codec).(*tsid.Layout128); ok && l.Name() == "" {
+		return "codec is a tsid.Layout128 other than tsid.ULID and tsid.UUIDv7 (a zero value), which refuses every ID"
 	}
 	maxTime, sufLen := codec.MaxTime(), codec.SuffixLen()
 	switch {

@@ -333,6 +333,12 @@ func TestRefusals(t *testing.T) {
 	checkErr(t, "nil layout", err, ErrOptions)
 	_, err = New[uint64](env.Client, room, nil, Options{})
 	checkErr(t, "nil codec", err, ErrOptions)
+	_, err = New(env.Client, room, &tsid.Layout{}, Options{})
+	checkErr(t, "zero tsid.Layout", err, ErrOptions)
+	_, err = New(env.Client, room, &tsid.Layout128{}, Options{})
+	checkErr(t, "zero tsid.Layout128", err, ErrOptions)
+	_, err = New(env.Client, room, (*tsid.Layout128)(nil), Options{})
+	checkErr(t, "nil tsid.Layout128", err, ErrOptions)
 	for _, c := range []boundsCodec{{tsid.TSID, 1 << 53, 6}, {tsid.TSID, 1<<42 - 1, 0}, {tsid.TSID, 1<<42 - 1, 65}} {
 		_, err = New(env.Client, room, Codec[uint64](c), Options{})
 		checkErr(t, fmt.Sprintf("codec with MaxTime %d, SuffixLen %d", c.maxTime, c.sufLen), err, ErrOptions)
