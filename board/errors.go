@@ -59,8 +59,10 @@ var (
 	ErrMismatch = errors.New("descriptor mismatch")
 
 	// ErrMigrating reports a Migrate or a Reshard to other settings than
-	// those of the one already under way on the board, and an operation
-	// that waits for one (Drop, Clear).
+	// those of the one already under way on the board, an operation that
+	// waits for one (Drop, Clear), and a call to a sharded board that
+	// waited 10 s for a resharding to switch from its frozen shards
+	// (nothing written).
 	ErrMigrating = errors.New("another migration under way")
 
 	// ErrRedis wraps an error from Redis or the connection.

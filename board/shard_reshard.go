@@ -31,11 +31,13 @@ import (
 // step, and writes them to their new shards; its position (the score and
 // member of the last entry copied: data, not a SCAN cursor, so that it
 // survives a restart or a failover) is kept in the shard's meta HASH.
-// Then the dirty ids are copied again, as they are now (at most as many as
-// the dirty set held then: writers may dirty ids as fast as they are
-// copied). Then every shard is frozen: a write to it is refused before it
-// writes anything, and its handle waits for the switch; the last dirty
-// ids are copied, and a check
+// Then the dirty ids are copied again, as they are now, pass after pass
+// while writes go on, until at most 10 batches of them are left or a pass
+// begins with no fewer than the last (writers dirtying ids as fast as
+// they are copied). Then every shard is frozen: a write to it is refused
+// before it writes anything, and its handle waits for the switch (for 10
+// s at most: then it fails with ErrMigrating, having written nothing);
+// the last dirty ids are copied, and a check
 // compares the entries of the old and new shards (all at rest): when the
 // new ones lack any (a copy lost in a failover), the shards thaw, the new
 // ones are emptied and the copy starts again. Then the descriptor switches
@@ -579,7 +581,38 @@ func (dst *shardView) exportShard(ctx context.Context, s *Board, o MigrateOption
 			return err
 		}
 	}
-	return dst.drainShard(ctx, s, o.Batch, false, l)
+	return dst.drainLive(ctx, s, o.Batch, l)
+}
+
+// Draining while writes go on: passes until the dirty set holds at most
+// frozenDirty batches of ids, at most maxLivePasses.
+const (
+	frozenDirty   = 10
+	maxLivePasses = 16
+)
+
+// drainLive copies the ids of s's dirty set, s taking writes, pass after
+// pass, until a pass would begin with at most frozenDirty batches of
+// ids, or with no fewer than the last pass began with (writers dirty ids
+// as fast as the passes copy them): what is left, the frozen shard's
+// final drain copies while its writes wait, so the fewer the shorter
+// they wait.
+func (dst *shardView) drainLive(ctx context.Context, s *Board, batch int, l *lease) error {
+	last := int64(math.MaxInt64)
+	for range maxLivePasses {
+		n, err := s.dirtyCount(ctx)
+		if err != nil {
+			return err
+		}
+		if n <= int64(frozenDirty*batch) || n >= last {
+			return nil
+		}
+		last = n
+		if err := dst.drainShard(ctx, s, batch, false, l); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // freezeShard freezes s, then copies the last ids written to it.

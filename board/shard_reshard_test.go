@@ -280,6 +280,73 @@ func TestReshardUnderWriters(t *testing.T) {
 	}
 }
 
+// The old shards freeze only once few dirty ids are left to copy: drain
+// passes run while writes go on until the dirty set holds at most
+// frozenDirty batches (or stops shrinking), so that the writes that wait
+// for the frozen shards wait only for the copy of those few. Here a writer
+// adds 20 ids at each step of the copy and 5 at each step of a drain,
+// fewer than the step copies: at the freeze, the shard's dirty set holds
+// at most frozenDirty batches, where a single drain pass left about ten
+// times that. Every write ends on the new shards.
+func TestReshardFreezesWithFewDirtyIDs(t *testing.T) {
+	env := redistest.New(t)
+	ctx := t.Context()
+	o := Options{Shards: 1} // one old shard: no other shard's drain writes after its own
+	b := newSharded(t, env.Client, env.Prefix, "fewdirty", testLayout(t), o)
+	w := newSharded(t, env.Client, env.Prefix, "fewdirty", testLayout(t), o)
+	const filled, batch = 1000, 10
+	fillSharded(t, env, b, filled, 7)
+	var mu sync.Mutex
+	written, frozen := 0, false
+	var atFreeze []int64
+	write := func(n int) {
+		for range n {
+			written++
+			if _, err := w.Submit(ctx, Submission{ID: fmt.Sprint("new", written), Values: []float64{1, 0, 0}}); err != nil {
+				t.Error(err)
+			}
+		}
+	}
+	faultPoint = func(op, step string) {
+		if op != "Reshard" {
+			return // the writes' own steps
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		switch {
+		case step == "freeze" && !frozen:
+			frozen = true
+			keys, err := env.Client.Do(ctx, env.Client.B().Keys().Pattern("*"+b.Name()+"*dirty").Build()).AsStrSlice()
+			if err != nil {
+				t.Error(err)
+			}
+			for _, k := range keys {
+				n, err := env.Client.Do(ctx, env.Client.B().Scard().Key(k).Build()).AsInt64()
+				if err != nil {
+					t.Error(err)
+				}
+				atFreeze = append(atFreeze, n)
+			}
+		case step == "copy" && !frozen:
+			write(20)
+		case step == "drain" && !frozen:
+			write(5)
+		}
+	}
+	defer func() { faultPoint = nil }()
+	if _, err := b.Reshard(ctx, 2, MigrateOptions{Batch: batch}); err != nil {
+		t.Fatal(err)
+	}
+	faultPoint = nil
+	t.Logf("%d ids written during the copy and the drains; dirty ids at the freeze: %v", written, atFreeze)
+	if len(atFreeze) != 1 || atFreeze[0] > frozenDirty*batch {
+		t.Errorf("dirty ids of the shard at the freeze: %v, want at most %d", atFreeze, frozenDirty*batch)
+	}
+	if n, err := b.Len(ctx); err != nil || n != int64(filled+written) {
+		t.Errorf("Len after the resharding: %d, %v; want %d", n, err, filled+written)
+	}
+}
+
 // lastWrite is what an id's last acknowledged write left: its values and
 // data, or nothing.
 type lastWrite struct {
