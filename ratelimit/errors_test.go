@@ -87,6 +87,9 @@ func TestForeignLogIsErrReply(t *testing.T) {
 		if !errors.Is(err, ErrReply) || !strings.Contains(err.Error(), foreign) || errors.Is(err, ErrRedis) {
 			t.Errorf("%s: Allow over a foreign log = %v; want ErrReply naming the member", tc.key, err)
 		}
+		if named := "ratelimit: key " + strconv.Quote(tc.key) + ": Allow: "; err == nil || !strings.HasPrefix(err.Error(), named) {
+			t.Errorf("%s: Allow over a foreign log = %v; want it to start %q", tc.key, err, named)
+		}
 		if n, err := c.Do(ctx, c.B().Zcard().Key(key).Build()).AsInt64(); err != nil || n != int64(len(tc.zadd)/2) {
 			t.Errorf("%s: the log holds %d entries, %v; want the %d written, nothing added", tc.key, n, err, len(tc.zadd)/2)
 		}

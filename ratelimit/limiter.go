@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/internal/clip"
 	"github.com/tiebreak/tiebreak/internal/durable"
 	"github.com/tiebreak/tiebreak/internal/observed"
 	"github.com/tiebreak/tiebreak/internal/redisretry"
@@ -182,9 +183,18 @@ func (l *Limiter) allowN(ctx context.Context, key string, limit Limit, n int) (R
 	}
 	a := l.args.get(limit)
 	kv := [...]string{k, a.n, a.window, strconv.Itoa(n), a.ttlMin, a.ttlSet}
-	return durable.Write(ctx, l.client, l.wait, "ratelimit: allow", func(c rueidis.Client) (Result, error) {
+	res, err := durable.Write(ctx, l.client, l.wait, "Allow", func(c rueidis.Client) (Result, error) {
 		return parseResult(limit, n, allowScript.Exec(ctx, c, kv[:1], kv[1:]))
 	})
+	if err != nil {
+		err = keyErr(key, err) // with the result of a write too few replicas acknowledged
+	}
+	return res, err
+}
+
+// keyErr names key in err, an error of a call to Redis for it.
+func keyErr(key string, err error) error {
+	return fmt.Errorf("ratelimit: key %s: %w", clip.Quote(key), err)
 }
 
 // Reset forgets every request logged for key, so its next window starts
@@ -207,11 +217,14 @@ func (l *Limiter) reset(ctx context.Context, key string) error {
 	if err != nil {
 		return err
 	}
-	_, err = durable.Write(ctx, l.client, l.wait, "ratelimit: reset", func(c rueidis.Client) (struct{}, error) {
+	_, err = durable.Write(ctx, l.client, l.wait, "Reset", func(c rueidis.Client) (struct{}, error) {
 		if err := c.Do(ctx, c.B().Unlink().Key(k).Build()).Error(); err != nil {
-			return struct{}{}, errs.FromRedis("ratelimit: reset", err)
+			return struct{}{}, errs.FromRedis("Reset", err)
 		}
 		return struct{}{}, nil
 	})
-	return err
+	if err != nil {
+		return keyErr(key, err)
+	}
+	return nil
 }

@@ -49,22 +49,22 @@ type Result struct {
 func parseResult(limit Limit, n int, r rueidis.RedisResult) (Result, error) {
 	if err := r.Error(); err != nil {
 		if rerr, ok := rueidis.IsRedisErr(err); ok && strings.HasPrefix(rerr.Error(), "TBFOREIGN ") {
-			return Result{}, fmt.Errorf("ratelimit: allow: the key's log holds %s, which no Limiter wrote (another program writes the key): %w",
+			return Result{}, fmt.Errorf("Allow: the key's log holds %s, which no Limiter wrote (another program writes the key): %w",
 				clip.Quote(strings.TrimPrefix(rerr.Error(), "TBFOREIGN ")), ErrReply)
 		}
-		return Result{}, errs.FromRedis("ratelimit: allow", err)
+		return Result{}, errs.FromRedis("Allow", err)
 	}
 	arr, err := r.ToArray()
 	if err != nil {
-		return Result{}, fmt.Errorf("ratelimit: allow: %w: %w", ErrReply, err)
+		return Result{}, fmt.Errorf("Allow: %w: %w", ErrReply, err)
 	}
 	if len(arr) != 2 && len(arr) != 4 {
-		return Result{}, fmt.Errorf("ratelimit: allow: reply of %d elements, want 2 or 4: %w", len(arr), ErrReply)
+		return Result{}, fmt.Errorf("Allow: reply of %d elements, want 2 or 4: %w", len(arr), ErrReply)
 	}
 	var v [4]int64
 	for i := range arr {
 		if v[i], err = arr[i].AsInt64(); err != nil {
-			return Result{}, fmt.Errorf("ratelimit: allow: reply element %d: %w: %w", i, ErrReply, err)
+			return Result{}, fmt.Errorf("Allow: reply element %d: %w: %w", i, ErrReply, err)
 		}
 	}
 	res := Result{Limit: limit, Remaining: int(v[0]), At: time.UnixMicro(v[1])}
@@ -72,7 +72,7 @@ func parseResult(limit Limit, n int, r rueidis.RedisResult) (Result, error) {
 	case len(arr) == 2:
 		res.Allowed, res.RetryAfter, res.ResetAfter = n, -1, limit.Window
 	case v[2] < 0: // n > N: AllowN refuses it before calling Redis
-		return Result{}, fmt.Errorf("ratelimit: allow: retry %d for n = %d: %w", v[2], n, ErrReply)
+		return Result{}, fmt.Errorf("Allow: retry %d for n = %d: %w", v[2], n, ErrReply)
 	default:
 		res.RetryAfter, res.ResetAfter = usecs(v[2]), usecs(v[3])
 	}
