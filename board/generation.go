@@ -79,7 +79,8 @@ func (b *Board) scriptConsts(g *generation) []luascript.Const {
 	}
 	return append(consts,
 		luascript.Const{Name: "T_FROM", Value: "{" + strings.Join(from, ", ") + "}"},
-		luascript.Const{Name: "T_DEF", Value: "{" + strings.Join(def, ", ") + "}"})
+		luascript.Const{Name: "T_DEF", Value: "{" + strings.Join(def, ", ") + "}"},
+		luascript.Const{Name: "T_MEMBERS", Value: strconv.FormatBool(t.opts.Rules.MaxMembers > 0)})
 }
 
 // meta is a board's meta HASH as meta.lua returns it.

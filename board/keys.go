@@ -2,6 +2,7 @@ package board
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -150,6 +151,9 @@ func (k keys) withTarget(t keys, to Options, lookup bool) keys {
 	k.t = &t
 	k.script = append(k.script[:k.nlean+1:k.nlean+1], t.data(to)...)
 	k.script = append(k.script, k.x)
+	if to.Rules.MaxMembers > 0 && !slices.Contains(k.script, k.a) {
+		k.script = append(k.script, k.a) // mirror.lua records the entrants
+	}
 	k.nlean = len(k.script)
 	return k
 }

@@ -59,8 +59,9 @@ func (b *Board) remove(ctx context.Context, ids []string) (int64, error) {
 
 // SetData sets the member data of id, which must be on the board
 // (ErrNotFound otherwise, and nothing is written). It refuses an invalid id
-// (ErrArgument), data over 64 KiB bytes (ErrArgument) and a periodic window
-// past its retention (ErrArgument). Data is removed with
+// (ErrArgument), data over 64 KiB bytes (ErrArgument), a periodic window
+// past its retention (ErrArgument) and, on a board with Rules, a write
+// outside the tournament's time (ErrClosed), as Submit does. Data is removed with
 // the entry. To write data with the values, use Submission.Data. It waits
 // for replicas as Submit does (Options.WaitReplicas).
 func (b *Board) SetData(ctx context.Context, id string, data []byte) error {

@@ -224,6 +224,12 @@ func TestRulesEndEdge(t *testing.T) {
 			t.Fatalf("write %d refused as closed, answered at %d, before End %d", i, after, end)
 		case errors.Is(err, ErrClosed):
 			wantLen(t, b, int64(i))
+			// Member data is written by the rules too: not once closed.
+			before := dumpKeys(t, env)
+			wantRefused(t, "SetData after End", b.SetData(ctx, "0", []byte("renamed")), ErrClosed)
+			if after := dumpKeys(t, env); !maps.Equal(after, before) {
+				t.Errorf("a refused SetData changed the keys:\nbefore %s\nafter  %s", before, after)
+			}
 			return
 		case err != nil:
 			t.Fatal(err)
@@ -490,5 +496,43 @@ func serverAndCluster(t *testing.T) iter.Seq2[string, *redistest.Env] {
 		}
 		ce := redistest.NewCluster(t, 3)
 		yield("cluster", &redistest.Env{Client: ce.Client, Prefix: ce.Prefix})
+	}
+}
+
+// Rules set by a Migrate count the members already on the board, each as
+// one entrant with no attempt scored, as Rules.MaxMembers says: a board
+// of two members migrated to at most two refuses a third (ErrFull, nothing
+// written), whether the two were copied or written during the migration.
+func TestRulesByMigrateCountTheMembers(t *testing.T) {
+	env := redistest.New(t)
+	ctx := t.Context()
+	l := testLayout(t)
+	for _, s := range []Strategy{PackedScore, KeySuffix} {
+		b, err := New(ctx, env.Client, env.Prefix+"bymigrate"+s.String(), l, Options{Strategy: s})
+		if err != nil {
+			t.Fatal(err)
+		}
+		mustSubmit(t, b, sub("a", 1))
+		faultPoint = func(op, step string) { // "b" arrives while the copy runs
+			if op == "Migrate" && step == "copy" {
+				faultPoint = nil
+				mustSubmit(t, b, sub("b", 1))
+			}
+		}
+		m, err := b.Migrate(ctx, l, Options{Strategy: s, Rules: Rules{MaxMembers: 2, MaxAttempts: 1}}, MigrateOptions{})
+		faultPoint = nil
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantEntrant(t, m, "a", true, 0, 1)
+		wantEntrant(t, m, "b", true, 0, 1)
+		if _, err := m.Submit(ctx, sub("b", 2)); err != nil {
+			t.Fatalf("%v: the second member's first attempt: %v", s, err)
+		}
+		_, err = m.Submit(ctx, sub("c", 5))
+		wantRefused(t, s.String()+": a third member of at most two", err, ErrFull)
+		if n, err := m.Len(ctx); err != nil || n != 2 {
+			t.Errorf("%v: Len %d, %v; want the 2 members", s, n, err)
+		}
 	}
 }

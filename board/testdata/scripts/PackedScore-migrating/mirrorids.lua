@@ -41,6 +41,7 @@ local T_TOPN = 0
 local T_FIELDS = function() return {{mul = 536870912, span = 16777216, min = 0, max = 1.7976931348623157e+308, hi = true}, {mul = 268435456, span = 2, min = 0, max = 1, hi = true}, {mul = 256, span = 1048576, min = 0, max = 1.048575e+06, hi = false}, {mul = 1, span = 256, min = 0, max = 255, hi = true}, } end
 local T_FROM = {1, 2, 3, 0}
 local T_DEF = {0, 0, 0, 3}
+local T_MEMBERS = false
 local F_TGEN = [[tgen]]
 -- fragment: lookup.lua
 -- lookup.lua: buckets(), the id lookup of a key-suffix board stored in
@@ -231,7 +232,10 @@ end
 -- (0: none); T_DEF, the value of each target field that has no source
 -- field. KEYS[TKZ], KEYS[TKD], KEYS[TKM], KEYS[TKV], KEYS[TKC] are the
 -- target's keys; KEYS[KX] the misfit set: the ids whose values do not fit
--- the target (left out of it, never masked).
+-- the target (left out of it, never masked). T_MEMBERS: the target's rules
+-- bound its members (Rules.MaxMembers), which count every member already
+-- on the board: each id mirrored is recorded in the entrants HASH
+-- KEYS[KA], with no attempt scored.
 
 -- The source values of a stored (score, member), as numbers.
 local function mirror_values(score, member)
@@ -321,6 +325,7 @@ local function mirror(id)
     return
   end
   redis.call('ZADD', KEYS[TKZ], nts, ntm)
+  if T_MEMBERS then redis.call('HSETNX', KEYS[KA], id, 0) end -- an entrant of the target's rules
   if T_STRATEGY == 's' and T_WIDTH > 0 then buckets().set(KEYS[TKM], T_WIDTH, id, ntm) end
   local data = not T_SHARED and redis.call('HGET', KEYS[KD], id)
   if data then redis.call('HSET', KEYS[TKD], id, data) end
