@@ -13,7 +13,7 @@ import (
 // A server that is down: a write fails at once (ErrRedis, nothing sent),
 // a read with a deadline ends by it, and a read without one waits for the
 // server and answers once it is back, with every acknowledged write: Top,
-// Get, Rank and Around, on both strategies (a key-suffix board's reads
+// Get, Rank, Around and Open, on both strategies (a key-suffix board's reads
 // find the member in its id lookup first).
 func TestServerDownReadsWaitWritesFail(t *testing.T) {
 	for _, s := range []Strategy{PackedScore, KeySuffix} {
@@ -61,6 +61,14 @@ func serverDownReadsWait(t *testing.T, s Strategy) {
 				err = fmt.Errorf("Rank(ann) = %d", r)
 			}
 			return err
+		},
+		// Open reads the descriptor, and writes nothing: it waits as a read.
+		"Open": func() error {
+			o, err := Open(ctx, client, b.Name(), Options{})
+			if err != nil {
+				return err
+			}
+			return annOnly(o.Top(ctx, 10))
 		},
 	})
 }

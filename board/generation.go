@@ -11,6 +11,7 @@ import (
 
 	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/internal/luascript"
+	"github.com/tiebreak/tiebreak/internal/redisretry"
 )
 
 // generation is where a board's entries are now: the keys of one
@@ -109,7 +110,21 @@ func (b *Board) readMeta(ctx context.Context, create bool) (meta, error) {
 // entries: entries with no descriptor are not a board, and keep none.
 func readMeta(ctx context.Context, client rueidis.Client, name, prefix, desc string) (meta, error) {
 	n := names(prefix, 0)
-	r := metaScript.Exec(ctx, client, []string{n.meta, n.z}, []string{desc})
+	return parseMeta(name, metaScript.Exec(ctx, client, []string{n.meta, n.z}, []string{desc}))
+}
+
+// readMetaWaiting is readMeta that only reads, sent again after a
+// connection error until ctx ends, as every read is: Open's, which builds
+// a handle and writes nothing.
+func readMetaWaiting(ctx context.Context, client rueidis.Client, name, prefix string) (meta, error) {
+	n := names(prefix, 0)
+	return parseMeta(name, redisretry.DoRead(ctx, func() rueidis.RedisResult {
+		return metaScript.Exec(ctx, client, []string{n.meta, n.z}, []string{""})
+	}))
+}
+
+// parseMeta is the meta of board name that meta.lua's reply r holds.
+func parseMeta(name string, r rueidis.RedisResult) (meta, error) {
 	arr, err := r.ToArray()
 	if err != nil {
 		return meta{}, redisErr("read descriptor", err)

@@ -27,7 +27,9 @@ import (
 //
 // It refuses an invalid name (ErrArgument), a nil client and invalid options
 // (ErrOptions); a name with no stored descriptor is ErrNotFound, a
-// descriptor it cannot read ErrMismatch. Redis errors wrap ErrRedis.
+// descriptor it cannot read ErrMismatch. Redis errors wrap ErrRedis. Its
+// read of the descriptor writes nothing, and waits for a server that is
+// down, as a read does, until ctx ends.
 func Open(ctx context.Context, client rueidis.Client, name string, opts Options) (*Board, error) {
 	group, name, grouped := strings.Cut(name, "/")
 	if !grouped {
@@ -52,7 +54,7 @@ func Open(ctx context.Context, client rueidis.Client, name string, opts Options)
 	if _, err := handle.withDefaults(); err != nil {
 		return nil, err
 	}
-	m, err := readMeta(ctx, redisretry.Wrap(client), name, prefixOf(group, name), "")
+	m, err := readMetaWaiting(ctx, redisretry.Wrap(client), name, prefixOf(group, name))
 	if err != nil {
 		return nil, err
 	}

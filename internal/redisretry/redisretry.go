@@ -164,6 +164,20 @@ func DoReadMulti(ctx context.Context, c rueidis.Client, build func() rueidis.Com
 	}
 }
 
+// DoRead is DoReadMulti for one read that send makes and sends through a
+// wrapped client (a script that only reads, which rueidis does not send
+// again as it does a read-only command): sent again after a connection
+// error, until ctx ends.
+func DoRead(ctx context.Context, send func() rueidis.RedisResult) rueidis.RedisResult {
+	w := waiter{ctx: ctx, untilDone: true}
+	for {
+		r := send()
+		if !connectionLost([]rueidis.RedisResult{r}) || !w.wait() {
+			return r
+		}
+	}
+}
+
 // connectionLost reports a reply that is a connection error (explained).
 func connectionLost(res []rueidis.RedisResult) bool {
 	for _, r := range res {
