@@ -263,7 +263,9 @@ func (b *Board) expireArg() (string, error) {
 // (and generation, and a window's expiry) with the entry in the same
 // script or transaction, so that Open reads the board as before; a write
 // to a sharded board dropped is refused (ErrNotFound) and writes nothing.
-// Reads through them see an empty board.
+// Reads through them see an empty board; a handle at another generation
+// than the rebuilt board's (one that saw a Migrate) keeps seeing it empty
+// until it writes or is built again (see docs/boards.md).
 func (b *Board) Drop(ctx context.Context) error {
 	if err := b.unmade(); err != nil {
 		return err
