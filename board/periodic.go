@@ -311,6 +311,11 @@ func NewPeriodic(client rueidis.Client, name string, layout *pack.Layout, period
 // descriptor (with the instant its keys expire), so that Open can read the
 // window by name; a write to a window whose stored descriptor differs from
 // the Periodic's is refused (ErrMismatch).
+// Its reads do not check the stored descriptor: through a Periodic built
+// with other settings than the one that wrote a window, they decode the
+// entries with the wrong layout. Build every Periodic of one name with the
+// same settings (as New refuses other settings with ErrMismatch), or read
+// a window through Open.
 func (p *Periodic) At(t time.Time) *Board {
 	if p.unmade() != nil {
 		return &Board{} // every call refused (ErrArgument)
