@@ -304,7 +304,7 @@ func (g *Group) script(kind string, gens []*generation, source func([]*Board, []
 // groupSource writes the group write script: a function per board (its
 // constants and submit fragments), then group.lua.
 func groupSource(boards []*Board, gens []*generation) string {
-	src, consts := groupFuncs(boards, gens, "(KEYS, ARGV, CHECK)", "group write", "lookup", "side", "keeptop", "mirror", "guard", "submit")
+	src, consts := groupFuncs(boards, gens, "(KEYS, ARGV, CHECK)", "group write", "lookup", "side", "keeptop", "mirror", "guard", "rules", "submit")
 	src.WriteString(luascript.MustAssemble(luaFiles, "lua", "board: group", consts, "group"))
 	return src.String()
 }

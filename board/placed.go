@@ -48,7 +48,7 @@ func newPlaced(template any, placement string) (hook.Placed, error) {
 		return nil, fmt.Errorf("board: a placed write needs a board of one hash tag: %w", ErrOptions)
 	}
 	g := b.gen.Load()
-	src, consts := groupFuncs([]*Board{b}, []*generation{g}, "(KEYS, ARGV, CHECK)", "placed write", "lookup", "side", "keeptop", "mirror", "guard", "submit")
+	src, consts := groupFuncs([]*Board{b}, []*generation{g}, "(KEYS, ARGV, CHECK)", "placed write", "lookup", "side", "keeptop", "mirror", "guard", "rules", "submit")
 	parts := make([]string, len(g.keys.script))
 	for i, k := range g.keys.script {
 		parts[i] = "p .. '" + strings.TrimPrefix(k, b.prefix) + "'"

@@ -208,6 +208,15 @@ func checkClosed(t *testing.T, b *Board, early bool) {
 func TestRulesEndEdge(t *testing.T) {
 	env := redistest.New(t)
 	ctx := t.Context()
+	// Before the start, a Join is taken and a write of member data is not.
+	early, err := New(ctx, env.Client, env.Prefix+"early", testLayout(t), Options{Rules: Rules{Start: time.Now().Add(time.Hour)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := early.Join(ctx, "x"); err != nil {
+		t.Errorf("Join before the start: %v", err)
+	}
+	wantRefused(t, "SetData before the start", early.SetData(ctx, "x", []byte("name")), ErrClosed)
 	end := serverMs(t, env.Client) + 300
 	b, err := New(ctx, env.Client, env.Prefix+"edge", testLayout(t), Options{Rules: Rules{End: time.UnixMilli(end)}})
 	if err != nil {

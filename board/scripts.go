@@ -43,11 +43,11 @@ var scriptFragments = []struct {
 	readOnly, migrating bool
 	fragments           []string
 }{
-	{"submit", false, false, []string{"lookup", "side", "keeptop", "mirror", "nocheck", "guard", "submit"}},
+	{"submit", false, false, []string{"lookup", "side", "keeptop", "mirror", "nocheck", "guard", "rules", "submit"}},
 	{"submitlean", false, false, []string{"lookup", "guard", "submitlean"}},
 	{"remove", false, false, []string{"lookup", "side", "common", "keeptop", "mirror", "remove"}},
-	{"setdata", false, false, []string{"lookup", "common", "mirror", "setdata"}},
-	{"join", false, false, []string{"guard", "join"}},
+	{"setdata", false, false, []string{"lookup", "common", "mirror", "rules", "setdata"}},
+	{"join", false, false, []string{"guard", "rules", "join"}},
 	{"hide", false, false, []string{"lookup", "side", "common", "keeptop", "guard", "hide"}},
 	{"top", false, false, []string{"keeptop", "top"}},
 	{"rank", true, false, []string{"lookup", "common", "ranks", "position", "rank"}},

@@ -18,10 +18,7 @@
 
 local desc, refused = guard(SHARD)
 if refused then return refused end
-local t = redis.call('TIME')
-if RULES.stop > 0 and t[1] * 1000 + math.floor(t[2] / 1000) >= RULES.stop then
-  return redis.error_reply('TBRULE closed ' .. ARGV[2])
-end
+if closed(true) then return redis.error_reply('TBRULE closed ' .. ARGV[2]) end
 local new, seen = {}, {}
 for i = 2, #ARGV do
   local id = ARGV[i]

@@ -10,13 +10,7 @@
 --        write's (nothing written).
 
 
-if RULES and (RULES.start > 0 or RULES.stop > 0) then
-  local t = redis.call('TIME')
-  local now = t[1] * 1000 + math.floor(t[2] / 1000)
-  if now < RULES.start or (RULES.stop > 0 and now >= RULES.stop) then
-    return redis.error_reply('TBRULE closed ' .. ARGV[1])
-  end
-end
+if closed(false) then return redis.error_reply('TBRULE closed ' .. ARGV[1]) end
 if not find_member(ARGV[1]) and not find_hidden(ARGV[1]) then return 0 end
 redis.call('HSET', KEYS[KD], ARGV[1], ARGV[2])
 if mirror then mirror(ARGV[1]) end

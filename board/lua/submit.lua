@@ -97,13 +97,7 @@ end
 -- the board is an entrant even without a record.
 local entered
 if RULES then
-  if RULES.start > 0 or RULES.stop > 0 then
-    local t = redis.call('TIME')
-    local now = t[1] * 1000 + math.floor(t[2] / 1000)
-    if now < RULES.start or (RULES.stop > 0 and now >= RULES.stop) then
-      return redis.error_reply('TBRULE closed ' .. id)
-    end
-  end
+  if closed(false) then return redis.error_reply('TBRULE closed ' .. id) end
   entered = redis.call('HGET', KEYS[KA], id)
   if not entered and not oldm then
     if RULES.join then return redis.error_reply('TBRULE notjoined ' .. id) end

@@ -339,6 +339,17 @@ local function guard(dropped)
   if not desc and dropped then return nil, redis.error_reply('TBDROPPED') end
   return desc
 end
+-- fragment: rules.lua
+-- rules.lua: closed(joining), whether a tournament's time (RULES) refuses
+-- a write now, by the server's clock: before RULES.start (unless joining:
+-- a Join is taken before the start) or at or after RULES.stop. Every
+-- script that writes for a member calls it before it writes anything.
+local function closed(joining)
+  if not RULES or ((joining or RULES.start == 0) and RULES.stop == 0) then return false end
+  local t = redis.call('TIME')
+  local now = t[1] * 1000 + math.floor(t[2] / 1000)
+  return (not joining and now < RULES.start) or (RULES.stop > 0 and now >= RULES.stop)
+end
 -- fragment: submit.lua
 -- submit.lua: write one entry under a policy, atomically.
 --
@@ -439,13 +450,7 @@ end
 -- the board is an entrant even without a record.
 local entered
 if RULES then
-  if RULES.start > 0 or RULES.stop > 0 then
-    local t = redis.call('TIME')
-    local now = t[1] * 1000 + math.floor(t[2] / 1000)
-    if now < RULES.start or (RULES.stop > 0 and now >= RULES.stop) then
-      return redis.error_reply('TBRULE closed ' .. id)
-    end
-  end
+  if closed(false) then return redis.error_reply('TBRULE closed ' .. id) end
   entered = redis.call('HGET', KEYS[KA], id)
   if not entered and not oldm then
     if RULES.join then return redis.error_reply('TBRULE notjoined ' .. id) end

@@ -304,6 +304,17 @@ end
 -- mirror.lua).
 
 local mirror = false
+-- fragment: rules.lua
+-- rules.lua: closed(joining), whether a tournament's time (RULES) refuses
+-- a write now, by the server's clock: before RULES.start (unless joining:
+-- a Join is taken before the start) or at or after RULES.stop. Every
+-- script that writes for a member calls it before it writes anything.
+local function closed(joining)
+  if not RULES or ((joining or RULES.start == 0) and RULES.stop == 0) then return false end
+  local t = redis.call('TIME')
+  local now = t[1] * 1000 + math.floor(t[2] / 1000)
+  return (not joining and now < RULES.start) or (RULES.stop > 0 and now >= RULES.stop)
+end
 -- fragment: setdata.lua
 -- setdata.lua: set the member data of an id that is on the board.
 --
@@ -317,13 +328,7 @@ local mirror = false
 --        write's (nothing written).
 
 
-if RULES and (RULES.start > 0 or RULES.stop > 0) then
-  local t = redis.call('TIME')
-  local now = t[1] * 1000 + math.floor(t[2] / 1000)
-  if now < RULES.start or (RULES.stop > 0 and now >= RULES.stop) then
-    return redis.error_reply('TBRULE closed ' .. ARGV[1])
-  end
-end
+if closed(false) then return redis.error_reply('TBRULE closed ' .. ARGV[1]) end
 if not find_member(ARGV[1]) and not find_hidden(ARGV[1]) then return 0 end
 redis.call('HSET', KEYS[KD], ARGV[1], ARGV[2])
 if mirror then mirror(ARGV[1]) end

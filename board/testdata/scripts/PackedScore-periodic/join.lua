@@ -46,6 +46,17 @@ local function guard(dropped)
   if not desc and dropped then return nil, redis.error_reply('TBDROPPED') end
   return desc
 end
+-- fragment: rules.lua
+-- rules.lua: closed(joining), whether a tournament's time (RULES) refuses
+-- a write now, by the server's clock: before RULES.start (unless joining:
+-- a Join is taken before the start) or at or after RULES.stop. Every
+-- script that writes for a member calls it before it writes anything.
+local function closed(joining)
+  if not RULES or ((joining or RULES.start == 0) and RULES.stop == 0) then return false end
+  local t = redis.call('TIME')
+  local now = t[1] * 1000 + math.floor(t[2] / 1000)
+  return (not joining and now < RULES.start) or (RULES.stop > 0 and now >= RULES.stop)
+end
 -- fragment: join.lua
 -- join.lua: make ids entrants of a tournament (RULES), all or none,
 -- atomically.
@@ -67,10 +78,7 @@ end
 
 local desc, refused = guard(SHARD)
 if refused then return refused end
-local t = redis.call('TIME')
-if RULES.stop > 0 and t[1] * 1000 + math.floor(t[2] / 1000) >= RULES.stop then
-  return redis.error_reply('TBRULE closed ' .. ARGV[2])
-end
+if closed(true) then return redis.error_reply('TBRULE closed ' .. ARGV[2]) end
 local new, seen = {}, {}
 for i = 2, #ARGV do
   local id = ARGV[i]
