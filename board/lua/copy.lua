@@ -36,10 +36,7 @@ for i = 1, #got, 2 do
   if STRATEGY == 's' then id = string.sub(id, WIDTH + 1) end
   mirror(id)
 end
-local at = redis.call('PEXPIRETIME', KEYS[KZ])
-if at > 0 then
-  for i = 1, #KEYS - 1 do redis.call('PEXPIREAT', KEYS[i], at) end
-end
+mirror_expiry()
 moved(meta)
 if #got < 2 * n then
   redis.call('HSET', meta, F_PSCORE, POSITION_DONE)

@@ -12,4 +12,5 @@
 
 if redis.call('HGET', KEYS[#KEYS], F_TGEN) ~= ARGV[1] then return redis.error_reply('TBSTALE') end
 for i = 2, #ARGV do mirror(ARGV[i]) end
+mirror_expiry()
 return redis.call('SCARD', KEYS[KX])

@@ -413,6 +413,16 @@ local function mirror_remove(member, s)
   mirror_dense(s, member, -1)
 end
 
+-- Gives every key but the meta HASH (last) the source sorted set's expiry
+-- (a window's), so that the keys a copy step made (the target's, the
+-- entrants HASH) expire with the window.
+local function mirror_expiry()
+  local at = redis.call('PEXPIRETIME', KEYS[KZ])
+  if at > 0 then
+    for i = 1, #KEYS - 1 do redis.call('PEXPIREAT', KEYS[i], at) end
+  end
+end
+
 local function mirror(id)
   local tm, ts = id, nil
   if T_STRATEGY == 'p' or T_WIDTH == 0 then ts = redis.call('ZSCORE', KEYS[TKZ], id) else
