@@ -11,7 +11,6 @@ import (
 
 	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/internal/luascript"
-	"github.com/tiebreak/tiebreak/internal/redisretry"
 )
 
 // generation is where a board's entries are now: the keys of one
@@ -113,14 +112,13 @@ func readMeta(ctx context.Context, client rueidis.Client, name, prefix, desc str
 	return parseMeta(name, metaScript.Exec(ctx, client, []string{n.meta, n.z}, []string{desc}))
 }
 
-// readMetaWaiting is readMeta that only reads, sent again after a
-// connection error until ctx ends, as every read is: Open's, which builds
-// a handle and writes nothing.
+// readMetaWaiting is readMeta that only reads, as a read-only script
+// (EVALSHA_RO), which rueidis sends again after a connection error until
+// ctx ends, as every read: Open's, which builds a handle and writes
+// nothing.
 func readMetaWaiting(ctx context.Context, client rueidis.Client, name, prefix string) (meta, error) {
 	n := names(prefix, 0)
-	return parseMeta(name, redisretry.DoRead(ctx, func() rueidis.RedisResult {
-		return metaScript.Exec(ctx, client, []string{n.meta, n.z}, []string{""})
-	}))
+	return parseMeta(name, metaReadScript.Exec(ctx, client, []string{n.meta, n.z}, []string{""}))
 }
 
 // parseMeta is the meta of board name that meta.lua's reply r holds.

@@ -168,17 +168,20 @@ func leanSuffix(consts []luascript.Const) bool {
 // The scripts that work on a board's meta HASH and generations, the same
 // for every board: their only constants are the lifecycle's.
 var (
-	metaScript    = staticScript("meta")
-	dropScript    = staticScript("drop")
-	clearScript   = staticScript("clear")
-	beginScript   = staticScript("begin")
-	switchScript  = staticScript("switch")
-	archiveScript = staticScript("archive")
-	exportScript  = staticScript("export")
-	retireScript  = staticScript("retire")
-	reshardScript = staticScript("reshard")
-	frozenScript  = staticScript("frozen")
-	shardPos      = staticScript("shardpos")
+	metaScript = staticScript("meta")
+	// metaReadScript is meta.lua sent as a read (it writes nothing when
+	// its descriptor argument is empty).
+	metaReadScript = luascript.NewReadOnly(staticSource("meta"))
+	dropScript     = staticScript("drop")
+	clearScript    = staticScript("clear")
+	beginScript    = staticScript("begin")
+	switchScript   = staticScript("switch")
+	archiveScript  = staticScript("archive")
+	exportScript   = staticScript("export")
+	retireScript   = staticScript("retire")
+	reshardScript  = staticScript("reshard")
+	frozenScript   = staticScript("frozen")
+	shardPos       = staticScript("shardpos")
 )
 
 // staticNames lists the scripts without constants, for the golden test.

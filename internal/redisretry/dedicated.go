@@ -69,10 +69,7 @@ func (d *Dedicated) DoMulti(ctx context.Context, after rueidis.Completed, cmds .
 			res[i] = r[j]
 		}
 	}
-	for i, r := range res {
-		res[i] = explain(ctx, r)
-	}
-	return res, explain(ctx, last)
+	return res, last
 }
 
 // Earlier returns the reply of the last after sent on each connection
@@ -83,7 +80,7 @@ func (d *Dedicated) Earlier() []rueidis.RedisResult { return d.earlier }
 // send sends cmds then after on the dedicated connection.
 func (d *Dedicated) send(ctx context.Context, after rueidis.Completed, cmds rueidis.Commands) ([]rueidis.RedisResult, rueidis.RedisResult) {
 	all := append(make(rueidis.Commands, 0, len(cmds)+1), cmds...)
-	res := d.d.DoMulti(ctx, append(all, after)...)
+	res := explainAll(ctx, d.d.DoMulti(ctx, append(all, after)...))
 	return res[:len(cmds)], res[len(cmds)]
 }
 

@@ -164,20 +164,6 @@ func DoReadMulti(ctx context.Context, c rueidis.Client, build func() rueidis.Com
 	}
 }
 
-// DoRead is DoReadMulti for one read that send makes and sends through a
-// wrapped client (a script that only reads, which rueidis does not send
-// again as it does a read-only command): sent again after a connection
-// error, until ctx ends.
-func DoRead(ctx context.Context, send func() rueidis.RedisResult) rueidis.RedisResult {
-	w := waiter{ctx: ctx, untilDone: true}
-	for {
-		r := send()
-		if !connectionLost([]rueidis.RedisResult{r}) || !w.wait() {
-			return r
-		}
-	}
-}
-
 // connectionLost reports a reply that is a connection error (explained).
 func connectionLost(res []rueidis.RedisResult) bool {
 	for _, r := range res {
@@ -200,7 +186,7 @@ func unwrap(c rueidis.Client) rueidis.Client {
 // did not run some of them, waits and sends those again, taken from a new
 // call of build (rueidis has recycled those sent unless they are pinned).
 func doMulti(ctx context.Context, c rueidis.Client, cmds rueidis.Commands, build func() rueidis.Commands) []rueidis.RedisResult {
-	res := c.DoMulti(ctx, cmds...)
+	res := explainAll(ctx, c.DoMulti(ctx, cmds...))
 	w := waiter{ctx: ctx}
 	for anyNotRun(res) && w.wait() {
 		fresh := build()
@@ -209,10 +195,16 @@ func doMulti(ctx context.Context, c rueidis.Client, cmds rueidis.Commands, build
 		for j, i := range todo {
 			again[j] = fresh[i]
 		}
-		for j, r := range c.DoMulti(ctx, again...) {
+		for j, r := range explainAll(ctx, c.DoMulti(ctx, again...)) {
 			res[todo[j]] = r
 		}
 	}
+	return res
+}
+
+// explainAll explains each of res, as soon as they came: a socket
+// deadline is the caller's only if the call's deadline had passed then.
+func explainAll(ctx context.Context, res []rueidis.RedisResult) []rueidis.RedisResult {
 	for i, r := range res {
 		res[i] = explain(ctx, r)
 	}
