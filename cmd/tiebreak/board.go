@@ -536,15 +536,16 @@ func reportOutages(ctx context.Context, e *env, every time.Duration) {
 		pctx, cancel := context.WithTimeout(ctx, probe)
 		err := e.client.Do(pctx, e.client.B().Ping().Build()).Error()
 		cancel()
+		if d, ok := ctx.Deadline(); ctx.Err() != nil || ok && !time.Now().Before(d) {
+			return // the watch ends (--timeout), its PING with it
+		}
 		switch {
-		case ctx.Err() != nil:
-			return
 		case err != nil && since.IsZero():
 			since = time.Now()
-			fmt.Fprintf(e.notes, "tiebreak: Redis at %s has not answered since %s (%v); still watching: the list is printed again once it answers\n",
+			fmt.Fprintf(e.notes, "tiebreak: Redis at %s has not answered PING since %s (%v); still watching: the list is printed again once it answers\n",
 				e.where, stamp(since), escapeControls(err.Error()))
 		case err == nil && !since.IsZero():
-			fmt.Fprintf(e.notes, "tiebreak: Redis at %s answers again, after %v\n", e.where, time.Since(since).Round(100*time.Millisecond))
+			fmt.Fprintf(e.notes, "tiebreak: Redis at %s answers PING again, after %v\n", e.where, time.Since(since).Round(100*time.Millisecond))
 			since = time.Time{}
 		}
 	}

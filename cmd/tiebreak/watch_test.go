@@ -161,11 +161,11 @@ func testWatchOutage(t *testing.T, bin string) {
 	if err := srv.Crash(); err != nil {
 		t.Fatal(err)
 	}
-	await("has not answered since")
+	await("has not answered PING since")
 	if err := srv.Restart(); err != nil {
 		t.Fatal(err)
 	}
-	await("answers again, after", " entries, ")
+	await("answers PING again, after", " entries, ")
 	if err := cmd.Process.Signal(os.Interrupt); err != nil {
 		t.Fatal(err)
 	}

@@ -19,7 +19,7 @@ local KD = 3
 local KM = 0
 local KV = 0
 local KC = 0
-local KA = 0
+local KA = 10
 local KH = 0
 local KT = 0
 local KHIST = 0
@@ -41,7 +41,7 @@ local T_TOPN = 0
 local T_FIELDS = function() return {{mul = 536870912, span = 16777216, min = 0, max = 1.7976931348623157e+308, hi = true}, {mul = 268435456, span = 2, min = 0, max = 1, hi = true}, {mul = 256, span = 1048576, min = 0, max = 1.048575e+06, hi = false}, {mul = 1, span = 256, min = 0, max = 255, hi = true}, } end
 local T_FROM = {1, 2, 3, 0}
 local T_DEF = {0, 0, 0, 3}
-local T_MEMBERS = false
+local T_MEMBERS = true
 -- fragment: lookup.lua
 -- lookup.lua: buckets(), the id lookup of a key-suffix board stored in
 -- buckets (and of a migration's key-suffix target), for every script
