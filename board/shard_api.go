@@ -145,10 +145,12 @@ func (sb *sharded) SetData(ctx context.Context, id string, data []byte) error {
 // SubmitMany writes many entries, each in its own atomic script on its
 // shard, every shard's part pipelined as Board.SubmitMany pipelines it and
 // all shards at once: one round trip (more as Board.SubmitMany says), then
-// one more per 1,000 entries written that ranks them on the whole board,
-// as Submit's second does (none with SkipWriteRank, whose entries have
-// Rank 0). That ranking costs Redis more than the writes (3.7 times their
-// CPU for 1,000 entries on 4 shards): a bulk load sets SkipWriteRank. It returns one result per submission, in order, as
+// one more per 1,000 entries written that ranks them on the whole board
+// as they stand after the batch, the batch's own entries counted on every
+// shard whichever wrote first (none with SkipWriteRank, whose entries
+// have Rank 0). That ranking costs Redis more than the writes (3.7 times
+// their CPU for 1,000 entries on 4 shards): a bulk load sets
+// SkipWriteRank. It returns one result per submission, in order, as
 // Board.SubmitMany. It refuses more than 100,000 submissions
 // (ErrArgument), sending nothing.
 func (sb *sharded) SubmitMany(ctx context.Context, subs []Submission) []ManyResult {

@@ -118,12 +118,17 @@ func (sb *shardView) rank(ctx context.Context, id string, kind RankKind, opts []
 	return e, nil
 }
 
+// everyShard is placeAll's shard for entries counted on every shard,
+// their own included.
+var everyShard = new(Board)
+
 // placeAll turns shard ranks into ranks on the whole board: each entry,
 // stored on the shard given (nil: each on its own id's shard), gains the
-// count of the entries before it on every other shard, of the better
-// tuples when c asks for competition ranks, and of the better or equal
-// tuples when it asks for modified competition ranks. One round trip;
-// none with one shard.
+// count of the entries before it on every other shard (on every shard,
+// its own too, when the shard given is everyShard), of the better tuples
+// when c asks for competition ranks, and of the better or equal tuples
+// when it asks for modified competition ranks. One round trip; none with
+// one shard.
 func (sb *shardView) placeAll(ctx context.Context, es []*Entry, on *Board, c readConfig) error {
 	if len(sb.shards) == 1 || len(es) == 0 {
 		return nil

@@ -503,9 +503,9 @@ func TestShardedModifiedCompetitionAtCap(t *testing.T) {
 }
 
 // A sharded SubmitMany gives each written entry its rank on the whole
-// board, as Submit does (here each entry worse than those before it, so
-// that the rank at its write is its rank at the end), beyond a cap none
-// and Trimmed; with SkipWriteRank, none.
+// board as it stands after the batch (here each entry worse than those
+// before it, so that the rank at its write is its rank at the end),
+// beyond a cap none and Trimmed; with SkipWriteRank, none.
 func TestShardedSubmitManyRanksOnTheBoard(t *testing.T) {
 	env := redistest.New(t)
 	ctx := t.Context()
@@ -532,6 +532,42 @@ func TestShardedSubmitManyRanksOnTheBoard(t *testing.T) {
 			}
 			if r.Entry.Rank != want || r.Trimmed != trimmed {
 				t.Errorf("%+v: submission %d: rank %d, trimmed %t; want %d, %t", o, i, r.Entry.Rank, r.Trimmed, want, trimmed)
+			}
+		}
+	}
+}
+
+// A sharded SubmitMany whose entries each beat those before it ranks them
+// as the board stands after the batch, every one as a read then ranks
+// it, whichever shard wrote it first: never a count of the batch's
+// entries written on other shards without those written on its own.
+func TestShardedSubmitManyRanksAfterTheBatch(t *testing.T) {
+	env := redistest.New(t)
+	ctx := t.Context()
+	for _, o := range []Options{{Shards: 2}, {Shards: 3, Strategy: KeySuffix}, {Shards: 5, Cap: 30}} {
+		name := fmt.Sprintf("after%d%d%d", o.Shards, o.Strategy, o.Cap)
+		b := newSharded(t, env.Client, env.Prefix, name, testLayout(t), o)
+		if _, err := b.Submit(ctx, Submission{ID: "first", Values: []float64{200, 0, 0}}); err != nil {
+			t.Fatal(err)
+		}
+		const n = 40
+		var subs []Submission
+		for i := range n {
+			subs = append(subs, Submission{ID: fmt.Sprint("p", i), Values: []float64{float64(10 + 4*i), 0, 0}}) // each better than the last
+		}
+		for i, r := range b.SubmitMany(ctx, subs) {
+			if r.Err != nil {
+				t.Fatalf("%+v: submission %d: %v", o, i, r.Err)
+			}
+			want, trimmed := int64(n-i+1), false // behind "first" and every later one
+			if o.Cap > 0 && want > o.Cap {
+				want, trimmed = 0, true
+			}
+			if r.Entry.Rank != want || r.Trimmed != trimmed {
+				t.Errorf("%+v: submission %d: rank %d, trimmed %t; want %d, %t", o, i, r.Entry.Rank, r.Trimmed, want, trimmed)
+			}
+			if got, err := b.Rank(ctx, subs[i].ID, Ordinal); !trimmed && (err != nil || got != want) {
+				t.Errorf("%+v: Rank(%s) after the batch: %d, %v; want %d", o, subs[i].ID, got, err, want)
 			}
 		}
 	}

@@ -76,10 +76,13 @@ func (sb *shardView) SubmitMany(ctx context.Context, subs []Submission) []ManyRe
 }
 
 // rankMany turns the shard ranks of SubmitMany's written entries into
-// their ranks on the whole board, as rankWrite does one write's: one more
-// round trip per maxAmong entries, as Among ranks them (none with
-// SkipWriteRank, which leaves every Rank 0, or one shard); when it fails,
-// the writes stand and their ranks are unknown (0).
+// their ranks on the whole board after the batch: each entry's rank counts
+// the entries before it on every shard, its own included, read once every
+// shard's part was written, so that the batch's entries rank one another
+// as they stand at its end, whichever shard wrote first. One more round
+// trip per maxAmong entries, as Among ranks them (none with SkipWriteRank,
+// which leaves every Rank 0, or one shard); when it fails, the writes
+// stand and their ranks are unknown (0).
 func (sb *shardView) rankMany(ctx context.Context, out []ManyResult) {
 	var es []*Entry
 	for i := range out {
@@ -96,9 +99,12 @@ func (sb *shardView) rankMany(ctx context.Context, out []ManyResult) {
 		}
 		return
 	}
+	for _, e := range es {
+		e.Rank = 1 // placeAll adds the entries before it on every shard
+	}
 	for from := 0; from < len(es); from += maxAmong {
 		part := es[from:min(from+maxAmong, len(es))]
-		if err := sb.placeAll(ctx, part, nil, readConfig{}); err != nil {
+		if err := sb.placeAll(ctx, part, everyShard, readConfig{}); err != nil {
 			for _, e := range es[from:] {
 				e.Rank = 0
 			}

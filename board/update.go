@@ -157,7 +157,10 @@ type ManyResult struct {
 // the EVAL that loads the script (never SCRIPT LOAD, so it talks only to
 // the nodes of the board's keys).
 // It returns one result per submission, in order; an invalid submission
-// gets its error without being sent, and does not stop the others.
+// gets its error without being sent, and does not stop the others. Each
+// written entry's Rank is its rank when its script ran; on a sharded
+// board, whose shards write their parts at once, it is its rank on the
+// whole board after the batch (docs/boards.md).
 //
 // With Options.WaitReplicas, a WAIT follows each pipeline, in the same
 // round trip; when fewer replicas acknowledged the last, every submission
