@@ -93,7 +93,8 @@ func WithMeterProvider(mp metric.MeterProvider) Option {
 
 // Observer traces and measures tiebreak operations; set it as a handle's
 // Options.Observer. It is safe for concurrent use, and one Observer may
-// serve any number of handles.
+// serve any number of handles. Make one with New: a nil or zero Observer
+// observes nothing.
 type Observer struct {
 	tracer    trace.Tracer
 	duration  metric.Float64Histogram
@@ -196,6 +197,9 @@ func (o *Observer) info(op observe.Op) *opInfo {
 // context. The span starts with db.system.name and db.operation.name, for
 // samplers; the other attributes are set only on a span that records.
 func (o *Observer) Start(ctx context.Context, op observe.Op) (context.Context, observe.Span) {
+	if o == nil || o.tracer == nil {
+		return ctx, noSpan{} // not made by New
+	}
 	info := o.info(op)
 	ctx, sp := o.tracer.Start(ctx, info.name, info.start...)
 	if sp.IsRecording() {
@@ -227,6 +231,12 @@ func opAttrs(op observe.Op) []attribute.KeyValue {
 	}
 	return attrs
 }
+
+// noSpan is the span of an Observer not made by New: it records nothing.
+type noSpan struct{}
+
+// End does nothing.
+func (noSpan) End(observe.Outcome) {}
 
 // span is one operation under way.
 type span struct {

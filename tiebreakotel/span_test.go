@@ -272,3 +272,52 @@ func TestNilOptionChangesNothing(t *testing.T) {
 		t.Errorf("%d spans recorded by the provider given beside nil options, want 1", got)
 	}
 }
+
+// An Observer not made by New, nil or zero, observes nothing: every call
+// of a handle holding one works as without an observer.
+func TestObserverNotMadeByNewObservesNothing(t *testing.T) {
+	env := redistest.New(t)
+	ctx := t.Context()
+	var none *tiebreakotel.Observer
+	for i, obs := range []*tiebreakotel.Observer{none, {}} {
+		b, err := board.New(ctx, env.Client, env.Prefix+"_"+string(rune('a'+i)), testLayout(t), board.Options{Observer: obs})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := b.Submit(ctx, board.Submission{ID: "ada", Values: []float64{1, 2}}); err != nil {
+			t.Fatal(err)
+		}
+		if l, err := b.Top(ctx, 10); err != nil || len(l.Entries) != 1 {
+			t.Errorf("Top: %+v, %v; want ada", l, err)
+		}
+	}
+}
+
+// An UpdateFunc that panics ends its Update's span, as an error, and the
+// panic reaches the caller.
+func TestPanickingUpdateEndsItsSpan(t *testing.T) {
+	env := redistest.New(t)
+	r := newRig(t, env.Client)
+	ctx := t.Context()
+	b, err := board.New(ctx, r.client, env.Prefix+"_panicking", testLayout(t), board.Options{Observer: r.obs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	from := len(r.spans.Ended())
+	func() {
+		defer func() {
+			if p := recover(); p != "boom" {
+				t.Errorf("recovered %v, want the UpdateFunc's panic", p)
+			}
+		}()
+		_, _ = b.Update(ctx, "ada", func(*board.Entry) ([]float64, error) { panic("boom") })
+	}()
+	spans := r.ours(from)
+	if len(spans) != 1 || spans[0].Name() != "board.Update" || spans[0].Status().Code != codes.Error {
+		var got []string
+		for _, s := range spans {
+			got = append(got, s.Name()+" "+s.Status().Code.String())
+		}
+		t.Errorf("spans ended: %v; want board.Update Error", got)
+	}
+}

@@ -10,8 +10,9 @@ import (
 )
 
 // Every call of a league that talks to Redis is reported once, under the
-// league's name (and the season's label, for a Season's): a Submit with
-// the rank and change it stored, as board's Submit reports them.
+// league's name (and the season's label, for a Season's, named
+// Season.Method): a Submit with its policy and the rank and change it
+// stored, as board's Submit reports them.
 func TestObserved(t *testing.T) {
 	env := redistest.New(t)
 	ctx := t.Context()
@@ -23,9 +24,10 @@ func TestObserved(t *testing.T) {
 		name, object string
 		call         func() error
 	}{
-		{"Submit", l.Name() + ":" + label, func() error { _, err := s.Submit(ctx, result("a", 5, 1)); return err }},
-		{"Cohort", l.Name() + ":" + label, func() error { _, err := s.Cohort(ctx, "a"); return err }},
-		{"Cohorts", l.Name() + ":" + label, func() error { _, err := s.Cohorts(ctx, l.Options().Tiers[0]); return err }},
+		{"Season.Submit", l.Name() + ":" + label, func() error { _, err := s.Submit(ctx, result("a", 5, 1)); return err }},
+		{"Season.Cohort", l.Name() + ":" + label, func() error { _, err := s.Cohort(ctx, "a"); return err }},
+		{"Season.Cohorts", l.Name() + ":" + label, func() error { _, err := s.Cohorts(ctx, l.Options().Tiers[0]); return err }},
+		{"Season.Roll", l.Name() + ":" + label, func() error { return s.Roll(ctx) }},
 		{"Tier", l.Name(), func() error { _, err := l.Tier(ctx, "a"); return err }},
 		{"History", l.Name(), func() error { _, err := l.History(ctx, "a"); return err }},
 		{"Drop", l.Name(), func() error { return l.Drop(ctx) }},
@@ -39,8 +41,8 @@ func TestObserved(t *testing.T) {
 			t.Errorf("%s reported %+v, want league.%s of %q once", c.name, ops, c.name, c.object)
 			continue
 		}
-		if o := outs[0]; c.name == "Submit" && (o.Has&observe.HasRank == 0 || o.Rank != 1 || !o.Changed) {
-			t.Errorf("Submit reported %+v, want rank 1, changed", o)
+		if o := outs[0]; c.name == "Season.Submit" && (o.Has&observe.HasRank == 0 || o.Rank != 1 || !o.Changed || ops[0].Policy != board.Best.String()) {
+			t.Errorf("Season.Submit reported %+v of %+v, want rank 1, changed, policy Best", o, ops[0])
 		}
 	}
 }

@@ -59,15 +59,18 @@ func (s *Season) Submit(ctx context.Context, sub board.Submission) (Result, erro
 		return Result{}, err
 	}
 	if o := s.l.opts.Board.Observer; o != nil {
-		return observed.Call(ctx, o, s.op("Submit"), errKinds, func(ctx context.Context) (Result, error) { return s.submit(ctx, sub) }, resultOutcome)
+		op := s.op("Submit")
+		op.Policy = sub.Policy.String()
+		return observed.Call(ctx, o, op, errKinds, func(ctx context.Context) (Result, error) { return s.submit(ctx, sub) }, resultOutcome)
 	}
 	return s.submit(ctx, sub)
 }
 
-// op describes the operation name of the season: its object the
-// league's name and the season's label.
+// op describes the operation name of the season ("Season." .. name, as
+// for a method of a type other than the package's main one): its object
+// the league's name and the season's label.
 func (s *Season) op(name string) observe.Op {
-	o := s.l.op(name)
+	o := s.l.op("Season." + name)
 	o.Object += ":" + s.w.Label
 	return o
 }

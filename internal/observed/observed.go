@@ -56,15 +56,20 @@ func Kind(err error, sentinels []Sentinel) string {
 // from its result to the outcome it is given. out sees the result also
 // when call failed (a write that was not replicated returns both). It
 // takes and returns the outcome by value: a pointer given to a function
-// value would move it to the heap, one allocation per call.
+// value would move it to the heap, one allocation per call. A call that
+// panics (a caller's function it runs, such as an UpdateFunc, panicked)
+// ends its span with ErrPanicked, and the panic goes on.
 func Call[T any](ctx context.Context, o observe.Observer, op observe.Op, sentinels []Sentinel,
 	call func(context.Context) (T, error), out func(T, observe.Outcome) observe.Outcome) (T, error) {
 	ctx, span := o.Start(ctx, op)
+	ended := false
+	defer func() { endPanicked(span, ended) }()
 	v, err := call(ctx)
 	oc := observe.Outcome{Err: err, ErrKind: Kind(err, sentinels)}
 	if out != nil {
 		oc = out(v, oc)
 	}
+	ended = true
 	span.End(oc)
 	return v, err
 }
@@ -72,9 +77,23 @@ func Call[T any](ctx context.Context, o observe.Observer, op observe.Op, sentine
 // Do is Call for an operation that returns only an error.
 func Do(ctx context.Context, o observe.Observer, op observe.Op, sentinels []Sentinel, call func(context.Context) error) error {
 	ctx, span := o.Start(ctx, op)
+	ended := false
+	defer func() { endPanicked(span, ended) }()
 	err := call(ctx)
+	ended = true
 	span.End(observe.Outcome{Err: err, ErrKind: Kind(err, sentinels)})
 	return err
+}
+
+// ErrPanicked is the error of a span whose call panicked.
+var ErrPanicked = errors.New("the call panicked")
+
+// endPanicked ends span with ErrPanicked unless ended: deferred, it runs
+// before a panic of the call goes on up, without recovering it.
+func endPanicked(span observe.Span, ended bool) {
+	if !ended {
+		span.End(observe.Outcome{Err: ErrPanicked})
+	}
 }
 
 // Count is an out for Call that reports n as the outcome's Count: when

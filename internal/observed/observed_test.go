@@ -95,6 +95,32 @@ func TestCallAndDo(t *testing.T) {
 	}
 }
 
+// A call that panics ends its span with ErrPanicked, once, and the
+// panic goes on to the caller.
+func TestCallPanicking(t *testing.T) {
+	r := &recorder{}
+	op := observe.Op{Package: "p", Name: "Update"}
+	for _, run := range []func(){
+		func() {
+			_, _ = Call(context.Background(), r, op, nil, func(context.Context) (int, error) { panic("boom") }, nil)
+		},
+		func() { _ = Do(context.Background(), r, op, nil, func(context.Context) error { panic("boom") }) },
+	} {
+		func() {
+			defer func() {
+				if p := recover(); p != "boom" {
+					t.Errorf("recovered %v, want the call's panic", p)
+				}
+			}()
+			run()
+		}()
+	}
+	want := []observe.Outcome{{Err: ErrPanicked}, {Err: ErrPanicked}}
+	if diff := cmp.Diff(want, r.outs, cmp.Comparer(func(a, b error) bool { return a == b })); diff != "" {
+		t.Errorf("outcomes (-want +got):\n%s", diff)
+	}
+}
+
 // TestCount: a count is reported for a call that succeeded, or was applied
 // but not replicated; a failed call's result counts nothing.
 func TestCount(t *testing.T) {
