@@ -50,14 +50,20 @@ func checkName(name string) error {
 // errors wrapping ErrKey and the pack sentinel; what names the argument in
 // the message, call first ("add: key", "range: Query.Min").
 func (m *Map) encode(what, key string) (string, error) {
-	return m.encodeAs(what, key, ErrKey)
+	return m.encodeAs(what, key, ErrKey, m.opts.MaxKeyLen)
 }
 
-// encodeAs is encode with the sentinel the errors wrap.
-func (m *Map) encodeAs(what, key string, sentinel error) (string, error) {
-	if len(key) > m.opts.MaxKeyLen {
-		return "", fmt.Errorf("decimalmap: %s of %d bytes out of range [1, %d] (Options.MaxKeyLen): %w",
-			what, len(key), m.opts.MaxKeyLen, sentinel)
+// encodeAs is encode with the sentinel the errors wrap and the longest
+// key taken: Options.MaxKeyLen, or MaxKeyLenLimit for a Scan's cursor,
+// which names a key the map gave (stored by a handle of any MaxKeyLen).
+func (m *Map) encodeAs(what, key string, sentinel error, maxLen int) (string, error) {
+	if len(key) > maxLen {
+		limit := "Options.MaxKeyLen"
+		if maxLen != m.opts.MaxKeyLen {
+			limit = "MaxKeyLenLimit"
+		}
+		return "", fmt.Errorf("decimalmap: %s of %d bytes out of range [1, %d] (%s): %w",
+			what, len(key), maxLen, limit, sentinel)
 	}
 	enc, err := pack.EncodeDecimal(key)
 	if err != nil {

@@ -309,6 +309,47 @@ func TestLongKeys(t *testing.T) {
 	}
 }
 
+// A Scan's cursor names a key the map gave: a handle of a smaller
+// MaxKeyLen than the handle that stored the key takes it, and pages on.
+func TestScanCursorOfALongKey(t *testing.T) {
+	env := redistest.New(t)
+	ctx := t.Context()
+	wide, err := New(env.Client, env.Prefix+"_cursor", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	long := strings.Repeat("9", MaxKeyLenLimit)
+	for _, k := range []string{"1", long, "1e300"} {
+		if _, err := wide.Add(ctx, k, "v"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	narrow, err := New(env.Client, env.Prefix+"_cursor", Options{MaxKeyLen: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var keys []string
+	for cursor := Cursor(""); ; {
+		p, err := narrow.Scan(ctx, cursor, 1)
+		if err != nil {
+			t.Fatalf("Scan after %d keys: %v", len(keys), err)
+		}
+		for _, e := range p.Entries {
+			keys = append(keys, e.Key)
+		}
+		if !p.HasMore {
+			break
+		}
+		cursor = p.Next
+	}
+	if len(keys) != 3 || keys[1] != long {
+		t.Errorf("scanned %d keys %.40q, want 1, the %d-digit key, 1e300's", len(keys), keys, MaxKeyLenLimit)
+	}
+	if _, err := narrow.Scan(ctx, Cursor(long+"9"), 1); !errors.Is(err, ErrArgument) {
+		t.Errorf("Scan from a cursor of %d bytes: %v, want ErrArgument", MaxKeyLenLimit+1, err)
+	}
+}
+
 func TestNewRefuses(t *testing.T) {
 	env := redistest.New(t)
 	cases := []struct {

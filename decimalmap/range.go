@@ -30,8 +30,9 @@ const (
 
 // Bound is one end of a key range. The zero Bound is unbounded.
 type Bound struct {
-	key  string
-	kind boundKind
+	key    string
+	kind   boundKind
+	cursor bool // a Scan's cursor: a key the map gave, of at most MaxKeyLenLimit bytes
 }
 
 // Inclusive is a bound that includes key itself.
@@ -58,7 +59,11 @@ func (m *Map) lex(what string, b Bound, lower bool) (keys, entries string, err e
 	if b.kind != inclusive && b.kind != exclusive {
 		return "", "", fmt.Errorf("decimalmap: %s: bound kind %d, want unbounded, inclusive or exclusive: %w", what, b.kind, ErrArgument)
 	}
-	enc, err := m.encode(what, b.key)
+	maxLen := m.opts.MaxKeyLen
+	if b.cursor {
+		maxLen = MaxKeyLenLimit
+	}
+	enc, err := m.encodeAs(what, b.key, ErrKey, maxLen)
 	if err != nil {
 		return "", "", err
 	}

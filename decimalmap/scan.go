@@ -32,7 +32,8 @@ type Page struct {
 // position: a key present throughout a scan is returned exactly once,
 // however other keys are added or removed meanwhile, and a cursor stays
 // valid when its own key is gone. It refuses n under 1 and a cursor that
-// is not a key (ErrArgument).
+// is not a key of at most MaxKeyLenLimit bytes (ErrArgument): a cursor
+// of any handle's page is taken by every handle, whatever its MaxKeyLen.
 func (m *Map) Scan(ctx context.Context, cursor Cursor, n int) (Page, error) {
 	if err := m.unmade(); err != nil {
 		return Page{}, err
@@ -50,10 +51,10 @@ func (m *Map) scan(ctx context.Context, cursor Cursor, n int) (Page, error) {
 	}
 	after := Unbounded()
 	if cursor != "" {
-		if _, err := m.encodeAs("scan: cursor", string(cursor), ErrArgument); err != nil {
+		if _, err := m.encodeAs("scan: cursor", string(cursor), ErrArgument, MaxKeyLenLimit); err != nil {
 			return Page{}, err
 		}
-		after = Exclusive(string(cursor))
+		after = Bound{key: string(cursor), kind: exclusive, cursor: true}
 	}
 	entries, more, err := m.rangeEntries(ctx, "scan: ", after, Unbounded(), false, min(n, MaxCallValues), true)
 	if err != nil {

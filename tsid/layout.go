@@ -2,6 +2,7 @@ package tsid
 
 import (
 	"fmt"
+	"math"
 	"math/bits"
 	"strconv"
 	"strings"
@@ -182,16 +183,20 @@ func checkFields(fields []Field, restBits int) string {
 // span never overflows an int64 number of seconds.
 const maxSpanSec = 1 << 62
 
+// maxUnixSec is one past the last Unix second that time.Time compares
+// and subtracts exactly: its seconds count from year 1 in an int64.
+const maxUnixSec = math.MaxInt64 - 62135596800
+
 // checkSpan refuses a layout whose times cannot be computed exactly.
 func (l *Layout) checkSpan() error {
 	hi, lo := bits.Mul64(l.maxTime, uint64(l.unit))
 	ok := l.epochSec > -maxSpanSec && l.epochSec < maxSpanSec && hi < 1e9
 	if ok {
 		sec, _ := bits.Div64(hi, lo, 1e9)
-		ok = sec < maxSpanSec
+		ok = sec < maxSpanSec && l.epochSec+int64(sec) < maxUnixSec
 	}
 	if !ok {
-		return fmt.Errorf("tsid: layout %q: Epoch = %s with 2^%d units of %v: out of range, want epoch and span each within 2^62 s: %w",
+		return fmt.Errorf("tsid: layout %q: Epoch = %s with 2^%d units of %v: out of range, want epoch and span each within 2^62 s, and their sum within time.Time's: %w",
 			l.name, l.epoch.Format(time.RFC3339Nano), l.timeBits, l.unit, ErrOptions)
 	}
 	return nil

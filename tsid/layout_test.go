@@ -236,6 +236,7 @@ func TestNewLayoutRefusals(t *testing.T) {
 		"epoch too far":    {TimeBits: 1, Epoch: time.Unix(1<<62, 0)},
 		"epoch too early":  {TimeBits: 1, Epoch: time.Unix(-1<<62, 0)},
 		"span and epoch":   {TimeBits: 40, Unit: 1 << 62},
+		"past time.Time":   {TimeBits: 53, Epoch: time.Unix(1<<62-1, 0), Unit: 512*time.Second - time.Microsecond},
 		"field bits minus": {TimeBits: 42, Fields: []Field{{"a", 23}, {"b", -1}}},
 	}
 	for name, spec := range specs {
@@ -352,5 +353,26 @@ func TestZeroIDText(t *testing.T) {
 	}
 	if _, err := UUIDv7.Parse("00000000-0000-0000-0000-000000000001"); !errors.Is(err, ErrVersion) {
 		t.Errorf("UUIDv7.Parse(nil UUID + 1): err = %v, want ErrVersion", err)
+	}
+}
+
+// The last time of a layout at the edge of what NewLayout takes scores
+// back to its time part: its epoch plus span stays where time.Time
+// compares and subtracts exactly.
+func TestLastTimeOfTheWidestLayoutScores(t *testing.T) {
+	for _, epoch := range []int64{1<<62 - 1, maxUnixSec - 1<<40, 0, -1<<62 + 1} {
+		for _, unit := range []time.Duration{time.Millisecond, time.Second, 500 * time.Second, 512*time.Second - time.Microsecond} {
+			l, err := NewLayout(53, time.Unix(epoch, 0), unit)
+			if err != nil {
+				continue // refused: nothing to check
+			}
+			sc, _, err := l.Split(l.Max())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, err := l.Score(l.Time(l.Max())); err != nil || got != sc {
+				t.Errorf("epoch %d, unit %v: Score(Time(Max)) = %v, %v; want %v", epoch, unit, got, err, sc)
+			}
+		}
 	}
 }
