@@ -261,6 +261,34 @@ func testDescribe(t *testing.T, bin string) {
 			t.Errorf("window %s: expireAt %q and %d entries, want %q and 1", w.Name(), got.ExpireAt, got.Entries, want)
 		}
 	})
+	t.Run("id lookup gone", func(t *testing.T) {
+		b := seedArena(t, ctx, env.Client, env.Prefix+"_lookup", board.Options{Strategy: board.KeySuffix})
+		lookup := "tb:{" + b.Name() + "}:i"
+		c.ok("board", "describe", b.Name()) // whole: not damaged
+		if err := env.Client.Do(ctx, env.Client.B().Del().Key(lookup).Build()).Error(); err != nil {
+			t.Fatal(err)
+		}
+		r := c.run("board", "describe", b.Name())
+		if r.code != exitFailure || !strings.Contains(r.stdout, "damaged") || !strings.Contains(r.stderr, "id lookup "+lookup+" is gone") {
+			t.Errorf("describe of a key-suffix board without its id lookup: exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
+		}
+	})
+	t.Run("eviction policy", func(t *testing.T) {
+		srv, client := redistest.Private(t, "--maxmemory-policy", "allkeys-lru")
+		seedArena(t, ctx, client, "arena", board.Options{})
+		pc := &cli{t: t, bin: bin, url: "redis://" + srv.Addr, env: withoutRedisURL()}
+		var got description
+		pc.json(&got, "board", "describe", "arena")
+		if got.Eviction != "allkeys-lru" {
+			t.Errorf("describe on a server with maxmemory-policy allkeys-lru: eviction %q", got.Eviction)
+		}
+		if out := pc.ok("board", "describe", "arena"); !strings.Contains(out, "maxmemory-policy allkeys-lru") {
+			t.Errorf("describe on a server that evicts says nothing of it:\n%s", out)
+		}
+		if out := c.ok("board", "describe", arena.Name()); strings.Contains(out, "eviction") {
+			t.Errorf("describe on a server with noeviction warns of eviction:\n%s", out)
+		}
+	})
 	t.Run("damaged descriptor", func(t *testing.T) {
 		name := env.Prefix + "_damaged"
 		b := seedArena(t, ctx, env.Client, name, board.Options{})

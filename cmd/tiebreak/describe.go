@@ -12,6 +12,7 @@ import (
 
 	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/board"
+	"github.com/tiebreak/tiebreak/internal/redisops"
 )
 
 // The fields of a board's meta HASH (board/lua/meta.lua reads the same).
@@ -146,9 +147,14 @@ type description struct {
 	ExpireAt  string     `json:"expireAt,omitempty"`
 	Migration *migration `json:"migration,omitempty"`
 	// Damaged says why the library cannot open the board from what it
-	// stores (a descriptor written by something else, say): describe
-	// shows what is stored, and exits 1.
+	// stores (a descriptor written by something else, say), or why it
+	// cannot answer right (a key-suffix board's id lookup gone while its
+	// entries stay): describe shows what is stored, and exits 1.
 	Damaged string `json:"damaged,omitempty"`
+	// Eviction is the server's maxmemory-policy when it may evict keys
+	// (any but noeviction), which can take one key of a board and leave
+	// the others; empty when it cannot (or INFO was refused).
+	Eviction string `json:"eviction,omitempty"`
 	// Archive is set on the archive of a periodic board's window (named
 	// NAME:LABEL:final): how far it is made, and with what.
 	Archive *archiveOut `json:"archive,omitempty"`
@@ -238,15 +244,37 @@ func boardDescribe(ctx context.Context, e *env, group, name string) error {
 		_, oerr = board.Open(ctx, e.client, object, handleOptions)
 	}
 	if errors.Is(oerr, board.ErrMismatch) || errors.Is(oerr, board.ErrReply) {
-		d.Damaged = oerr.Error()
+		d.Damaged = "the library cannot open it from what it stores: " + oerr.Error()
 	}
+	d.Eviction = evictionPolicy(ctx, e.client)
 	if err := e.out.emit(d, describeTable(d, m[metaDesc])); err != nil {
 		return err
 	}
 	if d.Damaged != "" {
-		return fmt.Errorf("board %s is damaged: the library cannot open it from what it stores: %v", object, oerr)
+		return fmt.Errorf("board %s is damaged: %s", object, d.Damaged)
 	}
 	return nil
+}
+
+// evictionPolicy is the server's maxmemory-policy (INFO memory) when it
+// may evict keys; "" for noeviction, or when INFO is refused.
+func evictionPolicy(ctx context.Context, c rueidis.Client) string {
+	info, err := redisops.Info(ctx, c, "memory")
+	if p := info["maxmemory_policy"]; err == nil && p != "noeviction" {
+		return p
+	}
+	return ""
+}
+
+// lookupLost is the damage of a key-suffix board of more than one field
+// whose id lookup is gone while its sorted set holds entries: eviction,
+// or a key removed by hand ("" when not so).
+func lookupLost(d *description, lookupKey string, lookupExists int64) string {
+	if lookupExists != 0 || d.Entries == 0 {
+		return ""
+	}
+	return fmt.Sprintf("its id lookup %s is gone while %s holds %s (evicted, or removed by hand): a read of those ids answers not found, and a write of one adds a second entry; see docs/operating.md, Eviction",
+		lookupKey, d.EntriesKey, count(d.Entries, "entries"))
 }
 
 // describeMeta reads a meta HASH.
@@ -338,6 +366,13 @@ func countEntries(ctx context.Context, c rueidis.Client, d *description) error {
 		cmds = append(cmds, c.B().Hlen().Key(strings.TrimSuffix(d.Key, "meta")+"a").Build())
 		counts = append(counts, d.Entrants)
 	}
+	var lookupKey string
+	var lookupExists int64
+	if d.Descriptor.Strategy == board.KeySuffix.String() && len(d.Descriptor.Fields) > 1 {
+		lookupKey = strings.TrimSuffix(d.EntriesKey, "z") + "i"
+		cmds = append(cmds, c.B().Exists().Key(lookupKey).Build())
+		counts = append(counts, &lookupExists)
+	}
 	names := make([]string, len(cmds)) // before DoMulti, which may recycle cmds
 	for i, cmd := range cmds {
 		names[i] = strings.Join(cmd.Commands(), " ")
@@ -348,6 +383,9 @@ func countEntries(ctx context.Context, c rueidis.Client, d *description) error {
 		if *n, err = rs[i].AsInt64(); err != nil {
 			return fmt.Errorf("%s: %w", names[i], err)
 		}
+	}
+	if lookupKey != "" {
+		d.Damaged = lookupLost(d, lookupKey, lookupExists)
 	}
 	return nil
 }
@@ -404,6 +442,9 @@ func describeTable(d *description, raw string) *table {
 		}
 	}
 	addSlots(t, d.Slots, d.SlotStats, d.SlotStatsRefused)
+	if d.Eviction != "" {
+		t.add("eviction", "maxmemory-policy "+d.Eviction+": the server may evict one key of a board and keep the others; keep noeviction (docs/operating.md, Eviction)")
+	}
 	t.add("descriptor", raw)
 	if d.Damaged != "" {
 		t.add("damaged", d.Damaged)
