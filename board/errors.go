@@ -75,7 +75,11 @@ var (
 	// result. It is the same error value in every package of tiebreak.
 	ErrNotReplicated = durable.ErrNotReplicated
 
-	// ErrReply reports a script reply of an unexpected shape.
+	// ErrReply reports a script reply of an unexpected shape, or keys of
+	// the board that cannot be what it wrote: a key of another type, a
+	// dense index without an entry's tuple, a key-suffix board's id
+	// lookup gone while its entries stay (evicted, or removed by hand:
+	// docs/operating.md).
 	ErrReply = errs.Reply
 )
 

@@ -270,6 +270,9 @@ func (g *Group) submitAtomic(ctx context.Context, gens []*generation, plans []wr
 // scriptErr reads an error of the group write script: a board's refusal
 // ("TBBOARD <i> <text>") becomes that board's error.
 func (g *Group) scriptErr(err error) error {
+	if lost := g.lookupLost(err); lost != nil {
+		return lost
+	}
 	if rerr, ok := rueidis.IsRedisErr(err); ok {
 		var i int
 		if n, _ := fmt.Sscanf(rerr.Error(), "TBBOARD %d", &i); n == 1 && i >= 1 && i <= len(g.boards) {
@@ -284,6 +287,26 @@ func (g *Group) scriptErr(err error) error {
 		}
 	}
 	return redisErr("group submit", err)
+}
+
+// lookupLost is the error of a group script stopped by a board whose id
+// lookup is gone (lookup.lua's check, "TBLOOKUP <key>"): that board's;
+// nil for any other error.
+func (g *Group) lookupLost(err error) error {
+	rerr, ok := rueidis.IsRedisErr(err)
+	if !ok {
+		return nil
+	}
+	key, ok := strings.CutPrefix(rerr.Error(), "TBLOOKUP ")
+	if !ok {
+		return nil
+	}
+	for _, b := range g.boards {
+		if strings.HasPrefix(key, b.prefix) {
+			return inBoard(b, fmt.Errorf("board: group write: %w", errLookupLost))
+		}
+	}
+	return fmt.Errorf("board: group write: %w", errLookupLost)
 }
 
 // script returns the group script of kind ("submit" or "remove") for
@@ -421,6 +444,9 @@ func (g *Group) remove(ctx context.Context, ids []string) (int64, error) {
 		}
 		ns, err := g.script("remove", gens, groupRemoveSource).Exec(ctx, g.boards[0].client, keys, ids).AsIntSlice()
 		if err != nil {
+			if lost := g.lookupLost(err); lost != nil {
+				return 0, lost
+			}
 			return 0, redisErr("group remove", err)
 		}
 		if len(ns) != len(g.boards) {

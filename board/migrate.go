@@ -257,7 +257,11 @@ func (b *Board) beginMigration(ctx context.Context, t *Board, defaults string) (
 		}
 		from, to := names(b.prefix, m.gen), names(b.prefix, m.gen+1)
 		keys := []string{from.meta, from.z, from.d, from.v, from.c, from.i, to.z, to.d, to.v, to.c, to.i, from.top}
-		args := []string{strconv.FormatInt(m.gen, 10), t.desc.encoded(), defaults}
+		lookup := "0"
+		if !b.memberIsID() {
+			lookup = "1"
+		}
+		args := []string{strconv.FormatInt(m.gen, 10), t.desc.encoded(), defaults, lookup}
 		reply, err := beginScript.Exec(ctx, b.client, keys, args).ToString()
 		if err != nil {
 			return 0, redisErr("begin migration", err)
@@ -269,6 +273,8 @@ func (b *Board) beginMigration(ctx context.Context, t *Board, defaults string) (
 			return m.gen + 2, nil
 		case reply == "busy":
 			return 0, fmt.Errorf("board: %s: migrating to %s: %w", b.label(), m.target, ErrMigrating)
+		case reply == "lookup":
+			return 0, fmt.Errorf("board: %s: begin migration: %w", b.label(), errLookupLost)
 		case i == maxReloads:
 			return 0, fmt.Errorf("board: %s: begin migration: the generation kept moving: %w", b.label(), ErrMigrating)
 		}

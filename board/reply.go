@@ -48,6 +48,12 @@ func replyStrings(arr []rueidis.RedisMessage) ([]string, error) {
 	return out, nil
 }
 
+// errLookupLost is a key-suffix board whose id lookup is gone while its
+// sorted set holds entries (lookup.lua's check): it can no longer find an
+// id, and refuses to read or write one rather than answer that it is
+// absent or store it twice.
+var errLookupLost = fmt.Errorf("its id lookup is gone while its sorted set holds entries (evicted, or removed by hand; see docs/operating.md, Eviction): it can no longer find an id: %w", ErrReply)
+
 // errAbsent is a listing reply {} for an id that is not on the board.
 var errAbsent = fmt.Errorf("board: id absent: %w", ErrNotFound)
 
@@ -113,6 +119,8 @@ func (b *Board) refusal(op, text string) error {
 		return fmt.Errorf("board: %s: %s: %w", op, b.label(), errFenced)
 	case strings.HasPrefix(text, "TBNODENSE"):
 		return fmt.Errorf("board: %s: %w", op, errDenseMissing)
+	case strings.HasPrefix(text, "TBLOOKUP"):
+		return fmt.Errorf("board: %s: %s: %w", op, b.label(), errLookupLost)
 	}
 	return nil
 }

@@ -20,7 +20,8 @@
 --        or 1, changed, when the stored member and score are those sent,
 --        else 2 or 3 (2 + changed) followed by the stored member and
 --        score. Nothing is ever trimmed.
--- Error: TBGEN, TBMISMATCH, TBDROPPED as guard.lua's; nothing written.
+-- Error: TBGEN, TBMISMATCH, TBDROPPED as guard.lua's, TBLOOKUP as
+--        lookup.lua's check; nothing written.
 
 local desc, refused = guard(SHARD)
 if refused then return refused end
@@ -70,6 +71,9 @@ local function load()
 end
 
 load()
+-- An empty lookup beside a sorted set that holds entries has lost its ids
+-- (lookup.lua's check): nothing is written.
+if n == 1 and c[0] == '' then buckets().check() end
 for w = 1, #ARGV, 5 do
   local id, ns, nm = ARGV[w], ARGV[w + 2], ARGV[w + 3]
   -- id's record in its bucket b (string s): from p to stop, its prefix

@@ -39,12 +39,16 @@ end
 -- ARGV[1]      the source generation, as read from the meta HASH
 -- ARGV[2]      the target descriptor
 -- ARGV[3]      the defaults of the target's new fields (JSON)
+-- ARGV[4]      '1' when the source keeps an id lookup (a key-suffix board
+--              of more than one field), else '0'
 --
 -- A migration begun stores the server's time in the field moved (moved.lua).
 --
 -- Reply: 'begun'; 'resumed' when this migration is already under way;
 --        'busy' when another one is; 'stale' when the generation is no
---        longer ARGV[1] (nothing written).
+--        longer ARGV[1]; 'lookup' when the source's id lookup is gone
+--        while its sorted set holds entries (lookup.lua's check), which
+--        no copy could find (nothing written).
 
 local m = redis.call('HMGET', KEYS[1], F_GEN, F_STATE, F_TARGET, F_DEFAULTS)
 -- No generation is 0, and no state live: a board that a native write
@@ -54,6 +58,9 @@ if gen ~= ARGV[1] then return 'stale' end
 if m[2] == PHASE_MIGRATING then
   if m[3] == ARGV[2] and m[4] == ARGV[3] then return 'resumed' end
   return 'busy'
+end
+if ARGV[4] == '1' and redis.call('EXISTS', KEYS[6]) == 0 and redis.call('ZCARD', KEYS[2]) > 0 then
+  return 'lookup'
 end
 local at = redis.call('PEXPIRETIME', KEYS[2])
 for i = 2, 6 do
