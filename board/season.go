@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/internal/clip"
 	"github.com/tiebreak/tiebreak/internal/observed"
 	"github.com/tiebreak/tiebreak/observe"
 )
@@ -350,9 +351,9 @@ func (a *archive) write(ctx context.Context, es []Entry) error {
 	for i, e := range es {
 		subs[i] = Submission{ID: e.ID, Values: e.Values, Data: e.Data}
 	}
-	for _, r := range a.b.SubmitMany(ctx, subs) {
+	for i, r := range a.b.SubmitMany(ctx, subs) {
 		if r.Err != nil && !errors.Is(r.Err, ErrNotReplicated) {
-			return r.Err
+			return fmt.Errorf("board: archive %s: copying id %s: %w", a.b.label(), clip.Quote(subs[i].ID), r.Err)
 		}
 	}
 	return nil

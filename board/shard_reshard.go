@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/internal/clip"
 	"github.com/tiebreak/tiebreak/internal/observed"
 	"github.com/tiebreak/tiebreak/internal/redisretry"
 )
@@ -708,9 +709,10 @@ func (dst *shardView) put(ctx context.Context, es []Entry) error {
 	for i, e := range es {
 		subs[i] = Submission{ID: e.ID, Values: e.Values, Policy: Replace, Data: e.Data, dropData: e.Data == nil}
 	}
-	for _, r := range dst.SubmitMany(ctx, subs) {
+	for i, r := range dst.SubmitMany(ctx, subs) {
 		if r.Err != nil && !errors.Is(r.Err, ErrNotReplicated) {
-			return r.Err
+			to := dst.shards[shardOf(subs[i].ID, len(dst.shards))]
+			return fmt.Errorf("board: reshard: copying id %s to its new shard %s: %w", clip.Quote(subs[i].ID), to.label(), r.Err)
 		}
 	}
 	return nil

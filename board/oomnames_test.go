@@ -1,0 +1,62 @@
+package board
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tiebreak/tiebreak/internal/redistest"
+)
+
+// A long operation that Redis refuses at its memory limit (noeviction)
+// says which: an archive whose copy meets the limit names the archive and
+// the id it was copying, and a resharding that meets it names the
+// resharding; each wraps ErrRedis.
+func TestLongOperationsAtTheMemoryLimitSayWhich(t *testing.T) {
+	_, client := redistest.Private(t)
+	ctx := t.Context()
+	l := testLayout(t)
+	p, err := NewPeriodic(client, "season", l, Weekly(time.UTC), 30*24*time.Hour, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := time.Now().Add(-7 * 24 * time.Hour)
+	sb, err := New(ctx, client, "split", l, Options{Shards: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 50 {
+		id := "p" + string(rune('a'+i%26)) + string(rune('a'+i/26))
+		if _, err := p.At(last).Submit(ctx, Submission{ID: id, Values: []float64{float64(i), 0, 1}}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := sb.Submit(ctx, Submission{ID: id, Values: []float64{float64(i), 0, 1}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	full := func(o, step string) {
+		if (o == "Archive" && step == "claim") || (o == "Reshard" && step == "export") {
+			if err := client.Do(ctx, client.B().ConfigSet().ParameterValue().ParameterValue("maxmemory", "1").Build()).Error(); err != nil {
+				t.Error(err)
+			}
+		}
+	}
+	faultPoint = full
+	defer func() { faultPoint = nil }()
+	w, err := Weekly(time.UTC).Window(last)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = p.Archive(ctx, w, ArchiveOptions{})
+	if !errors.Is(err, ErrRedis) || !strings.Contains(err.Error(), "archive season:"+w.Label+":final: copying id") || !strings.Contains(err.Error(), "OOM") {
+		t.Errorf("Archive at the memory limit: %v, want an OOM naming the archive", err)
+	}
+	if err := client.Do(ctx, client.B().ConfigSet().ParameterValue().ParameterValue("maxmemory", "0").Build()).Error(); err != nil {
+		t.Fatal(err)
+	}
+	_, err = sb.Reshard(ctx, 3, MigrateOptions{})
+	if !errors.Is(err, ErrRedis) || !strings.Contains(err.Error(), "reshard") || !strings.Contains(err.Error(), "OOM") {
+		t.Errorf("Reshard at the memory limit: %v, want an OOM naming the resharding", err)
+	}
+}
