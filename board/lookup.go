@@ -76,7 +76,10 @@ func (b *Board) lookupMember(ctx context.Context, g *generation, id string) (mem
 		g.buckets.n.Store(now)
 		if now == n {
 			if now == 1 && vs[0].IsNil() {
-				return "", false, b.checkLookup(ctx, g) // an empty lookup
+				// An empty lookup: the board is empty, or its lookup lost
+				// its ids (lookup.lua's get); the script tells which in
+				// one snapshot.
+				return "", false, errScript
 			}
 			s, _ := vs[0].ToString() // nil: an empty bucket
 			prefix, ok := findRecord(s, pat, b.width)
@@ -85,26 +88,6 @@ func (b *Board) lookupMember(ctx context.Context, g *generation, id string) (mem
 		n = now
 	}
 	return "", false, errScript // the lookup kept changing: the script decides
-}
-
-// checkLookup is lookup.lua's check for the reads that find an id's
-// member themselves: an empty lookup beside a sorted set that holds
-// entries has lost its ids (errLookupLost); nil when the sorted set is
-// empty too, and the id is not on the board. One round trip, made only
-// when the lookup is empty.
-func (b *Board) checkLookup(ctx context.Context, g *generation) error {
-	n, err := redisretry.DoBuilt(ctx, b.client, func() rueidis.Completed {
-		return b.client.B().Zcard().Key(g.keys.z).Build()
-	}).AsInt64()
-	switch {
-	case isTombstone(err):
-		return errTombstone
-	case err != nil:
-		return redisErr("lookup", err)
-	case n > 0:
-		return fmt.Errorf("board: lookup: %s: %w", b.label(), errLookupLost)
-	}
-	return nil
 }
 
 // lookupReads bounds the HMGETs of one lookup whose count keeps changing.

@@ -95,3 +95,71 @@ func TestLookupLostIsRefused(t *testing.T) {
 		t.Errorf("Submit on the emptied board: %+v, %v; want rank 1", r, err)
 	}
 }
+
+// A board whose only entries are hidden, without its id lookup, refuses
+// too: a write of a hidden id never stores it a second time.
+func TestLookupLostOfHiddenEntriesIsRefused(t *testing.T) {
+	env := redistest.New(t)
+	ctx := t.Context()
+	b, err := New(ctx, env.Client, env.Prefix+"lostHidden", testLayout(t), Options{Strategy: KeySuffix, Hiding: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Submit(ctx, Submission{ID: "ann", Values: []float64{5, 0, 1}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Hide(ctx, "ann"); err != nil {
+		t.Fatal(err)
+	}
+	if err := env.Client.Do(ctx, env.Client.B().Del().Key(b.prefix+"i").Build()).Error(); err != nil {
+		t.Fatal(err)
+	}
+	before := dumpKeys(t, env)
+	if _, err := b.Submit(ctx, Submission{ID: "ann", Values: []float64{9, 0, 1}}); !errors.Is(err, ErrReply) || !strings.Contains(err.Error(), "id lookup is gone") {
+		t.Errorf("Submit of a hidden id without its lookup: %v, want its error", err)
+	}
+	if after := dumpKeys(t, env); !maps.Equal(after, before) {
+		t.Errorf("the refused write changed keys")
+	}
+}
+
+// A board emptied and written again while readers ask for ids never
+// written is never taken for one whose lookup is gone: a read that finds
+// the lookup empty asks its script, which sees the lookup and the sorted
+// set at one moment.
+func TestEmptyLookupWhileWrittenIsNotLost(t *testing.T) {
+	env := redistest.New(t)
+	ctx := t.Context()
+	b, err := New(ctx, env.Client, env.Prefix+"flicker", testLayout(t), Options{Strategy: KeySuffix})
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for range 300 {
+			if _, err := b.Submit(ctx, Submission{ID: "x", Values: []float64{1, 0, 1}}); err != nil {
+				t.Error(err)
+				return
+			}
+			if _, err := b.Remove(ctx, "x"); err != nil {
+				t.Error(err)
+				return
+			}
+		}
+	}()
+	for reads := 0; ; reads++ {
+		select {
+		case <-done:
+			return
+		default:
+		}
+		_, err := b.Get(ctx, "nobody")
+		if !errors.Is(err, ErrNotFound) {
+			t.Fatalf("Get of an id never written, read %d: %v, want ErrNotFound", reads, err)
+		}
+		if _, err := b.Rank(ctx, "nobody", Ordinal); !errors.Is(err, ErrNotFound) {
+			t.Fatalf("Rank of an id never written, read %d: %v, want ErrNotFound", reads, err)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -569,6 +570,16 @@ func TestShardedSubmitManyRanksAfterTheBatch(t *testing.T) {
 			if got, err := b.Rank(ctx, subs[i].ID, Ordinal); !trimmed && (err != nil || got != want) {
 				t.Errorf("%+v: Rank(%s) after the batch: %d, %v; want %d", o, subs[i].ID, got, err, want)
 			}
+		}
+		// An id written twice: its first entry, replaced, is ranked among
+		// the others, not behind its own later self.
+		twice := []Submission{{ID: "x", Values: []float64{300, 0, 0}}, {ID: "y", Values: []float64{310, 0, 0}}, {ID: "x", Values: []float64{320, 0, 0}}}
+		var got []int64
+		for _, r := range b.SubmitMany(ctx, twice) {
+			got = append(got, r.Entry.Rank)
+		}
+		if want := []int64{2, 2, 1}; !slices.Equal(got, want) {
+			t.Errorf("%+v: ranks of x, y, x again: %v, want %v", o, got, want)
 		}
 	}
 }

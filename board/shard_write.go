@@ -111,10 +111,39 @@ func (sb *shardView) rankMany(ctx context.Context, out []ManyResult) {
 			return
 		}
 	}
+	sb.unrankSuperseded(out)
 	visible := sb.visible(math.MaxInt64)
 	for i := range out {
 		if e := &out[i].Entry; out[i].Err == nil && e.Rank > visible {
 			e.Rank, out[i].Trimmed = 0, true
+		}
+	}
+}
+
+// unrankSuperseded takes out of the rank of each written entry that a
+// later submission of the same id in the batch replaced the entry the
+// board holds for that id after the batch: counted before it when better,
+// it is not another entry but its own later self.
+func (sb *shardView) unrankSuperseded(out []ManyResult) {
+	last := make(map[string]int, len(out))
+	for i := range out {
+		if out[i].Err == nil {
+			last[out[i].Entry.ID] = i
+		}
+	}
+	if len(last) == len(out) {
+		return // every id once
+	}
+	for i := range out {
+		e := &out[i].Entry
+		j := last[e.ID]
+		if out[i].Err != nil || j == i || e.Rank == 0 {
+			continue
+		}
+		fs, fm, err1 := sb.probe.encode(e.ID, out[j].Entry.Values)
+		es, em, err2 := sb.probe.encode(e.ID, e.Values)
+		if err1 == nil && err2 == nil && (fs < es || fs == es && fm < em) {
+			e.Rank--
 		}
 	}
 }

@@ -16,10 +16,13 @@
 --
 -- Reply: {id, member, score, data, hasdata, ...}: member and score '' for
 --        an id no longer on the shard (removed: the copy removes it too).
--- Error: 'TBFENCED' when the shard names another process's token
---        (nothing written).
+-- Error: 'TBFENCED' when the shard names another process's token,
+--        'TBGONE' when its meta HASH is gone (dropped, or lost by the
+--        server) (nothing written).
 
-if redis.call('HGET', KEYS[#KEYS], F_FENCE) ~= ARGV[3] then
+local fence = redis.call('HGET', KEYS[#KEYS], F_FENCE)
+if fence ~= ARGV[3] then
+  if not fence and redis.call('EXISTS', KEYS[#KEYS]) == 0 then return redis.error_reply('TBGONE') end
   return redis.error_reply('TBFENCED another process took the resharding over')
 end
 

@@ -4,8 +4,12 @@
 -- the lease, and the process's scripts carry it (FENCE). A process that
 -- lost its lease (it stalled, another took over) writes nothing more.
 --
--- Error: 'TBFENCED' when the shard names another token (nothing written).
+-- Error: 'TBFENCED' when the shard names another token, 'TBGONE' when
+-- the shard's meta HASH is gone (dropped, or lost by the server)
+-- (nothing written).
 
-if redis.call('HGET', KEYS[KMETA], F_FENCE) ~= FENCE then
+local fence = redis.call('HGET', KEYS[KMETA], F_FENCE)
+if fence ~= FENCE then
+  if not fence and redis.call('EXISTS', KEYS[KMETA]) == 0 then return redis.error_reply('TBGONE') end
   return redis.error_reply('TBFENCED another process took the resharding over')
 end

@@ -97,6 +97,13 @@ local function mirror_expiry()
 end
 
 local function mirror(id)
+  -- The source first: its lookup may stop the script (lookup.lua's get),
+  -- which must come before anything is written.
+  local sm, ss = id, nil
+  if STRATEGY == 'p' or WIDTH == 0 then ss = redis.call('ZSCORE', KEYS[KZ], id) else
+    sm = buckets().get(KEYS[KM], WIDTH, id)
+    if sm then ss = redis.call('ZSCORE', KEYS[KZ], sm) end
+  end
   local tm, ts = id, nil
   if T_STRATEGY == 'p' or T_WIDTH == 0 then ts = redis.call('ZSCORE', KEYS[TKZ], id) else
     tm = buckets().get(KEYS[TKM], T_WIDTH, id)
@@ -104,11 +111,6 @@ local function mirror(id)
   end
   if ts then mirror_remove(tm, ts) end
   redis.call('SREM', KEYS[KX], id)
-  local sm, ss = id, nil
-  if STRATEGY == 'p' or WIDTH == 0 then ss = redis.call('ZSCORE', KEYS[KZ], id) else
-    sm = buckets().get(KEYS[KM], WIDTH, id)
-    if sm then ss = redis.call('ZSCORE', KEYS[KZ], sm) end
-  end
   if not ss then return end
   local nts, ntm = mirror_encode(id, mirror_values(ss, sm))
   if not nts then

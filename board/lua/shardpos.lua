@@ -11,9 +11,12 @@
 -- Each position kept stores the server's time in the field moved
 -- (moved.lua).
 --
--- Reply: 'ok'. Error: 'TBFENCED' when the shard names another token.
+-- Reply: 'ok'. Error: 'TBFENCED' when the shard names another token,
+-- 'TBGONE' when its meta HASH is gone (dropped, or lost by the server).
 
-if redis.call('HGET', KEYS[1], F_FENCE) ~= ARGV[1] then
+local fence = redis.call('HGET', KEYS[1], F_FENCE)
+if fence ~= ARGV[1] then
+  if not fence and redis.call('EXISTS', KEYS[1]) == 0 then return redis.error_reply('TBGONE') end
   return redis.error_reply('TBFENCED another process took the resharding over')
 end
 if ARGV[2] == '' then redis.call('HDEL', KEYS[1], F_CURSOR) else redis.call('HSET', KEYS[1], F_CURSOR, ARGV[2]) end

@@ -21,7 +21,7 @@
 --        else 2 or 3 (2 + changed) followed by the stored member and
 --        score. Nothing is ever trimmed.
 -- Error: TBGEN, TBMISMATCH, TBDROPPED as guard.lua's, TBLOOKUP as
---        lookup.lua's check; nothing written.
+--        lookup.lua's get; nothing written.
 
 local desc, refused = guard(SHARD)
 if refused then return refused end
@@ -72,8 +72,9 @@ end
 
 load()
 -- An empty lookup beside a sorted set that holds entries has lost its ids
--- (lookup.lua's check): nothing is written.
-if n == 1 and c[0] == '' then buckets().check() end
+-- (lookup.lua's get): nothing is written. (A lean write's board hides
+-- nothing.)
+if n == 1 and c[0] == '' and redis.call('ZCARD', z) > 0 then error({err = 'TBLOOKUP ' .. key}) end
 for w = 1, #ARGV, 5 do
   local id, ns, nm = ARGV[w], ARGV[w + 2], ARGV[w + 3]
   -- id's record in its bucket b (string s): from p to stop, its prefix

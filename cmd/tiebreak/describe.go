@@ -273,7 +273,7 @@ func lookupLost(d *description, lookupKey string, lookupExists int64) string {
 	if lookupExists != 0 || d.Entries == 0 {
 		return ""
 	}
-	return fmt.Sprintf("its id lookup %s is gone while %s holds %s (evicted, or removed by hand): a read of those ids answers not found, and a write of one adds a second entry; see docs/operating.md, Eviction",
+	return fmt.Sprintf("its id lookup %s is gone while %s holds %s (evicted, or removed by hand): every read and write of an id fails until the board is read (scan), cleared and written again; see docs/operating.md, Eviction",
 		lookupKey, d.EntriesKey, count(d.Entries, "entries"))
 }
 

@@ -50,14 +50,13 @@ local F_TGEN = [[tgen]]
 -- its first call only (later calls return the same table, whose caches
 -- every caller shares), so the other boards pay for none of it:
 --
---   L.get(key, width, id)             id's member, or false
+--   L.get(key, width, id)             id's member, or false; it stops
+--                                     the script (TBLOOKUP and the key)
+--                                     when the board's lookup lost its
+--                                     ids (see get)
 --   L.set(key, width, id, m)          stores id's member m (its first width
 --                                     bytes are the prefix)
 --   L.del(key, width, id)             forgets id
---   L.check()                         stops the script (TBLOOKUP and the
---                                     lookup's key) when the board's
---                                     lookup, empty, lost its ids (get
---                                     calls it)
 --   L.split(key, width, fresh)        splits the next bucket (set does;
 --                                     fresh: read the buckets again, for
 --                                     submitlean.lua, which writes them
@@ -157,20 +156,20 @@ local function buckets()
     if width == 0 then return id end
     locate(key, width, id)
     if not lp then
-      if key == KEYS[KM] and nof[key] == 1 and sof[key][0] == '' then L.check() end
+      -- An id not in the board's own lookup, found empty (one bucket,
+      -- empty), while the board holds entries (shown or hidden), every
+      -- one of which has a record while the lookup lives: the lookup lost
+      -- its ids (evicted, or removed by hand). The script stops (TBLOOKUP
+      -- and the key), so that a write never stores a second entry for an
+      -- id whose record is gone, nor a read answers that a listed id is
+      -- absent. Inline, not a function: a closure costs every call.
+      if key == KEYS[KM] and nof[key] == 1 and sof[key][0] == '' and (redis.call('ZCARD', KEYS[KZ]) > 0
+          or (HIDING and redis.call('ZCARD', KEYS[KH]) > 0)) then
+        error({err = 'TBLOOKUP ' .. key})
+      end
       return false
     end
     return string.sub(ls, lstop - width + 1, lstop) .. id
-  end
-  -- Stops the script with the error TBLOOKUP when the board's lookup,
-  -- found empty, has lost its ids: its sorted set holds entries, every
-  -- one of which has a record while the lookup lives (evicted, or
-  -- removed by hand). Called when an id is not found in an empty lookup
-  -- (one bucket, empty), so that a write never adds a second entry for
-  -- an id whose record is gone, nor a read answers that a listed id is
-  -- absent.
-  function L.check()
-    if redis.call('ZCARD', KEYS[KZ]) > 0 then error({err = 'TBLOOKUP ' .. KEYS[KM]}) end
   end
   function L.set(key, width, id, m)
     if width == 0 then return end
@@ -333,6 +332,13 @@ local function mirror_expiry()
 end
 
 local function mirror(id)
+  -- The source first: its lookup may stop the script (lookup.lua's get),
+  -- which must come before anything is written.
+  local sm, ss = id, nil
+  if STRATEGY == 'p' or WIDTH == 0 then ss = redis.call('ZSCORE', KEYS[KZ], id) else
+    sm = buckets().get(KEYS[KM], WIDTH, id)
+    if sm then ss = redis.call('ZSCORE', KEYS[KZ], sm) end
+  end
   local tm, ts = id, nil
   if T_STRATEGY == 'p' or T_WIDTH == 0 then ts = redis.call('ZSCORE', KEYS[TKZ], id) else
     tm = buckets().get(KEYS[TKM], T_WIDTH, id)
@@ -340,11 +346,6 @@ local function mirror(id)
   end
   if ts then mirror_remove(tm, ts) end
   redis.call('SREM', KEYS[KX], id)
-  local sm, ss = id, nil
-  if STRATEGY == 'p' or WIDTH == 0 then ss = redis.call('ZSCORE', KEYS[KZ], id) else
-    sm = buckets().get(KEYS[KM], WIDTH, id)
-    if sm then ss = redis.call('ZSCORE', KEYS[KZ], sm) end
-  end
   if not ss then return end
   local nts, ntm = mirror_encode(id, mirror_values(ss, sm))
   if not nts then

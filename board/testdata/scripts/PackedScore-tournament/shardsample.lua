@@ -31,14 +31,13 @@ local KMETA = 4
 -- its first call only (later calls return the same table, whose caches
 -- every caller shares), so the other boards pay for none of it:
 --
---   L.get(key, width, id)             id's member, or false
+--   L.get(key, width, id)             id's member, or false; it stops
+--                                     the script (TBLOOKUP and the key)
+--                                     when the board's lookup lost its
+--                                     ids (see get)
 --   L.set(key, width, id, m)          stores id's member m (its first width
 --                                     bytes are the prefix)
 --   L.del(key, width, id)             forgets id
---   L.check()                         stops the script (TBLOOKUP and the
---                                     lookup's key) when the board's
---                                     lookup, empty, lost its ids (get
---                                     calls it)
 --   L.split(key, width, fresh)        splits the next bucket (set does;
 --                                     fresh: read the buckets again, for
 --                                     submitlean.lua, which writes them
@@ -138,20 +137,20 @@ local function buckets()
     if width == 0 then return id end
     locate(key, width, id)
     if not lp then
-      if key == KEYS[KM] and nof[key] == 1 and sof[key][0] == '' then L.check() end
+      -- An id not in the board's own lookup, found empty (one bucket,
+      -- empty), while the board holds entries (shown or hidden), every
+      -- one of which has a record while the lookup lives: the lookup lost
+      -- its ids (evicted, or removed by hand). The script stops (TBLOOKUP
+      -- and the key), so that a write never stores a second entry for an
+      -- id whose record is gone, nor a read answers that a listed id is
+      -- absent. Inline, not a function: a closure costs every call.
+      if key == KEYS[KM] and nof[key] == 1 and sof[key][0] == '' and (redis.call('ZCARD', KEYS[KZ]) > 0
+          or (HIDING and redis.call('ZCARD', KEYS[KH]) > 0)) then
+        error({err = 'TBLOOKUP ' .. key})
+      end
       return false
     end
     return string.sub(ls, lstop - width + 1, lstop) .. id
-  end
-  -- Stops the script with the error TBLOOKUP when the board's lookup,
-  -- found empty, has lost its ids: its sorted set holds entries, every
-  -- one of which has a record while the lookup lives (evicted, or
-  -- removed by hand). Called when an id is not found in an empty lookup
-  -- (one bucket, empty), so that a write never adds a second entry for
-  -- an id whose record is gone, nor a read answers that a listed id is
-  -- absent.
-  function L.check()
-    if redis.call('ZCARD', KEYS[KZ]) > 0 then error({err = 'TBLOOKUP ' .. KEYS[KM]}) end
   end
   function L.set(key, width, id, m)
     if width == 0 then return end

@@ -47,7 +47,7 @@ end
 -- Reply: 'begun'; 'resumed' when this migration is already under way;
 --        'busy' when another one is; 'stale' when the generation is no
 --        longer ARGV[1]; 'lookup' when the source's id lookup is gone
---        while its sorted set holds entries (lookup.lua's check), which
+--        while its sorted set holds entries (lookup.lua's get), which
 --        no copy could find (nothing written).
 
 local m = redis.call('HMGET', KEYS[1], F_GEN, F_STATE, F_TARGET, F_DEFAULTS)

@@ -58,7 +58,8 @@ end
 --        taken), 'busy' (another change is, or another process holds the
 --        lease), 'renewed', 'lost' (the lease is another's), 'released',
 --        'switched', or 'stale' when the descriptor is no longer ARGV[2]
---        (nothing written); revoke: 'revoked', 'held' (the lease runs) or
+--        and 'gone' when the board stores none (dropped, or lost by the
+--        server) (nothing written); revoke: 'revoked', 'held' (the lease runs) or
 --        'live' (no resharding under way); retired: 'retired'.
 
 local m = redis.call('HMGET', KEYS[1], F_DESC, F_STATE, F_TARGET, F_LEASE, F_LEASEUNTIL)
@@ -78,6 +79,7 @@ if ARGV[1] == 'revoke' then
   return 'revoked'
 end
 if ARGV[1] == 'switch' and m[1] == ARGV[3] then return 'switched' end
+if not m[1] then return 'gone' end
 if m[1] ~= ARGV[2] then return 'stale' end
 local mine = m[4] == ARGV[4]
 local free = mine or not m[4] or tonumber(m[5] or '0') < now

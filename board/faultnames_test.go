@@ -2,6 +2,7 @@ package board
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -58,5 +59,37 @@ func TestLongOperationsAtTheMemoryLimitSayWhich(t *testing.T) {
 	_, err = sb.Reshard(ctx, 3, MigrateOptions{})
 	if !errors.Is(err, ErrRedis) || !strings.Contains(err.Error(), "reshard") || !strings.Contains(err.Error(), "OOM") {
 		t.Errorf("Reshard at the memory limit: %v, want an OOM naming the resharding", err)
+	}
+}
+
+// A resharding whose board is flushed away under it (FLUSHALL, a server
+// restarted without persistence) says the board is no longer stored,
+// wrapping ErrNotFound, from whichever step meets it first: never that
+// another process took it over.
+func TestReshardOfAFlushedBoardSaysSo(t *testing.T) {
+	_, client := redistest.Private(t)
+	ctx := t.Context()
+	for _, at := range []string{"begin", "export", "freeze", "check"} {
+		sb, err := New(ctx, client, "split"+at, testLayout(t), Options{Shards: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range 50 {
+			if _, err := sb.Submit(ctx, Submission{ID: fmt.Sprint("p", i), Values: []float64{float64(i), 0, 1}}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		faultPoint = func(o, step string) {
+			if o == "Reshard" && step == at {
+				if err := client.Do(ctx, client.B().Flushall().Build()).Error(); err != nil {
+					t.Error(err)
+				}
+			}
+		}
+		_, err = sb.Reshard(ctx, 3, MigrateOptions{})
+		faultPoint = nil
+		if !errors.Is(err, ErrNotFound) || !strings.Contains(err.Error(), "no longer stored") {
+			t.Errorf("Reshard flushed away at its step %s: %v, want ErrNotFound, no longer stored", at, err)
+		}
 	}
 }
