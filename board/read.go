@@ -173,8 +173,9 @@ func (b *Board) readFlags(opts []ReadOption) (c readConfig, data, ranks string, 
 // Redis 7.0), one round trip; on a key-suffix board of more than one
 // field, an HGET of the id lookup first, two (and a script when a write
 // changed the id's entry between them; an id not on the board is found
-// absent by an HMGET of the lookup, two and no script). With options, one
-// script.
+// absent by an HMGET of the lookup, two and no script, or on an empty
+// lookup by the script, which tells an empty board from one whose lookup
+// is gone: ErrReply, docs/operating.md). With options, one script.
 func (b *Board) Get(ctx context.Context, id string, opts ...ReadOption) (Entry, error) {
 	if err := b.unmade(); err != nil {
 		return Entry{}, err
