@@ -56,8 +56,11 @@ func (b *Board) export(ctx context.Context, to string) error {
 		if err != nil {
 			return redisErr("reshard", err)
 		}
-		if r == "done" {
-			return b.refresh(ctx)
+		switch r {
+		case "done":
+			return b.refreshExport(ctx)
+		case "gone":
+			return b.gone("reshard")
 		}
 	}
 	return fmt.Errorf("board: %s: the shard's generation kept changing: %w", b.label(), ErrMigrating)
@@ -75,8 +78,11 @@ func (b *Board) retire(ctx context.Context) error {
 		if err != nil {
 			return redisErr("reshard", err)
 		}
-		if r == "done" {
+		switch r {
+		case "done":
 			return nil
+		case "gone":
+			return b.gone("reshard")
 		}
 	}
 	return fmt.Errorf("board: %s: the shard could not be retired (not frozen): %w", b.label(), ErrMigrating)
@@ -89,6 +95,25 @@ func (b *Board) refresh(ctx context.Context) error {
 		return err
 	}
 	return b.adopt(m)
+}
+
+// refreshExport reads the meta HASH after a move of export.lua and adopts
+// it: a meta HASH gone since (flushed, or lost by the server) is the
+// shard no longer stored (ErrNotFound), never a shard that is live again.
+func (b *Board) refreshExport(ctx context.Context) error {
+	m, err := b.readMeta(ctx, false)
+	if err != nil {
+		return err
+	}
+	if !m.exists {
+		return b.gone("reshard")
+	}
+	return b.adopt(m)
+}
+
+// gone is the error of op on a shard whose meta HASH is gone.
+func (b *Board) gone(op string) error {
+	return fmt.Errorf("board: %s: %s: the shard is no longer stored (dropped, or lost by the server): %w", op, b.label(), ErrNotFound)
 }
 
 // exportState returns the shard's export phase: "" (live), phaseExporting,
@@ -120,6 +145,9 @@ type drained struct {
 func (b *Board) drain(ctx context.Context, token string, n int, restore bool, acked []string) ([]drained, error) {
 	g := b.gen.Load()
 	if g.scripts.drain == nil {
+		if m, err := b.readMeta(ctx, false); err == nil && !m.exists {
+			return nil, b.gone("reshard") // adopted by another call after a flush
+		}
 		return nil, fmt.Errorf("board: %s: drain of a shard that is not exporting: %w", b.label(), ErrMigrating)
 	}
 	args := append([]string{strconv.Itoa(n), flag(restore), token}, acked...)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -69,7 +70,8 @@ func TestLongOperationsAtTheMemoryLimitSayWhich(t *testing.T) {
 func TestReshardOfAFlushedBoardSaysSo(t *testing.T) {
 	_, client := redistest.Private(t)
 	ctx := t.Context()
-	for _, at := range []string{"begin", "export", "freeze", "check"} {
+	// Every step but drain, which only a resharding under writes reaches.
+	for _, at := range []string{"begin", "export", "copy", "freeze", "check", "switch", "retire"} {
 		sb, err := New(ctx, client, "split"+at, testLayout(t), Options{Shards: 2})
 		if err != nil {
 			t.Fatal(err)
@@ -79,8 +81,9 @@ func TestReshardOfAFlushedBoardSaysSo(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
+		var flushed atomic.Bool // once: the shards' steps run at once
 		faultPoint = func(o, step string) {
-			if o == "Reshard" && step == at {
+			if o == "Reshard" && step == at && flushed.CompareAndSwap(false, true) {
 				if err := client.Do(ctx, client.B().Flushall().Build()).Error(); err != nil {
 					t.Error(err)
 				}
@@ -88,6 +91,9 @@ func TestReshardOfAFlushedBoardSaysSo(t *testing.T) {
 		}
 		_, err = sb.Reshard(ctx, 3, MigrateOptions{})
 		faultPoint = nil
+		if !flushed.Load() {
+			t.Errorf("Reshard never reached its step %s", at)
+		}
 		if !errors.Is(err, ErrNotFound) || !strings.Contains(err.Error(), "no longer stored") {
 			t.Errorf("Reshard flushed away at its step %s: %v, want ErrNotFound, no longer stored", at, err)
 		}

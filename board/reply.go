@@ -118,7 +118,7 @@ func (b *Board) refusal(op, text string) error {
 	case strings.HasPrefix(text, "TBFENCED"):
 		return fmt.Errorf("board: %s: %s: %w", op, b.label(), errFenced)
 	case strings.HasPrefix(text, "TBGONE"):
-		return fmt.Errorf("board: %s: %s: the shard is no longer stored (dropped, or lost by the server): %w", op, b.label(), ErrNotFound)
+		return b.gone(op)
 	case strings.HasPrefix(text, "TBNODENSE"):
 		return fmt.Errorf("board: %s: %w", op, errDenseMissing)
 	case strings.HasPrefix(text, "TBLOOKUP"):

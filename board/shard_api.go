@@ -277,6 +277,9 @@ func (sb *sharded) reload(ctx context.Context, old *shardView) error {
 	if err != nil || m.desc == old.desc.encoded() {
 		return err
 	}
+	if m.desc == "" {
+		return fmt.Errorf("board: %s: the board is no longer stored (dropped, or lost by the server): %w", sb.name, ErrNotFound)
+	}
 	d, err := parseDescriptor(sb.name, m.desc)
 	if err != nil {
 		return err

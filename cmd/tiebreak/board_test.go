@@ -273,6 +273,21 @@ func testDescribe(t *testing.T, bin string) {
 			t.Errorf("describe of a key-suffix board without its id lookup: exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
 		}
 	})
+	t.Run("id lookup gone, every entry hidden", func(t *testing.T) {
+		b := seedArena(t, ctx, env.Client, env.Prefix+"_lookuphid", board.Options{Strategy: board.KeySuffix, Hiding: true})
+		if _, err := b.Hide(ctx, "ann", "bob", "cyd", "dee", "eve"); err != nil {
+			t.Fatal(err)
+		}
+		lookup := "tb:{" + b.Name() + "}:i"
+		c.ok("board", "describe", b.Name()) // whole: not damaged
+		if err := env.Client.Do(ctx, env.Client.B().Del().Key(lookup).Build()).Error(); err != nil {
+			t.Fatal(err)
+		}
+		r := c.run("board", "describe", b.Name())
+		if r.code != exitFailure || !strings.Contains(r.stderr, "id lookup "+lookup+" is gone") || !strings.Contains(r.stderr, "5 entries hidden") {
+			t.Errorf("describe of a key-suffix board without its id lookup, its entries hidden: exit %d\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
+		}
+	})
 	t.Run("eviction policy", func(t *testing.T) {
 		srv, client := redistest.Private(t, "--maxmemory-policy", "allkeys-lru")
 		seedArena(t, ctx, client, "arena", board.Options{})

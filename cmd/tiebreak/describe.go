@@ -269,12 +269,16 @@ func evictionPolicy(ctx context.Context, c rueidis.Client) string {
 // lookupLost is the damage of a key-suffix board of more than one field
 // whose id lookup is gone while its sorted set holds entries: eviction,
 // or a key removed by hand ("" when not so).
-func lookupLost(d *description, lookupKey string, lookupExists int64) string {
-	if lookupExists != 0 || d.Entries == 0 {
+func lookupLost(d *description, lookupKey string, lookupExists, hidden int64) string {
+	if lookupExists != 0 || d.Entries+hidden == 0 {
 		return ""
 	}
-	return fmt.Sprintf("its id lookup %s is gone while %s holds %s (evicted, or removed by hand): every read and write of an id fails until the board is read (scan), cleared and written again; see docs/operating.md, Eviction",
-		lookupKey, d.EntriesKey, count(d.Entries, "entries"))
+	held := d.EntriesKey + " holds " + count(d.Entries, "entries")
+	if hidden > 0 {
+		held += " and " + strings.TrimSuffix(d.EntriesKey, "z") + "h " + count(hidden, "entries") + " hidden"
+	}
+	return fmt.Sprintf("its id lookup %s is gone while %s (evicted, or removed by hand): every read and write of an id fails until the board is read (scan), cleared and written again; see docs/operating.md, Eviction",
+		lookupKey, held)
 }
 
 // describeMeta reads a meta HASH.
@@ -367,11 +371,15 @@ func countEntries(ctx context.Context, c rueidis.Client, d *description) error {
 		counts = append(counts, d.Entrants)
 	}
 	var lookupKey string
-	var lookupExists int64
+	var lookupExists, hidden int64
 	if d.Descriptor.Strategy == board.KeySuffix.String() && len(d.Descriptor.Fields) > 1 {
 		lookupKey = strings.TrimSuffix(d.EntriesKey, "z") + "i"
 		cmds = append(cmds, c.B().Exists().Key(lookupKey).Build())
 		counts = append(counts, &lookupExists)
+		if d.Descriptor.Hiding { // hidden entries have lookup records too
+			cmds = append(cmds, c.B().Zcard().Key(strings.TrimSuffix(d.EntriesKey, "z")+"h").Build())
+			counts = append(counts, &hidden)
+		}
 	}
 	names := make([]string, len(cmds)) // before DoMulti, which may recycle cmds
 	for i, cmd := range cmds {
@@ -385,7 +393,7 @@ func countEntries(ctx context.Context, c rueidis.Client, d *description) error {
 		}
 	}
 	if lookupKey != "" {
-		d.Damaged = lookupLost(d, lookupKey, lookupExists)
+		d.Damaged = lookupLost(d, lookupKey, lookupExists, hidden)
 	}
 	return nil
 }

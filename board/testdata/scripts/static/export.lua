@@ -46,8 +46,10 @@ end
 --
 -- Reply: 'done'; also when the shard is already in that state or a later
 --        one (exporting, frozen, retired), or thawed when not frozen;
---        'stale' when the generation is no longer ARGV[1] (nothing
---        written).
+--        'stale' when the generation is no longer ARGV[1], 'gone' when
+--        the meta HASH is (the board dropped, or lost by the server: a
+--        resharding fences every shard, writing its meta HASH, before it
+--        moves one) (nothing written).
 
 local order = {[PHASE_LIVE] = 1, [PHASE_EXPORTING] = 2, [PHASE_FROZEN] = 3, [PHASE_RETIRED] = 4}
 local m = redis.call('HMGET', KEYS[1], F_GEN, F_STATE)
@@ -55,6 +57,7 @@ if ARGV[2] == THAW then
   if m[2] == PHASE_FROZEN then redis.call('HSET', KEYS[1], F_STATE, PHASE_EXPORTING) end
   return 'done'
 end
+if redis.call('EXISTS', KEYS[1]) == 0 then return 'gone' end
 if (order[m[2]] or 1) >= order[ARGV[2]] then return 'done' end
 if (m[1] or '0') ~= ARGV[1] then return 'stale' end
 for i = 2, 9 do

@@ -28,9 +28,11 @@ end
 -- Retiring stores the server's time in the field moved (moved.lua).
 --
 -- Reply: 'done' (also when already retired); 'stale' when the generation is
---        no longer ARGV[1] or the shard is not frozen (nothing written).
+--        no longer ARGV[1] or the shard is not frozen, 'gone' when the
+--        meta HASH is (dropped, or lost by the server) (nothing written).
 
 local m = redis.call('HMGET', KEYS[1], F_GEN, F_STATE)
+if not m[2] and redis.call('EXISTS', KEYS[1]) == 0 then return 'gone' end
 if m[2] == PHASE_RETIRED then return 'done' end
 if (m[1] or '0') ~= ARGV[1] or m[2] ~= PHASE_FROZEN then return 'stale' end
 redis.call('UNLINK', unpack(KEYS, 2, 9))
