@@ -99,3 +99,77 @@ func TestReshardOfAFlushedBoardSaysSo(t *testing.T) {
 		}
 	}
 }
+
+// A migration or an archive whose board is flushed away under it
+// (FLUSHALL, a server restarted without persistence) says the board is no
+// longer stored, wrapping ErrNotFound, from whichever step meets it: never
+// success over nothing.
+func TestMigrateAndArchiveOfAFlushedBoardSaySo(t *testing.T) {
+	_, client := redistest.Private(t)
+	ctx := t.Context()
+	l := testLayout(t)
+	flushAt := func(op, at string) *atomic.Bool {
+		var flushed atomic.Bool
+		faultPoint = func(o, step string) {
+			if o == op && step == at && flushed.CompareAndSwap(false, true) {
+				if err := client.Do(ctx, client.B().Flushall().Build()).Error(); err != nil {
+					t.Error(err)
+				}
+			}
+		}
+		return &flushed
+	}
+	defer func() { faultPoint = nil }()
+	fill := func(b *Board) {
+		for i := range 50 {
+			if _, err := b.Submit(ctx, Submission{ID: fmt.Sprint("p", i), Values: []float64{float64(i), 0, 1}}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	// switch and done are the last steps: flushed after them, the
+	// operation has succeeded, and the data is lost after it.
+	for _, at := range []string{"begin", "copy", "check"} {
+		b, err := New(ctx, client, "move"+at, l, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		fill(b)
+		flushed := flushAt("Migrate", at)
+		_, err = b.Migrate(ctx, l, Options{DenseRanks: true}, MigrateOptions{Batch: 20})
+		if !flushed.Load() {
+			t.Errorf("Migrate never reached its step %s", at)
+		}
+		if !errors.Is(err, ErrNotFound) || !strings.Contains(err.Error(), "no longer stored") {
+			t.Errorf("Migrate flushed away at its step %s: %v, want ErrNotFound, no longer stored", at, err)
+		}
+	}
+	for _, at := range []string{"claim", "copy"} {
+		p, err := NewPeriodic(client, "season"+at, l, Weekly(time.UTC), 30*24*time.Hour, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		last := time.Now().Add(-7 * 24 * time.Hour)
+		fill(p.At(last))
+		if at == "copy" { // a step between two pages of archiveBatch
+			subs := make([]Submission, archiveBatch)
+			for i := range subs {
+				subs[i] = Submission{ID: fmt.Sprint("q", i), Values: []float64{float64(i), 1, 1}}
+			}
+			for _, r := range p.At(last).SubmitMany(ctx, subs) {
+				if r.Err != nil {
+					t.Fatal(r.Err)
+				}
+			}
+		}
+		w, _ := p.period.Window(last)
+		flushed := flushAt("Archive", at)
+		_, err = p.Archive(ctx, w, ArchiveOptions{})
+		if !flushed.Load() {
+			t.Errorf("Archive never reached its step %s", at)
+		}
+		if !errors.Is(err, ErrNotFound) {
+			t.Errorf("Archive flushed away at its step %s: %v, want ErrNotFound", at, err)
+		}
+	}
+}

@@ -106,7 +106,9 @@ const archiveBatch = 1000
 // has not ended, bad options, and a Retention that ran out before now
 // (the archive would expire at once), before writing anything; a window
 // with no board (none written, or expired) and no archive made is
-// ErrNotFound. An archive made, or being made, with other options
+// ErrNotFound, as is an archive whose window and progress are flushed
+// away while it is made (FLUSHALL, a server restarted without
+// persistence). An archive made, or being made, with other options
 // (another Top or Retention) is ErrMismatch, nothing written: every
 // caller gets the same archive, or an error.
 // Redis errors wrap ErrRedis.
@@ -374,10 +376,13 @@ func (a *archive) step(ctx context.Context, token string, next string, n int, la
 	if err != nil {
 		return redisErr("archive step", err)
 	}
-	if ok != 1 {
-		return fmt.Errorf("board: archive %s: another caller took over its making: %w", a.b.name, ErrConflict)
+	switch ok {
+	case 1:
+		return nil
+	case -1:
+		return fmt.Errorf("board: archive %s: its progress is no longer stored (flushed, or lost by the server): %w", a.b.name, ErrNotFound)
 	}
-	return nil
+	return fmt.Errorf("board: archive %s: another caller took over its making: %w", a.b.name, ErrConflict)
 }
 
 // newToken returns a random token naming one caller of Archive.

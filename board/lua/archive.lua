@@ -27,7 +27,8 @@
 --        {'claimed', cursor, count} when the caller now makes it;
 --        {'mismatch', opts} when the archive is made, or being made, with
 --        other options than ARGV[4] (nothing written).
---        'step': 1, or 0 when the caller no longer holds the claim
+--        'step': 1, 0 when the caller no longer holds the claim, -1
+--        when the state HASH is gone (flushed, or lost by the server)
 --        (nothing written).
 
 local st = redis.call('HMGET', KEYS[1], 'state', 'owner', 'lease', 'cursor', 'count', 'opts')
@@ -46,6 +47,7 @@ if ARGV[1] == 'claim' then
   redis.call('HINCRBY', KEYS[1], 'claims', 1)
   return {'claimed', st[4] or '', st[5] or '0'}
 end
+if not st[1] and redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
 if st[2] ~= ARGV[2] then return 0 end
 redis.call('HINCRBY', KEYS[1], 'count', ARGV[5])
 redis.call('HSET', KEYS[1], 'cursor', ARGV[4], 'lease', now + tonumber(ARGV[3]))
