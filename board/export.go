@@ -113,7 +113,15 @@ func (b *Board) refreshExport(ctx context.Context) error {
 
 // gone is the error of op on a shard whose meta HASH is gone.
 func (b *Board) gone(op string) error {
-	return fmt.Errorf("board: %s: %s: the shard is no longer stored (dropped, or lost by the server): %w", op, b.label(), ErrNotFound)
+	return fmt.Errorf("board: %s: %s: %w", op, b.label(), notStored("the shard"))
+}
+
+// notStored says that what (a board, a shard, an archive's progress) is
+// gone from Redis, wrapping ErrNotFound: the error of a long operation
+// whose keys were dropped, flushed or lost by a server restarted without
+// them.
+func notStored(what string) error {
+	return fmt.Errorf("%s is no longer stored (dropped, flushed, or lost by the server): %w", what, ErrNotFound)
 }
 
 // exportState returns the shard's export phase: "" (live), phaseExporting,

@@ -180,7 +180,7 @@ func (b *Board) finishedMeanwhile(ctx context.Context, t *Board, err error) (*Bo
 	}
 	m, rerr := readMeta(ctx, b.client, b.name, b.prefix, "")
 	if rerr == nil && !m.exists {
-		return nil, fmt.Errorf("board: %s: Migrate: the board is no longer stored (dropped, or lost by the server) (%v): %w", b.label(), err, ErrNotFound)
+		return nil, fmt.Errorf("board: %s: Migrate: %w (%v)", b.label(), notStored("the board"), err)
 	}
 	if rerr != nil || m.migrating || m.desc != t.desc.encoded() {
 		return nil, err

@@ -380,7 +380,7 @@ func (a *archive) step(ctx context.Context, token string, next string, n int, la
 	case 1:
 		return nil
 	case -1:
-		return fmt.Errorf("board: archive %s: its progress is no longer stored (flushed, or lost by the server): %w", a.b.name, ErrNotFound)
+		return fmt.Errorf("board: archive %s: %w", a.b.name, notStored("its progress"))
 	}
 	return fmt.Errorf("board: archive %s: another caller took over its making: %w", a.b.name, ErrConflict)
 }

@@ -278,7 +278,7 @@ func (sb *sharded) reload(ctx context.Context, old *shardView) error {
 		return err
 	}
 	if m.desc == "" {
-		return fmt.Errorf("board: %s: the board is no longer stored (dropped, or lost by the server): %w", sb.name, ErrNotFound)
+		return fmt.Errorf("board: %s: %w", sb.name, notStored("the board"))
 	}
 	d, err := parseDescriptor(sb.name, m.desc)
 	if err != nil {

@@ -410,7 +410,7 @@ func (l *lease) call(ctx context.Context, op string) (string, error) {
 	r, err := reshardScript.Exec(ctx, l.sb.client, []string{names(prefixOf("", l.sb.name), 0).meta},
 		append([]string{op, l.from, l.to, l.token, strconv.FormatInt(reshardLease.Milliseconds(), 10)}, l.retired...)).ToString()
 	if r == "gone" {
-		return r, fmt.Errorf("board: %s: Reshard: the board is no longer stored (dropped, or lost by the server): %w", l.sb.name, ErrNotFound)
+		return r, fmt.Errorf("board: %s: Reshard: %w", l.sb.name, notStored("the board"))
 	}
 	return r, redisErr("reshard", err)
 }
