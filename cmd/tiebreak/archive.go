@@ -27,7 +27,7 @@ func archiveCommand() *command {
 		setup: func(fs *flag.FlagSet) runFunc {
 			var a archiveArgs
 			fs.StringVar(&a.label, "window", "", "the window's `label`, required: 2026-11-22 (daily), 2026-W47 (weekly), 2026-11 (monthly), 60000ms-29544480 (Every)")
-			fs.StringVar(&a.tz, "tz", "UTC", "the period's time `zone` (a periodic board does not store it), for daily, weekly and monthly windows")
+			fs.StringVar(&a.tz, "tz", "", "the period's time `zone` (UTC, America/New_York...), required for daily, weekly and monthly windows: a periodic board does not store it, and a window taken in another zone than its board's may not have ended")
 			fs.StringVar(&a.from, "from", "", "where the period's windows start, as Period.From takes it (RFC 3339: 2026-11-16T09:00:00+01:00 for Mondays at 09:00 in Paris); default: the calendar's own boundaries")
 			fs.Int64Var(&a.top, "top", 0, "keep only the best `n` entries (0: every entry)")
 			fs.DurationVar(&a.retention, "retention", 0, "keep the archive this long after the window's end (0: forever)")
@@ -135,7 +135,10 @@ func boardArchive(ctx context.Context, e *env, a archiveArgs) error {
 	if a.top < 0 || a.retention < 0 {
 		return usagef("--top %d, --retention %v: want 0 or more", a.top, a.retention)
 	}
-	loc, err := time.LoadLocation(a.tz)
+	if a.tz == "" && !strings.Contains(a.label, "ms") {
+		return usagef("--tz is required for a daily, weekly or monthly window: a periodic board does not store its time zone, and the window %s in another zone than the board's may not have ended (--tz UTC for a board of UTC days)", a.label)
+	}
+	loc, err := time.LoadLocation(a.tz) // "": UTC, for an Every window
 	if err != nil {
 		return usagef("--tz %q: %v", a.tz, err)
 	}

@@ -38,7 +38,7 @@
 //	board clear NAME                      Board.Clear: empty, descriptor kept
 //	board drop NAME                       Board.Drop (sharded boards, windows, archives)
 //	board drop NAME --windows             every window and archive of a periodic board
-//	board archive NAME --window LABEL [--tz UTC] [--from TIME] [--top N] [--retention D]
+//	board archive NAME --window LABEL [--tz ZONE] [--from TIME] [--top N] [--retention D]
 //	                                      Periodic.Archive of an ended window
 //	board migration NAME [--resume]       progress, lease, last step; --resume resumes
 //	timeline remove ROOM ID... --layout L Timeline.Remove
@@ -48,7 +48,7 @@
 // A periodic board stores neither its period nor its retention: board
 // archive reads the period from the window's label (2026-11-22 daily,
 // 2026-W47 weekly, 2026-11 monthly, 60000ms-29544480 fixed) and its time
-// zone from --tz.
+// zone from --tz, required for a calendar window.
 //
 // The server is --url, else the REDIS_URL environment variable, else
 // redis://127.0.0.1:6379; a cluster is recognised by itself (--cluster

@@ -80,7 +80,7 @@ func testNames(t *testing.T, bin string) {
 		t.Fatal(err)
 	}
 	final := group + "/daily:" + w.Label + ":final"
-	got := decodeChange(t, c.ok("board", "archive", group+"/daily", "--window", w.Label, "--dry-run", "--json"))
+	got := decodeChange(t, c.ok("board", "archive", group+"/daily", "--tz", "UTC", "--window", w.Label, "--dry-run", "--json"))
 	if got.Object != final || got.Count != 1 || len(got.Keys) == 0 || !strings.HasPrefix(got.Keys[0], "tb:{"+group+"}:{daily:"+w.Label+":final}:") {
 		t.Errorf("board archive %s/daily --dry-run: %+v, want %s", group, got, final)
 	}

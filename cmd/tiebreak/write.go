@@ -360,6 +360,13 @@ func groupRemove(ctx context.Context, e *env, group string, ids []string) error 
 	if err != nil {
 		return err
 	}
+	for _, r := range refs {
+		if ids[0] == r.name || ids[0] == group+"/"+r.name {
+			// The read commands take --group for the board's group: a
+			// board named first is most likely meant as the board.
+			return usagef("%q names a board of group %s, and with --group every argument is an id, removed from every board of the group: to remove ids from that board alone, spell it %s/%s without --group", ids[0], group, group, r.name)
+		}
+	}
 	c := changeOut{Command: "board remove", Object: "group " + group, Boards: map[string][]string{}}
 	t := &table{header: []string{"BOARD", "ID"}}
 	affected := map[string]bool{}

@@ -352,14 +352,14 @@ keys: ` + strings.Join(keys, " ") + "\n"
 		}
 		final := name + ":2026-11-23:final"
 		pre := "tb:{" + final + "}:"
-		w := writeCase{t, c, env, []string{"board", "archive", name, "--window", "2026-11-23", "--top", "2"}}
+		w := writeCase{t, c, env, []string{"board", "archive", name, "--tz", "UTC", "--window", "2026-11-23", "--top", "2"}}
 		want := changeOut{Command: "board archive", Object: final, Keys: []string{pre + "archive", pre + "meta", pre + "z"}, Count: 2}
 		want.Entries, want.Affected = bestOf(t, pd.At(noon), 2)
 		// A retention that ended before now is refused, dry run or not,
 		// and leaves no key behind (the dry run and the change below see
 		// the keys as before).
 		for _, mode := range []string{"--dry-run", "--yes"} {
-			c.fails(exitFailure, []string{"the archive would expire at once"}, "board", "archive", name, "--window", "2026-11-23", "--retention", "24h", mode)
+			c.fails(exitFailure, []string{"the archive would expire at once"}, "board", "archive", name, "--tz", "UTC", "--window", "2026-11-23", "--retention", "24h", mode)
 		}
 		w.dry(want)
 		want.DryRun = false
@@ -380,17 +380,20 @@ keys: ` + strings.Join(keys, " ") + "\n"
 		// Archived already: nothing to do, with the options it was made
 		// with; others are refused.
 		for _, mode := range []string{"--dry-run", "--yes"} {
-			got := decodeChange(t, c.ok("board", "archive", name, "--window", "2026-11-23", "--top", "2", mode, "--json"))
+			got := decodeChange(t, c.ok("board", "archive", name, "--tz", "UTC", "--window", "2026-11-23", "--top", "2", mode, "--json"))
 			if got.Count != 2 || len(got.Keys) != 0 {
 				t.Errorf("archive again %s: %+v, want 2 entries and no keys changed", mode, got)
 			}
-			if out := c.ok("board", "archive", name, "--window", "2026-11-23", "--top", "2", mode); strings.Contains(out, "keys:") {
+			if out := c.ok("board", "archive", name, "--tz", "UTC", "--window", "2026-11-23", "--top", "2", mode); strings.Contains(out, "keys:") {
 				t.Errorf("archive again %s lists keys though it changes none:\n%s", mode, out)
 			}
-			c.fails(exitFailure, []string{"made with Top 2, kept forever, asked with every entry, kept forever", "mismatch"}, "board", "archive", name, "--window", "2026-11-23", mode)
+			c.fails(exitFailure, []string{"made with Top 2, kept forever, asked with every entry, kept forever", "mismatch"}, "board", "archive", name, "--tz", "UTC", "--window", "2026-11-23", mode)
 		}
 		c.fails(exitUsage, []string{"--window is required"}, "board", "archive", name, "--yes")
-		c.fails(exitUsage, []string{"no window label"}, "board", "archive", name, "--window", "2026-13-01", "--yes")
+		// A calendar window in another zone than its board's may not have
+		// ended: the zone, which the board does not store, is asked for.
+		c.fails(exitUsage, []string{"--tz is required"}, "board", "archive", name, "--window", "2026-11-23", "--yes")
+		c.fails(exitUsage, []string{"no window label"}, "board", "archive", name, "--tz", "UTC", "--window", "2026-13-01", "--yes")
 	})
 
 	t.Run("board migration", func(t *testing.T) {
@@ -648,6 +651,17 @@ keys: ` + strings.Join(keys, " ") + "\n"
 			args = append(args, fmt.Sprint("zed", i))
 		}
 		c.fails(exitUsage, []string{"1001 ids, over 1000: remove them in several runs"}, append(args, "--dry-run")...)
+		// A board of the group named first, as the read commands take
+		// --group, is refused: it would be removed as an id from every
+		// board.
+		for _, first := range []string{"a", group + "/a"} {
+			for _, mode := range []string{"--dry-run", "--yes"} {
+				c.fails(exitUsage, []string{"names a board of group", "spell it " + group + "/a without --group"}, "board", "remove", first, "bob", "--group", group, mode)
+			}
+		}
+		if _, err := bb.Get(ctx, "bob"); err != nil {
+			t.Fatalf("the refused removal removed bob: %v", err)
+		}
 		w := writeCase{t, c, env, []string{"board", "remove", "--group", group, "ann", "bob", "zed"}}
 		want := changeOut{Command: "board remove", Object: "group " + group, Count: 3, Affected: []string{"ann", "bob"},
 			Keys:   []string{pre + "data", pre + "{a}:z", pre + "{b}:z"},
