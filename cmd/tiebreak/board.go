@@ -573,6 +573,13 @@ func boardWatch(ctx context.Context, e *env, name string, every time.Duration, c
 		if err != nil {
 			return err
 		}
+		// board.Watch tries a failed read again at every interval, without
+		// a word: a board whose reads fail for what it stores (ErrReply: a
+		// damaged index, an id lookup gone) would look watched. One read
+		// first says so.
+		if _, err := b.Top(ctx, *r.n, r.options(b)...); errors.Is(err, board.ErrReply) {
+			return err
+		}
 		err = b.Watch(ctx, board.TopView(*r.n), every, func(l board.List) error {
 			t, out := entriesTable(b, l.Entries, l.Total, *r.data)
 			out.At = stamp(time.Now())

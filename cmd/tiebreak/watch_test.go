@@ -80,6 +80,16 @@ func testWatch(t *testing.T, bin string) {
 	}
 	c.fails(exitUsage, []string{"--every"}, "board", "watch", name, "--every", "0s")
 
+	// A board whose reads fail for what it stores (a member written by
+	// hand, which its dense index lacks) is said to be so at once, exit 1:
+	// never a watch that prints nothing for as long as it runs.
+	damaged := env.Prefix + "_watchdamaged"
+	seedArena(t, ctx, env.Client, damaged, board.Options{DenseRanks: true})
+	if err := env.Client.Do(ctx, env.Client.B().Zadd().Key("tb:{"+damaged+"}:z").ScoreMember().ScoreMember(-999999999999999, "zed").Build()).Error(); err != nil {
+		t.Fatal(err)
+	}
+	c.fails(exitFailure, []string{"dense index"}, "board", "watch", damaged, "--every", "10ms", "--timeout", "5s")
+
 	// --timeout, when given, is how long it watches: a normal end.
 	var bounded entriesOut
 	c.json(&bounded, "board", "watch", name, "-n", "3", "--every", "10ms", "--timeout", "300ms")
