@@ -352,6 +352,10 @@ func testDescribe(t *testing.T, bin string) {
 				t.Errorf("describe of an archive lacks %q:\n%s", line, out)
 			}
 		}
+		list := c.ok("list", "--prefix", env.Prefix+"_weekly:")
+		if !strings.Contains(list, "archive expiring") || !strings.Contains(list, "window expiring") {
+			t.Errorf("list of a window and its archive does not tell them apart:\n%s", list)
+		}
 	})
 	t.Run("sharded", func(t *testing.T) {
 		sname := env.Prefix + "_sharded"

@@ -243,7 +243,11 @@ func boardDetail(ob *object, r rueidis.RedisResult) {
 		ob.Detail += ", " + f[1]
 	}
 	if ms, err := strconv.ParseInt(f[3], 10, 64); err == nil && ms > 0 {
-		ob.Detail += ", window expiring " + stamp(time.UnixMilli(ms))
+		what := "window" // only windows and archives (NAME:LABEL:final) expire
+		if strings.HasSuffix(ob.Name, ":final") {
+			what = "archive"
+		}
+		ob.Detail += ", " + what + " expiring " + stamp(time.UnixMilli(ms))
 	}
 }
 
