@@ -157,11 +157,11 @@ func openBoard(ctx context.Context, e *env, group, name string) (reader, error) 
 }
 
 // groupOf reads name as list prints a grouped board, "group/name", when
-// no group is given and such a board exists (a board whose own name holds
-// a slash is read as it is otherwise).
+// no group is given, or the same group, and such a board exists (a board
+// whose own name holds a slash is read as it is otherwise).
 func groupOf(ctx context.Context, e *env, group, name string) (string, string) {
 	g, n, ok := strings.Cut(name, "/")
-	if group != "" || !ok || g == "" || n == "" {
+	if group != "" && group != g || !ok || g == "" || n == "" {
 		return group, name
 	}
 	if found, err := e.client.Do(ctx, e.client.B().Exists().Key(boardMetaKey(g, n)).Build()).AsInt64(); err == nil && found == 1 {

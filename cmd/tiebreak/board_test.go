@@ -240,6 +240,11 @@ func testDescribe(t *testing.T, bin string) {
 		if diff := cmp.Diff(entriesOut{Board: group + "/kills", Total: 5, Entries: wantEntries(b, l.Entries, false)}, top); diff != "" {
 			t.Errorf("board top --group --json (-want +got):\n%s", diff)
 		}
+		var spelled entriesOut // GROUP/NAME with the same --group: the same board
+		c.json(&spelled, "board", "top", group+"/kills", "--group", group)
+		if diff := cmp.Diff(top, spelled); diff != "" {
+			t.Errorf("board top GROUP/NAME --group GROUP --json (-NAME --group +GROUP/NAME --group):\n%s", diff)
+		}
 	})
 	t.Run("periodic window", func(t *testing.T) {
 		l := arenaLayout(t)
