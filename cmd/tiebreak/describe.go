@@ -398,14 +398,20 @@ func countEntries(ctx context.Context, c rueidis.Client, d *description) error {
 	return nil
 }
 
+// describedName is the spelling of d's board every command takes.
+func describedName(d *description) string {
+	if d.Group != "" {
+		return d.Group + "/" + d.Name
+	}
+	return d.Name
+}
+
 // describeTable lays a description out for people.
 func describeTable(d *description, raw string) *table {
 	t := &table{}
+	t.add("board", describedName(d)) // the spelling every command takes
 	if d.Group != "" {
-		t.add("board", d.Group+"/"+d.Name) // the spelling every command takes
 		t.add("group", d.Group)
-	} else {
-		t.add("board", d.Name)
 	}
 	t.add("key", d.Key)
 	addDescriptor(t, "", d.Descriptor)
@@ -414,7 +420,11 @@ func describeTable(d *description, raw string) *table {
 	} else {
 		t.add("generation", fmt.Sprintf("%d (entries in %s)", d.Generation, d.EntriesKey))
 	}
-	t.add("state", d.State)
+	state := d.State
+	if state == "resharding" { // its progress is per shard: board migration reads it
+		state += " (tiebreak board migration " + describedName(d) + " shows its progress)"
+	}
+	t.add("state", state)
 	t.add("entries", fmt.Sprint(d.Entries))
 	if d.Entrants != nil {
 		entrants := fmt.Sprint(*d.Entrants)

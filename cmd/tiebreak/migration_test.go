@@ -97,6 +97,10 @@ func TestReshardMigration(t *testing.T) {
 		got.Lease != "" || got.LeaseState != "free" || got.Resume != "tiebreak board migration "+name+" --resume --yes" {
 		t.Errorf("board migration of a resharding cut short: %+v; want from 2 to 3 shards holding %d entries, a copy position, the lease released", got, n)
 	}
+	// board describe says where its progress is shown.
+	if out := c.ok("board", "describe", name); !strings.Contains(out, "resharding (tiebreak board migration "+name+" shows its progress)") {
+		t.Errorf("describe of a resharding cut short does not say where its progress is:\n%s", out)
+	}
 	// list marks the new shards the resharding fills with their board.
 	newShards := 0
 	for l := range strings.Lines(c.ok("list", "--prefix", name)) {
