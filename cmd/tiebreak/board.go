@@ -21,23 +21,23 @@ func boardCommands() []*command {
 			}},
 		{name: "board top", args: []string{"NAME"}, help: "the best entries of a board, fields by name, every rank kind",
 			setup: func(fs *flag.FlagSet) runFunc {
-				r := boardReadFlags(fs, 10)
+				r := boardReadFlags(fs, 10, true)
 				offset := fs.Int64("offset", 0, "skip this many entries first (0: from rank 1)")
 				return func(ctx context.Context, e *env, a []string) error { return boardTop(ctx, e, a[0], *offset, r) }
 			}},
 		{name: "board get", args: []string{"NAME", "ID"}, help: "one entry of a board",
 			setup: func(fs *flag.FlagSet) runFunc {
-				r := boardReadFlags(fs, 0)
+				r := boardReadFlags(fs, 0, true)
 				return func(ctx context.Context, e *env, a []string) error { return boardGet(ctx, e, a[0], a[1], r) }
 			}},
 		{name: "board rank", args: []string{"NAME", "ID"}, help: "an entry's ranks: ordinal, competition, dense when the board keeps them, and its share of the board (top x%, bounded on a sharded board)",
 			setup: func(fs *flag.FlagSet) runFunc {
-				r := boardReadFlags(fs, 0)
+				r := boardReadFlags(fs, 0, false)
 				return func(ctx context.Context, e *env, a []string) error { return boardRank(ctx, e, a[0], a[1], r) }
 			}},
 		{name: "board around", args: []string{"NAME", "ID"}, help: "n entries around an entry, it among them",
 			setup: func(fs *flag.FlagSet) runFunc {
-				r := boardReadFlags(fs, 11)
+				r := boardReadFlags(fs, 11, true)
 				return func(ctx context.Context, e *env, a []string) error { return boardAround(ctx, e, a[0], a[1], r) }
 			}},
 		{name: "board hidden", args: []string{"NAME"}, help: "the members a board with hiding hides from others (board.Board.Hide), best first, with the entries their members see",
@@ -47,13 +47,13 @@ func boardCommands() []*command {
 			}},
 		{name: "board entrant", args: []string{"NAME", "ID"}, help: "what a tournament (a board with rules) knows of a member: entered, attempts made and left",
 			setup: func(fs *flag.FlagSet) runFunc {
-				r := boardReadFlags(fs, 0)
+				r := boardReadFlags(fs, 0, false)
 				return func(ctx context.Context, e *env, a []string) error { return boardEntrant(ctx, e, a[0], a[1], r) }
 			}},
 		{name: "board watch", args: []string{"NAME"}, help: "the best entries of a board, printed again each time they change (board.Board.Watch), until interrupted",
 			watches: true,
 			setup: func(fs *flag.FlagSet) runFunc {
-				r := boardReadFlags(fs, 10)
+				r := boardReadFlags(fs, 10, true)
 				every := fs.Duration("every", time.Second, "read the board again every `interval` (at least 1ms)")
 				changes := fs.Int("changes", 0, "stop after this many lists (0: until interrupted, or for --timeout when given)")
 				return func(ctx context.Context, e *env, a []string) error {
@@ -62,7 +62,7 @@ func boardCommands() []*command {
 			}},
 		{name: "board scan", args: []string{"NAME"}, help: "a page of a board by keyset cursor, and the next page's cursor",
 			setup: func(fs *flag.FlagSet) runFunc {
-				r := boardReadFlags(fs, 100)
+				r := boardReadFlags(fs, 100, true)
 				cursor := fs.String("cursor", "", "start after this `cursor` (a page's next; default the top)")
 				return func(ctx context.Context, e *env, a []string) error { return boardScan(ctx, e, a[0], *cursor, r) }
 			}},
@@ -77,9 +77,13 @@ type boardRead struct {
 	data  *bool
 }
 
-func boardReadFlags(fs *flag.FlagSet, n int) boardRead {
-	r := boardRead{n: new(int), data: fs.Bool("data", false, "show each entry's member data"),
-		group: fs.String("group", "", "the board's `group` (board.Options.Group), if it has one")}
+// boardReadFlags defines the flags of a read: --group, -n when the read
+// takes n (n > 0, its default), and --data when it shows entries (data).
+func boardReadFlags(fs *flag.FlagSet, n int, data bool) boardRead {
+	r := boardRead{n: new(int), data: new(bool), group: fs.String("group", "", "the board's `group` (board.Options.Group), if it has one")}
+	if data {
+		r.data = fs.Bool("data", false, "show each entry's member data")
+	}
 	if n > 0 {
 		r.n = fs.Int("n", n, fmt.Sprintf("how many entries (1 to %d)", 1000))
 	}

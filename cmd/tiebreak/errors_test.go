@@ -120,6 +120,8 @@ func testUsage(t *testing.T, bin string) {
 		{[]string{"limiter", "get", "k", "--window", "5"}, `invalid value "5" for flag -window`}, // a number, but not a flag's value
 		{[]string{"board", "top", "a", "-n", "99999999999999999999"}, `invalid value "99999999999999999999" for flag -n`},
 		{[]string{"map", "remove", "m", "2.4", "--timeout", "30", "--dry-run"}, `invalid value "30" for flag -timeout`},
+		{[]string{"board", "rank", "a", "x", "--data"}, "flag provided but not defined: -data"}, // a rank shows no data
+		{[]string{"board", "entrant", "a", "x", "--data"}, "flag provided but not defined: -data"},
 	} {
 		code := exitUsage
 		if strings.Contains(u.want, "no board named") {
