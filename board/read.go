@@ -257,8 +257,12 @@ func (b *Board) rank(ctx context.Context, id string, kind RankKind, opts []ReadO
 	if code == "o" && data == "0" {
 		return b.leanGet(ctx, id)
 	}
+	op := "rank"
+	if kind == Ordinal {
+		op = "get" // Get, with options
+	}
 	strs, err := inGen(ctx, b, func(g *generation) ([]string, error) {
-		return b.arrayReply("rank", g.scripts.rank.Exec(ctx, b.client, g.keys.script, []string{id, code, data}))
+		return b.arrayReply(op, g.scripts.rank.Exec(ctx, b.client, g.keys.script, []string{id, code, data}))
 	})
 	if err != nil {
 		return Entry{}, err
