@@ -168,8 +168,8 @@ func TestMigrateAndArchiveOfAFlushedBoardSaySo(t *testing.T) {
 		if !flushed.Load() {
 			t.Errorf("Archive never reached its step %s", at)
 		}
-		if !errors.Is(err, ErrNotFound) {
-			t.Errorf("Archive flushed away at its step %s: %v, want ErrNotFound", at, err)
+		if !errors.Is(err, ErrNotFound) || !strings.Contains(err.Error(), "no longer stored") {
+			t.Errorf("Archive flushed away at its step %s: %v, want ErrNotFound, no longer stored", at, err)
 		}
 	}
 }

@@ -72,6 +72,12 @@ func TestLookupLostIsRefused(t *testing.T) {
 	lost("Rank", err)
 	_, err = a.Rank(ctx, "bob", Competition)
 	lost("Rank Competition", err)
+	if !strings.HasPrefix(err.Error(), "board: rank: ") {
+		t.Errorf("Rank Competition's error names another operation: %v", err)
+	}
+	if _, err := a.Get(ctx, "ann", WithData()); err == nil || !strings.HasPrefix(err.Error(), "board: get: ") {
+		t.Errorf("Get WithData's error names another operation: %v", err)
+	}
 	_, err = a.Around(ctx, "bob", 3)
 	lost("Around", err)
 	_, err = a.Remove(ctx, "cid")

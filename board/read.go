@@ -184,9 +184,9 @@ func (b *Board) Get(ctx context.Context, id string, opts ...ReadOption) (Entry, 
 		return b.sh.Get(ctx, id, opts...)
 	}
 	if b.opts.Observer != nil {
-		return observed.Call(ctx, b.opts.Observer, b.op("Get", 0), errKinds, func(ctx context.Context) (Entry, error) { return b.rank(ctx, id, Ordinal, opts) }, entryOutcome)
+		return observed.Call(ctx, b.opts.Observer, b.op("Get", 0), errKinds, func(ctx context.Context) (Entry, error) { return b.rank(ctx, "get", id, Ordinal, opts) }, entryOutcome)
 	}
-	return b.rank(ctx, id, Ordinal, opts)
+	return b.rank(ctx, "get", id, Ordinal, opts)
 }
 
 // Rank returns the rank of id of the given kind, 1 = best: in O(log N),
@@ -223,7 +223,7 @@ func (b *Board) rankOf(ctx context.Context, id string, kind RankKind) (int64, er
 		e, err := b.scriptGet(ctx, id)
 		return e.Rank, err
 	}
-	e, err := b.rank(ctx, id, kind, nil)
+	e, err := b.rank(ctx, "rank", id, kind, nil)
 	switch kind {
 	case Competition:
 		return e.Competition, err
@@ -235,7 +235,7 @@ func (b *Board) rankOf(ctx context.Context, id string, kind RankKind) (int64, er
 	return e.Rank, err
 }
 
-func (b *Board) rank(ctx context.Context, id string, kind RankKind, opts []ReadOption) (Entry, error) {
+func (b *Board) rank(ctx context.Context, op, id string, kind RankKind, opts []ReadOption) (Entry, error) {
 	if err := b.checkID(id); err != nil {
 		return Entry{}, err
 	}
@@ -256,10 +256,6 @@ func (b *Board) rank(ctx context.Context, id string, kind RankKind, opts []ReadO
 	}
 	if code == "o" && data == "0" {
 		return b.leanGet(ctx, id)
-	}
-	op := "rank"
-	if kind == Ordinal {
-		op = "get" // Get, with options
 	}
 	strs, err := inGen(ctx, b, func(g *generation) ([]string, error) {
 		return b.arrayReply(op, g.scripts.rank.Exec(ctx, b.client, g.keys.script, []string{id, code, data}))

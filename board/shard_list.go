@@ -187,7 +187,7 @@ func (sb *shardView) Around(ctx context.Context, id string, n int, opts ...ReadO
 		return List{}, err
 	}
 	for range aroundReads {
-		e, err := owner.rank(ctx, id, Ordinal, nil)
+		e, err := owner.rank(ctx, "around", id, Ordinal, nil)
 		if err != nil {
 			return List{}, err
 		}

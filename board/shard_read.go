@@ -77,12 +77,12 @@ func (sb *shardView) Len(ctx context.Context) (int64, error) {
 
 // Get is sharded.Get on this view.
 func (sb *shardView) Get(ctx context.Context, id string, opts ...ReadOption) (Entry, error) {
-	return sb.rank(ctx, id, Ordinal, opts)
+	return sb.rank(ctx, "get", id, Ordinal, opts)
 }
 
 // Rank is sharded.Rank on this view.
 func (sb *shardView) Rank(ctx context.Context, id string, kind RankKind) (int64, error) {
-	e, err := sb.rank(ctx, id, kind, nil)
+	e, err := sb.rank(ctx, "rank", id, kind, nil)
 	switch kind {
 	case Competition:
 		return e.Competition, err
@@ -92,7 +92,7 @@ func (sb *shardView) Rank(ctx context.Context, id string, kind RankKind) (int64,
 	return e.Rank, err
 }
 
-func (sb *shardView) rank(ctx context.Context, id string, kind RankKind, opts []ReadOption) (Entry, error) {
+func (sb *shardView) rank(ctx context.Context, op, id string, kind RankKind, opts []ReadOption) (Entry, error) {
 	owner := sb.shards[shardOf(id, len(sb.shards))]
 	if kind == Competition || kind == ModifiedCompetition {
 		opts = append(opts, WithRanks(kind))
@@ -104,7 +104,7 @@ func (sb *shardView) rank(ctx context.Context, id string, kind RankKind, opts []
 	if err != nil {
 		return Entry{}, err
 	}
-	e, err := owner.rank(ctx, id, Ordinal, opts)
+	e, err := owner.rank(ctx, op, id, Ordinal, opts)
 	if err != nil {
 		return Entry{}, err
 	}

@@ -98,7 +98,7 @@ func (b *Board) update(ctx context.Context, id string, fn updateFunc, tries *upd
 func (b *Board) tryUpdate(ctx context.Context, id string, fn updateFunc) (Result, bool, error) {
 	var old *Entry
 	expect := &expectation{op: "-"}
-	e, err := b.rank(ctx, id, Ordinal, []ReadOption{AsSelf()}) // a hidden member's own entry
+	e, err := b.rank(ctx, "update", id, Ordinal, []ReadOption{AsSelf()}) // a hidden member's own entry
 	switch {
 	case err == nil:
 		old = &e

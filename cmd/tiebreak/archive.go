@@ -135,10 +135,7 @@ func boardArchive(ctx context.Context, e *env, a archiveArgs) error {
 	if a.top < 0 || a.retention < 0 {
 		return usagef("--top %d, --retention %v: want 0 or more", a.top, a.retention)
 	}
-	if a.tz == "" && !strings.Contains(a.label, "ms") {
-		return usagef("--tz is required for a daily, weekly or monthly window: a periodic board does not store its time zone, and the window %s in another zone than the board's may not have ended (--tz UTC for a board of UTC days)", a.label)
-	}
-	loc, err := time.LoadLocation(a.tz) // "": UTC, for an Every window
+	loc, err := time.LoadLocation(a.tz) // "": UTC, checked below
 	if err != nil {
 		return usagef("--tz %q: %v", a.tz, err)
 	}
@@ -153,6 +150,9 @@ func boardArchive(ctx context.Context, e *env, a archiveArgs) error {
 	period, w, err := windowOf(a.label, loc, origin)
 	if err != nil {
 		return err
+	}
+	if a.tz == "" && !strings.Contains(a.label, "ms") { // a well-formed calendar label
+		return usagef("--tz is required for a daily, weekly or monthly window: a periodic board does not store its time zone, and the window %s in another zone than the board's may not have ended (--tz UTC for a board of UTC days)", a.label)
 	}
 	if now := time.Now(); w.End.After(now) {
 		return fmt.Errorf("window %s of %s ends at %s (%s): only an ended window is archived", a.label, a.name, stamp(w.End), ago(w.End, now))

@@ -355,17 +355,26 @@ func groupBoards(ctx context.Context, e *env, group string) ([]*boardRef, error)
 
 // groupRemove removes ids from every board of group and from its shared
 // member data (removeFromGroup: one atomic script for up to 64 boards).
+// boardNamedFirst refuses a group removal whose first id names a board of
+// the group and is stored as no id: the read commands take --group for
+// the board's group, so that board was most likely meant as the board.
+// An id stored under that name is removed as any other.
+func boardNamedFirst(refs []*boardRef, group, first string, affected map[string]bool) error {
+	if affected[first] {
+		return nil
+	}
+	for _, r := range refs {
+		if first == r.name || first == group+"/"+r.name {
+			return usagef("%q names a board of group %s and is no id stored there, and with --group every argument is an id, removed from every board of the group: to remove ids from that board alone, spell it %s/%s without --group", first, group, group, r.name)
+		}
+	}
+	return nil
+}
+
 func groupRemove(ctx context.Context, e *env, group string, ids []string) error {
 	refs, err := groupBoards(ctx, e, group)
 	if err != nil {
 		return err
-	}
-	for _, r := range refs {
-		if ids[0] == r.name || ids[0] == group+"/"+r.name {
-			// The read commands take --group for the board's group: a
-			// board named first is most likely meant as the board.
-			return usagef("%q names a board of group %s, and with --group every argument is an id, removed from every board of the group: to remove ids from that board alone, spell it %s/%s without --group", ids[0], group, group, r.name)
-		}
 	}
 	c := changeOut{Command: "board remove", Object: "group " + group, Boards: map[string][]string{}}
 	t := &table{header: []string{"BOARD", "ID"}}
@@ -409,6 +418,9 @@ func groupRemove(ctx context.Context, e *env, group string, ids []string) error 
 			affected[id] = true
 			c.Keys = append(c.Keys, shared)
 		}
+	}
+	if err := boardNamedFirst(refs, group, ids[0], affected); err != nil {
+		return err
 	}
 	for _, id := range ids {
 		if affected[id] {

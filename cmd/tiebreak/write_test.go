@@ -662,6 +662,14 @@ keys: ` + strings.Join(keys, " ") + "\n"
 		if _, err := bb.Get(ctx, "bob"); err != nil {
 			t.Fatalf("the refused removal removed bob: %v", err)
 		}
+		// An id stored under a board's name is an id like any other.
+		if _, err := bb.Submit(ctx, board.Submission{ID: "b", Values: []float64{2, 0, 1}}); err != nil {
+			t.Fatal(err)
+		}
+		c.ok("board", "remove", "--group", group, "b", "--yes")
+		if _, err := bb.Get(ctx, "b"); !errors.Is(err, board.ErrNotFound) {
+			t.Errorf("the member named as board b was not removed: %v", err)
+		}
 		w := writeCase{t, c, env, []string{"board", "remove", "--group", group, "ann", "bob", "zed"}}
 		want := changeOut{Command: "board remove", Object: "group " + group, Count: 3, Affected: []string{"ann", "bob"},
 			Keys:   []string{pre + "data", pre + "{a}:z", pre + "{b}:z"},
