@@ -46,7 +46,7 @@ type amongEntry struct {
 // It refuses no ids and more than 1000 (ErrArgument), an invalid id
 // (ErrArgument), and what WithRanks refuses.
 func (b *Board) Among(ctx context.Context, ids []string, opts ...ReadOption) (List, error) {
-	if err := b.unmade(); err != nil {
+	if err := b.usable(ctx); err != nil {
 		return List{}, err
 	}
 	var l amongList

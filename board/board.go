@@ -80,6 +80,9 @@ type Board struct {
 // made by pack.NewLayout or pack.NewDigitLayout (no fields) and invalid
 // options. Redis errors wrap ErrRedis.
 func New(ctx context.Context, client rueidis.Client, name string, layout *pack.Layout, opts Options) (*Board, error) {
+	if err := errs.NilContext("board: New", ctx); err != nil {
+		return nil, err
+	}
 	if opts.Shards != 0 {
 		return newShardedBoard(ctx, client, name, layout, opts)
 	}
@@ -267,7 +270,7 @@ func (b *Board) expireArg() (string, error) {
 // than the rebuilt board's (one that saw a Migrate) keeps seeing it empty
 // until it writes or is built again (see docs/boards.md).
 func (b *Board) Drop(ctx context.Context) error {
-	if err := b.unmade(); err != nil {
+	if err := b.usable(ctx); err != nil {
 		return err
 	}
 	drop := b.drop

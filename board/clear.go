@@ -33,7 +33,7 @@ import (
 // written is empty already (nil); a stored descriptor that differs from
 // the handle's is ErrMismatch. Redis errors wrap ErrRedis.
 func (b *Board) Clear(ctx context.Context) error {
-	if err := b.unmade(); err != nil {
+	if err := b.usable(ctx); err != nil {
 		return err
 	}
 	if b.sh != nil {

@@ -106,7 +106,7 @@ func NewGroup(boards ...*Board) (*Group, error) {
 // read again and the write sent again (nothing was written). Redis
 // errors wrap ErrRedis.
 func (g *Group) Submit(ctx context.Context, subs []Submission) ([]ManyResult, error) {
-	if err := g.unmade(); err != nil {
+	if err := g.usable(ctx); err != nil {
 		return nil, err
 	}
 	if o := g.boards[0].opts.Observer; o != nil {
@@ -408,7 +408,7 @@ func groupFuncs(boards []*Board, gens []*generation, params, title string, fragm
 // id that any board of the group would refuse (ErrArgument). Redis errors
 // wrap ErrRedis.
 func (g *Group) Remove(ctx context.Context, ids ...string) (int64, error) {
-	if err := g.unmade(); err != nil {
+	if err := g.usable(ctx); err != nil {
 		return 0, err
 	}
 	if o := g.boards[0].opts.Observer; o != nil {

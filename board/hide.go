@@ -29,7 +29,7 @@ const maxHide = 10_000
 // board without Options.Hiding, an invalid id and more than 10,000 ids
 // (ErrArgument), hiding none. Redis errors wrap ErrRedis.
 func (b *Board) Hide(ctx context.Context, ids ...string) (int64, error) {
-	if err := b.unmade(); err != nil {
+	if err := b.usable(ctx); err != nil {
 		return 0, err
 	}
 	return b.hideOrShow(ctx, "Hide", "h", ids)
@@ -39,7 +39,7 @@ func (b *Board) Hide(ctx context.Context, ids ...string) (int64, error) {
 // as written meanwhile, rank among the others' again. It returns how many
 // of ids it showed, and refuses what Hide refuses.
 func (b *Board) Show(ctx context.Context, ids ...string) (int64, error) {
-	if err := b.unmade(); err != nil {
+	if err := b.usable(ctx); err != nil {
 		return 0, err
 	}
 	return b.hideOrShow(ctx, "Show", "s", ids)

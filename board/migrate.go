@@ -99,7 +99,7 @@ const (
 // nothing written). A migration to the settings the board already has
 // returns at once.
 func (b *Board) Migrate(ctx context.Context, layout *pack.Layout, opts Options, mo MigrateOptions) (*Board, error) {
-	if err := b.unmade(); err != nil {
+	if err := b.usable(ctx); err != nil {
 		return nil, err
 	}
 	if opts.Observer == nil {

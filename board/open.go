@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/internal/errs"
 	"github.com/tiebreak/tiebreak/internal/redisretry"
 )
 
@@ -31,6 +32,9 @@ import (
 // read of the descriptor writes nothing, and waits for a server that is
 // down, as a read does, until ctx ends.
 func Open(ctx context.Context, client rueidis.Client, name string, opts Options) (*Board, error) {
+	if err := errs.NilContext("board: Open", ctx); err != nil {
+		return nil, err
+	}
 	group, name, grouped := strings.Cut(name, "/")
 	if !grouped {
 		group, name = "", group

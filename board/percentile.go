@@ -80,7 +80,7 @@ func newPercentile(lo, hi, total int64) Percentile {
 // not count all its entries (written by hand, not by the package's
 // scripts) as ErrReply; it changes nothing.
 func (b *Board) Percentile(ctx context.Context, id string) (Percentile, error) {
-	if err := b.unmade(); err != nil {
+	if err := b.usable(ctx); err != nil {
 		return Percentile{}, err
 	}
 	if b.sh != nil {

@@ -177,7 +177,7 @@ func (b *Board) readFlags(opts []ReadOption) (c readConfig, data, ranks string, 
 // lookup by the script, which tells an empty board from one whose lookup
 // is gone: ErrReply, docs/operating.md). With options, one script.
 func (b *Board) Get(ctx context.Context, id string, opts ...ReadOption) (Entry, error) {
-	if err := b.unmade(); err != nil {
+	if err := b.usable(ctx); err != nil {
 		return Entry{}, err
 	}
 	if b.sh != nil {
@@ -196,7 +196,7 @@ func (b *Board) Get(ctx context.Context, id string, opts ...ReadOption) (Entry, 
 // Besides Get's errors it refuses an unknown kind (ErrArgument) and Dense
 // on a board without Options.DenseRanks (ErrArgument).
 func (b *Board) Rank(ctx context.Context, id string, kind RankKind) (int64, error) {
-	if err := b.unmade(); err != nil {
+	if err := b.usable(ctx); err != nil {
 		return 0, err
 	}
 	if b.sh != nil {
@@ -347,7 +347,7 @@ func checkWindow(op string, offset int64, n int) error {
 
 // Len returns the number of entries.
 func (b *Board) Len(ctx context.Context) (int64, error) {
-	if err := b.unmade(); err != nil {
+	if err := b.usable(ctx); err != nil {
 		return 0, err
 	}
 	if b.sh != nil {
@@ -372,7 +372,7 @@ func (b *Board) length(ctx context.Context) (int64, error) {
 // Options.CacheTop may serve it from memory, shared with other reads:
 // read-only (see Options.CacheTop).
 func (b *Board) Top(ctx context.Context, n int, opts ...ReadOption) (List, error) {
-	if err := b.unmade(); err != nil {
+	if err := b.usable(ctx); err != nil {
 		return List{}, err
 	}
 	if b.sh != nil {
@@ -393,7 +393,7 @@ func (b *Board) Top(ctx context.Context, n int, opts ...ReadOption) (List, error
 // move entries across its bounds; after 3 such reads it gives up with
 // ErrConflict.
 func (b *Board) Page(ctx context.Context, offset int64, n int, opts ...ReadOption) (List, error) {
-	if err := b.unmade(); err != nil {
+	if err := b.usable(ctx); err != nil {
 		return List{}, err
 	}
 	if b.sh != nil {
@@ -446,7 +446,7 @@ func (b *Board) page(ctx context.Context, op string, offset int64, n int, opts [
 // again when id moves between them, so the list always holds id; after 8
 // such reads it gives up with ErrConflict.
 func (b *Board) Around(ctx context.Context, id string, n int, opts ...ReadOption) (List, error) {
-	if err := b.unmade(); err != nil {
+	if err := b.usable(ctx); err != nil {
 		return List{}, err
 	}
 	if b.sh != nil {
@@ -488,7 +488,7 @@ func (b *Board) around(ctx context.Context, id string, n int, opts []ReadOption)
 // and an offset outside [0, 2^53-1] (ErrArgument); an empty or inverted
 // range gives an empty list.
 func (b *Board) Between(ctx context.Context, lo, hi float64, offset int64, n int, opts ...ReadOption) (List, error) {
-	if err := b.unmade(); err != nil {
+	if err := b.usable(ctx); err != nil {
 		return List{}, err
 	}
 	if b.sh != nil {

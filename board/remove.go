@@ -25,7 +25,7 @@ const maxRemove = 1000
 // not. An error may leave the ids of the shards that answered removed;
 // Remove again (removing an id not on the board changes nothing).
 func (b *Board) Remove(ctx context.Context, ids ...string) (int64, error) {
-	if err := b.unmade(); err != nil {
+	if err := b.usable(ctx); err != nil {
 		return 0, err
 	}
 	if b.sh != nil {
@@ -65,7 +65,7 @@ func (b *Board) remove(ctx context.Context, ids []string) (int64, error) {
 // the entry. To write data with the values, use Submission.Data. It waits
 // for replicas as Submit does (Options.WaitReplicas).
 func (b *Board) SetData(ctx context.Context, id string, data []byte) error {
-	if err := b.unmade(); err != nil {
+	if err := b.usable(ctx); err != nil {
 		return err
 	}
 	if b.sh != nil {

@@ -250,7 +250,7 @@ func (b *Board) refusedByRule(op, text string) error {
 // board has none yet (a window not yet written), as a write does. Redis
 // errors wrap ErrRedis.
 func (b *Board) Join(ctx context.Context, ids ...string) error {
-	if err := b.unmade(); err != nil {
+	if err := b.usable(ctx); err != nil {
 		return err
 	}
 	if b.opts.Observer != nil {
@@ -295,7 +295,7 @@ func (b *Board) join(ctx context.Context, ids []string) error {
 // not an error. It refuses a board without Rules or a sharded one and an
 // invalid id (ErrArgument). Redis errors wrap ErrRedis.
 func (b *Board) Entrant(ctx context.Context, id string) (Entrant, error) {
-	if err := b.unmade(); err != nil {
+	if err := b.usable(ctx); err != nil {
 		return Entrant{}, err
 	}
 	if b.opts.Observer != nil {

@@ -39,7 +39,7 @@ type scanPage struct {
 // read in this board's encoding it would skip or repeat entries. One
 // script, one round trip (on a sharded board, one per shard, at once).
 func (b *Board) Scan(ctx context.Context, cursor string, n int, opts ...ReadOption) (List, error) {
-	if err := b.unmade(); err != nil {
+	if err := b.usable(ctx); err != nil {
 		return List{}, err
 	}
 	p, err := b.scanPage(ctx, cursor, n, opts)

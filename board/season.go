@@ -24,7 +24,7 @@ const maxWindows = 10_000
 // them), those with a stored descriptor or entries, in one pipelined round
 // trip. Redis errors wrap ErrRedis.
 func (p *Periodic) Windows(ctx context.Context) ([]Window, error) {
-	if err := p.unmade(); err != nil {
+	if err := p.usable(ctx); err != nil {
 		return nil, err
 	}
 	if p.opts.Observer != nil {
@@ -113,7 +113,7 @@ const archiveBatch = 1000
 // caller gets the same archive, or an error.
 // Redis errors wrap ErrRedis.
 func (p *Periodic) Archive(ctx context.Context, w Window, o ArchiveOptions) (*Board, error) {
-	if err := p.unmade(); err != nil {
+	if err := p.usable(ctx); err != nil {
 		return nil, err
 	}
 	if p.opts.Observer != nil {
@@ -183,7 +183,7 @@ func (p *Periodic) checkArchivable(ctx context.Context, w Window, a *archive) er
 // included. It refuses a window not of the Periodic's period
 // (ErrArgument).
 func (p *Periodic) Archived(ctx context.Context, w Window) (*Board, error) {
-	if err := p.unmade(); err != nil {
+	if err := p.usable(ctx); err != nil {
 		return nil, err
 	}
 	if p.opts.Observer != nil {

@@ -71,7 +71,7 @@ import (
 // (ErrMigrating). A count equal to the current one does nothing but
 // finish the retirement of old shards that a Reshard cut short left.
 func (b *Board) Reshard(ctx context.Context, shards int, o MigrateOptions) (*Board, error) {
-	if err := b.unmade(); err != nil {
+	if err := b.usable(ctx); err != nil {
 		return nil, err
 	}
 	run := func(ctx context.Context) (*Board, error) {

@@ -149,7 +149,7 @@ type Result struct {
 // atomically: the board exists again, whole (see Drop). On a sharded
 // board it is refused instead, with an error wrapping ErrNotFound.
 func (b *Board) Submit(ctx context.Context, s Submission) (Result, error) {
-	if err := b.unmade(); err != nil {
+	if err := b.usable(ctx); err != nil {
 		return Result{}, err
 	}
 	if b.sh != nil {

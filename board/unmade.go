@@ -1,6 +1,12 @@
 package board
 
-import "fmt"
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/tiebreak/tiebreak/internal/errs"
+)
 
 // unmadeErr is the error of every call on a Board, Group or Periodic not
 // made by its constructor: a zero value or a nil pointer.
@@ -31,4 +37,20 @@ func (p *Periodic) unmade() error {
 		return unmadeErr("Periodic", "NewPeriodic")
 	}
 	return nil
+}
+
+// usable is unmade for a call given ctx, refusing a nil ctx too
+// (ErrArgument): rueidis would panic on it or wait forever.
+func (b *Board) usable(ctx context.Context) error {
+	return errors.Join(b.unmade(), errs.NilContext("board", ctx))
+}
+
+// usable is unmade for a call given ctx, refusing a nil ctx too.
+func (g *Group) usable(ctx context.Context) error {
+	return errors.Join(g.unmade(), errs.NilContext("board: Group", ctx))
+}
+
+// usable is unmade for a call given ctx, refusing a nil ctx too.
+func (p *Periodic) usable(ctx context.Context) error {
+	return errors.Join(p.unmade(), errs.NilContext("board: Periodic", ctx))
 }

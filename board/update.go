@@ -37,7 +37,7 @@ type updateFunc = func(old *Entry) ([]float64, error)
 // (ErrArgument). Its write waits for replicas as Submit's does
 // (Options.WaitReplicas).
 func (b *Board) Update(ctx context.Context, id string, fn func(old *Entry) ([]float64, error)) (Result, error) {
-	if err := b.unmade(); err != nil {
+	if err := b.usable(ctx); err != nil {
 		return Result{}, err
 	}
 	if fn == nil {
@@ -166,7 +166,7 @@ type ManyResult struct {
 // round trip; when fewer replicas acknowledged the last, every submission
 // written gets its result with an error wrapping ErrNotReplicated.
 func (b *Board) SubmitMany(ctx context.Context, subs []Submission) []ManyResult {
-	if err := b.unmade(); err != nil {
+	if err := b.usable(ctx); err != nil {
 		out := make([]ManyResult, len(subs))
 		for i := range out {
 			out[i].Err = err

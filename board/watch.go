@@ -92,7 +92,7 @@ func (b *Board) readView(ctx context.Context, v View, opts []ReadOption) (List, 
 // under 1ms, a nil deliver, and what the view's read refuses
 // (ErrArgument), before delivering anything.
 func (b *Board) Watch(ctx context.Context, v View, interval time.Duration, deliver func(List) error, opts ...ReadOption) error {
-	if err := b.unmade(); err != nil {
+	if err := b.usable(ctx); err != nil {
 		return err
 	}
 	if interval < time.Millisecond || deliver == nil {

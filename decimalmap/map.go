@@ -2,6 +2,7 @@ package decimalmap
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"github.com/tiebreak/tiebreak/internal/errs"
 	"strconv"
@@ -61,6 +62,12 @@ func (m *Map) unmade() error {
 	return nil
 }
 
+// usable is unmade for a call given ctx, refusing a nil ctx too
+// (ErrArgument): rueidis would panic on it or wait forever.
+func (m *Map) usable(ctx context.Context) error {
+	return errors.Join(m.unmade(), errs.NilContext("decimalmap", ctx))
+}
+
 // Add appends values, in order, to the list of key, adding key to the map
 // if it is new, in one atomic script; repeated values are kept. It returns
 // the number of values key holds afterwards. Keys equal in value are the
@@ -71,7 +78,7 @@ func (m *Map) unmade() error {
 // MaxValueLen bytes, and values that would take key past MaxValues
 // (ErrArgument).
 func (m *Map) Add(ctx context.Context, key string, values ...string) (int64, error) {
-	if err := m.unmade(); err != nil {
+	if err := m.usable(ctx); err != nil {
 		return 0, err
 	}
 	if m.opts.Observer != nil {
@@ -136,7 +143,7 @@ func checkValues(key string, values []string) error {
 // key is not in the map, in one command (ZRANGE BYLEX). It refuses a
 // malformed key (ErrKey).
 func (m *Map) Get(ctx context.Context, key string) ([]string, error) {
-	if err := m.unmade(); err != nil {
+	if err := m.usable(ctx); err != nil {
 		return nil, err
 	}
 	if m.opts.Observer != nil {
@@ -174,7 +181,7 @@ const MaxRemove = 1000
 // holding more than MaxCallValues values in all (ErrArgument), and a
 // malformed key (ErrKey), removing nothing.
 func (m *Map) Remove(ctx context.Context, keys ...string) (int64, error) {
-	if err := m.unmade(); err != nil {
+	if err := m.usable(ctx); err != nil {
 		return 0, err
 	}
 	if m.opts.Observer != nil {
@@ -212,7 +219,7 @@ func (m *Map) remove(ctx context.Context, keys []string) (int64, error) {
 // key (ErrKey) and a value over MaxValueLen bytes (ErrArgument), which no
 // key holds.
 func (m *Map) RemoveValue(ctx context.Context, key, value string) (bool, error) {
-	if err := m.unmade(); err != nil {
+	if err := m.usable(ctx); err != nil {
 		return false, err
 	}
 	if m.opts.Observer != nil {
@@ -243,7 +250,7 @@ func (m *Map) removeValue(ctx context.Context, key, value string) (bool, error) 
 
 // Len returns the number of keys in the map.
 func (m *Map) Len(ctx context.Context) (int64, error) {
-	if err := m.unmade(); err != nil {
+	if err := m.usable(ctx); err != nil {
 		return 0, err
 	}
 	if m.opts.Observer != nil {
@@ -263,7 +270,7 @@ func (m *Map) length(ctx context.Context) (int64, error) {
 // background, so even a large map never blocks it. Dropping a map that
 // does not exist does nothing.
 func (m *Map) Drop(ctx context.Context) error {
-	if err := m.unmade(); err != nil {
+	if err := m.usable(ctx); err != nil {
 		return err
 	}
 	if m.opts.Observer != nil {

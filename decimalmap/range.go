@@ -104,7 +104,7 @@ type Query struct {
 // whose keys (up to Limit) hold more than MaxCallValues values
 // (ErrArgument): set a Limit, or use Scan, whose pages fit that bound.
 func (m *Map) Range(ctx context.Context, q Query) ([]Entry, error) {
-	if err := m.unmade(); err != nil {
+	if err := m.usable(ctx); err != nil {
 		return nil, err
 	}
 	if m.opts.Observer != nil {

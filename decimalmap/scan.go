@@ -35,7 +35,7 @@ type Page struct {
 // is not a key of at most MaxKeyLenLimit bytes (ErrArgument): a cursor
 // of any handle's page is taken by every handle, whatever its MaxKeyLen.
 func (m *Map) Scan(ctx context.Context, cursor Cursor, n int) (Page, error) {
-	if err := m.unmade(); err != nil {
+	if err := m.usable(ctx); err != nil {
 		return Page{}, err
 	}
 	if m.opts.Observer != nil {

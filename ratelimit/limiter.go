@@ -2,6 +2,7 @@ package ratelimit
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"github.com/tiebreak/tiebreak/internal/errs"
 	"strconv"
@@ -107,6 +108,12 @@ func (l *Limiter) unmade() error {
 	return nil
 }
 
+// usable is unmade for a call given ctx, refusing a nil ctx too
+// (ErrArgument): rueidis would panic on it or wait forever.
+func (l *Limiter) usable(ctx context.Context) error {
+	return errors.Join(l.unmade(), errs.NilContext("ratelimit", ctx))
+}
+
 // New returns a limiter on client, standalone or cluster. It refuses
 // (ErrOptions) a nil client and a prefix over MaxPrefixLen bytes or
 // holding a brace. New does not talk to Redis.
@@ -124,7 +131,7 @@ func New(client rueidis.Client, opts Options) (*Limiter, error) {
 
 // Allow is AllowN(ctx, key, limit, 1).
 func (l *Limiter) Allow(ctx context.Context, key string, limit Limit) (Result, error) {
-	if err := l.unmade(); err != nil {
+	if err := l.usable(ctx); err != nil {
 		return Result{}, err
 	}
 	if l.obs != nil {
@@ -154,7 +161,7 @@ func (l *Limiter) Allow(ctx context.Context, key string, limit Limit) (Result, e
 // later call with a longer window may not see requests the log has
 // already forgotten.
 func (l *Limiter) AllowN(ctx context.Context, key string, limit Limit, n int) (Result, error) {
-	if err := l.unmade(); err != nil {
+	if err := l.usable(ctx); err != nil {
 		return Result{}, err
 	}
 	if l.obs != nil {
@@ -202,7 +209,7 @@ func keyErr(key string, err error) error {
 // Resetting a key with nothing logged is not an error. It refuses a bad
 // key (ErrKey, as AllowN); Redis errors wrap ErrRedis.
 func (l *Limiter) Reset(ctx context.Context, key string) error {
-	if err := l.unmade(); err != nil {
+	if err := l.usable(ctx); err != nil {
 		return err
 	}
 	if l.obs != nil {

@@ -17,7 +17,7 @@ import (
 // The results of writes remembered under request ids are forgotten and
 // left to expire, as board's Drop leaves them. Redis errors wrap ErrRedis.
 func (l *League) Drop(ctx context.Context) error {
-	if err := l.unmade(); err != nil {
+	if err := l.usable(ctx); err != nil {
 		return err
 	}
 	if o := l.opts.Board.Observer; o != nil {

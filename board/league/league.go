@@ -5,6 +5,7 @@ import (
 	"context"
 	"embed"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"reflect"
@@ -183,6 +184,9 @@ type zoneJSON struct {
 // seasons of two periods would close each other), the cohort boards'
 // stored settings included (ErrMismatch, naming the setting). Redis errors wrap ErrRedis.
 func New(ctx context.Context, client rueidis.Client, name string, layout *pack.Layout, period board.Period, o Options) (*League, error) {
+	if err := errs.NilContext("league: New", ctx); err != nil {
+		return nil, err
+	}
 	if err := hashtag.Check(name, 200-len("~0"), "league: name", errs.Invalid("invalid name")); err != nil {
 		return nil, err
 	}
@@ -357,12 +361,24 @@ func (l *League) unmade() error {
 	return nil
 }
 
+// usable is unmade for a call given ctx, refusing a nil ctx too
+// (ErrArgument): rueidis would panic on it or wait forever.
+func (l *League) usable(ctx context.Context) error {
+	return errors.Join(l.unmade(), errs.NilContext("league", ctx))
+}
+
 // unmade refuses a Season not made by League.At (ErrArgument).
 func (s *Season) unmade() error {
 	if s == nil || s.l.unmade() != nil {
 		return fmt.Errorf("league: a Season not made by League.At (a zero value or nil): %w", ErrArgument)
 	}
 	return nil
+}
+
+// usable is unmade for a call given ctx, refusing a nil ctx too
+// (ErrArgument): rueidis would panic on it or wait forever.
+func (s *Season) usable(ctx context.Context) error {
+	return errors.Join(s.unmade(), errs.NilContext("league: Season", ctx))
 }
 
 // keys are the season's keys in partition p, in place.lua's order.

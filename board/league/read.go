@@ -18,7 +18,7 @@ import (
 // the cohort boards' MaxIDLen (ErrArgument), sending nothing. Redis
 // errors wrap ErrRedis.
 func (s *Season) Cohort(ctx context.Context, id string) (Cohort, error) {
-	if err := s.unmade(); err != nil {
+	if err := s.usable(ctx); err != nil {
 		return Cohort{}, err
 	}
 	if o := s.l.opts.Board.Observer; o != nil {
@@ -48,7 +48,7 @@ func (s *Season) cohort(ctx context.Context, id string) (Cohort, error) {
 // round trip. It refuses a tier that is not the league's (ErrArgument).
 // Redis errors wrap ErrRedis.
 func (s *Season) Cohorts(ctx context.Context, tier string) ([]Cohort, error) {
-	if err := s.unmade(); err != nil {
+	if err := s.usable(ctx); err != nil {
 		return nil, err
 	}
 	if o := s.l.opts.Board.Observer; o != nil {
@@ -102,7 +102,7 @@ func (l *League) tierIndex(tier string) int {
 // lowest until a roll moved it. One HGET, one round trip. It refuses an
 // id as Cohort does. Redis errors wrap ErrRedis.
 func (l *League) Tier(ctx context.Context, id string) (string, error) {
-	if err := l.unmade(); err != nil {
+	if err := l.usable(ctx); err != nil {
 		return "", err
 	}
 	if o := l.opts.Board.Observer; o != nil {
@@ -144,7 +144,7 @@ type Placement struct {
 // seasons, then the member's placement in each). It refuses an id as
 // Cohort does. Redis errors wrap ErrRedis.
 func (l *League) History(ctx context.Context, id string) ([]Placement, error) {
-	if err := l.unmade(); err != nil {
+	if err := l.usable(ctx); err != nil {
 		return nil, err
 	}
 	if o := l.opts.Board.Observer; o != nil {

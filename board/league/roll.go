@@ -53,7 +53,7 @@ func atStep(step string) {
 // Round trips: per partition, one to close, one read and one write per
 // cohort, one to finish. Redis errors wrap ErrRedis.
 func (s *Season) Roll(ctx context.Context) error {
-	if err := s.unmade(); err != nil {
+	if err := s.usable(ctx); err != nil {
 		return err
 	}
 	if o := s.l.opts.Board.Observer; o != nil {

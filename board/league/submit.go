@@ -55,7 +55,7 @@ const maxUnrolled = 3
 // or older than its partition's latest: ErrClosed). Redis errors wrap
 // ErrRedis.
 func (s *Season) Submit(ctx context.Context, sub board.Submission) (Result, error) {
-	if err := s.unmade(); err != nil {
+	if err := s.usable(ctx); err != nil {
 		return Result{}, err
 	}
 	if o := s.l.opts.Board.Observer; o != nil {

@@ -60,3 +60,13 @@ func FromRedis(prefix string, err error) error {
 func Caller(err error) bool {
 	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
 }
+
+// NilContext refuses a nil ctx, which Go's context package forbids and
+// rueidis panics on or waits on forever: an error after prefix (such as
+// "board: Submit") wrapping Argument; nil for any other ctx.
+func NilContext(prefix string, ctx context.Context) error {
+	if ctx == nil {
+		return fmt.Errorf("%s: a nil context.Context (give context.Background() or a request's): %w", prefix, Argument)
+	}
+	return nil
+}

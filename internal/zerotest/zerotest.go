@@ -60,6 +60,35 @@ func Check(t *testing.T, v any, want error) {
 	}
 }
 
+// NilContext runs calls, each an exported method of v (a handle made by
+// its constructor) given a nil context.Context and arguments it would
+// otherwise take, and fails t for each that panics or returns an error
+// not wrapping want (Go's context package forbids a nil context, and
+// rueidis would panic on it or wait forever), and for each method of v
+// taking a context that calls lacks: a method added later fails the test
+// until its case is written.
+func NilContext(t *testing.T, v any, calls map[string]func(context.Context) error, want error) {
+	t.Helper()
+	rv := reflect.ValueOf(v)
+	ctxType := reflect.TypeFor[context.Context]()
+	for i := range rv.NumMethod() {
+		ft, name := rv.Method(i).Type(), rv.Type().Method(i).Name
+		if _, ok := calls[name]; !ok && ft.NumIn() > 0 && ft.In(0) == ctxType {
+			t.Errorf("%v.%s takes a context and has no nil-context case", rv.Type(), name)
+		}
+	}
+	for name, f := range calls {
+		var err error
+		_, panicked := call(reflect.ValueOf(func() { err = f(nil) }), nil, false)
+		switch {
+		case panicked != nil:
+			t.Errorf("%v.%s with a nil context.Context panics: %v", rv.Type(), name, panicked)
+		case !errors.Is(err, want):
+			t.Errorf("%v.%s with a nil context.Context: %v, want %v", rv.Type(), name, err, want)
+		}
+	}
+}
+
 func call(f reflect.Value, args []reflect.Value, variadic bool) (out []reflect.Value, panicked any) {
 	defer func() { panicked = recover() }()
 	if variadic {

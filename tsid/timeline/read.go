@@ -52,7 +52,7 @@ type Window[ID any] struct {
 // reports an ID not in the timeline as ErrNotFound. Redis errors wrap
 // ErrRedis.
 func (tl *Timeline[ID]) Get(ctx context.Context, id ID) (Message[ID], error) {
-	if err := tl.unmade(); err != nil {
+	if err := tl.usable(ctx); err != nil {
 		return Message[ID]{}, err
 	}
 	if tl.opts.Observer != nil {
@@ -90,7 +90,7 @@ func (tl *Timeline[ID]) get(ctx context.Context, id ID) (Message[ID], error) {
 // older. It refuses n below 0 or above MaxPage (ErrPageSize). Redis errors
 // wrap ErrRedis.
 func (tl *Timeline[ID]) Latest(ctx context.Context, n int) (Page[ID], error) {
-	if err := tl.unmade(); err != nil {
+	if err := tl.usable(ctx); err != nil {
 		return Page[ID]{}, err
 	}
 	if tl.opts.Observer != nil {
@@ -114,7 +114,7 @@ func (tl *Timeline[ID]) latest(ctx context.Context, n int) (Page[ID], error) {
 // newer. It refuses n below 0 or above MaxPage (ErrPageSize). Redis errors
 // wrap ErrRedis.
 func (tl *Timeline[ID]) Oldest(ctx context.Context, n int) (Page[ID], error) {
-	if err := tl.unmade(); err != nil {
+	if err := tl.usable(ctx); err != nil {
 		return Page[ID]{}, err
 	}
 	if tl.opts.Observer != nil {
@@ -145,7 +145,7 @@ func (tl *Timeline[ID]) oldest(ctx context.Context, n int) (Page[ID], error) {
 // error) and n below 0 or above MaxPage (ErrPageSize). Redis errors wrap
 // ErrRedis.
 func (tl *Timeline[ID]) Before(ctx context.Context, cursor ID, n int) (Page[ID], error) {
-	if err := tl.unmade(); err != nil {
+	if err := tl.usable(ctx); err != nil {
 		return Page[ID]{}, err
 	}
 	if tl.opts.Observer != nil {
@@ -186,7 +186,7 @@ func stay[ID any](cursor ID) func(Page[ID], error) (Page[ID], error) {
 // whose ID is the zero ID itself (a layout's zero ID is a valid ID, which
 // Append takes). After refuses what Before refuses.
 func (tl *Timeline[ID]) After(ctx context.Context, cursor ID, n int) (Page[ID], error) {
-	if err := tl.unmade(); err != nil {
+	if err := tl.usable(ctx); err != nil {
 		return Page[ID]{}, err
 	}
 	if tl.opts.Observer != nil {
@@ -221,7 +221,7 @@ func (tl *Timeline[ID]) after(ctx context.Context, cursor ID, n int) (Page[ID], 
 // stored, and the zero ID always works. n = 0 means DefaultPage. Around
 // refuses what Before refuses.
 func (tl *Timeline[ID]) Around(ctx context.Context, anchor ID, n int) (Window[ID], error) {
-	if err := tl.unmade(); err != nil {
+	if err := tl.usable(ctx); err != nil {
 		return Window[ID]{}, err
 	}
 	if tl.opts.Observer != nil {

@@ -126,6 +126,12 @@ func (tl *Timeline[ID]) unmade() error {
 	return nil
 }
 
+// usable is unmade for a call given ctx, refusing a nil ctx too
+// (ErrArgument): rueidis would panic on it or wait forever.
+func (tl *Timeline[ID]) usable(ctx context.Context) error {
+	return errors.Join(tl.unmade(), errs.NilContext("timeline", ctx))
+}
+
 // v returns tl, or a zero Timeline for nil.
 func (tl *Timeline[ID]) v() *Timeline[ID] {
 	if tl == nil {
@@ -136,7 +142,7 @@ func (tl *Timeline[ID]) v() *Timeline[ID] {
 
 // Len returns the number of messages.
 func (tl *Timeline[ID]) Len(ctx context.Context) (int64, error) {
-	if err := tl.unmade(); err != nil {
+	if err := tl.usable(ctx); err != nil {
 		return 0, err
 	}
 	if tl.opts.Observer != nil {
@@ -154,7 +160,7 @@ func (tl *Timeline[ID]) length(ctx context.Context) (int64, error) {
 // Drop deletes the whole timeline in one command (UNLINK: Redis frees the
 // memory in the background).
 func (tl *Timeline[ID]) Drop(ctx context.Context) error {
-	if err := tl.unmade(); err != nil {
+	if err := tl.usable(ctx); err != nil {
 		return err
 	}
 	if tl.opts.Observer != nil {

@@ -45,7 +45,7 @@ const (
 // tsid.ErrVersion for a UUID that is not version 7) and an empty payload
 // or one over MaxPayload (ErrPayload). Redis errors wrap ErrRedis.
 func (tl *Timeline[ID]) Append(ctx context.Context, id ID, payload []byte) error {
-	if err := tl.unmade(); err != nil {
+	if err := tl.usable(ctx); err != nil {
 		return err
 	}
 	if tl.opts.Observer != nil {
@@ -68,7 +68,7 @@ func (tl *Timeline[ID]) Append(ctx context.Context, id ID, payload []byte) error
 // Redis error some chunks may be stored and others not; appending again is
 // safe.
 func (tl *Timeline[ID]) AppendMany(ctx context.Context, msgs []Message[ID]) error {
-	if err := tl.unmade(); err != nil {
+	if err := tl.usable(ctx); err != nil {
 		return err
 	}
 	if tl.opts.Observer != nil {
@@ -166,7 +166,7 @@ func element(op string, i int) string {
 // refuses (ErrID, wrapping the codec's error, naming its index: ids[i]).
 // Redis errors wrap ErrRedis.
 func (tl *Timeline[ID]) Remove(ctx context.Context, ids ...ID) (int64, error) {
-	if err := tl.unmade(); err != nil {
+	if err := tl.usable(ctx); err != nil {
 		return 0, err
 	}
 	if tl.opts.Observer != nil {
@@ -206,7 +206,7 @@ func (tl *Timeline[ID]) remove(ctx context.Context, ids []ID) (int64, error) {
 // have gone quiet. Without retention options it does nothing and returns
 // 0.
 func (tl *Timeline[ID]) Trim(ctx context.Context) (int64, error) {
-	if err := tl.unmade(); err != nil {
+	if err := tl.usable(ctx); err != nil {
 		return 0, err
 	}
 	if tl.opts.Observer != nil {
