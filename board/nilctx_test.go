@@ -56,7 +56,8 @@ func TestNilContextIsRefused(t *testing.T) {
 }
 
 // boardCalls are b's methods taking a context, each with arguments it
-// takes (Join and Entrant refuse a board without rules anyway).
+// takes; those another argument or setting refuses (Join on a board
+// without rules) still count, as the context is refused first.
 func boardCalls(b *Board, sub Submission) map[string]func(context.Context) error {
 	l := b.Layout()
 	return map[string]func(context.Context) error{

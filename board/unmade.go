@@ -2,7 +2,6 @@ package board
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/tiebreak/tiebreak/internal/errs"
@@ -42,15 +41,24 @@ func (p *Periodic) unmade() error {
 // usable is unmade for a call given ctx, refusing a nil ctx too
 // (ErrArgument): rueidis would panic on it or wait forever.
 func (b *Board) usable(ctx context.Context) error {
-	return errors.Join(b.unmade(), errs.NilContext("board", ctx))
+	if err := b.unmade(); err != nil {
+		return err
+	}
+	return errs.NilContext("board", ctx)
 }
 
 // usable is unmade for a call given ctx, refusing a nil ctx too.
 func (g *Group) usable(ctx context.Context) error {
-	return errors.Join(g.unmade(), errs.NilContext("board: Group", ctx))
+	if err := g.unmade(); err != nil {
+		return err
+	}
+	return errs.NilContext("board: Group", ctx)
 }
 
 // usable is unmade for a call given ctx, refusing a nil ctx too.
 func (p *Periodic) usable(ctx context.Context) error {
-	return errors.Join(p.unmade(), errs.NilContext("board: Periodic", ctx))
+	if err := p.unmade(); err != nil {
+		return err
+	}
+	return errs.NilContext("board: Periodic", ctx)
 }

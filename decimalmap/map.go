@@ -2,7 +2,6 @@ package decimalmap
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"github.com/tiebreak/tiebreak/internal/errs"
 	"strconv"
@@ -65,7 +64,10 @@ func (m *Map) unmade() error {
 // usable is unmade for a call given ctx, refusing a nil ctx too
 // (ErrArgument): rueidis would panic on it or wait forever.
 func (m *Map) usable(ctx context.Context) error {
-	return errors.Join(m.unmade(), errs.NilContext("decimalmap", ctx))
+	if err := m.unmade(); err != nil {
+		return err
+	}
+	return errs.NilContext("decimalmap", ctx)
 }
 
 // Add appends values, in order, to the list of key, adding key to the map

@@ -2,7 +2,6 @@ package ratelimit
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"github.com/tiebreak/tiebreak/internal/errs"
 	"strconv"
@@ -111,7 +110,10 @@ func (l *Limiter) unmade() error {
 // usable is unmade for a call given ctx, refusing a nil ctx too
 // (ErrArgument): rueidis would panic on it or wait forever.
 func (l *Limiter) usable(ctx context.Context) error {
-	return errors.Join(l.unmade(), errs.NilContext("ratelimit", ctx))
+	if err := l.unmade(); err != nil {
+		return err
+	}
+	return errs.NilContext("ratelimit", ctx)
 }
 
 // New returns a limiter on client, standalone or cluster. It refuses

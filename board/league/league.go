@@ -5,7 +5,6 @@ import (
 	"context"
 	"embed"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
 	"reflect"
@@ -364,7 +363,10 @@ func (l *League) unmade() error {
 // usable is unmade for a call given ctx, refusing a nil ctx too
 // (ErrArgument): rueidis would panic on it or wait forever.
 func (l *League) usable(ctx context.Context) error {
-	return errors.Join(l.unmade(), errs.NilContext("league", ctx))
+	if err := l.unmade(); err != nil {
+		return err
+	}
+	return errs.NilContext("league", ctx)
 }
 
 // unmade refuses a Season not made by League.At (ErrArgument).
@@ -378,7 +380,10 @@ func (s *Season) unmade() error {
 // usable is unmade for a call given ctx, refusing a nil ctx too
 // (ErrArgument): rueidis would panic on it or wait forever.
 func (s *Season) usable(ctx context.Context) error {
-	return errors.Join(s.unmade(), errs.NilContext("league: Season", ctx))
+	if err := s.unmade(); err != nil {
+		return err
+	}
+	return errs.NilContext("league: Season", ctx)
 }
 
 // keys are the season's keys in partition p, in place.lua's order.

@@ -29,7 +29,7 @@ func TestNilContextIsRefused(t *testing.T) {
 		"Cohorts": func(ctx context.Context) error { _, err := s.Cohorts(ctx, lg.Options().Tiers[0]); return err },
 		"Roll":    func(ctx context.Context) error { return s.Roll(ctx) },
 		"Submit": func(ctx context.Context) error {
-			_, err := s.Submit(ctx, board.Submission{ID: "p1", Values: []float64{1, 0, 1}})
+			_, err := s.Submit(ctx, board.Submission{ID: "p1", Values: []float64{1, 1}})
 			return err
 		},
 	}, ErrArgument)

@@ -61,12 +61,16 @@ func Caller(err error) bool {
 	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
 }
 
-// NilContext refuses a nil ctx, which Go's context package forbids and
-// rueidis panics on or waits on forever: an error after prefix (such as
-// "board: Submit") wrapping Argument; nil for any other ctx.
+// NilCtx is the error of a call given a nil context.Context, which Go's
+// context package forbids and rueidis panics on or waits on forever; it
+// wraps Argument.
+var NilCtx = Invalid("a nil context.Context (give context.Background() or a request's)")
+
+// NilContext refuses a nil ctx: an error after prefix (the package, or
+// the package and the constructor) wrapping NilCtx; nil for any other ctx.
 func NilContext(prefix string, ctx context.Context) error {
 	if ctx == nil {
-		return fmt.Errorf("%s: a nil context.Context (give context.Background() or a request's): %w", prefix, Argument)
+		return fmt.Errorf("%s: %w", prefix, NilCtx)
 	}
 	return nil
 }

@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"reflect"
 	"testing"
+
+	"github.com/tiebreak/tiebreak/internal/errs"
 )
 
 // Check calls every exported method of v (a zero value, or a nil
@@ -63,10 +65,10 @@ func Check(t *testing.T, v any, want error) {
 // NilContext runs calls, each an exported method of v (a handle made by
 // its constructor) given a nil context.Context and arguments it would
 // otherwise take, and fails t for each that panics or returns an error
-// not wrapping want (Go's context package forbids a nil context, and
-// rueidis would panic on it or wait forever), and for each method of v
-// taking a context that calls lacks: a method added later fails the test
-// until its case is written.
+// not wrapping both want and errs.NilCtx (a refusal of another argument
+// does not count: the nil context is refused first), and for each method
+// of v taking a context that calls lacks: a method added later fails the
+// test until its case is written.
 func NilContext(t *testing.T, v any, calls map[string]func(context.Context) error, want error) {
 	t.Helper()
 	rv := reflect.ValueOf(v)
@@ -83,8 +85,8 @@ func NilContext(t *testing.T, v any, calls map[string]func(context.Context) erro
 		switch {
 		case panicked != nil:
 			t.Errorf("%v.%s with a nil context.Context panics: %v", rv.Type(), name, panicked)
-		case !errors.Is(err, want):
-			t.Errorf("%v.%s with a nil context.Context: %v, want %v", rv.Type(), name, err, want)
+		case !errors.Is(err, want) || !errors.Is(err, errs.NilCtx):
+			t.Errorf("%v.%s with a nil context.Context: %v, want %v refusing the context first", rv.Type(), name, err, errs.NilCtx)
 		}
 	}
 }

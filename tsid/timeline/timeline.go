@@ -129,7 +129,10 @@ func (tl *Timeline[ID]) unmade() error {
 // usable is unmade for a call given ctx, refusing a nil ctx too
 // (ErrArgument): rueidis would panic on it or wait forever.
 func (tl *Timeline[ID]) usable(ctx context.Context) error {
-	return errors.Join(tl.unmade(), errs.NilContext("timeline", ctx))
+	if err := tl.unmade(); err != nil {
+		return err
+	}
+	return errs.NilContext("timeline", ctx)
 }
 
 // v returns tl, or a zero Timeline for nil.
