@@ -20,7 +20,9 @@ const crashWriters = 12
 // directory, every board entry (values and member data, dense ranks
 // consistent), timeline message, decimal map key and admitted request
 // answered without error is there. Three rounds, each adding to the same
-// objects.
+// objects. A start that truncates the file is followed by its rewrite, as
+// docs/operating.md asks of operators (TestATransactionCutShortStaysGone
+// shows why).
 func TestCrashLosesNoAcknowledgedWrite(t *testing.T) {
 	srv, client := redistest.Private(t, "--appendonly", "yes", "--appendfsync", "always")
 	l := newLedger()
@@ -38,8 +40,8 @@ func TestCrashLosesNoAcknowledgedWrite(t *testing.T) {
 		}
 		waitLoaded(t, client)
 		missing := lost(t, openObjects(t, client, "crash", 0), l)
-		t.Logf("round %d: %d writes acknowledged before the kill (%d in all), %d calls failed; %d lost",
-			round, l.acked()-before, l.acked(), l.failed, len(missing))
+		t.Logf("round %d: %d writes acknowledged before the kill (%d in all), %d calls failed; %d lost; starts that truncated the append-only file (then rewritten): %d",
+			round, l.acked()-before, l.acked(), l.failed, len(missing), srv.Mends())
 		if l.acked() == before {
 			t.Fatalf("round %d: no write acknowledged before the kill: the test tests nothing (%d calls failed, the first with: %v)", round, l.failed, l.firstErr)
 		}

@@ -29,6 +29,9 @@ type process struct {
 	err  error         // exit status, valid once done is closed
 	log  string        // path of the log file
 	from int64         // size of the log when this process started
+
+	mended  chan struct{} // closed when the mend after its start is done (aofmend.go)
+	mendErr error         // why that mend failed, valid once mended is closed
 }
 
 // baseArgs are the settings every server gets before the caller's extras:
@@ -63,7 +66,7 @@ func launch(dir string, args []string) (*process, error) {
 	if err := startCmd(cmd); err != nil {
 		return nil, fmt.Errorf("start redis-server: %w", err)
 	}
-	p := &process{cmd: cmd, done: make(chan struct{}), log: logPath, from: from}
+	p := &process{cmd: cmd, done: make(chan struct{}), log: logPath, from: from, mended: make(chan struct{})}
 	go func() {
 		p.err = cmd.Wait()
 		close(p.done)

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"sync"
+	"sync/atomic"
 )
 
 // startAttempts bounds the retries when another process takes the port
@@ -29,6 +30,9 @@ type Server struct {
 	mu     sync.Mutex
 	proc   *process
 	closed bool
+
+	keepTruncated atomic.Bool  // no rewrite after a start that truncated the AOF
+	mends         atomic.Int64 // starts whose truncated AOF was rewritten
 }
 
 // StartServer starts a temporary redis-server on a free loopback port with
@@ -95,17 +99,24 @@ func (s *Server) start() error {
 		return err
 	}
 	s.proc = p
+	go s.mendAOF(p)
 	return nil
 }
 
 // Restart shuts the server down cleanly (flushing its append-only file, if
 // enabled) and starts it again on the same port, in the same directory,
-// with the same arguments. Clients reconnect by themselves.
+// with the same arguments. Clients reconnect by themselves. It returns
+// once the server answers, which may be before it has loaded its data; it
+// first waits for the rewrite of an append-only file the last start
+// truncated (aofmend.go), and fails if that failed.
 func (s *Server) Restart() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {
 		return errClosed
+	}
+	if err := s.proc.waitMend(); err != nil {
+		return err
 	}
 	if err := s.proc.stop(); err != nil {
 		return err
@@ -138,6 +149,7 @@ func (s *Server) Kill() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if !s.closed {
+		_ = s.proc.waitMend() // a crash test's next start reports it
 		s.proc.kill()
 	}
 }
