@@ -10,20 +10,22 @@ import (
 
 // A server that starts on an append-only file cut short inside a
 // transaction (a crash in the middle of writing MULTI ... EXEC, which is
-// how the server logs a script's writes) leaves the transaction out of
+// how the server logs a script of more than one write) leaves it out of
 // memory but truncates the file only after its last whole command: the
 // file then ends inside an open MULTI. What the server writes next is
 // appended after it, and the start after that runs the open transaction's
 // first commands with the next transaction's (half of a write never
 // acknowledged comes back) or, when no EXEC follows, drops every later
-// write, acknowledged ones too. Redis 7.0 to 8 and Valkey 8.0 do so
-// (internal/faulttest's TestATransactionCutShortStaysGone shows it). The
+// write, acknowledged ones too. Redis 7.0.15, 7.2.6, 7.4.1, 8.0-dev and
+// Valkey 8.0.1 do so (internal/faulttest's TestATransactionCutShortStaysGone
+// checks it). The
 // remedy docs/operating.md gives operators is to rewrite the file from
 // memory (BGREWRITEAOF) after a start that truncated it, before the next
 // crash. A Server does the same: after every start of a server with
 // --appendonly yes, once it has loaded its data, if its log says it
-// truncated its file, it rewrites it, and Crash, Kill and Restart wait for
-// that first.
+// truncated its file (a warning, logged at every log level), it rewrites
+// it, and Crash, Kill and Restart wait for that first; Crash and Restart
+// return the rewrite's error, once.
 
 const (
 	// truncatedLine is what the server logs when it truncates its file.
@@ -39,7 +41,7 @@ const (
 func appendOnly(args []string) bool {
 	for i := len(args) - 2; i >= 0; i-- {
 		if args[i] == "--appendonly" {
-			return args[i+1] == "yes"
+			return strings.EqualFold(args[i+1], "yes")
 		}
 	}
 	return false
@@ -52,8 +54,17 @@ func (s *Server) mendAOF(p *process) {
 	if s.keepTruncated.Load() || !appendOnly(s.args) {
 		return
 	}
-	log, ok := p.waitLog(readyLine)
-	if !ok || !strings.Contains(log, truncatedLine) {
+	loaded := p.waitLoaded(s.Addr)
+	log := p.logSince()
+	if !strings.Contains(log, truncatedLine) {
+		return
+	}
+	if !loaded {
+		select {
+		case <-p.done: // gone: the next start reads the file again
+		default:
+			p.mendErr = fmt.Errorf("redis-server %s truncated its append-only file at its start, and had not loaded its data after %v: not rewritten", s.Addr, mendTimeout)
+		}
 		return
 	}
 	if err := rewriteAOF(s.Addr); err != nil {
@@ -71,36 +82,53 @@ func (s *Server) KeepTruncatedAOF() { s.keepTruncated.Store(true) }
 // s then rewrote.
 func (s *Server) Mends() int { return int(s.mends.Load()) }
 
-// waitMend waits until the mend of the running process is done and
-// returns its error.
+// waitMend waits until the mend after the start of p is done and returns
+// its error, once: a second call returns nil, so that a server whose
+// rewrite failed can still be started again. The caller holds the
+// Server's lock.
 func (p *process) waitMend() error {
 	<-p.mended
-	return p.mendErr
+	err := p.mendErr
+	p.mendErr = nil
+	return err
 }
 
-// waitLog waits until the log of p since its start holds line, and returns
-// that log; ok is false when p exits or mendTimeout passes first.
-func (p *process) waitLog(line string) (log string, ok bool) {
+// logSince returns what p logged since its start.
+func (p *process) logSince() string {
+	b, err := os.ReadFile(p.log)
+	if err != nil {
+		return ""
+	}
+	return string(b[min(p.from, int64(len(b))):])
+}
+
+// waitLoaded waits until the server of p has loaded its data: its log
+// says it is ready (at the default log level), or INFO says it is no
+// longer loading (whatever the log level, for a user INFO is allowed).
+// It returns false when p exits or mendTimeout passes first.
+func (p *process) waitLoaded(addr string) bool {
 	deadline := time.Now().Add(mendTimeout)
 	for time.Now().Before(deadline) {
-		if b, err := os.ReadFile(p.log); err == nil {
-			log = string(b[min(p.from, int64(len(b))):])
-			if strings.Contains(log, line) {
-				return log, true
-			}
+		if strings.Contains(p.logSince(), readyLine) {
+			return true
+		}
+		if fields, err := info(addr, "persistence"); err == nil && fields["loading"] == "0" {
+			return true
 		}
 		select {
 		case <-p.done:
-			return log, false
+			return false
 		case <-time.After(10 * time.Millisecond):
 		}
 	}
-	return log, false
+	return false
 }
 
 // rewriteAOF asks the server on addr to rewrite its append-only file and
 // waits until no rewrite is under way or scheduled, then checks that the
-// last one succeeded.
+// last one succeeded. A rewrite under way already (a replica's, after
+// its sync) ends the file as well: it waits for that one. A server still
+// loading (a replica loading its master's data) is asked again.
 func rewriteAOF(addr string) error {
 	c, err := DialNode(addr)
 	if err != nil {
@@ -109,15 +137,22 @@ func rewriteAOF(addr string) error {
 	defer c.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), mendTimeout)
 	defer cancel()
-	if err := c.Do(ctx, c.B().Bgrewriteaof().Build()).Error(); err != nil {
-		return err
+	for {
+		err := c.Do(ctx, c.B().Bgrewriteaof().Build()).Error()
+		if err == nil || strings.Contains(err.Error(), "already in progress") {
+			break
+		}
+		if !strings.HasPrefix(err.Error(), "LOADING") || ctx.Err() != nil {
+			return err
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 	for ctx.Err() == nil {
 		fields, err := info(addr, "persistence")
 		if err != nil {
 			return err
 		}
-		if fields["aof_rewrite_in_progress"] == "0" && fields["aof_rewrite_scheduled"] == "0" {
+		if fields["loading"] == "0" && fields["aof_rewrite_in_progress"] == "0" && fields["aof_rewrite_scheduled"] == "0" {
 			if st := fields["aof_last_bgrewrite_status"]; st != "ok" {
 				return fmt.Errorf("aof_last_bgrewrite_status %s", st)
 			}

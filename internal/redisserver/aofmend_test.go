@@ -15,6 +15,7 @@ func TestAppendOnly(t *testing.T) {
 		{[]string{"--appendonly", "no", "--appendfsync", "always", "--appendonly", "yes"}, true},
 		{[]string{"--appendonly", "yes", "--appendonly", "no"}, false},
 		{[]string{"--port", "1", "--appendonly"}, false},
+		{[]string{"--appendonly", "YES"}, true},
 	} {
 		if got := appendOnly(c.args); got != c.want {
 			t.Errorf("appendOnly(%q) = %v, want %v", c.args, got, c.want)
