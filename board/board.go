@@ -151,13 +151,14 @@ func (b *Board) Layout() *pack.Layout {
 
 // Options returns the board's settings: those stored with it (Strategy,
 // Cap, DenseRanks, Group, SharedData, Shards) as the board holds them,
-// and this handle's own.
+// and this handle's own. A periodic window's expiry and round are its
+// own, not settings: a board built with them is not a window.
 func (b *Board) Options() Options {
 	if b == nil {
 		return Options{}
 	}
 	o := b.opts
-	o.expireAt = time.Time{}
+	o.expireAt, o.round = time.Time{}, Window{}
 	if b.sh != nil {
 		o.Shards = b.sh.view.Load().desc.Shards
 	}

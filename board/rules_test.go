@@ -389,7 +389,8 @@ func TestRulesSettings(t *testing.T) {
 // Each window of a tournament is a round: its handle refuses writes and
 // joins after the window ends (and before it starts), from At or from
 // Open; its archive holds
-// its entries and no rules; the next window counts its own attempts.
+// its entries and no rules; the next window counts its own attempts; its
+// Options carry its rules, not its round.
 func TestRulesWindows(t *testing.T) {
 	env := redistest.New(t)
 	ctx := t.Context()
@@ -444,6 +445,15 @@ func TestRulesWindows(t *testing.T) {
 	// The current window counts its own attempts.
 	if _, err := p.At(time.Now()).Submit(ctx, sub("a", 1)); err != nil {
 		t.Errorf("a's first attempt in the next window: %v", err)
+	}
+	// A window's Options build another board with its rules, not its
+	// round: that board takes writes after the window ended.
+	other, err := New(ctx, env.Client, env.Prefix+"arc-all", testLayout(t), round.Options())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := other.Submit(ctx, sub("a", 1)); err != nil {
+		t.Errorf("a board built with an ended window's Options refuses its first write: %v", err)
 	}
 }
 
