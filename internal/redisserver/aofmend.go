@@ -6,6 +6,8 @@ import (
 	"os"
 	"strings"
 	"time"
+
+	"github.com/tiebreak/tiebreak/internal/redisops"
 )
 
 // A server that starts on an append-only file cut short inside a
@@ -148,10 +150,11 @@ func rewriteAOF(addr string) error {
 		time.Sleep(20 * time.Millisecond)
 	}
 	for ctx.Err() == nil {
-		fields, err := info(addr, "persistence")
+		text, err := c.Do(ctx, c.B().Info().Section("persistence").Build()).ToString()
 		if err != nil {
 			return err
 		}
+		fields := redisops.ParseInfo(text)
 		if fields["loading"] == "0" && fields["aof_rewrite_in_progress"] == "0" && fields["aof_rewrite_scheduled"] == "0" {
 			if st := fields["aof_last_bgrewrite_status"]; st != "ok" {
 				return fmt.Errorf("aof_last_bgrewrite_status %s", st)

@@ -130,14 +130,13 @@ func (p *process) kill() {
 
 // logTail returns the end of what this process logged, for error messages.
 func (p *process) logTail() string {
-	b, err := os.ReadFile(p.log)
-	if err != nil {
+	if _, err := os.Stat(p.log); err != nil {
 		return "(no log: " + err.Error() + ")"
 	}
-	b = b[min(p.from, int64(len(b))):]
+	b := p.logSince()
 	const max = 4000
 	if len(b) > max {
 		b = b[len(b)-max:]
 	}
-	return string(b)
+	return b
 }
