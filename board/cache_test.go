@@ -298,7 +298,7 @@ func TestCachedTopSurvivesFailover(t *testing.T) {
 	}
 	top := r.gen.Load().keys.top
 	fence(t, caching, top)
-	watch := startWatch(t, r, TopView(5), 10*time.Millisecond)
+	watch := startWatch(t, topOf(r, 5), 10*time.Millisecond)
 	same := func() (bool, error) {
 		diff, err := topDiff(ctx, w, r, 5)
 		return diff == "", err
@@ -477,7 +477,7 @@ func TestCachedListShared(t *testing.T) {
 	}
 	deliveries := 0
 	wctx, stop := context.WithCancel(ctx)
-	err = r.Watch(wctx, TopView(3), time.Millisecond, func(l List) error {
+	err = Watch(wctx, time.Millisecond, topOf(r, 3), func(l List) error {
 		l.Entries[0].ID, l.Entries[0].Values[0] = "changed", -1
 		if deliveries++; deliveries == 2 {
 			stop()

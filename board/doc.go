@@ -174,8 +174,8 @@
 // own, rewritten only by a write that changes them; a handle with
 // Options.CacheTop reads Top, and Page within them, from its client's
 // memory (client-side caching, invalidated by Redis when the key changes).
-// Watch delivers a view (TopView, AroundView, AmongView) each time it
-// changes, at most once per interval, reading it every interval: nothing
+// Watch delivers a read's list (a Top, an Around, an Among, ...) each time
+// it changes, at most once per interval, reading it every interval: nothing
 // needs configuring on the server.
 //
 // A Group of boards of one Options.Group writes one result to all of them

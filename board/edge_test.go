@@ -209,7 +209,7 @@ func TestNilReadOptionChangesNothing(t *testing.T) {
 				t.Errorf("%s: %s with nil options: %+v, want %+v", b.Name(), name, got, want)
 			}
 		}
-		err := b.Watch(ctx, TopView(3), time.Millisecond, func(List) error { return errWatchedOnce }, nil)
+		err := Watch(ctx, time.Millisecond, topOf(b, 3, nil), func(List) error { return errWatchedOnce })
 		if !errors.Is(err, errWatchedOnce) {
 			t.Errorf("%s: Watch with a nil option: %v", b.Name(), err)
 		}

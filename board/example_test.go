@@ -516,3 +516,34 @@ func ExampleNew_sharded() {
 	// 3 bob [100 1 1795435200]
 	// dan rank 5 competition 5 of 6
 }
+
+// Watch delivers a read's list each time it changes: here the two around a
+// player, as other players pass it.
+func ExampleWatch() {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	b := exampleBoard("watch", pointsPaidTime(), board.Options{})
+	defer b.Drop(ctx)
+	b.Submit(ctx, board.Submission{ID: "me", Values: []float64{50, 0, 0}})
+	b.Submit(ctx, board.Submission{ID: "rival", Values: []float64{40, 0, 0}})
+	around := func(ctx context.Context) (board.List, error) { return b.Around(ctx, "me", 2) }
+	passes := []float64{60, 70}
+	err := board.Watch(ctx, 10*time.Millisecond, around, func(l board.List) error {
+		printList(l)
+		if len(passes) == 0 {
+			return errors.New("enough")
+		}
+		b.Submit(ctx, board.Submission{ID: "rival", Values: []float64{passes[0], 0, 0}})
+		passes = passes[1:]
+		return nil
+	})
+	fmt.Println(err)
+	// Output:
+	// 1 me [50 0 0]
+	// 2 rival [40 0 0]
+	// 1 rival [60 0 0]
+	// 2 me [50 0 0]
+	// 1 rival [70 0 0]
+	// 2 me [50 0 0]
+	// enough
+}

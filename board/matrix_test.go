@@ -1,6 +1,7 @@
 package board
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -631,27 +632,34 @@ var columns = []column{
 		f.m.apply(s)
 		f.checkAll(t, f.b, "after Clear and a write")
 	}},
-	{"Watch", []string{"Board.Watch"}, func(t *testing.T, f *fixture) {
+	// Watch is a function of the package, not a method: its column
+	// watches each kind's reads.
+	{"Watch", nil, func(t *testing.T, f *fixture) {
 		stop := errors.New("stop")
-		for _, v := range []View{TopView(5), AroundView("p10", 3), AmongView("a", "p10", "absent")} {
-			var got List
-			err := f.b.Watch(t.Context(), v, time.Millisecond, func(l List) error { got = l; return stop }, f.all()...)
-			if !errors.Is(err, stop) {
-				t.Errorf("Watch(%v): %v, want the deliver's error", v, err)
-			}
-			var want List
-			switch v.kind {
-			case viewTop:
-				want = f.ranked(func() List { return f.m.page(0, 5) })
-			case viewAround:
-				want = f.ranked(func() List { return f.m.around("p10", 3) })
-			default:
-				want = f.ranked(func() List { return f.m.among([]string{"a", "p10", "absent"}) })
-			}
-			checkList(t, fmt.Sprintf("Watch(%v)'s first list", v), got, nil, want)
+		views := []struct {
+			name string
+			read func(context.Context) (List, error)
+			want func() List
+		}{
+			{"top 5", func(ctx context.Context) (List, error) { return f.b.Top(ctx, 5, f.all()...) },
+				func() List { return f.m.page(0, 5) }},
+			{"around p10", func(ctx context.Context) (List, error) { return f.b.Around(ctx, "p10", 3, f.all()...) },
+				func() List { return f.m.around("p10", 3) }},
+			{"among", func(ctx context.Context) (List, error) {
+				return f.b.Among(ctx, []string{"a", "p10", "absent"}, f.all()...)
+			}, func() List { return f.m.among([]string{"a", "p10", "absent"}) }},
 		}
-		f.refuses(t, "Watch of the zero View", ErrArgument, func() error {
-			return f.b.Watch(t.Context(), View{}, time.Millisecond, func(List) error { return nil })
+		for _, v := range views {
+			var got List
+			err := Watch(t.Context(), time.Millisecond, v.read, func(l List) error { got = l; return stop })
+			if !errors.Is(err, stop) {
+				t.Errorf("Watch(%s): %v, want the deliver's error", v.name, err)
+			}
+			checkList(t, fmt.Sprintf("Watch(%s)'s first list", v.name), got, nil, f.ranked(v.want))
+		}
+		f.refuses(t, "Watch of a refused read", ErrArgument, func() error {
+			return Watch(t.Context(), time.Millisecond, func(ctx context.Context) (List, error) { return f.b.Top(ctx, 0) },
+				func(List) error { return nil })
 		})
 	}},
 	{"Get", []string{"Board.Get"}, func(t *testing.T, f *fixture) {

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tiebreak/tiebreak/internal/errs"
 	"github.com/tiebreak/tiebreak/internal/redistest"
 	"github.com/tiebreak/tiebreak/internal/zerotest"
 )
@@ -53,6 +54,9 @@ func TestNilContextIsRefused(t *testing.T) {
 	if _, err := Open(nil, env.Client, env.Prefix+"nilctx", Options{}); !errors.Is(err, ErrArgument) {
 		t.Errorf("Open with a nil context: %v, want ErrArgument", err)
 	}
+	if err := Watch(nil, time.Second, topOf(b, 10), func(List) error { return nil }); !errors.Is(err, errs.NilCtx) {
+		t.Errorf("Watch with a nil context: %v, want ErrArgument refusing the context", err)
+	}
 }
 
 // boardCalls are b's methods taking a context, each with arguments it
@@ -90,8 +94,5 @@ func boardCalls(b *Board, sub Submission) map[string]func(context.Context) error
 			return err
 		},
 		"SubmitMany": func(ctx context.Context) error { return b.SubmitMany(ctx, []Submission{sub})[0].Err },
-		"Watch": func(ctx context.Context) error {
-			return b.Watch(ctx, TopView(10), time.Second, func(List) error { return nil })
-		},
 	}
 }

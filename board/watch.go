@@ -7,98 +7,53 @@ import (
 	"reflect"
 	"slices"
 	"time"
+
+	"github.com/tiebreak/tiebreak/internal/errs"
 )
 
-// View is what Watch reads: the best n entries, the n around an id, or
-// the entries of a set of ids. Make one with TopView, AroundView or
-// AmongView; the zero View is refused (ErrArgument).
-type View struct {
-	kind viewKind
-	n    int
-	id   string
-	ids  []string
-}
-
-type viewKind uint8
-
-const (
-	viewNone viewKind = iota
-	viewTop
-	viewAround
-	viewAmong
-)
-
-// TopView is the view of the best n entries, as Top(n) reads them.
-func TopView(n int) View { return View{kind: viewTop, n: n} }
-
-// AroundView is the view of the n entries around id, as Around(id, n)
-// reads them; while id is not on the board, its list is empty.
-func AroundView(id string, n int) View { return View{kind: viewAround, n: n, id: id} }
-
-// AmongView is the view of the entries of ids, as Among(ids) reads them.
-func AmongView(ids ...string) View { return View{kind: viewAmong, ids: slices.Clone(ids)} }
-
-// String describes the view: "top 10", "around alice 11", "among 3 ids".
-func (v View) String() string {
-	switch v.kind {
-	case viewTop:
-		return fmt.Sprintf("top %d", v.n)
-	case viewAround:
-		return fmt.Sprintf("around %s %d", v.id, v.n)
-	case viewAmong:
-		return fmt.Sprintf("among %d ids", len(v.ids))
-	}
-	return "no view"
-}
-
-// readView reads v once: a view of an id not on the board is an empty list.
-func (b *Board) readView(ctx context.Context, v View, opts []ReadOption) (List, error) {
-	switch v.kind {
-	case viewTop:
-		return b.Top(ctx, v.n, opts...)
-	case viewAround:
-		l, err := b.Around(ctx, v.id, v.n, opts...)
-		if errors.Is(err, ErrNotFound) && !errors.Is(err, ErrArgument) {
-			return List{Entries: []Entry{}, Total: -1}, nil
-		}
-		return l, err
-	case viewAmong:
-		return b.Among(ctx, v.ids, opts...)
-	}
-	return List{}, fmt.Errorf("board: Watch: the zero View: %w", ErrArgument)
-}
-
-// Watch delivers view v of the board to deliver each time it changes: the
-// list as it is first, then, reading the view again every interval, each
+// Watch delivers the list read returns to deliver each time it changes:
+// the list as it is first, then, calling read again every interval, each
 // list that differs from the one delivered last (so at most one delivery
 // per interval, and each delivery is a read made after the change it
-// shows). Reading needs no server configuration (no keyspace
-// notifications), so it works alike on one server, on a cluster and on a
-// managed service. A read that fails (a server restarting, a failover) is
-// tried again at the next interval; the first read after such an outage,
-// and a read that took longer than two intervals and 0.5 s after one that
-// did not (rueidis holds a read through a short restart), is delivered
-// even if unchanged, so the caller knows the list is current again.
+// shows). read is any read of one or more boards' lists:
 //
-// Each interval costs one read of the view (see Top, Around and Among for
-// their round trips and Redis cost), which Options.Observer is told of as
-// that read; opts are the reads' options. Each
-// list deliver is given is its own, to keep or change, even on a handle
-// with CacheTop, whose reads share theirs. Watch
-// returns when ctx ends (with ctx's error), when deliver returns an
-// error (that error), or when the board is stored over by another
-// descriptor (ErrMismatch: a migration switched; Open the board again and
-// watch through the new handle). It refuses the zero View, an interval
-// under 1ms, a nil deliver, and what the view's read refuses
-// (ErrArgument), before delivering anything.
-func (b *Board) Watch(ctx context.Context, v View, interval time.Duration, deliver func(List) error, opts ...ReadOption) error {
-	if err := b.usable(ctx); err != nil {
+//	top := func(ctx context.Context) (board.List, error) { return b.Top(ctx, 10, board.WithData()) }
+//	err := board.Watch(ctx, time.Second, top, func(l board.List) error {
+//		fmt.Println(l.Entries)
+//		return nil // an error ends the watch
+//	})
+//
+// or b.Around(ctx, id, 11), b.Among(ctx, friends), a Page or a Between.
+// A read that answers ErrNotFound without ErrArgument (Around of an id not
+// on the board) is delivered as an empty list, with Total -1.
+//
+// Reading needs no server configuration (no keyspace notifications), so
+// it works alike on one server, on a cluster and on a managed service. A
+// read that fails (a server restarting, a failover) is tried again at the
+// next interval; the first read after such an outage, and a read that
+// took longer than two intervals and 0.5 s after one that did not
+// (rueidis holds a read through a short restart), is delivered even if
+// unchanged, so the caller knows the list is current again.
+//
+// Each interval costs one call of read (see Top, Around and Among for
+// their round trips and Redis cost), which the boards' Options.Observer is
+// told of as that read. Each list deliver is given is its own, to keep or
+// change, even from a handle with CacheTop, whose reads share theirs.
+// Watch returns when ctx ends (with ctx's error), when deliver returns an
+// error (that error), or when read answers an error no later read
+// escapes: a refusal (ErrArgument, such as Top(0) or a dense rank on a
+// board without them), or a board stored over by another descriptor
+// (ErrMismatch: a migration switched; Open the board again and watch
+// through the new handle). It refuses a nil ctx, read or deliver and an
+// interval under 1ms (ErrArgument), before reading anything.
+func Watch(ctx context.Context, interval time.Duration, read func(context.Context) (List, error), deliver func(List) error) error {
+	if err := errs.NilContext("board: Watch", ctx); err != nil {
 		return err
 	}
-	if interval < time.Millisecond || deliver == nil {
-		return fmt.Errorf("board: Watch: interval %v (at least 1ms) or a nil deliver: %w", interval, ErrArgument)
+	if interval < time.Millisecond || read == nil || deliver == nil {
+		return fmt.Errorf("board: Watch: interval %v (at least 1ms), or a nil read or deliver: %w", interval, ErrArgument)
 	}
-	last, _, err := b.watchRead(ctx, v, interval, opts)
+	last, _, err := watchRead(ctx, read, interval)
 	if err != nil && (watchEnds(err) || ctx.Err() != nil) {
 		return err
 	}
@@ -117,7 +72,7 @@ func (b *Board) Watch(ctx context.Context, v View, interval time.Duration, deliv
 			return ctx.Err()
 		case <-t.C:
 		}
-		l, slow, err := b.watchRead(ctx, v, interval, opts)
+		l, slow, err := watchRead(ctx, read, interval)
 		// Only the first of slow reads in a row may be an outage's end: a
 		// board always slow to read is not delivered again and again.
 		firstSlow := slow && !wasSlow
@@ -145,15 +100,19 @@ func (b *Board) Watch(ctx context.Context, v View, interval time.Duration, deliv
 // tests.
 var watchSlow = 500 * time.Millisecond
 
-// watchRead reads view v for Watch, and reports whether the read was
+// watchRead calls read for Watch, and reports whether the read was
 // slow: longer than max(2 intervals, watchSlow). rueidis holds a
 // read-only command while its server restarts and sends it once the
 // server is back, so a short outage ends in a read that succeeds, late:
 // Watch delivers such a read even if the list did not change, so that
-// the caller learns of the outage.
-func (b *Board) watchRead(ctx context.Context, v View, interval time.Duration, opts []ReadOption) (List, bool, error) {
+// the caller learns of the outage. An id not on the board (ErrNotFound)
+// reads as an empty list.
+func watchRead(ctx context.Context, read func(context.Context) (List, error), interval time.Duration) (List, bool, error) {
 	start := time.Now()
-	l, err := b.readView(ctx, v, opts)
+	l, err := read(ctx)
+	if errors.Is(err, ErrNotFound) && !errors.Is(err, ErrArgument) {
+		l, err = List{Entries: []Entry{}, Total: -1}, nil
+	}
 	return l, time.Since(start) > max(2*interval, watchSlow), err
 }
 

@@ -19,12 +19,17 @@ type watchLog struct {
 	done chan error
 }
 
-// startWatch watches v on b every interval until the test ends.
-func startWatch(t *testing.T, b *Board, v View, interval time.Duration, opts ...ReadOption) *watchLog {
+// topOf is the read of b's best n entries, for Watch.
+func topOf(b *Board, n int, opts ...ReadOption) func(context.Context) (List, error) {
+	return func(ctx context.Context) (List, error) { return b.Top(ctx, n, opts...) }
+}
+
+// startWatch watches read every interval until the test ends.
+func startWatch(t *testing.T, read func(context.Context) (List, error), interval time.Duration) *watchLog {
 	ctx, cancel := context.WithCancel(context.Background())
 	w := &watchLog{got: make(chan List, 10000), done: make(chan error, 1)}
 	go func() {
-		w.done <- b.Watch(ctx, v, interval, func(l List) error { w.got <- l; return nil }, opts...)
+		w.done <- Watch(ctx, interval, read, func(l List) error { w.got <- l; return nil })
 	}()
 	t.Cleanup(func() {
 		cancel()
@@ -70,19 +75,21 @@ func TestWatchDeliversEachChange(t *testing.T) {
 				ctx := context.Background()
 				b := newBoard(t, e.Client, e.Prefix, "watch"+s.String(), testLayout(t), Options{Strategy: s})
 				views := []struct {
-					v    View
-					opts []ReadOption
+					name string
+					read func(context.Context) (List, error)
 				}{
-					{TopView(3), nil},
-					{TopView(5), []ReadOption{WithRanks(Competition), WithTotal()}},
-					{AroundView("p7", 3), nil},
-					{AmongView("p1", "p7", "p9"), []ReadOption{WithTotal()}},
+					{"top 3", topOf(b, 3)},
+					{"top 5 with ranks and total", topOf(b, 5, WithRanks(Competition), WithTotal())},
+					{"around p7", func(ctx context.Context) (List, error) { return b.Around(ctx, "p7", 3) }},
+					{"among 3 with total", func(ctx context.Context) (List, error) {
+						return b.Among(ctx, []string{"p1", "p7", "p9"}, WithTotal())
+					}},
 				}
 				logs := make([]*watchLog, len(views))
 				states := make([]map[string]bool, len(views))
 				record := func() {
 					for i, v := range views {
-						l, err := b.readView(ctx, v.v, v.opts)
+						l, _, err := watchRead(ctx, v.read, time.Hour)
 						if err != nil {
 							t.Fatal(err)
 						}
@@ -94,7 +101,7 @@ func TestWatchDeliversEachChange(t *testing.T) {
 				}
 				record() // the empty board
 				for i, v := range views {
-					logs[i] = startWatch(t, b, v.v, 2*time.Millisecond, v.opts...)
+					logs[i] = startWatch(t, v.read, 2*time.Millisecond)
 				}
 				for step := range 60 {
 					id := "p" + strconv.Itoa(step*7%13)
@@ -102,20 +109,20 @@ func TestWatchDeliversEachChange(t *testing.T) {
 					record()
 				}
 				for i, v := range views {
-					final, err := b.readView(ctx, v.v, v.opts)
+					final, _, err := watchRead(ctx, v.read, time.Hour)
 					if err != nil {
 						t.Fatal(err)
 					}
 					got := logs[i].until(t, final)
 					for j, l := range got {
 						if !states[i][listKey(l)] {
-							t.Errorf("%v: delivery %d is no state the board went through: %v", v.v, j, l)
+							t.Errorf("%s: delivery %d is no state the board went through: %v", v.name, j, l)
 						}
 						if j > 0 && reflect.DeepEqual(l, got[j-1]) {
-							t.Errorf("%v: deliveries %d and %d are the same list", v.v, j-1, j)
+							t.Errorf("%s: deliveries %d and %d are the same list", v.name, j-1, j)
 						}
 					}
-					t.Logf("%v: %d deliveries for 60 writes", v.v, len(got))
+					t.Logf("%s: %d deliveries for 60 writes", v.name, len(got))
 				}
 			})
 		}
@@ -142,7 +149,7 @@ func TestWatchSurvivesRestart(t *testing.T) {
 	ctx := context.Background()
 	b := newBoard(t, client, "", "watchrestart", testLayout(t), Options{})
 	mustSubmit(t, b, Submission{ID: "a", Values: []float64{5, 0, 1}})
-	w := startWatch(t, b, TopView(2), 2*time.Millisecond)
+	w := startWatch(t, topOf(b, 2), 2*time.Millisecond)
 	before, err := b.Top(ctx, 2)
 	if err != nil {
 		t.Fatal(err)
@@ -172,7 +179,7 @@ func TestWatchDeliversAfterShortOutage(t *testing.T) {
 	srv, client := privateServer(t, "--appendonly", "yes", "--appendfsync", "always")
 	b := newBoard(t, client, "", "watchshort", testLayout(t), Options{})
 	mustSubmit(t, b, Submission{ID: "a", Values: []float64{5, 0, 1}})
-	w := startWatch(t, b, TopView(2), 2*time.Millisecond)
+	w := startWatch(t, topOf(b, 2), 2*time.Millisecond)
 	before, err := b.Top(context.Background(), 2)
 	if err != nil {
 		t.Fatal(err)
@@ -214,7 +221,7 @@ func TestWatchSlowBoardDeliveredOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	log := startWatch(t, b, TopView(2), time.Millisecond)
+	log := startWatch(t, topOf(b, 2), time.Millisecond)
 	for obs.n.Load() < 30 {
 		time.Sleep(10 * time.Millisecond)
 	}
@@ -237,21 +244,31 @@ func TestWatchRefuses(t *testing.T) {
 	b := newBoard(t, env.Client, env.Prefix, "watchbad", testLayout(t), Options{})
 	ctx := context.Background()
 	none := func(List) error { t.Error("delivered"); return nil }
+	among := func(ids ...string) func(context.Context) (List, error) {
+		return func(ctx context.Context) (List, error) { return b.Among(ctx, ids) }
+	}
+	around := func(ctx context.Context) (List, error) { return b.Around(ctx, "", 3) }
+	reads := 0
+	counted := func(ctx context.Context) (List, error) { reads++; return b.Top(ctx, 3) }
 	for name, err := range map[string]error{
-		"zero view":   b.Watch(ctx, View{}, time.Second, none),
-		"top 0":       b.Watch(ctx, TopView(0), time.Second, none),
-		"among none":  b.Watch(ctx, AmongView(), time.Second, none),
-		"empty id":    b.Watch(ctx, AroundView("", 3), time.Second, none),
-		"interval":    b.Watch(ctx, TopView(3), 0, none),
-		"no deliver":  b.Watch(ctx, TopView(3), time.Second, nil),
-		"dense ranks": b.Watch(ctx, TopView(3), time.Second, none, WithRanks(Dense)),
+		"top 0":       Watch(ctx, time.Second, topOf(b, 0), none),
+		"among none":  Watch(ctx, time.Second, among(), none),
+		"empty id":    Watch(ctx, time.Second, around, none),
+		"interval":    Watch(ctx, 0, counted, none),
+		"no read":     Watch(ctx, time.Second, nil, none),
+		"no deliver":  Watch(ctx, time.Second, counted, nil),
+		"dense ranks": Watch(ctx, time.Second, topOf(b, 3, WithRanks(Dense)), none),
+		"nil context": Watch(nil, time.Second, counted, none), //nolint:staticcheck // the refusal tested
 	} {
 		if !errors.Is(err, ErrArgument) {
 			t.Errorf("%s: err = %v, want ErrArgument", name, err)
 		}
 	}
+	if reads != 0 {
+		t.Errorf("Watch refused its arguments after %d reads, want none", reads)
+	}
 	stop := errors.New("stop")
-	if err := b.Watch(ctx, TopView(3), time.Second, func(List) error { return stop }); !errors.Is(err, stop) {
+	if err := Watch(ctx, time.Second, topOf(b, 3), func(List) error { return stop }); !errors.Is(err, stop) {
 		t.Errorf("a deliver that fails: Watch returned %v, want its error", err)
 	}
 }
@@ -268,7 +285,7 @@ func TestWatchEndsAfterMigration(t *testing.T) {
 	delivered := make(chan struct{}, 100)
 	done := make(chan error, 1)
 	go func() {
-		done <- b.Watch(ctx, TopView(2), 5*time.Millisecond, func(List) error { delivered <- struct{}{}; return nil })
+		done <- Watch(ctx, 5*time.Millisecond, topOf(b, 2), func(List) error { delivered <- struct{}{}; return nil })
 	}()
 	<-delivered
 	other, err := Open(ctx, env.Client, b.name, Options{})

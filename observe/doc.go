@@ -18,9 +18,9 @@
 // blocks holds the call up (no context bounds it: it runs before any
 // Redis call), and a panic in either reaches the caller, after the
 // operation ran when End panics (a write is then stored, its result
-// lost). An Observer must return promptly and not panic. Board.Watch is
+// lost). An Observer must return promptly and not panic. board.Watch is
 // not one operation: each of its reads is reported as the read it is
-// (board.Top, board.Around, board.Among), the last one, which its
+// (board.Top, board.Around, board.Among, ...), the last one, which its
 // context ended, with the context's error.
 //
 // The module github.com/tiebreak/tiebreak/tiebreakotel implements Observer with

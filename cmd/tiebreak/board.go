@@ -50,7 +50,7 @@ func boardCommands() []*command {
 				r := boardReadFlags(fs, 0, false)
 				return func(ctx context.Context, e *env, a []string) error { return boardEntrant(ctx, e, a[0], a[1], r) }
 			}},
-		{name: "board watch", args: []string{"NAME"}, help: "the best entries of a board, printed again each time they change (board.Board.Watch), until interrupted",
+		{name: "board watch", args: []string{"NAME"}, help: "the best entries of a board, printed again each time they change (board.Watch), until interrupted",
 			watches: true,
 			setup: func(fs *flag.FlagSet) runFunc {
 				r := boardReadFlags(fs, 10, true)
@@ -584,7 +584,8 @@ func boardWatch(ctx context.Context, e *env, name string, every time.Duration, c
 		if _, err := b.Top(ctx, *r.n, r.options(b)...); errors.Is(err, board.ErrReply) {
 			return err
 		}
-		err = b.Watch(ctx, board.TopView(*r.n), every, func(l board.List) error {
+		top := func(ctx context.Context) (board.List, error) { return b.Top(ctx, *r.n, r.options(b)...) }
+		err = board.Watch(ctx, every, top, func(l board.List) error {
 			t, out := entriesTable(b, l.Entries, l.Total, *r.data)
 			out.At = stamp(time.Now())
 			t.note("%d of %d entries, %s", len(l.Entries), l.Total, out.At)
@@ -595,7 +596,7 @@ func boardWatch(ctx context.Context, e *env, name string, every time.Duration, c
 				return errWatched
 			}
 			return nil
-		}, r.options(b)...)
+		})
 		if errors.Is(err, board.ErrMismatch) && ctx.Err() == nil {
 			// A migration switched: watch the board as it is stored now.
 			select {

@@ -118,7 +118,8 @@ func prepareHot(ctx context.Context, env Env, cfg Config) (*Fixture, error) {
 	wg.Go(func() { hotWriter(bg, b, size, cfg.Int("hot-writes"), &writes, &failed) })
 	wg.Go(func() { hotProber(bg, b, probe, &failed) })
 	wg.Go(func() {
-		_ = cached.Watch(bg, board.TopView(10), hotWatchEvery, func(l board.List) error {
+		top := func(ctx context.Context) (board.List, error) { return cached.Top(ctx, 10) }
+		_ = board.Watch(bg, hotWatchEvery, top, func(l board.List) error {
 			if len(l.Entries) > 0 {
 				probe.saw(l.Entries[0].ID, time.Now(), true)
 			}

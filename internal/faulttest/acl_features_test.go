@@ -120,7 +120,8 @@ func keptTopOps(ctx context.Context, t *testing.T, cs *calls, c rueidis.Client) 
 		cs.check("cached Top", errOf(b.Top(ctx, 3)), nil)
 	}
 	wctx, stop := context.WithCancel(ctx)
-	err = b.Watch(wctx, board.TopView(3), time.Millisecond, func(board.List) error { stop(); return nil })
+	top := func(ctx context.Context) (board.List, error) { return b.Top(ctx, 3) }
+	err = board.Watch(wctx, time.Millisecond, top, func(board.List) error { stop(); return nil })
 	cs.check("Watch", err, context.Canceled)
 	cs.check("Remove from the top", errOf(b.Remove(ctx, "d")), nil)
 	cs.check("Remove the rest", errOf(b.Remove(ctx, "a", "b", "c")), nil) // the kept top goes too
