@@ -79,17 +79,17 @@ func TestBestKeepsWholeTuple(t *testing.T) {
 	}
 }
 
-func TestPerFieldAddAndRangeLeavesBoardUnchanged(t *testing.T) {
+func TestFieldsAddAndRangeLeavesBoardUnchanged(t *testing.T) {
 	bothStrategies(t, Options{}, func(t *testing.T, b *Board) {
 		ctx := context.Background()
 		mustSubmit(t, b, Submission{ID: "p", Values: []float64{1000, 1, 200}})
-		r := mustSubmit(t, b, Submission{ID: "p", Values: []float64{20, 0, 50}, Policy: PerField, Ops: []Op{OpAdd, OpKeep, OpSet}})
+		r := mustSubmit(t, b, Submission{ID: "p", Values: []float64{20, 0, 50}, Fields: []Policy{Add, Keep, Replace}})
 		if diff := cmp.Diff([]float64{1020, 1, 50}, r.Entry.Values); diff != "" {
 			t.Errorf("add+keep+set (-want +got):\n%s", diff)
 		}
 		// time is 8 bits: 50 + 250 leaves the range; nothing may change,
 		// nothing may carry into paid.
-		_, err := b.Submit(ctx, Submission{ID: "p", Values: []float64{1, 0, 250}, Policy: PerField, Ops: []Op{OpAdd, OpKeep, OpAdd}})
+		_, err := b.Submit(ctx, Submission{ID: "p", Values: []float64{1, 0, 250}, Fields: []Policy{Add, Keep, Add}})
 		if !errors.Is(err, errValue) || !errors.Is(err, pack.ErrOverflow) {
 			t.Fatalf("overflowing add: err = %v, want errValue and pack.ErrOverflow", err)
 		}
@@ -100,7 +100,7 @@ func TestPerFieldAddAndRangeLeavesBoardUnchanged(t *testing.T) {
 		if diff := cmp.Diff([]float64{1020, 1, 50}, e.Values); diff != "" {
 			t.Errorf("after a refused add (-want +got):\n%s", diff)
 		}
-		r = mustSubmit(t, b, Submission{ID: "p", Values: []float64{1, 0, 40}, Policy: PerField, Ops: []Op{OpMax, OpMin, OpMin}})
+		r = mustSubmit(t, b, Submission{ID: "p", Values: []float64{1, 0, 40}, Fields: []Policy{Max, Min, Min}})
 		if diff := cmp.Diff([]float64{1020, 0, 40}, r.Entry.Values); diff != "" {
 			t.Errorf("max+min (-want +got):\n%s", diff)
 		}
@@ -322,8 +322,10 @@ func TestBadInputChangesNothing(t *testing.T) {
 			{"fraction", Submission{ID: "a", Values: []float64{1, 1, 1.5}}, errValue},
 			{"few values", Submission{ID: "a", Values: []float64{1, 1}}, errValue},
 			{"many values", Submission{ID: "a", Values: []float64{1, 1, 1, 1}}, errValue},
-			{"few ops", Submission{ID: "a", Values: []float64{1, 1, 1}, Policy: PerField, Ops: []Op{OpAdd}}, errValue},
-			{"bad op", Submission{ID: "a", Values: []float64{1, 1, 1}, Policy: PerField, Ops: []Op{9, 0, 0}}, ErrArgument},
+			{"few ops", Submission{ID: "a", Values: []float64{1, 1, 1}, Fields: []Policy{Add}}, errValue},
+			{"bad op", Submission{ID: "a", Values: []float64{1, 1, 1}, Fields: []Policy{9, 0, 0}}, ErrArgument},
+			{"best in fields", Submission{ID: "a", Values: []float64{1, 1, 1}, Fields: []Policy{Replace, Best, Replace}}, ErrArgument},
+			{"fields with max", Submission{ID: "a", Values: []float64{1, 1, 1}, Policy: Max, Fields: []Policy{Replace, Add, Replace}}, ErrArgument},
 			{"bad policy", Submission{ID: "a", Values: []float64{1, 1, 1}, Policy: 9}, ErrArgument},
 		} {
 			if _, err := b.Submit(ctx, c.s); !errors.Is(err, c.want) || !errors.Is(err, ErrArgument) {

@@ -11,7 +11,7 @@ import (
 // Bound limits the values a submission may store in one field
 // (Options.Bounds): a result outside [Min, Max] is refused before
 // anything is written, with an error wrapping ErrOutOfBounds. It bounds
-// what submissions store (a PerField operator's result included), not
+// what submissions store (the result of Add, Max, Min or Keep included), not
 // entries already stored nor a migration's copies.
 type Bound struct {
 	// Field names the field, as the layout does.
@@ -21,7 +21,7 @@ type Bound struct {
 	Min, Max float64
 }
 
-// ErrOutOfBounds reports a submission whose value (or, for PerField, its
+// ErrOutOfBounds reports a submission whose value (or, for Add, Max, Min or Keep, its
 // result) is outside its field's Bound. It wraps ErrArgument: nothing was
 // written.
 var ErrOutOfBounds = errs.Invalid("value out of bounds")

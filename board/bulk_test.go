@@ -66,7 +66,7 @@ func exerciseAll(t *testing.T, ctx context.Context, b *Board) {
 			t.Fatal(r.Err)
 		}
 	}
-	mustSubmit(t, b, Submission{ID: "id59", Values: []float64{1, 0, 0}, Policy: PerField, Ops: []Op{OpAdd, OpKeep, OpKeep}})
+	mustSubmit(t, b, Submission{ID: "id59", Values: []float64{1, 0, 0}, Fields: []Policy{Add, Keep, Keep}})
 	if _, err := b.Update(ctx, "id58", func(o *Entry) ([]float64, error) { return []float64{o.Values[0] + 10, 1, 0}, nil }); err != nil {
 		t.Fatal(err)
 	}

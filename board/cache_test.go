@@ -125,7 +125,7 @@ func cachedDifferential(t *testing.T, rng *rand.Rand, w, reader *Board, caching 
 		case op < 8:
 			_, err = w.Submit(ctx, Submission{ID: id(), Values: vals(), Policy: Policy(rng.IntN(2))})
 		case op < 10:
-			_, err = w.Submit(ctx, Submission{ID: id(), Values: []float64{float64(rng.IntN(3)), 0, 0}, Policy: PerField, Ops: []Op{OpAdd, OpKeep, OpKeep}})
+			_, err = w.Submit(ctx, Submission{ID: id(), Values: []float64{float64(rng.IntN(3)), 0, 0}, Fields: []Policy{Add, Keep, Keep}})
 		case op < 12:
 			for _, r := range w.SubmitMany(ctx, []Submission{{ID: id(), Values: vals()}, {ID: id(), Values: vals()}}) {
 				err = errors.Join(err, r.Err)

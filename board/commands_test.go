@@ -164,13 +164,13 @@ func TestCommandsPerCallOneField(t *testing.T) {
 		t.Fatal(err)
 	}
 	mustSubmit(t, b, Submission{ID: "a", Values: []float64{1}})
-	mustSubmit(t, b, Submission{ID: "b", Values: []float64{2}, Policy: PerField})
+	mustSubmit(t, b, Submission{ID: "b", Values: []float64{2}, Fields: []Policy{Replace}})
 	_, _ = b.Rank(ctx, "a", Ordinal)
 	_, _ = b.Hide(ctx, "b")
 	_, _ = b.Remove(ctx, "b")
 	got := map[string]map[string]string{
 		"perfield": commandsOf(t, client, func() error {
-			return errOf(b.Submit(ctx, Submission{ID: "c", Values: []float64{3}, Policy: PerField, Ops: []Op{OpMin}}))
+			return errOf(b.Submit(ctx, Submission{ID: "c", Values: []float64{3}, Fields: []Policy{Min}}))
 		}),
 		"rank":   commandsOf(t, client, func() error { return errOf(b.Rank(ctx, "a", Ordinal)) }),
 		"hide":   commandsOf(t, client, func() error { return errOf(b.Hide(ctx, "c")) }),

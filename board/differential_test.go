@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -222,17 +223,22 @@ func (w *workload) value(i int) float64 {
 }
 
 func (w *workload) submission() Submission {
-	s := Submission{ID: w.ids[w.rng.IntN(len(w.ids))], Policy: Policy(w.rng.IntN(3))}
+	// Replace, Best, a policy of every field (Add, Max, Min, Keep), or
+	// (7) one policy a field.
+	s := Submission{ID: w.ids[w.rng.IntN(len(w.ids))], Policy: Policy(w.rng.IntN(7))}
 	for i := 0; i < w.model.layout.Len(); i++ {
 		s.Values = append(s.Values, w.value(i))
 	}
-	if s.Policy == PerField {
-		for i := range s.Values {
-			op := Op(w.rng.IntN(5))
-			s.Ops = append(s.Ops, op)
-			if op == OpAdd {
-				s.Values[i] = float64(w.rng.IntN(7) - 3)
-			}
+	fields := []Policy{Replace, Add, Max, Min, Keep}
+	if s.Policy > Keep {
+		s.Policy = Replace
+		for range s.Values {
+			s.Fields = append(s.Fields, fields[w.rng.IntN(len(fields))])
+		}
+	}
+	for i := range s.Values {
+		if fieldPolicy(s, i) == Add {
+			s.Values[i] = float64(w.rng.IntN(7) - 3)
 		}
 	}
 	return s
@@ -254,9 +260,13 @@ func (w *workload) submit(step int) {
 	// Key suffix takes any float64 as the first field, so only the packed
 	// range is shared: keep adds inside it.
 	f0 := w.model.layout.Field(0)
-	if old, had := w.model.vals[s.ID]; had && s.Ops != nil && s.Ops[0] == OpAdd {
+	if old, had := w.model.vals[s.ID]; had && fieldPolicy(s, 0) == Add {
 		if v := old[0] + s.Values[0]; v > float64(f0.Max) || v < float64(f0.Min) {
-			s.Ops[0], s.Values[0] = OpKeep, w.value(0)
+			if s.Fields == nil { // one policy a field, so that the others still add
+				s.Fields = slices.Repeat([]Policy{Add}, len(s.Values))
+				s.Policy = Replace
+			}
+			s.Fields[0], s.Values[0] = Keep, w.value(0)
 		}
 	}
 	want, ok := w.model.submit(s)

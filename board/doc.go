@@ -152,8 +152,8 @@
 //
 // # Atomicity
 //
-// Every write is one Lua script, one round trip: Submit (Replace, Best or
-// PerField operators), Remove, SetData, and the compare-and-set of Update.
+// Every write is one Lua script, one round trip: Submit (every Policy,
+// of the entry or of each field), Remove, SetData, and the compare-and-set of Update.
 // On a sharded board, a write is one script on the id's shard, and
 // Submit reads the board-wide rank in a second round trip (see
 // Options.SkipWriteRank); Remove of ids on several shards runs one script
@@ -222,8 +222,8 @@
 // ms to 100 ms, within ctx and for 10 s at most. A connection error is never
 // sent again; its message says whether a write may have run. Safe to call
 // again after such an error: Submit, SubmitMany and Group.Submit with
-// Replace, Best, or PerField without OpAdd; SetData, Remove, Group.Remove,
-// Clear, Drop and every read. Not idempotent: PerField with OpAdd (it adds
-// again) and Update (its function runs again on the entry it may have
+// every policy but Add (of the entry or of a field); SetData, Remove,
+// Group.Remove, Clear, Drop and every read. Not idempotent: Add without a
+// RequestID (it adds again) and Update (its function runs again on the entry it may have
 // changed).
 package board

@@ -26,13 +26,13 @@ func TestBestSingleFieldSuffix(t *testing.T) {
 	}
 }
 
-// Keep stores the submitted value for a new id, so it is checked like Set:
+// Keep stores the submitted value for a new id, so it is checked like Replace:
 // a fraction must not spill into the neighbouring field.
 func TestKeepOnNewIDIsChecked(t *testing.T) {
 	bothStrategies(t, Options{}, func(t *testing.T, b *Board) {
 		ctx := context.Background()
 		for _, vals := range [][]float64{{5, 0.5, 3}, {5, 0, 3.25}, {5, 2, 3}} {
-			_, err := b.Submit(ctx, Submission{ID: "new", Values: vals, Policy: PerField, Ops: []Op{OpSet, OpKeep, OpKeep}})
+			_, err := b.Submit(ctx, Submission{ID: "new", Values: vals, Fields: []Policy{Replace, Keep, Keep}})
 			if !errors.Is(err, errValue) {
 				t.Errorf("Keep with %v on a new id: err = %v, want errValue", vals, err)
 			}
@@ -40,9 +40,9 @@ func TestKeepOnNewIDIsChecked(t *testing.T) {
 		if n, _ := b.Len(ctx); n != 0 {
 			t.Errorf("Len = %d after refused writes", n)
 		}
-		_, err := b.Submit(ctx, Submission{ID: "a", Values: []float64{1, 1, 1}, Ops: []Op{OpAdd, OpAdd, OpAdd}})
+		_, err := b.Submit(ctx, Submission{ID: "a", Values: []float64{1, 1, 1}, Policy: Best, Fields: []Policy{Add, Add, Add}})
 		if !errors.Is(err, ErrArgument) {
-			t.Errorf("operators with Replace: err = %v, want ErrArgument", err)
+			t.Errorf("Fields with Best: err = %v, want ErrArgument", err)
 		}
 	})
 }

@@ -39,8 +39,9 @@ func TestErrorsNameWhatFailed(t *testing.T) {
 			{errOf(b.Page(ctx, -1, 5)), []string{"offset = -1", "[0, 9007199254740991]"}},
 			{errOf(b.Rank(ctx, "a", 9)), []string{"RankKind(9)", "Ordinal, Competition, Dense or ModifiedCompetition"}},
 			{errOf(b.Submit(ctx, Submission{ID: "a", Values: []float64{1, 1, 1}, Policy: 9})), []string{"Policy(9)"}},
-			{errOf(b.Submit(ctx, Submission{ID: "a", Values: []float64{1, 1, 1}, Policy: PerField, Ops: []Op{7, 0, 0}})), []string{"Op(7)"}},
-			{errOf(b.Submit(ctx, Submission{ID: "a", Values: []float64{1, 1, 1}, Ops: []Op{OpAdd, OpAdd, OpAdd}})), []string{"policy Replace"}},
+			{errOf(b.Submit(ctx, Submission{ID: "a", Values: []float64{1, 1, 1}, Fields: []Policy{7, 0, 0}})), []string{"Policy(7)", "field 0"}},
+			{errOf(b.Submit(ctx, Submission{ID: "a", Values: []float64{1, 1, 1}, Fields: []Policy{Add, Best, Add}})), []string{"policy Best for field 1", "whole entries"}},
+			{errOf(b.Submit(ctx, Submission{ID: "a", Values: []float64{1, 1, 1}, Policy: Max, Fields: []Policy{Add, Add, Add}})), []string{"policy Max", "Policy Replace"}},
 			{errOf(b.Submit(ctx, Submission{ID: "a", Values: []float64{1, 1, 300}})), []string{`"time"`, "300", "[0, 255]"}},
 			{errOf(b.Submit(ctx, Submission{ID: strings.Repeat("x", 300), Values: []float64{1, 1, 1}})), []string{"300 bytes", "[1, 256]"}},
 			{errOf(b.Between(ctx, math.NaN(), 1, 0, 5)), nil},
@@ -61,12 +62,10 @@ func TestErrorsNameWhatFailed(t *testing.T) {
 }
 
 func TestEnumsPrintNames(t *testing.T) {
-	got := []string{Replace.String(), Best.String(), PerField.String(), Policy(9).String(),
-		OpSet.String(), OpAdd.String(), OpMax.String(), OpMin.String(), OpKeep.String(), Op(9).String(),
+	got := []string{Replace.String(), Best.String(), Add.String(), Max.String(), Min.String(), Keep.String(), Policy(9).String(),
 		Ordinal.String(), Competition.String(), Dense.String(), RankKind(9).String(),
 		PackedScore.String(), KeySuffix.String(), Strategy(9).String()}
-	want := []string{"Replace", "Best", "PerField", "Policy(9)",
-		"OpSet", "OpAdd", "OpMax", "OpMin", "OpKeep", "Op(9)",
+	want := []string{"Replace", "Best", "Add", "Max", "Min", "Keep", "Policy(9)",
 		"Ordinal", "Competition", "Dense", "RankKind(9)",
 		"PackedScore", "KeySuffix", "Strategy(9)"}
 	if diff := cmp.Diff(want, got); diff != "" {

@@ -201,7 +201,7 @@ func ExampleBoard_Between() {
 	// 4 b [20 0 0]
 }
 
-// Best compares whole tuples; PerField applies an operator to each field.
+// Best compares whole tuples; Fields gives each field a policy of its own.
 func ExampleBoard_Submit() {
 	ctx := context.Background()
 	b := exampleBoard("submit", pointsPaidTime(), board.Options{})
@@ -209,11 +209,9 @@ func ExampleBoard_Submit() {
 	b.Submit(ctx, board.Submission{ID: "ann", Values: []float64{100, 0, 500}, Policy: board.Best})
 	r, _ := b.Submit(ctx, board.Submission{ID: "ann", Values: []float64{90, 1, 100}, Policy: board.Best})
 	fmt.Println(r.Entry.Values, r.Changed)
-	r, _ = b.Submit(ctx, board.Submission{ID: "ann", Values: []float64{50, 0, 900}, Policy: board.PerField,
-		Ops: []board.Op{board.OpAdd, board.OpKeep, board.OpSet}})
+	r, _ = b.Submit(ctx, board.Submission{ID: "ann", Values: []float64{50, 0, 900}, Fields: []board.Policy{board.Add, board.Keep, board.Replace}})
 	fmt.Println(r.Entry.Values, r.Changed, r.Entry.Rank)
-	_, err := b.Submit(ctx, board.Submission{ID: "ann", Values: []float64{1048500, 0, 0}, Policy: board.PerField,
-		Ops: []board.Op{board.OpAdd, board.OpKeep, board.OpKeep}})
+	_, err := b.Submit(ctx, board.Submission{ID: "ann", Values: []float64{1048500, 0, 0}, Fields: []board.Policy{board.Add, board.Keep, board.Keep}})
 	fmt.Println(err)
 	// Output:
 	// [100 0 500] false
@@ -458,7 +456,7 @@ func ExampleNewGroup() {
 	for _, points := range []float64{30, 50, 40} {
 		res, err := g.Submit(ctx, []board.Submission{
 			{ID: "ann", Values: []float64{points}, Policy: board.Best, Data: []byte("Ann")},
-			{ID: "ann", Values: []float64{points}, Policy: board.PerField, Ops: []board.Op{board.OpAdd}},
+			{ID: "ann", Values: []float64{points}, Policy: board.Add},
 		})
 		if err != nil {
 			panic(err)

@@ -15,7 +15,7 @@ var pointsBound = []Bound{{Field: "points", Min: 10, Max: 500}}
 // On every kind of board of one hash tag, and on a sharded board, on one
 // server and on a cluster: a value at a bound is stored, one past it is
 // refused with ErrOutOfBounds (an ErrArgument) and changes nothing,
-// whatever the policy, a PerField result included.
+// whatever the policy, the result of a write field by field included.
 func TestBoundsEveryKind(t *testing.T) {
 	for where, env := range serverAndCluster(t) {
 		kinds := append(append([]string{}, tournamentKinds...), "sharded")
@@ -57,23 +57,23 @@ func checkBounds(t *testing.T, b *Board, keys func() map[string]string) {
 	for _, s := range []Submission{
 		{ID: "low", Values: []float64{9, 0, 1}},
 		{ID: "high", Values: []float64{501, 0, 1}, Policy: Best},
-		{ID: "add", Values: []float64{11, 0, 1}, Policy: PerField, Ops: []Op{OpAdd, OpKeep, OpKeep}},
-		{ID: "new", Values: []float64{5, 0, 1}, Policy: PerField, Ops: []Op{OpAdd, OpSet, OpSet}},
-		{ID: "add", Values: []float64{-481, 0, 1}, Policy: PerField, Ops: []Op{OpAdd, OpKeep, OpKeep}},
+		{ID: "add", Values: []float64{11, 0, 1}, Fields: []Policy{Add, Keep, Keep}},
+		{ID: "new", Values: []float64{5, 0, 1}, Fields: []Policy{Add, Replace, Replace}},
+		{ID: "add", Values: []float64{-481, 0, 1}, Fields: []Policy{Add, Keep, Keep}},
 	} {
 		_, err := b.Submit(ctx, s)
 		refused(fmt.Sprintf("Submit(%+v)", s), err)
 	}
 	_, err := b.Update(ctx, "add", func(*Entry) ([]float64, error) { return []float64{600, 0, 1}, nil })
 	refused("an Update past the bound", err)
-	res := b.SubmitMany(ctx, []Submission{{ID: "m1", Values: []float64{600, 0, 1}}, {ID: "add", Values: []float64{20, 0, 1}, Policy: PerField, Ops: []Op{OpAdd, OpKeep, OpKeep}}})
+	res := b.SubmitMany(ctx, []Submission{{ID: "m1", Values: []float64{600, 0, 1}}, {ID: "add", Values: []float64{20, 0, 1}, Fields: []Policy{Add, Keep, Keep}}})
 	refused("SubmitMany's first", res[0].Err)
-	refused("SubmitMany's OpAdd", res[1].Err)
+	refused("SubmitMany's Add", res[1].Err)
 	if after := keys(); !maps.Equal(after, before) {
 		t.Errorf("refused writes changed the board's keys")
 	}
-	if r, err := b.Submit(ctx, Submission{ID: "add", Values: []float64{10, 0, 1}, Policy: PerField, Ops: []Op{OpAdd, OpKeep, OpKeep}}); err != nil || r.Entry.Values[0] != 500 {
-		t.Errorf("an OpAdd up to the bound: %v, %v", r.Entry.Values, err)
+	if r, err := b.Submit(ctx, Submission{ID: "add", Values: []float64{10, 0, 1}, Fields: []Policy{Add, Keep, Keep}}); err != nil || r.Entry.Values[0] != 500 {
+		t.Errorf("an Add up to the bound: %v, %v", r.Entry.Values, err)
 	}
 }
 
@@ -124,7 +124,7 @@ func TestBoundsSettings(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := dumpKeys(t, env)
-	_, err = g.Submit(ctx, []Submission{{ID: "x", Values: []float64{600, 0, 1}}, {ID: "x", Values: []float64{9, 0, 1}, Policy: PerField, Ops: []Op{OpAdd, OpSet, OpSet}}})
+	_, err = g.Submit(ctx, []Submission{{ID: "x", Values: []float64{600, 0, 1}}, {ID: "x", Values: []float64{9, 0, 1}, Fields: []Policy{Add, Replace, Replace}}})
 	if !errors.Is(err, ErrOutOfBounds) {
 		t.Errorf("a group write past one board's bound: %v, want ErrOutOfBounds", err)
 	}

@@ -193,7 +193,7 @@ func (g *Group) submissions(in []Submission) ([]Submission, error) {
 	subs := make([]Submission, len(in))
 	shared := false
 	for i, b := range g.boards {
-		subs[i] = Submission{ID: in[i].ID, Values: in[i].Values, Policy: in[i].Policy, Ops: in[i].Ops, Data: data, Overtaken: in[i].Overtaken}
+		subs[i] = Submission{ID: in[i].ID, Values: in[i].Values, Policy: in[i].Policy, Fields: in[i].Fields, Data: data, Overtaken: in[i].Overtaken}
 		if b.opts.SharedData {
 			if shared {
 				subs[i].Data = nil

@@ -18,11 +18,11 @@ import (
 )
 
 // groupPart is one board of the differential group: its options and the
-// policy and operators of its part of each group write.
+// policy (or its fields' policies) of its part of each group write.
 type groupPart struct {
 	opts     Options
 	policy   Policy
-	ops      []Op
+	fields   []Policy
 	periodic bool // a window of a Periodic built with the group's Options.Group
 }
 
@@ -31,9 +31,9 @@ type groupPart struct {
 // window.
 var groupParts = []groupPart{
 	{opts: Options{DenseRanks: true, SharedData: true}, policy: Best},
-	{opts: Options{}, policy: PerField, ops: []Op{OpAdd, OpMax, OpMin}},
+	{opts: Options{}, fields: []Policy{Add, Max, Min}},
 	{opts: Options{Strategy: KeySuffix, Cap: 30, SharedData: true}, policy: Replace},
-	{opts: Options{Strategy: KeySuffix, DenseRanks: true, Cap: 20}, policy: PerField, ops: []Op{OpAdd, OpMax, OpKeep}},
+	{opts: Options{Strategy: KeySuffix, DenseRanks: true, Cap: 20}, fields: []Policy{Add, Max, Keep}},
 	{opts: Options{DenseRanks: true, Cap: 25}, policy: Best, periodic: true},
 }
 
@@ -63,7 +63,7 @@ func groupBoards(t *testing.T, client rueidis.Client, prefix, tag string, parts 
 func groupWrite(parts []groupPart, id string, v []float64, data []byte) []Submission {
 	subs := make([]Submission, len(parts))
 	for i, p := range parts {
-		subs[i] = Submission{ID: id, Values: slices.Clone(v), Policy: p.policy, Ops: p.ops}
+		subs[i] = Submission{ID: id, Values: slices.Clone(v), Policy: p.policy, Fields: p.fields}
 	}
 	subs[0].Data = data
 	return subs
@@ -361,7 +361,7 @@ func TestGroupRefusals(t *testing.T) {
 	env := redistest.New(t)
 	ctx := t.Context()
 	tag := env.Prefix + "game"
-	parts := append(slices.Clone(groupParts[:4]), groupPart{opts: Options{MaxIDLen: 8}, policy: PerField, ops: []Op{OpAdd, OpSet, OpSet}})
+	parts := append(slices.Clone(groupParts[:4]), groupPart{opts: Options{MaxIDLen: 8}, fields: []Policy{Add, Replace, Replace}})
 	boards := groupBoards(t, env.Client, env.Prefix, tag, parts)
 	g, err := NewGroup(boards...)
 	if err != nil {

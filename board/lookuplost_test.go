@@ -53,8 +53,8 @@ func TestLookupLostIsRefused(t *testing.T) {
 	lost("Submit of an id on the board", err)
 	_, err = a.Submit(ctx, sub("dan", Best))
 	lost("Submit of a new id", err)
-	_, err = a.Submit(ctx, Submission{ID: "bob", Values: []float64{1, 0, 0}, Policy: PerField, Ops: []Op{OpAdd, OpSet, OpSet}})
-	lost("Submit PerField", err)
+	_, err = a.Submit(ctx, Submission{ID: "bob", Values: []float64{1, 0, 0}, Fields: []Policy{Add, Replace, Replace}})
+	lost("Submit field by field", err)
 	for i, r := range a.SubmitMany(ctx, []Submission{sub("ann", Replace), sub("dan", Best)}) {
 		lost("SubmitMany["+string(rune('0'+i))+"]", r.Err)
 	}

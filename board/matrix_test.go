@@ -411,7 +411,7 @@ func keyContent(t *testing.T, client rueidis.Client, key string) (string, bool) 
 func groupSubmit(t *testing.T, g *Group, id string, data []byte, parts ...Submission) ([]ManyResult, error) {
 	subs := make([]Submission, len(parts))
 	for i, p := range parts {
-		subs[i] = Submission{ID: id, Values: p.Values, Policy: p.Policy, Ops: p.Ops, Data: data}
+		subs[i] = Submission{ID: id, Values: p.Values, Policy: p.Policy, Fields: p.Fields, Data: data}
 	}
 	return g.Submit(t.Context(), subs)
 }
@@ -452,9 +452,9 @@ type column struct {
 var columns = []column{
 	{"Submit", []string{"Board.Submit"}, func(t *testing.T, f *fixture) {
 		for _, s := range []Submission{
-			{ID: "new", Values: []float64{3, 1, 1}},                                                 // a new entry, tying others
-			{ID: "a", Values: []float64{5, 1, 0}, Policy: Best},                                     // at best
-			{ID: "b", Values: []float64{1, 0, 2}, Policy: PerField, Ops: []Op{OpAdd, OpMax, OpMin}}, // per field
+			{ID: "new", Values: []float64{3, 1, 1}},                                // a new entry, tying others
+			{ID: "a", Values: []float64{5, 1, 0}, Policy: Best},                    // at best
+			{ID: "b", Values: []float64{1, 0, 2}, Fields: []Policy{Add, Max, Min}}, // per field
 		} {
 			got, err := f.b.Submit(t.Context(), s)
 			if err != nil {
@@ -554,7 +554,7 @@ var columns = []column{
 			}
 			f.refuses(t, "Group.Submit of an add out of range on the other board", ErrArgument, func() error {
 				return second(groupSubmit(t, g2, "a", []byte("lost"), Submission{Values: []float64{5, 1, 0}},
-					Submission{Values: []float64{10, 0, 0}, Policy: PerField, Ops: []Op{OpAdd, OpSet, OpSet}}))
+					Submission{Values: []float64{10, 0, 0}, Fields: []Policy{Add, Replace, Replace}}))
 			})
 			rs, err := groupSubmit(t, g2, "g3", []byte("g3 data"), Submission{Values: []float64{0, 0, 2}}, Submission{Values: []float64{7, 0, 0}})
 			if err != nil || rs[0].Err != nil || rs[1].Err != nil {

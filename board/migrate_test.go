@@ -199,7 +199,7 @@ func checkOnlyTombstones(t *testing.T, old, nb *Board) {
 
 // loadWriter is one of the writers of TestMigrateUnderLoad: it owns the
 // ids whose number is w modulo the writer count, writes them with Best
-// and PerField through a handle of the old settings until that handle is
+// and field by field through a handle of the old settings until that handle is
 // refused (the switch), then through one opened from the board, and keeps
 // the model of its ids in the new layout.
 type loadWriter struct {
@@ -216,13 +216,13 @@ func (lw *loadWriter) step(t *testing.T, level float64) error {
 	id := fmt.Sprintf("p%06d", lw.w+lw.writers*lw.rng.IntN(lw.ids/lw.writers))
 	s := Submission{ID: id, Values: []float64{float64(lw.rng.IntN(1024)), float64(lw.rng.IntN(2)), float64(lw.rng.IntN(256))}, Policy: Best}
 	if lw.rng.IntN(2) == 0 {
-		s.Policy, s.Ops = PerField, []Op{OpAdd, OpMax, OpMin}
+		s.Policy, s.Fields = Replace, []Policy{Add, Max, Min}
 		s.Values[0] = float64(lw.rng.IntN(21) - 10)
 	}
 	if lw.cur.layout.Len() > len(s.Values) { // the new layout: level, kept
 		s.Values = append(s.Values, level)
-		if s.Ops != nil {
-			s.Ops = append(s.Ops, OpKeep)
+		if s.Fields != nil {
+			s.Fields = append(s.Fields, Keep)
 		}
 	}
 	_, err := lw.cur.Submit(ctx, s)
@@ -236,8 +236,8 @@ func (lw *loadWriter) step(t *testing.T, level float64) error {
 	ms.Values = append([]float64(nil), s.Values...)
 	if len(ms.Values) < lw.m.layout.Len() {
 		ms.Values = append(ms.Values, level)
-		if ms.Ops != nil {
-			ms.Ops = append(append([]Op(nil), ms.Ops...), OpKeep)
+		if ms.Fields != nil {
+			ms.Fields = append(append([]Policy(nil), ms.Fields...), Keep)
 		}
 	}
 	lw.m.suffix = lw.cur.suffix() // a packed handle checks the packed ranges
@@ -256,7 +256,7 @@ func (lw *loadWriter) step(t *testing.T, level float64) error {
 }
 
 // A migration of a 100,000-entry board (adding a field, switching to key
-// suffix with dense ranks) under 16 writers using Best and PerField, which
+// suffix with dense ranks) under 16 writers using Best and field by field, which
 // move to the new settings when their old handle is refused: every
 // acknowledged write is on the board afterwards, in the new encoding, and
 // the board never shrinks while it migrates.

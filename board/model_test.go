@@ -107,16 +107,20 @@ func (m *model) among(ids []string) List {
 func (m *model) apply(s Submission) (Result, bool) {
 	old, had := m.vals[s.ID]
 	nv := append([]float64(nil), s.Values...)
-	if had && s.Policy == PerField && s.Ops != nil {
-		for i, op := range s.Ops {
-			switch op {
-			case OpAdd:
+	if had && (s.Fields != nil || s.Policy > Best) {
+		for i := range nv {
+			p := s.Policy
+			if s.Fields != nil {
+				p = s.Fields[i]
+			}
+			switch p {
+			case Add:
 				nv[i] = old[i] + s.Values[i]
-			case OpMax:
+			case Max:
 				nv[i] = max(old[i], s.Values[i])
-			case OpMin:
+			case Min:
 				nv[i] = min(old[i], s.Values[i])
-			case OpKeep:
+			case Keep:
 				nv[i] = old[i]
 			}
 		}

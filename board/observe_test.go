@@ -35,6 +35,19 @@ func TestShardedObserved(t *testing.T) {
 	if op, _ := one("Rank", func() error { _, err := b.Rank(ctx, "x", Competition); return err }); op.Policy != "Competition" {
 		t.Errorf("sharded Rank reported Policy %q, want Competition", op.Policy)
 	}
+	for _, c := range []struct {
+		sub  Submission
+		want string
+	}{
+		{Submission{ID: "x", Values: []float64{1, 0, 1}, Policy: Add}, "Add"},
+		{Submission{ID: "x", Values: []float64{1, 0, 1}, Fields: []Policy{Add, Keep, Min}}, "Add,Keep,Min"},
+	} {
+		for _, h := range []*Board{b, newBoard(t, env.Client, env.Prefix, "obsone", testLayout(t), Options{Observer: rec})} {
+			if op, _ := one("Submit", func() error { _, err := h.Submit(ctx, c.sub); return err }); op.Policy != c.want {
+				t.Errorf("%s: Submit reported Policy %q, want %q", h.Name(), op.Policy, c.want)
+			}
+		}
+	}
 	other, err := Open(ctx, env.Client, b.Name(), Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -153,7 +153,7 @@ type Options struct {
 	KeepTop int
 
 	// Bounds limit the values submissions may store, per field: a
-	// submission whose value, or PerField result, is outside its field's
+	// submission whose value, or the result of Add, Max, Min or Keep, is outside its field's
 	// Bound is refused before anything is written (ErrOutOfBounds). Part
 	// of the stored descriptor. Refused (ErrOptions): a field the layout
 	// lacks, one bounded twice, Min > Max, a bound outside the field's

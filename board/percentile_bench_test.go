@@ -15,7 +15,7 @@ import (
 // writes alternating, cpuAlternating). Replace writes a new score each
 // time, of 1,000 ids, so that most writes move their entry to another
 // bucket (two HINCRBY); Best over 1,000 ids rarely changes a score; Add
-// adds 1 to 3 points to one of 1,000 entries (PerField, OpAdd), which
+// adds 1 to 3 points to one of 1,000 entries (Add), which
 // moves it to another bucket now and then, as a game's scores grow;
 // New adds a new id each write (one HINCRBY). SkipWriteRank keeps the
 // ranking's reads out of the measure, but for ReplaceRanked: Replace as
@@ -34,7 +34,7 @@ func BenchmarkShardHistogramWrite(b *testing.B) {
 			return Submission{ID: "id" + strconv.Itoa(j%1000), Values: []float64{float64(j % 1000), float64(j % 2), float64(j % 200)}, Policy: Best}
 		},
 		"Add": func(j int) Submission {
-			return Submission{ID: "add" + strconv.Itoa(j%1000), Values: []float64{float64(1 + j%3), 0, 0}, Policy: PerField, Ops: []Op{OpAdd, OpSet, OpSet}}
+			return Submission{ID: "add" + strconv.Itoa(j%1000), Values: []float64{float64(1 + j%3), 0, 0}, Fields: []Policy{Add, Replace, Replace}}
 		},
 		"New": func(j int) Submission {
 			return Submission{ID: "new" + strconv.Itoa(run) + "." + strconv.Itoa(j), Values: []float64{float64(j * 7919 % 1000), float64(j % 2), float64(j % 200)}}

@@ -193,7 +193,7 @@ type percentileCase struct {
 }
 
 // A random sharded board, written with every kind of write (Replace, Best,
-// PerField with OpAdd, SubmitMany, Remove, trims by the cap, Reshard
+// Add field by field, SubmitMany, Remove, trims by the cap, Reshard
 // between counts, Clear), many ties, negative, huge and tiny values:
 // after every kind of write, every shard's histogram equals a recount of
 // its entries, and for every id the exact rank lies within Percentile's
@@ -260,13 +260,13 @@ func runPercentileCase(t *testing.T, client rueidis.Client, name string, c perce
 		check(fmt.Sprintf("round %d: after Replace and Best", round))
 		for range 40 {
 			s := sub()
-			s.Policy, s.Ops = PerField, []Op{OpAdd, OpMax, OpSet}
+			s.Policy, s.Fields = Replace, []Policy{Add, Max, Replace}
 			s.Values[0] = float64(r.IntN(5) - 2)
 			if _, err := b.Submit(ctx, s); err != nil && !errors.Is(err, ErrArgument) { // an addition may leave the field's range
 				t.Fatalf("Submit %+v: %v", s, err)
 			}
 		}
-		check(fmt.Sprintf("round %d: after PerField", round))
+		check(fmt.Sprintf("round %d: after a write field by field", round))
 		subs := make([]Submission, 60)
 		for i := range subs {
 			subs[i] = sub()

@@ -15,7 +15,7 @@ import (
 
 // writePlan is one submission ready for every route that sends it:
 // checked, encoded (the stored score and member of Replace and Best, the
-// operators of PerField), whether Redis's own commands may write it, and
+// codes of the fields' policies otherwise), whether Redis's own commands may write it, and
 // Update's expectation. A route sends it its own way (a native write
 // alone or batched, submit.lua alone or pipelined, the group script) and
 // reads its reply into the Result with nativeResult or finish.
@@ -25,14 +25,14 @@ type writePlan struct {
 	data     []byte       // the member data to store; nil leaves it
 	score    float64      // Replace and Best: the score stored
 	member   string       // Replace and Best: the member stored
-	ops      string       // PerField: the operators' codes, one a field
+	ops      string       // field by field: the fields' policies' codes, one a field; "" for Replace and Best
 	expect   *expectation // Update's compare-and-set; nil for none
-	policy   Policy
-	dropData bool   // with data nil: remove the member data (a resharding's copy)
-	reqKey   string // the key remembering the request id; "" for none
-	passed   int    // Submission.Overtaken
-	native   bool   // a native write may take it, in a generation at rest (see nativeIn)
-	plain    bool   // Replace or Best of the entry alone: nothing but it written, nothing more replied
+	policy   Policy       // Replace or Best when ops is ""
+	dropData bool         // with data nil: remove the member data (a resharding's copy)
+	reqKey   string       // the key remembering the request id; "" for none
+	passed   int          // Submission.Overtaken
+	native   bool         // a native write may take it, in a generation at rest (see nativeIn)
+	plain    bool         // Replace or Best of the entry alone: nothing but it written, nothing more replied
 }
 
 // expectation is what a compare-and-set write requires of the stored
@@ -42,8 +42,8 @@ type expectation struct{ op, score, member string }
 
 // plan checks s and builds its writePlan, with the expectation e (nil for
 // none). For Replace and Best the new stored score and member are
-// computed here; submit.lua computes them only for the per-field
-// operators, which need the old values.
+// computed here; submit.lua computes them only for the other policies,
+// field by field, which need the old values.
 func (b *Board) plan(s Submission, e *expectation) (writePlan, error) {
 	if err := b.checkSubmission(s); err != nil {
 		return writePlan{}, err
@@ -52,15 +52,15 @@ func (b *Board) plan(s Submission, e *expectation) (writePlan, error) {
 	if s.RequestID != "" {
 		p.reqKey = b.requestKey(b.prefix, s.RequestID)
 	}
-	if s.Policy == PerField {
-		p.ops = opsString(s.Ops, len(s.Values))
+	if byField(s) {
+		p.policy, p.ops = Replace, opsString(s)
 	} else {
 		var err error
 		if p.score, p.member, err = b.encode(s.ID, s.Values); err != nil {
 			return writePlan{}, err
 		}
 	}
-	p.plain = e == nil && s.Data == nil && !s.dropData && s.RequestID == "" && s.Overtaken == 0 && (s.Policy == Replace || s.Policy == Best)
+	p.plain = e == nil && s.Data == nil && !s.dropData && s.RequestID == "" && s.Overtaken == 0 && p.ops == ""
 	p.native = p.plain && b.writesNative()
 	return p, nil
 }
@@ -99,7 +99,7 @@ func (b *Board) submitsLean(g *generation, p *writePlan) bool {
 // SHA1 in 8 hex digits (lookup.lua's h, computed here rather than in Redis).
 func (p *writePlan) appendLeanArgs(args []string) []string {
 	sum := sha1.Sum([]byte(p.id))
-	return append(args, p.id, policyCodes[p.policy], fmtFloat(p.score), p.member, hex.EncodeToString(sum[:4]))
+	return append(args, p.id, p.code(), fmtFloat(p.score), p.member, hex.EncodeToString(sum[:4]))
 }
 
 // scriptKeys is submit.lua's KEYS for p in generation g: the member-data
@@ -118,19 +118,19 @@ func (b *Board) scriptArgs(p *writePlan) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	if p.expect == nil && p.data == nil && !p.dropData && p.policy != PerField && expire == "0" && b.fence == "" && p.reqKey == "" && p.passed == 0 {
+	if p.expect == nil && p.data == nil && !p.dropData && p.ops == "" && expire == "0" && b.fence == "" && p.reqKey == "" && p.passed == 0 {
 		// The common case: no optional arguments (a fenced write's script reads its expire-at).
-		return []string{p.id, policyCodes[p.policy], fmtFloat(p.score), p.member}, nil
+		return []string{p.id, p.code(), fmtFloat(p.score), p.member}, nil
 	}
 	return p.fullArgs(expire, b.opts.RequestRetention), nil
 }
 
 // fullArgs is submit.lua's ARGV for p with its optional arguments: the
-// expire-at given, the expectation, the member data, and PerField's
-// values (which the script combines with the stored ones).
+// expire-at given, the expectation, the member data, and the values of a
+// write field by field (which the script combines with the stored ones).
 func (p *writePlan) fullArgs(expire string, retention time.Duration) []string {
 	third, n := fmtFloat(p.score), 13
-	if p.policy == PerField {
+	if p.ops != "" {
 		third, n = p.ops, n+len(p.values)
 	}
 	var e expectation
@@ -143,9 +143,9 @@ func (p *writePlan) fullArgs(expire string, retention time.Duration) []string {
 	} else if p.dropData {
 		hasData = "0"
 	}
-	args := append(make([]string, 0, n), p.id, policyCodes[p.policy], third, p.member, expire, e.op, e.score, e.member, hasData, string(p.data),
+	args := append(make([]string, 0, n), p.id, p.code(), third, p.member, expire, e.op, e.score, e.member, hasData, string(p.data),
 		p.reqKey, strconv.FormatInt(retention.Milliseconds(), 10), strconv.Itoa(p.passed))
-	if p.policy == PerField {
+	if p.ops != "" {
 		for _, v := range p.values {
 			args = append(args, fmtFloat(v))
 		}
@@ -166,18 +166,18 @@ func (b *Board) checkSubmission(s Submission) error {
 	if len(s.Data) > maxDataLen {
 		return fmt.Errorf("board: id %s: %d bytes of data, over the %d member data may hold: %w", clip.Quote(s.ID), len(s.Data), maxDataLen, ErrArgument)
 	}
-	if int(s.Policy) >= len(policyCodes) {
-		return fmt.Errorf("board: unknown policy %v, want Replace, Best or PerField: %w", s.Policy, ErrArgument)
+	if int(s.Policy) >= len(policyNames) {
+		return fmt.Errorf("board: unknown policy %v, want Replace, Best, Add, Max, Min or Keep: %w", s.Policy, ErrArgument)
 	}
 	n := b.layout.Len()
 	if len(s.Values) != n {
 		return fmt.Errorf("board: %d values for %d fields: %w", len(s.Values), n, errValue)
 	}
-	if s.Policy != PerField && s.Ops != nil {
-		return fmt.Errorf("board: operators given with policy %v; they need PerField: %w", s.Policy, ErrArgument)
+	if s.Fields != nil && s.Policy != Replace {
+		return fmt.Errorf("board: Fields given with policy %v; the fields' policies need Policy Replace, the zero value: %w", s.Policy, ErrArgument)
 	}
-	if s.Policy == PerField && s.Ops != nil && len(s.Ops) != n {
-		return fmt.Errorf("board: %d operators for %d fields: %w", len(s.Ops), n, errValue)
+	if s.Fields != nil && len(s.Fields) != n {
+		return fmt.Errorf("board: %d policies in Fields for %d fields: %w", len(s.Fields), n, errValue)
 	}
 	for i, v := range s.Values {
 		if err := b.checkFieldArg(s, i, v); err != nil {
@@ -188,36 +188,51 @@ func (b *Board) checkSubmission(s Submission) error {
 }
 
 func (b *Board) checkFieldArg(s Submission, i int, v float64) error {
-	op := OpSet
-	if s.Policy == PerField && s.Ops != nil {
-		op = s.Ops[i]
-	}
+	p := fieldPolicy(s, i)
 	switch {
-	case int(op) >= len(opCodes):
-		return fmt.Errorf("board: unknown operator %v for field %d, want OpSet, OpAdd, OpMax, OpMin or OpKeep: %w", op, i, ErrArgument)
-	case op == OpAdd:
+	case s.Fields != nil && (p == Best || int(p) >= len(fieldCodes)):
+		return fmt.Errorf("board: policy %v for field %d, want Replace, Add, Max, Min or Keep (Best compares whole entries): %w", p, i, ErrArgument)
+	case p == Add:
 		return b.checkDelta(i, v)
 	}
 	if err := b.checkValue(i, v); err != nil {
 		return err
 	}
-	if s.Policy == PerField {
+	if byField(s) {
 		return nil // submit.lua checks the result against the bounds
 	}
 	return b.checkBound(i, v)
 }
 
-// opsString is submit.lua's code of the operators ops of n fields (nil:
-// OpSet for each).
-func opsString(ops []Op, n int) string {
-	var o strings.Builder
-	if ops == nil {
-		return strings.Repeat("s", n)
+// byField reports whether s is written field by field, by submit.lua
+// with the stored values: it has Fields, or a Policy of Add, Max, Min or
+// Keep.
+func byField(s Submission) bool { return s.Fields != nil || s.Policy > Best }
+
+// fieldPolicy is s's policy for field i.
+func fieldPolicy(s Submission, i int) Policy {
+	if s.Fields != nil {
+		return s.Fields[i]
 	}
-	for _, op := range ops {
-		o.WriteByte(opCodes[op])
+	return s.Policy
+}
+
+// opsString is submit.lua's code of s's fields' policies, one a field.
+func opsString(s Submission) string {
+	var o strings.Builder
+	for i := range s.Values {
+		o.WriteByte(fieldCodes[fieldPolicy(s, i)])
 	}
 	return o.String()
+}
+
+// code is submit.lua's code of p's policy: "r" Replace, "b" Best, "f"
+// field by field (p.ops).
+func (p *writePlan) code() string {
+	if p.ops != "" {
+		return "f"
+	}
+	return policyCodes[p.policy]
 }
 
 // sentValues is a copy of the values p sends, each zero a positive one.

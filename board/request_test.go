@@ -19,7 +19,7 @@ import (
 
 // addOne adds 1 point to id, under the request id rid.
 func addOne(id, rid string) Submission {
-	return Submission{ID: id, Values: []float64{1, 0, 0}, Policy: PerField, Ops: []Op{OpAdd, OpKeep, OpKeep}, RequestID: rid}
+	return Submission{ID: id, Values: []float64{1, 0, 0}, Fields: []Policy{Add, Keep, Keep}, RequestID: rid}
 }
 
 // On every kind of board that is written (and a sharded one), on one
@@ -73,7 +73,7 @@ func checkRequestIDs(t *testing.T, b *Board, client rueidis.Client, keys func() 
 		}
 	}
 	if e, err := b.Get(ctx, "a"); err != nil || e.Values[0] != 1 {
-		t.Errorf("an OpAdd sent four times with one request id: %v, %v; want it added once", e.Values, err)
+		t.Errorf("an Add sent four times with one request id: %v, %v; want it added once", e.Values, err)
 	}
 	if b.Options().Shards == 0 { // a sharded board remembers ids per shard
 		before := keys()
@@ -231,7 +231,7 @@ func (p *cutProxy) serve(c net.Conn) {
 	}
 }
 
-// An OpAdd whose reply the connection lost (it ran: ErrNoReply) and that
+// An Add whose reply the connection lost (it ran: ErrNoReply) and that
 // its caller sends again with the same request id counts once.
 func TestRequestIDRetryAfterCut(t *testing.T) {
 	srv, _ := redistest.Private(t)

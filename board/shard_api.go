@@ -175,7 +175,7 @@ func (sb *sharded) op(name string, n int) observe.Op {
 // submitOp describes a Submit of s.
 func (sb *sharded) submitOp(s Submission) observe.Op {
 	o := sb.op("Submit", 0)
-	o.Policy = s.Policy.String()
+	o.Policy = policyName(s)
 	return o
 }
 

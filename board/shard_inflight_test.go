@@ -175,7 +175,7 @@ func TestShardedDeepPageReadsAgain(t *testing.T) {
 
 // A sharded Submit whose second round trip (the rank over the other
 // shards) fails after the write returns the stored entry, with rank 0 and
-// no error, so that no caller sends it again (an OpAdd would add twice).
+// no error, so that no caller sends it again (an Add would add twice).
 func TestShardedSubmitRankLostStands(t *testing.T) {
 	env := redistest.New(t)
 	l := testLayout(t)
@@ -190,7 +190,7 @@ func TestShardedSubmitRankLostStands(t *testing.T) {
 				}
 			}
 			defer func() { faultPoint = nil }()
-			res, err := b.Submit(ctx, Submission{ID: "c", Policy: PerField, Ops: []Op{OpAdd, OpKeep, OpKeep}, Values: []float64{3, 0, 1}})
+			res, err := b.Submit(ctx, Submission{ID: "c", Fields: []Policy{Add, Keep, Keep}, Values: []float64{3, 0, 1}})
 			faultPoint = nil
 			if err != nil {
 				t.Fatalf("Submit: %v; want the write's result, no error", err)

@@ -31,7 +31,7 @@ func (h *hookClient) DoMulti(ctx context.Context, cmds ...rueidis.Completed) []r
 
 // A Submit whose write landed on an exporting shard, and whose ranking
 // round trip then meets the retired shards, is not run again on the new
-// shards: an OpAdd is applied once (the rank is 0).
+// shards: an Add is applied once (the rank is 0).
 func TestShardedWriteNotSentTwiceAcrossSwitch(t *testing.T) {
 	env := redistest.New(t)
 	ctx := t.Context()
@@ -47,7 +47,7 @@ func TestShardedWriteNotSentTwiceAcrossSwitch(t *testing.T) {
 		fired = true
 		rs.finish(t, rs.src.shards)
 	}
-	add := Submission{ID: "x", Values: []float64{1, 0, 1}, Policy: PerField, Ops: []Op{OpAdd, OpSet, OpSet}}
+	add := Submission{ID: "x", Values: []float64{1, 0, 1}, Fields: []Policy{Add, Replace, Replace}}
 	res, err := b.Submit(ctx, add)
 	if err != nil {
 		t.Fatal(err)
@@ -56,7 +56,7 @@ func TestShardedWriteNotSentTwiceAcrossSwitch(t *testing.T) {
 		t.Fatal("hook did not fire")
 	}
 	if res.Entry.Values[0] != 2 {
-		t.Fatalf("x after one OpAdd of 1 to 1: %v, want 2", res.Entry.Values)
+		t.Fatalf("x after one Add of 1 to 1: %v, want 2", res.Entry.Values)
 	}
 }
 

@@ -4,13 +4,17 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/internal/durable"
 	"github.com/tiebreak/tiebreak/internal/observed"
 )
 
-// Policy says how a submission combines with the entry already stored.
+// Policy says how a submission's values combine with the entry stored:
+// for the whole entry (Submission.Policy) or field by field
+// (Submission.Fields). For an id not yet on the board every policy stores
+// the submitted values.
 type Policy uint8
 
 const (
@@ -18,44 +22,44 @@ const (
 	Replace Policy = iota
 	// Best keeps the better of the stored and the submitted entry,
 	// comparing whole tuples: (100,5) then (90,9) keeps (100,5), never a
-	// mix of the two.
+	// mix of the two. It is a policy of the whole entry: Fields refuses it.
 	Best
-	// PerField applies Submission.Ops, one operator per field.
-	PerField
-)
-
-var policyNames = [...]string{Replace: "Replace", Best: "Best", PerField: "PerField"}
-
-// String returns the policy's name: "Replace", "Best" or "PerField".
-func (p Policy) String() string { return enumName(policyNames[:], "Policy", p) }
-
-// Op is a per-field operator of the PerField policy. For an id not yet on
-// the board every operator stores the submitted value.
-type Op uint8
-
-const (
-	// OpSet stores the submitted value. The default.
-	OpSet Op = iota
-	// OpAdd adds the submitted value (which may be negative) to the stored
+	// Add adds the submitted value (which may be negative) to the stored
 	// one. A result outside the field's range is an error and changes
 	// nothing; it never carries into the neighbouring field.
-	OpAdd
-	// OpMax keeps the larger of the stored and submitted values.
-	OpMax
-	// OpMin keeps the smaller of the stored and submitted values.
-	OpMin
-	// OpKeep keeps the stored value. The submitted value must still be
+	Add
+	// Max keeps the larger of the stored and submitted values, field by
+	// field: (100,5) then (90,9) keeps (100,9).
+	Max
+	// Min keeps the smaller of the stored and submitted values.
+	Min
+	// Keep keeps the stored value. The submitted value must still be
 	// valid: it is stored when the id is new.
-	OpKeep
+	Keep
 )
 
-var opNames = [...]string{OpSet: "OpSet", OpAdd: "OpAdd", OpMax: "OpMax", OpMin: "OpMin", OpKeep: "OpKeep"}
+var policyNames = [...]string{Replace: "Replace", Best: "Best", Add: "Add", Max: "Max", Min: "Min", Keep: "Keep"}
 
-// String returns the operator's name, such as "OpAdd".
-func (o Op) String() string { return enumName(opNames[:], "Op", o) }
+// String returns the policy's name, such as "Replace" or "Add".
+func (p Policy) String() string { return enumName(policyNames[:], "Policy", p) }
 
-var policyCodes = [...]string{Replace: "r", Best: "b", PerField: "f"}
-var opCodes = [...]byte{OpSet: 's', OpAdd: 'a', OpMax: 'x', OpMin: 'n', OpKeep: 'k'}
+// policyCodes are submit.lua's codes of a whole-entry policy ("f": field
+// by field), and fieldCodes those of a field's.
+var policyCodes = [...]string{Replace: "r", Best: "b"}
+var fieldCodes = [...]byte{Replace: 's', Add: 'a', Max: 'x', Min: 'n', Keep: 'k'}
+
+// policyName is how an Observer is told s's policy: its Policy, or its
+// Fields' joined by commas ("Add,Keep").
+func policyName(s Submission) string {
+	if s.Fields == nil {
+		return s.Policy.String()
+	}
+	names := make([]string, len(s.Fields))
+	for i, p := range s.Fields {
+		names[i] = p.String()
+	}
+	return strings.Join(names, ",")
+}
 
 // Submission is one write.
 type Submission struct {
@@ -63,11 +67,15 @@ type Submission struct {
 	ID string
 	// Values holds one value per layout field, most significant first.
 	Values []float64
-	// Policy combines Values with the stored entry. Default Replace.
+	// Policy combines Values with the stored entry: Replace (the
+	// default) or Best, comparing whole entries, or Add, Max, Min or Keep,
+	// the same for every field.
 	Policy Policy
-	// Ops holds one operator per field for the PerField policy; nil means
-	// OpSet for every field. Other policies refuse it (ErrArgument).
-	Ops []Op
+	// Fields, when not nil, holds one policy per field, most significant
+	// first: Replace, Add, Max, Min or Keep (Best compares whole entries:
+	// refused here). Policy must then be Replace, its zero value. Default
+	// nil: Policy for every field.
+	Fields []Policy
 	// Data, when not nil, replaces the entry's member data in the same
 	// script: at most 64 KiB bytes. Nil leaves it as it is.
 	Data []byte
@@ -76,7 +84,7 @@ type Submission struct {
 	// Options.RequestRetention; a write with it again within that time
 	// (a retry after a timeout or a lost connection) writes nothing and
 	// returns the first write's result, whatever the policy or operator
-	// (OpAdd adds once). The request id and the write are one atomic step,
+	// (Add adds once). The request id and the write are one atomic step,
 	// and so are replicated together. Request ids are the board's own
 	// (a periodic board's window's): send a retry to the same board. A
 	// request id used for another ID is refused (ErrArgument). Clear,
@@ -132,10 +140,10 @@ type Result struct {
 // others' writes go.
 //
 // It refuses, changing nothing: an invalid id (ErrArgument); a wrong number of
-// values or operators, a NaN, infinite, non-integer or out-of-range value,
+// values or of Fields, a NaN, infinite, non-integer or out-of-range value,
 // or an add whose result leaves the field's range (ErrArgument, wrapping
-// pack.ErrOverflow for ranges); an unknown policy or operator, or
-// operators without PerField, member data over 64 KiB bytes
+// pack.ErrOverflow for ranges); an unknown policy, Best in Fields, or
+// Fields with a Policy other than Replace, member data over 64 KiB bytes
 // (ErrArgument); a write to a periodic window
 // past its retention (ErrArgument). Redis errors wrap ErrRedis; an error
 // of ctx wraps ctx's error (context.Canceled, context.DeadlineExceeded).
@@ -157,7 +165,7 @@ func (b *Board) Submit(ctx context.Context, s Submission) (Result, error) {
 	}
 	if b.opts.Observer != nil {
 		op := b.op("Submit", 0)
-		op.Policy = s.Policy.String()
+		op.Policy = policyName(s)
 		return observed.Call(ctx, b.opts.Observer, op, errKinds, func(ctx context.Context) (Result, error) { return b.submitOne(ctx, s) }, resultOutcome)
 	}
 	return b.submitOne(ctx, s)

@@ -100,10 +100,10 @@ func TestSubmitManyOrderAcrossScripts(t *testing.T) {
 	}
 	mustSubmit(t, b, Submission{ID: "w", Values: []float64{1, 0, 0}}) // loads submitlean.lua alone
 	rs := b.SubmitMany(ctx, []Submission{
-		{ID: "x", Values: []float64{9, 0, 1}, Policy: PerField, Ops: []Op{OpMax, OpSet, OpSet}},
+		{ID: "x", Values: []float64{9, 0, 1}, Fields: []Policy{Max, Replace, Replace}},
 		{ID: "y", Values: []float64{8, 0, 1}},
 	})
 	if rs[0].Err != nil || rs[1].Err != nil || rs[0].Entry.Rank != 1 || rs[1].Entry.Rank != 2 {
-		t.Errorf("after SCRIPT FLUSH, x (PerField) then y (plain): ranks %d, %d (%v, %v); want 1, 2", rs[0].Entry.Rank, rs[1].Entry.Rank, rs[0].Err, rs[1].Err)
+		t.Errorf("after SCRIPT FLUSH, x (field by field) then y (plain): ranks %d, %d (%v, %v); want 1, 2", rs[0].Entry.Rank, rs[1].Entry.Rank, rs[0].Err, rs[1].Err)
 	}
 }

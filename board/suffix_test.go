@@ -165,7 +165,7 @@ func TestSuffixOneFieldKeepsNoLookup(t *testing.T) {
 			{ID: id, Values: []float64{float64(100 - i)}},
 			{ID: id, Values: []float64{float64(200 + i)}, Policy: Best},
 			{ID: id, Values: []float64{float64(50 - i)}, Policy: Best},
-			{ID: id, Values: []float64{float64(10)}, Policy: PerField, Ops: []Op{OpMin}},
+			{ID: id, Values: []float64{float64(10)}, Fields: []Policy{Min}},
 		} {
 			if _, err := b.Submit(ctx, s); err != nil {
 				t.Fatal(err)
@@ -305,15 +305,19 @@ func TestCapForgetsTheIDASplitMoved(t *testing.T) {
 	for _, dense := range []bool{false, true} {
 		b := newBoard(t, env.Client, env.Prefix, fmt.Sprint("capsplit", dense), l, Options{Strategy: KeySuffix, Cap: 5, DenseRanks: dense})
 		rng := rand.New(rand.NewPCG(1, uint64(len(fmt.Sprint(dense)))))
-		policies := []Policy{Replace, Best, PerField}
+		policies := []Policy{Replace, Best, Add, Max, Min, Keep, Replace}
 		for i := range 1500 {
 			id := fmt.Sprint("p", rng.IntN(300))
 			if rng.IntN(4) == 0 { // long ids make a bucket long enough that a short one splits it
 				id = strings.Repeat("L", 200) + id
 			}
 			s := Submission{ID: id, Values: []float64{float64(rng.IntN(8)), float64(rng.IntN(2)), float64(rng.IntN(4))}}
-			if s.Policy = policies[rng.IntN(len(policies))]; s.Policy == PerField {
-				s.Ops = []Op{OpMax, OpSet, OpMin}
+			if s.Policy = policies[rng.IntN(len(policies))]; s.Policy == Add {
+				s.Values[0] = float64(rng.IntN(2)) // adds within the fields
+				s.Values[1], s.Values[2] = 0, 0
+			}
+			if rng.IntN(len(policies)) == 0 {
+				s.Policy, s.Fields = Replace, []Policy{Max, Replace, Min}
 			}
 			if _, err := b.Submit(ctx, s); err != nil {
 				t.Fatalf("write %d (%+v), dense ranks %t: %v", i, s, dense, err)

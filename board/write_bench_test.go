@@ -10,7 +10,7 @@ import (
 
 // BenchmarkWrite is one caller's write on each route: Submit natively
 // (a packed board), through submit.lua (a capped board) and with
-// PerField; SubmitMany of 100; Update; Group.Submit over two boards.
+// field by field; SubmitMany of 100; Update; Group.Submit over two boards.
 func BenchmarkWrite(b *testing.B) {
 	env := redistest.New(b)
 	ctx := context.Background()
@@ -32,8 +32,8 @@ func BenchmarkWrite(b *testing.B) {
 	best := func(i int) Submission { return Submission{ID: ids[i%len(ids)], Values: vals(i), Policy: Best} }
 	submit("Native", Options{}, best)
 	submit("Script", Options{Cap: 100000}, best)
-	submit("PerField", Options{}, func(i int) Submission {
-		return Submission{ID: ids[i%len(ids)], Values: vals(i), Policy: PerField, Ops: []Op{OpMax, OpSet, OpMin}}
+	submit("Fields", Options{}, func(i int) Submission {
+		return Submission{ID: ids[i%len(ids)], Values: vals(i), Fields: []Policy{Max, Replace, Min}}
 	})
 	many := newBoard(b, env.Client, env.Prefix, "many", testLayout(b), Options{})
 	b.Run("Many100", func(b *testing.B) {

@@ -50,8 +50,9 @@ type Op struct {
 	Strategy string
 
 	// Policy is the name of a board submission's policy ("Replace",
-	// "Best", "PerField"), of the rank kind a Rank asks for, or a
-	// limiter's limit as Limit.String writes it ("10 per 1s").
+	// "Best", "Add"; those of its Fields joined by commas: "Add,Keep"),
+	// of the rank kind a Rank asks for, or a limiter's limit as
+	// Limit.String writes it ("10 per 1s").
 	Policy string
 
 	// N is how many the call asks for or gives: the entries of a read,

@@ -43,7 +43,7 @@ func TestClusterNesting(t *testing.T) {
 		run  func(ctx context.Context) error
 	}{
 		{"board.Submit", func(c context.Context) error {
-			_, err := daily.Submit(c, board.Submission{ID: "ada", Values: []float64{3, 4}, Policy: board.PerField, Ops: []board.Op{board.OpAdd, board.OpMax}})
+			_, err := daily.Submit(c, board.Submission{ID: "ada", Values: []float64{3, 4}, Fields: []board.Policy{board.Add, board.Max}})
 			return err
 		}},
 		{"board.Group.Submit", func(c context.Context) error {

@@ -42,7 +42,7 @@ func Example() {
 
 	add := func(ctx context.Context, id string, points float64) {
 		_, err := b.Submit(ctx, board.Submission{ID: id, Values: []float64{points, 1700000000},
-			Policy: board.PerField, Ops: []board.Op{board.OpAdd, board.OpMin}})
+			Fields: []board.Policy{board.Add, board.Min}})
 		if err != nil {
 			panic(err)
 		}
@@ -61,6 +61,6 @@ func Example() {
 	fmt.Print(strings.ReplaceAll(tree.String(), env.Prefix+"_", ""))
 	// Output:
 	// POST /score (internal)
-	//     board.Submit (internal) db.operation.name=board.Submit db.system.name=redis db.collection.name=arena tiebreak.strategy=PackedScore tiebreak.policy=PerField tiebreak.rank=2 tiebreak.changed=true tiebreak.trimmed=false
+	//     board.Submit (internal) db.operation.name=board.Submit db.system.name=redis db.collection.name=arena tiebreak.strategy=PackedScore tiebreak.policy=Add,Min tiebreak.rank=2 tiebreak.changed=true tiebreak.trimmed=false
 	//         EVALSHA (client) db.system=redis db.operation=EVALSHA
 }

@@ -325,16 +325,16 @@ func TestRefusalsPlaceNoOne(t *testing.T) {
 		{ID: "", Values: []float64{1, 1}},
 		{ID: "a", Values: []float64{1}},
 		{ID: "a", Values: []float64{1 << 21, 1}},
-		{ID: "a", Values: []float64{1, 1}, Policy: board.PerField, Ops: []board.Op{board.OpAdd, board.OpSet}},
+		{ID: "a", Values: []float64{1, 1}, Fields: []board.Policy{board.Add, board.Replace}},
 	} {
-		if sub.Policy == board.PerField {
+		if sub.Fields != nil {
 			if _, err := s.Submit(ctx, board.Submission{ID: "a", Values: []float64{1<<20 - 1, 1}}); err != nil {
 				t.Fatal(err)
 			}
 			n, _ := s.Cohort(ctx, "a")
 			before, _ := n.Board.Len(ctx)
 			if _, err := s.Submit(ctx, sub); !errors.Is(err, ErrArgument) {
-				t.Errorf("an overflowing OpAdd: %v, want ErrArgument", err)
+				t.Errorf("an overflowing Add: %v, want ErrArgument", err)
 			}
 			if after, _ := n.Board.Len(ctx); after != before {
 				t.Errorf("a refused write changed the cohort")
@@ -521,7 +521,7 @@ func TestRequestIDs(t *testing.T) {
 	ctx := t.Context()
 	l := newLeague(t, env.Client, env.Prefix+"lg", Options{Promote: Zone{Count: 1}})
 	add := func(rid string) board.Submission {
-		return board.Submission{ID: "ann", Values: []float64{5, 1}, Policy: board.PerField, Ops: []board.Op{board.OpAdd, board.OpSet}, RequestID: rid}
+		return board.Submission{ID: "ann", Values: []float64{5, 1}, Fields: []board.Policy{board.Add, board.Replace}, RequestID: rid}
 	}
 	s0, s1 := season(l, 0), season(l, 1)
 	first, err := s0.Submit(ctx, add("m1"))

@@ -45,4 +45,15 @@ func TestObserved(t *testing.T) {
 			t.Errorf("Season.Submit reported %+v of %+v, want rank 1, changed, policy Best", o, ops[0])
 		}
 	}
+	// A write field by field is reported with its fields' policies, as
+	// board reports it.
+	l = newLeague(t, env.Client, env.Prefix+"obsfields", Options{Board: board.Options{Observer: rec}})
+	s = season(l, 0)
+	rec.Take()
+	if _, err := s.Submit(ctx, board.Submission{ID: "a", Values: []float64{5, 1}, Fields: []board.Policy{board.Add, board.Keep}}); err != nil {
+		t.Fatal(err)
+	}
+	if ops, _ := rec.Take(); len(ops) != 1 || ops[0].Policy != "Add,Keep" {
+		t.Errorf("Season.Submit field by field reported %+v, want policy Add,Keep", ops)
+	}
 }

@@ -93,7 +93,7 @@ func (s *Service) Result(ctx context.Context, id, name string, points int, at ti
 	t := float64(at.Unix())
 	_, err = g.Submit(ctx, []board.Submission{
 		{ID: id, Values: []float64{float64(points), t}, Policy: board.Best, Data: data},
-		{ID: id, Values: []float64{float64(points), t}, Policy: board.PerField, Ops: []board.Op{board.OpAdd, board.OpKeep}},
+		{ID: id, Values: []float64{float64(points), t}, Fields: []board.Policy{board.Add, board.Keep}},
 		{ID: id, Values: []float64{float64(points), t}, Policy: board.Best},
 	})
 	return err

@@ -81,7 +81,7 @@ func requestOps(ctx context.Context, t *testing.T, cs *calls, c rueidis.Client) 
 	if err != nil {
 		return nil
 	}
-	sub := board.Submission{ID: "a", Values: []float64{1, 1, 1}, Policy: board.PerField, Ops: []board.Op{board.OpAdd, board.OpSet, board.OpSet}, RequestID: "r1"}
+	sub := board.Submission{ID: "a", Values: []float64{1, 1, 1}, Fields: []board.Policy{board.Add, board.Replace, board.Replace}, RequestID: "r1"}
 	for range 2 {
 		cs.check("Submit with a request id", errOf(b.Submit(ctx, sub)), nil)
 	}
