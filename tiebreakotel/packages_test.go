@@ -189,7 +189,7 @@ func TestCompetitionSpans(t *testing.T) {
 	}
 	s := lg.At(origin)
 	sub := board.Submission{ID: "ann", Values: []float64{3}}
-	checkCalls(t, r, lg.Name()+":"+s.Label(), []call{
+	checkCalls(t, r, lg.Name()+":"+s.Window().Label, []call{
 		{"league.Season.Submit", func(ctx context.Context) (int64, error) { _, err := s.Submit(ctx, sub); return -1, err }, ""},
 		{"league.Season.Roll", func(ctx context.Context) (int64, error) { return -1, s.Roll(ctx) }, ""},
 		{"league.Season.Submit", func(ctx context.Context) (int64, error) { _, err := s.Submit(ctx, sub); return -1, err }, "league.ErrClosed"},

@@ -336,14 +336,6 @@ type Season struct {
 	w board.Window
 }
 
-// Label returns the season's label, its window's.
-func (s *Season) Label() string {
-	if s == nil {
-		return ""
-	}
-	return s.w.Label
-}
-
 // Window returns the season's window.
 func (s *Season) Window() board.Window {
 	if s == nil {

@@ -308,8 +308,23 @@ func TestRollsRacingCallers(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(h) != 4 || h[0].Season != season(l, 0).Label() || h[3].Season != s3.Label() {
+			if len(h) != 4 || h[0].Season != season(l, 0).Window().Label || h[3].Season != s3.Window().Label {
 				t.Errorf("History(%s) = %+v, want its 4 seasons", members[0], h)
+			}
+			// Each is the cohort the season's Cohort gives, with a board
+			// that holds the member's standing in it.
+			for i, s := range []*Season{season(l, 0), s3} {
+				c := h[3*i]
+				want, err := s.Cohort(ctx, members[0])
+				if err != nil {
+					t.Fatal(err)
+				}
+				if c.Tier != want.Tier || c.Index != want.Index || c.Partition != want.Partition || c.Board.Name() != want.Board.Name() {
+					t.Errorf("History's season %s: %+v, want %+v", c.Season, c, want)
+				}
+				if _, err := c.Board.Get(ctx, members[0]); err != nil {
+					t.Errorf("History's season %s: the cohort's board: %v", c.Season, err)
+				}
 			}
 		})
 	}
@@ -542,7 +557,7 @@ func TestRequestIDs(t *testing.T) {
 		t.Errorf("a retry after the roll: %+v, %v; want the first result", r, err)
 	}
 	r, err := s1.Submit(ctx, add("m1"))
-	if err != nil || r.Cohort.Season != s1.Label() || r.Entry.Values[0] != 5 {
+	if err != nil || r.Cohort.Season != s1.Window().Label || r.Entry.Values[0] != 5 {
 		t.Errorf("the same request id in the next season: %+v, %v; want a write there", r, err)
 	}
 	if c, err := s1.Cohort(ctx, "ann"); err != nil || c.Board.Name() != r.Cohort.Board.Name() {

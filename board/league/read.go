@@ -129,32 +129,25 @@ func (l *League) tier(ctx context.Context, id string) (string, error) {
 	return l.opts.Tiers[t-1], nil
 }
 
-// Placement is where a member competed in one season.
-type Placement struct {
-	// Season is the season's label.
-	Season string
-	// Tier is the tier it competed in.
-	Tier string
-	// Index is its cohort's among the tier's, from 1.
-	Index int
-}
-
-// History returns the seasons the member id competed in, oldest first,
-// with its tier and cohort in each: two round trips (the partition's
-// seasons, then the member's placement in each). It refuses an id as
-// Cohort does. Redis errors wrap ErrRedis.
-func (l *League) History(ctx context.Context, id string) ([]Placement, error) {
+// History returns the member id's cohort in every season it competed in,
+// oldest first: its tier, its index and its board, whose entries are the
+// cohort's final standings once the season is rolled (until the season's
+// boards expire, Retention after its end). Two round trips (the
+// partition's seasons, then the member's placement in each); the boards'
+// handles cost none. It refuses an id as Cohort does. Redis errors wrap
+// ErrRedis.
+func (l *League) History(ctx context.Context, id string) ([]Cohort, error) {
 	if err := l.usable(ctx); err != nil {
 		return nil, err
 	}
 	if o := l.opts.Board.Observer; o != nil {
-		return observed.Call(ctx, o, l.op("History"), errKinds, func(ctx context.Context) ([]Placement, error) { return l.history(ctx, id) }, func(ps []Placement, o observe.Outcome) observe.Outcome { return observed.Count(len(ps), o) })
+		return observed.Call(ctx, o, l.op("History"), errKinds, func(ctx context.Context) ([]Cohort, error) { return l.history(ctx, id) }, func(ps []Cohort, o observe.Outcome) observe.Outcome { return observed.Count(len(ps), o) })
 	}
 	return l.history(ctx, id)
 }
 
 // history is History.
-func (l *League) history(ctx context.Context, id string) ([]Placement, error) {
+func (l *League) history(ctx context.Context, id string) ([]Cohort, error) {
 	if err := l.checkID("History", id); err != nil {
 		return nil, err
 	}
@@ -167,7 +160,7 @@ func (l *League) history(ctx context.Context, id string) ([]Placement, error) {
 	for i, label := range seasons {
 		cmds[i] = c.B().Hget().Key(l.partKey(p, label+":placed")).Field(id).Build()
 	}
-	var out []Placement
+	var out []Cohort
 	for i, r := range c.DoMulti(ctx, cmds...) {
 		where, err := r.ToString()
 		if rueidis.IsRedisNil(err) {
@@ -181,7 +174,7 @@ func (l *League) history(ctx context.Context, id string) ([]Placement, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, Placement{Season: co.Season, Tier: co.Tier, Index: co.Index})
+		out = append(out, co)
 	}
 	return out, nil
 }

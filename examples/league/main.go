@@ -90,7 +90,7 @@ func run(ctx context.Context, w io.Writer, client rueidis.Client, name string) e
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(w, "week %s: p1 competes in %s cohort %d:\n", s.Label(), c.Tier, c.Index)
+		fmt.Fprintf(w, "week %s: p1 competes in %s cohort %d:\n", s.Window().Label, c.Tier, c.Index)
 		for _, e := range around.Entries {
 			fmt.Fprintf(w, "  %d. %-3s %3v xp\n", e.Rank, e.ID, e.Values[0])
 		}
@@ -105,7 +105,7 @@ func run(ctx context.Context, w io.Writer, client rueidis.Client, name string) e
 		if err := errors.Join(errs...); err != nil {
 			return err
 		}
-		fmt.Fprintf(w, "after week %s:", s.Label())
+		fmt.Fprintf(w, "after week %s:", s.Window().Label)
 		for _, id := range players {
 			tier, err := l.Tier(ctx, id)
 			if err != nil {
