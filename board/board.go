@@ -61,8 +61,9 @@ type Board struct {
 }
 
 // New returns a handle to the board named name on client, ranking by
-// layout. The board's descriptor (its layout, Strategy, Cap and
-// DenseRanks) is stored with it: New writes it when there is none, in one
+// layout. The board's descriptor (its layout and the stored settings of
+// opts: Strategy, Cap, DenseRanks, Group, SharedData, Shards, Hiding,
+// KeepTop, Bounds, Rules) is stored with it: New writes it when there is none, in one
 // round trip (a sharded board's three, as Open makes), and otherwise
 // compares it with its own and refuses a difference (ErrMismatch, naming
 // the setting, stored and given), so that no two handles ever write one
@@ -158,7 +159,7 @@ func (b *Board) Options() Options {
 		return Options{}
 	}
 	o := b.opts
-	o.expireAt, o.round = time.Time{}, Window{}
+	o.expireAt, o.round, o.span = time.Time{}, Window{}, ""
 	if b.sh != nil {
 		o.Shards = b.sh.view.Load().desc.Shards
 	}

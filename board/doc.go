@@ -68,8 +68,9 @@
 //
 // # A board describes itself
 //
-// The layout, Strategy, Cap and DenseRanks are stored with the board, as
-// JSON in tb:{name}:meta (HGET tb:{name}:meta desc in redis-cli). New
+// The layout and the board's settings (Strategy, Cap, DenseRanks, Group,
+// SharedData, Shards, Hiding, KeepTop, Bounds, Rules) are stored with the
+// board, as JSON in tb:{name}:meta (HGET tb:{name}:meta desc in redis-cli). New
 // writes it for a board that has none and refuses a handle that differs
 // (ErrMismatch, naming the setting); a periodic window gets it with its
 // first write. Open builds a handle from it alone. None of this costs a

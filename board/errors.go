@@ -22,8 +22,9 @@ var (
 	// over 200 bytes, holding a brace or a slash), an invalid id (empty
 	// or over Options.MaxIDLen), a value that is NaN, infinite, not an
 	// integer where the field needs one or outside its field's range
-	// (also wrapping pack.ErrOverflow), a wrong number of values or
-	// operators, a count under 1, a negative offset, a malformed cursor,
+	// (also wrapping pack.ErrOverflow), a wrong number of values or of
+	// Fields, Best in Fields or Fields with a Policy other than Replace,
+	// a count under 1, a negative offset, a malformed cursor,
 	// an unknown rank kind or policy, a dense rank on a board without
 	// Options.DenseRanks, member data over 64 KiB, an operation the
 	// board's kind does not have (Reshard of a board that is not sharded,
@@ -49,8 +50,9 @@ var (
 	// deep Page or Between whose bounds writes moved 3 times.
 	ErrConflict = errors.New("update conflict")
 
-	// ErrMismatch reports a handle whose layout or options (Strategy, Cap,
-	// DenseRanks, SharedData, Shards, Bounds, Rules) differ from the descriptor stored
+	// ErrMismatch reports a handle whose layout or stored settings
+	// (Strategy, Cap, DenseRanks, Group, SharedData, Shards, Hiding,
+	// KeepTop, Bounds, Rules: see Options) differ from the descriptor stored
 	// with the board: from New, or from any call after the board migrated
 	// to other settings; the error names the setting, stored and given. It
 	// also reports a stored descriptor this package cannot read

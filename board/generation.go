@@ -92,6 +92,7 @@ type meta struct {
 	state            phase  // the field state (lifecycle.go)
 	defaults, cursor string // cursor: a shard's copy position while it exports
 	expireAt         time.Time
+	span             string // a periodic window's (Window.span)
 }
 
 // readMeta reads the board's meta HASH; with create, it first stores b's
@@ -127,14 +128,14 @@ func parseMeta(name string, r rueidis.RedisResult) (meta, error) {
 	if err != nil {
 		return meta{}, redisErr("read descriptor", err)
 	}
-	if len(arr) != 8 {
+	if len(arr) != 9 {
 		return meta{}, fmt.Errorf("board: %s: meta reply of %d elements: %w", name, len(arr), ErrReply)
 	}
 	f := make([]string, len(arr))
 	for i := range arr {
 		f[i], _ = arr[i].ToString() // absent fields are nil: ""
 	}
-	m := meta{exists: f[0] != "", desc: f[0], migrating: phase(f[2]) == phaseMigrating, state: phase(f[2]), target: f[3], defaults: f[5], cursor: f[7]}
+	m := meta{exists: f[0] != "", desc: f[0], migrating: phase(f[2]) == phaseMigrating, state: phase(f[2]), target: f[3], defaults: f[5], cursor: f[7], span: f[8]}
 	if m.exists && m.state == "" {
 		// A board a native write made whole again after a Drop stores its
 		// descriptor (and past generation 0 its generation) alone: it is
@@ -214,7 +215,7 @@ func (b *Board) loadMigration(m meta) (*migration, error) {
 	if err != nil {
 		return nil, err
 	}
-	o.expireAt = b.opts.expireAt
+	o.expireAt, o.span = b.opts.expireAt, b.opts.span
 	o.Group = b.opts.Group // a migration never moves a board between groups
 	t, err := configure(b.given, b.name, l, o)
 	if err != nil {

@@ -35,7 +35,7 @@ const maxGroupRemovals = 16 * maxRemove
 // Every board of a Group sets the same Options.Group, so their keys
 // share its hash tag and one script reaches all of them: each call is
 // one atomic script and one round trip. Every board's part is checked
-// first (values, operators, stored descriptors, the generation it is
+// first (values, policies, stored descriptors, the generation it is
 // in), and nothing is written unless all of them can be. The group's
 // calls wait for no replica (Options.WaitReplicas).
 //
@@ -85,7 +85,7 @@ func NewGroup(boards ...*Board) (*Group, error) {
 }
 
 // Submit writes subs, one Submission per board of the group in its
-// order, each with the board's own values, policy and operators, in one
+// order, each with the board's own values and policy (or Fields), in one
 // atomic script and one round trip, and returns one result per board, in
 // order (each ManyResult's Err is nil: a refusal is the call's error).
 //

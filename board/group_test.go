@@ -69,8 +69,8 @@ func groupWrite(parts []groupPart, id string, v []float64, data []byte) []Submis
 	return subs
 }
 
-// groupDump returns every key whose name holds tag, with its DUMP and its
-// expiry: equal dumps mean nothing was written.
+// groupDump returns every key whose name holds tag, with what it holds
+// (redistest.Dump) and its expiry: equal dumps mean nothing was written.
 func groupDump(t *testing.T, client rueidis.Client, tag string) map[string]string {
 	t.Helper()
 	ctx := t.Context()
@@ -81,7 +81,7 @@ func groupDump(t *testing.T, client rueidis.Client, tag string) map[string]strin
 			t.Fatalf("KEYS: %v", err)
 		}
 		for _, k := range keys {
-			d, err := client.Do(ctx, client.B().Dump().Key(k).Build()).ToString()
+			d, err := redistest.Dump(ctx, client, k)
 			if err != nil {
 				t.Fatalf("DUMP %s: %v", k, err)
 			}

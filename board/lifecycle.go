@@ -108,6 +108,7 @@ const (
 	fieldGen      = "gen"        // the current generation of the keys
 	fieldState    = "state"      // the phase
 	fieldExpire   = "expire"     // a periodic window's expire-at, Unix ms
+	fieldSpan     = "span"       // a periodic window's start and end, Unix ms: "start-end"
 	fieldMoved    = "moved"      // when a step last moved a migration or a resharding, Unix ms of the server's clock
 	fieldTarget   = "target"     // migrating or resharding: the descriptor moved to
 	fieldTGen     = "tgen"       // migrating: the target's generation
@@ -166,6 +167,7 @@ var lifecycleNames = []luascript.Const{
 	{Name: "F_GEN", Value: fieldGen},
 	{Name: "F_STATE", Value: fieldState},
 	{Name: "F_EXPIRE", Value: fieldExpire},
+	{Name: "F_SPAN", Value: fieldSpan},
 	{Name: "F_MOVED", Value: fieldMoved},
 	{Name: "F_TARGET", Value: fieldTarget},
 	{Name: "F_TGEN", Value: fieldTGen},

@@ -119,7 +119,7 @@ func (b *Board) Migrate(ctx context.Context, layout *pack.Layout, opts Options, 
 
 // migrate is Migrate.
 func (b *Board) migrate(ctx context.Context, layout *pack.Layout, opts Options, mo MigrateOptions) (*Board, error) {
-	opts.expireAt, opts.round = b.opts.expireAt, b.opts.round // a window stays its round
+	opts.expireAt, opts.round, opts.span = b.opts.expireAt, b.opts.round, b.opts.span // a window stays its round and span
 	if opts.Group == "" {
 		opts.Group = b.opts.Group
 	}

@@ -21,10 +21,11 @@ import (
 // cut short left to retire (one HGET when there are none).
 //
 // opts gives the handle's own settings (MaxIDLen, UpdateAttempts,
-// SkipWriteRank, the Wait fields, Observer); the zero value means every
-// default. The stored ones (Strategy, Cap, DenseRanks, Group,
-// SharedData, Shards) come from the descriptor and must be zero in opts
-// (ErrOptions).
+// SkipWriteRank, RequestRetention, CacheTop, WaitReplicas, WaitTimeout,
+// WaitAOF, Observer); the zero value means every default. The stored
+// ones (Strategy, Cap, DenseRanks, Group, SharedData, Shards, Hiding,
+// KeepTop, Bounds, Rules: see Options) come from the descriptor and must
+// be zero in opts (ErrOptions).
 //
 // It refuses an invalid name (ErrArgument), a nil client and invalid options
 // (ErrOptions); a name with no stored descriptor is ErrNotFound, a
@@ -63,7 +64,11 @@ func Open(ctx context.Context, client rueidis.Client, name string, opts Options)
 		return nil, err
 	}
 	if !m.exists {
-		return nil, fmt.Errorf("board: %s has no stored descriptor: %w", fullName(group, name), ErrNotFound)
+		hint := ""
+		if group == "" {
+			hint = " (a board of a group is named group/name)"
+		}
+		return nil, fmt.Errorf("board: %s has no stored descriptor%s: %w", fullName(group, name), hint, ErrNotFound)
 	}
 	d, err := parseDescriptor(name, m.desc)
 	if err != nil {
@@ -78,7 +83,7 @@ func Open(ctx context.Context, client rueidis.Client, name string, opts Options)
 	if opts.CacheTop && opts.KeepTop == 0 {
 		return nil, fmt.Errorf("board: Open: %s: Options.CacheTop on a board without KeepTop: %w", fullName(group, name), ErrOptions)
 	}
-	opts.expireAt, opts.Group = m.expireAt, group
+	opts.expireAt, opts.span, opts.Group = m.expireAt, m.span, group
 	if d.Shards > 0 {
 		return openShardedBoard(ctx, client, name, l, d, opts)
 	}

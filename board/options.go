@@ -23,7 +23,7 @@ const (
 	// Signed; the field's Width is not used, though it still counts toward
 	// the layout's 53 bits), and the other fields as a fixed-width
 	// order-preserving prefix of the member, followed by the id. A HASH
-	// finds each id's member: the ids hashed into buckets of a few dozen,
+	// finds each id's member: the ids hashed into buckets of about 8,
 	// each bucket one field holding its ids with their prefixes. A layout
 	// of one field has no prefix: the member is the id, found as on a
 	// packed board, and no HASH is kept (its plain writes are Redis's own
@@ -78,8 +78,9 @@ const (
 
 // Options configure a board. The zero value means every default.
 //
-// They are of two kinds. The board's settings (Strategy, Cap, DenseRanks,
-// Group, SharedData, Shards, Hiding, KeepTop, Bounds, Rules) decide where and how its entries are stored:
+// They are of two kinds. The board's settings (Strategy, Cap,
+// DenseRanks, Group, SharedData, Shards, Hiding, KeepTop, Bounds, Rules)
+// decide where and how its entries are stored:
 // they are stored with the board, in its descriptor beside the layout;
 // New refuses a handle that differs from them (ErrMismatch) and Open
 // reads them from it. The handle's settings (MaxIDLen, UpdateAttempts,
@@ -245,6 +246,12 @@ type Options struct {
 	// expireAt, set by Periodic, makes every write set the keys to expire
 	// at this instant. Zero: keys never expire.
 	expireAt time.Time
+
+	// span, set by Periodic.At (and by Open from what a window stores),
+	// is a window's start and end in Unix ms, "start-end": a window's
+	// writes store it, and a window stored with another span refuses
+	// them (ErrMismatch). "": not a window, or a window stored without one.
+	span string
 
 	// round, set by Periodic.At on a window of a board with Rules, is the
 	// window: its writes are refused outside it too (rulesConst).

@@ -2,6 +2,8 @@ package board
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/redis/rueidis"
@@ -308,9 +310,13 @@ func NewPeriodic(client rueidis.Client, name string, layout *pack.Layout, period
 // has passed is refused (ErrArgument).
 //
 // At does not talk to Redis. The window's first write stores its
-// descriptor (with the instant its keys expire), so that Open can read the
-// window by name; a write to a window whose stored descriptor differs from
-// the Periodic's is refused (ErrMismatch).
+// descriptor (with the instant its keys expire, and its span: its start
+// and end), so that Open can read the window by name; a write to a window
+// whose stored descriptor differs from the Periodic's is refused
+// (ErrMismatch), and so is a write (Submit, SubmitMany, Update, a group's
+// Submit, Join) to a window stored with another span: a Periodic of the
+// same name whose period (another zone or alignment) gives the label to
+// other times. Remove, SetData, Hide and Show do not check the span.
 // Its reads do not check the stored descriptor: through a Periodic built
 // with other settings than the one that wrote a window, they decode the
 // entries with the wrong layout. Build every Periodic of one name with the
@@ -322,7 +328,7 @@ func (p *Periodic) At(t time.Time) *Board {
 	}
 	w, _ := p.period.Window(t) // NewPeriodic validated the period
 	o := p.opts
-	o.expireAt = w.End.Add(p.retention)
+	o.expireAt, o.span = w.End.Add(p.retention), w.span()
 	if o.Rules.set() {
 		o.round = w
 	}
@@ -331,4 +337,23 @@ func (p *Periodic) At(t time.Time) *Board {
 		panic(err) // unreachable: NewPeriodic validated name, layout and options
 	}
 	return b
+}
+
+// span is how a window's board stores its span: its start and end in Unix
+// ms, "start-end".
+func (w Window) span() string {
+	return strconv.FormatInt(w.Start.UnixMilli(), 10) + "-" + strconv.FormatInt(w.End.UnixMilli(), 10)
+}
+
+// spanText is stored, a window's span as span writes it, in words:
+// "[2026-11-23T00:00:00Z, 2026-11-30T00:00:00Z)"; stored itself when it
+// is not such a span.
+func spanText(stored string) string {
+	a, b, ok := strings.Cut(stored, "-")
+	start, err1 := strconv.ParseInt(a, 10, 64)
+	end, err2 := strconv.ParseInt(b, 10, 64)
+	if !ok || err1 != nil || err2 != nil {
+		return strconv.Quote(stored)
+	}
+	return "[" + time.UnixMilli(start).UTC().Format(time.RFC3339) + ", " + time.UnixMilli(end).UTC().Format(time.RFC3339) + ")"
 }

@@ -71,7 +71,7 @@ func (p *placed) Submit(ctx context.Context, keys, args []string, s any) (any, s
 		return nil, "", err
 	}
 	plan.reqKey = "" // the placement fragment remembers the request id
-	argv := append(append(make([]string, 0, len(args)+12), args...), plan.fullArgs("0", p.tmpl.opts.RequestRetention)...)
+	argv := append(append(make([]string, 0, len(args)+12), args...), plan.fullArgs("0", "", p.tmpl.opts.RequestRetention)...)
 	type reply struct {
 		res    Result
 		placed string

@@ -118,18 +118,19 @@ func (b *Board) scriptArgs(p *writePlan) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	if p.expect == nil && p.data == nil && !p.dropData && p.ops == "" && expire == "0" && b.fence == "" && p.reqKey == "" && p.passed == 0 {
+	if p.expect == nil && p.data == nil && !p.dropData && p.ops == "" && expire == "0" && b.opts.span == "" && b.fence == "" && p.reqKey == "" && p.passed == 0 {
 		// The common case: no optional arguments (a fenced write's script reads its expire-at).
 		return []string{p.id, p.code(), fmtFloat(p.score), p.member}, nil
 	}
-	return p.fullArgs(expire, b.opts.RequestRetention), nil
+	return p.fullArgs(expire, b.opts.span, b.opts.RequestRetention), nil
 }
 
 // fullArgs is submit.lua's ARGV for p with its optional arguments: the
-// expire-at given, the expectation, the member data, and the values of a
-// write field by field (which the script combines with the stored ones).
-func (p *writePlan) fullArgs(expire string, retention time.Duration) []string {
-	third, n := fmtFloat(p.score), 13
+// expire-at given, the expectation, the member data, the window's span
+// given, and the values of a write field by field (which the script
+// combines with the stored ones).
+func (p *writePlan) fullArgs(expire, span string, retention time.Duration) []string {
+	third, n := fmtFloat(p.score), 14
 	if p.ops != "" {
 		third, n = p.ops, n+len(p.values)
 	}
@@ -144,7 +145,7 @@ func (p *writePlan) fullArgs(expire string, retention time.Duration) []string {
 		hasData = "0"
 	}
 	args := append(make([]string, 0, n), p.id, p.code(), third, p.member, expire, e.op, e.score, e.member, hasData, string(p.data),
-		p.reqKey, strconv.FormatInt(retention.Milliseconds(), 10), strconv.Itoa(p.passed))
+		p.reqKey, strconv.FormatInt(retention.Milliseconds(), 10), strconv.Itoa(p.passed), span)
 	if p.ops != "" {
 		for _, v := range p.values {
 			args = append(args, fmtFloat(v))

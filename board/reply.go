@@ -101,6 +101,9 @@ func (b *Board) refusal(op, text string) error {
 	case strings.HasPrefix(text, "TBMISMATCH"):
 		return fmt.Errorf("board: %s: %s: the window's stored descriptor differs from this handle's (read it with Open): %w",
 			op, b.label(), ErrMismatch)
+	case strings.HasPrefix(text, "TBSPAN "):
+		return fmt.Errorf("board: %s: window %s is stored as %s, this handle's as %s: two periods (another zone or alignment) give its label to other times; build every Periodic of one name with one period, or read the window with Open: %w",
+			op, b.label(), spanText(strings.TrimPrefix(text, "TBSPAN ")), spanText(b.opts.span), ErrMismatch)
 	case strings.HasPrefix(text, "TBDROPPED") && b.opts.shard:
 		return fmt.Errorf("board: %s: %s: %w", op, b.label(), errDropped)
 	case strings.HasPrefix(text, "TBDROPPED"):

@@ -109,8 +109,12 @@ const archiveBatch = 1000
 // ErrNotFound, as is an archive whose window and progress are flushed
 // away while it is made (FLUSHALL, a server restarted without
 // persistence). An archive made, or being made, with other options
-// (another Top or Retention) is ErrMismatch, nothing written: every
-// caller gets the same archive, or an error.
+// (another Top or Retention) or of another span of time (a Periodic of
+// another zone or alignment, whose period gives the label to other times),
+// and a window whose board is stored with another span, are ErrMismatch,
+// nothing written: every caller gets the same archive, or an error.
+// Round trips: two checks (the archive's state, the window's board and
+// its span), then the claim and one per step of the copy.
 // Redis errors wrap ErrRedis.
 func (p *Periodic) Archive(ctx context.Context, w Window, o ArchiveOptions) (*Board, error) {
 	if err := p.usable(ctx); err != nil {
@@ -129,6 +133,9 @@ func (p *Periodic) archive(ctx context.Context, w Window, o ArchiveOptions) (*Bo
 		return nil, err
 	}
 	if err := p.checkArchivable(ctx, w, a); err != nil {
+		return nil, err
+	}
+	if err := p.checkSpan(ctx, w); err != nil {
 		return nil, err
 	}
 	token := newToken()
@@ -174,6 +181,25 @@ func (p *Periodic) checkArchivable(ctx context.Context, w Window, a *archive) er
 	}
 	if n == 0 {
 		return fmt.Errorf("board: archive: no board %s (none was written to window %s, or it expired) and no archive: %w", fullName(p.opts.Group, p.name+":"+w.Label), w.Label, ErrNotFound)
+	}
+	return nil
+}
+
+// checkSpan refuses (ErrMismatch) to archive window w when its board is
+// stored with another span: another period (zone or alignment) wrote
+// under its label. One HGET of the window's meta HASH.
+func (p *Periodic) checkSpan(ctx context.Context, w Window) error {
+	k := names(prefixOf(p.opts.Group, p.name+":"+w.Label), 0)
+	s, err := p.client.Do(ctx, p.client.B().Hget().Key(k.meta).Field(fieldSpan).Build()).ToString()
+	if rueidis.IsRedisNil(err) {
+		return nil // no board (its archive is made), or a window stored without a span
+	}
+	if err != nil {
+		return redisErr("archive", err)
+	}
+	if s != w.span() {
+		return fmt.Errorf("board: archive: window %s is stored as %s, this Periodic's is %s: two periods (another zone or alignment) give its label to other times: %w",
+			fullName(p.opts.Group, p.name+":"+w.Label), spanText(s), spanText(w.span()), ErrMismatch)
 	}
 	return nil
 }
@@ -241,22 +267,25 @@ func (p *Periodic) archiveBoard(w Window, o ArchiveOptions) (*archive, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &archive{b: b, key: b.prefix + "archive", opts: archiveOpts(o)}, nil
+	return &archive{b: b, key: b.prefix + "archive", opts: archiveOpts(o, w)}, nil
 }
 
 // archiveOpts is how an archive's state names the options it is made
-// with: its Top and its Retention, a duration, not the instant it ends
-// (which moves with the zone of the caller's period, while the archive
-// is one per label).
-func archiveOpts(o ArchiveOptions) string {
+// with, and the window it is made of: its Top, its Retention (a
+// duration: the instant it ends follows from the window) and the
+// window's span, so that a caller whose period gives the label to other
+// times (another zone or alignment) neither resumes nor takes another's
+// archive.
+func archiveOpts(o ArchiveOptions, w Window) string {
 	top := "every entry"
 	if o.Top > 0 {
 		top = "Top " + strconv.FormatInt(o.Top, 10)
 	}
-	if o.Retention == 0 {
-		return top + ", kept forever"
+	kept := ", kept forever"
+	if o.Retention > 0 {
+		kept = ", kept " + o.Retention.String() + " past the window's end"
 	}
-	return top + ", kept " + o.Retention.String() + " past the window's end"
+	return top + kept + ", of " + spanText(w.span())
 }
 
 // claimState is the answer of a claim.

@@ -4,9 +4,12 @@ import (
 	"errors"
 	"maps"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/internal/redistest"
 )
 
@@ -117,19 +120,24 @@ func TestArchiveRefusesOtherOptions(t *testing.T) {
 	}
 }
 
-// Periodics of one board in two zones name a day by one label, and so
-// share its archive, though their windows end an hour apart: asked with
-// the same options, the archive is the same.
-func TestArchiveOptionsAcrossZones(t *testing.T) {
+// Periodics of one board in two zones name a day by one label, though
+// their windows end an hour apart: the window stores its span with its
+// first write, and the other zone's writes (Submit, SubmitMany, Update, a
+// group's Submit, Join) and archive are refused with ErrMismatch, every
+// key unchanged; a handle from Open writes as the stored window; an
+// archive made by one zone is not the other's, even once the window's
+// board is gone.
+func TestWindowOfAnotherSpanIsRefused(t *testing.T) {
 	env := redistest.New(t)
 	ctx := t.Context()
 	name := env.Prefix + "_zones"
 	plus1 := time.FixedZone("UTC+1", 3600)
-	east, err := NewPeriodic(env.Client, name, testLayout(t), Daily(plus1), 240*time.Hour, Options{})
+	opts := Options{Group: env.Prefix + "_zg"}
+	east, err := NewPeriodic(env.Client, name, testLayout(t), Daily(plus1), 240*time.Hour, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	utc, err := NewPeriodic(env.Client, name, testLayout(t), Daily(time.UTC), 240*time.Hour, Options{})
+	utc, err := NewPeriodic(env.Client, name, testLayout(t), Daily(time.UTC), 240*time.Hour, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,17 +154,76 @@ func TestArchiveOptionsAcrossZones(t *testing.T) {
 	if we.Label != wu.Label || we.End.Equal(wu.End) {
 		t.Fatalf("windows %+v and %+v: want one label, two ends", we, wu)
 	}
-	if _, err := east.At(we.Start).Submit(ctx, Submission{ID: "p1", Values: []float64{1, 1, 1}}); err != nil {
+	sub := Submission{ID: "p1", Values: []float64{1, 1, 1}}
+	if _, err := east.At(we.Start).Submit(ctx, sub); err != nil {
 		t.Fatal(err)
+	}
+	other := utc.At(wu.Start)
+	plain, err := New(ctx, env.Client, "plain", testLayout(t), Options{Group: opts.Group})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := NewGroup(plain, other)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pattern := "*" + opts.Group + "*"
+	before := snapshot(t, env.Client, pattern)
+	for what, err := range map[string]error{
+		"Submit":       second(other.Submit(ctx, sub)),
+		"SubmitMany":   other.SubmitMany(ctx, []Submission{sub})[0].Err,
+		"Update":       second(other.Update(ctx, "p1", func(e *Entry) ([]float64, error) { return e.Values, nil })),
+		"Group.Submit": second(g.Submit(ctx, []Submission{sub, sub})),
+		"Join":         joinOtherZone(t, env.Client, env.Prefix+"_zrules", plus1),
+		"Archive":      second(utc.Archive(ctx, wu, ArchiveOptions{})),
+	} {
+		// A tournament's window has its round in its descriptor, which
+		// refuses the other zone's Join first.
+		if !errors.Is(err, ErrMismatch) || (what != "Join" && !strings.Contains(err.Error(), "another zone or alignment")) {
+			t.Errorf("%s through the other zone's window: %v, want ErrMismatch naming the spans", what, err)
+		}
+	}
+	if after := snapshot(t, env.Client, pattern); !cmp.Equal(before, after) {
+		t.Errorf("refused writes changed keys (-before +after):\n%s", cmp.Diff(before, after))
+	}
+	opened, err := Open(ctx, env.Client, opts.Group+"/"+name+":"+we.Label, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := opened.Submit(ctx, Submission{ID: "p2", Values: []float64{2, 1, 1}}); err != nil {
+		t.Errorf("Submit through Open's handle of the window: %v", err)
 	}
 	made := ArchiveOptions{Top: 5, Retention: 240 * time.Hour}
 	if _, err := east.Archive(ctx, we, made); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := utc.Archive(ctx, wu, made); err != nil {
-		t.Errorf("Archive of the same label from another zone, same options = %v", err)
+	if _, err := east.Archive(ctx, we, made); err != nil {
+		t.Errorf("Archive again from the zone that made it: %v", err)
 	}
-	if _, err := utc.Archive(ctx, wu, ArchiveOptions{Top: 5, Retention: 241 * time.Hour}); !errors.Is(err, ErrMismatch) {
-		t.Errorf("Archive from another zone with another Retention = %v, want ErrMismatch", err)
+	if err := east.At(we.Start).Drop(ctx); err != nil { // as when the window's board expires
+		t.Fatal(err)
 	}
+	if _, err := utc.Archive(ctx, wu, made); !errors.Is(err, ErrMismatch) {
+		t.Errorf("Archive from another zone of a label archived by the first = %v, want ErrMismatch", err)
+	}
+}
+
+// joinOtherZone writes to today's window of a tournament in zone east,
+// then joins a member through the window of the same label in UTC: the
+// window's descriptor (its round) is checked before its rules, so the join
+// is refused whatever the hour.
+func joinOtherZone(t *testing.T, client rueidis.Client, name string, east *time.Location) error {
+	ctx := t.Context()
+	o := Options{Rules: Rules{MaxAttempts: 100}}
+	pe, err1 := NewPeriodic(client, name, testLayout(t), Daily(east), 240*time.Hour, o)
+	pu, err2 := NewPeriodic(client, name, testLayout(t), Daily(time.UTC), 240*time.Hour, o)
+	if err := errors.Join(err1, err2); err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now()
+	if _, err := pe.At(now).Submit(ctx, Submission{ID: "p1", Values: []float64{1, 1, 1}}); err != nil {
+		t.Fatal(err)
+	}
+	y, m, d := now.In(east).Date()
+	return pu.At(time.Date(y, m, d, 12, 0, 0, 0, time.UTC)).Join(ctx, "p2")
 }

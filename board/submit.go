@@ -69,7 +69,10 @@ type Submission struct {
 	Values []float64
 	// Policy combines Values with the stored entry: Replace (the
 	// default) or Best, comparing whole entries, or Add, Max, Min or Keep,
-	// the same for every field.
+	// the same for every field: Add adds a time tie-break field too (a
+	// time that grows with every write, until it leaves its range), so a
+	// layout of points then a time adds with Fields {Add, Keep} (the
+	// first write's time) or {Add, Replace} (the last one's).
 	Policy Policy
 	// Fields, when not nil, holds one policy per field, most significant
 	// first: Replace, Add, Max, Min or Keep (Best compares whole entries:
@@ -83,8 +86,8 @@ type Submission struct {
 	// write with it applies and is remembered, with its result, for
 	// Options.RequestRetention; a write with it again within that time
 	// (a retry after a timeout or a lost connection) writes nothing and
-	// returns the first write's result, whatever the policy or operator
-	// (Add adds once). The request id and the write are one atomic step,
+	// returns the first write's result, whatever the policy (Add adds
+	// once). The request id and the write are one atomic step,
 	// and so are replicated together. Request ids are the board's own
 	// (a periodic board's window's): send a retry to the same board. A
 	// request id used for another ID is refused (ErrArgument). Clear,

@@ -3,6 +3,7 @@ package board
 import (
 	"context"
 	"errors"
+	"fmt"
 	"reflect"
 	"strconv"
 	"sync/atomic"
@@ -297,5 +298,30 @@ func TestWatchEndsAfterMigration(t *testing.T) {
 	}
 	if err := <-done; !errors.Is(err, ErrMismatch) {
 		t.Fatalf("Watch after a migration = %v, want ErrMismatch", err)
+	}
+}
+
+// A read answering ErrNotFound (an id not on the board) is an empty list
+// with Total -1, until the id is written; one answering ErrNotFound and
+// ErrArgument together is a refusal, which ends the watch with it before
+// anything is delivered.
+func TestWatchOfAnAbsentID(t *testing.T) {
+	env := redistest.New(t)
+	b := newBoard(t, env.Client, env.Prefix, "watchabsent", testLayout(t), Options{})
+	mustSubmit(t, b, Submission{ID: "a", Values: []float64{5, 0, 1}})
+	w := startWatch(t, func(ctx context.Context) (List, error) { return b.Around(ctx, "newbie", 3) }, time.Millisecond)
+	w.until(t, List{Entries: []Entry{}, Total: -1})
+	mustSubmit(t, b, Submission{ID: "newbie", Values: []float64{9, 0, 1}})
+	want, err := b.Around(context.Background(), "newbie", 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.until(t, want)
+
+	refused := fmt.Errorf("board: a refusal naming an id: %w: %w", ErrNotFound, ErrArgument)
+	err = Watch(t.Context(), time.Millisecond, func(context.Context) (List, error) { return List{}, refused },
+		func(List) error { t.Error("delivered"); return nil })
+	if !errors.Is(err, refused) {
+		t.Errorf("Watch of a read refused with ErrNotFound and ErrArgument: %v, want that error", err)
 	}
 }

@@ -614,7 +614,7 @@ func TestPeriodStored(t *testing.T) {
 		}
 		out := map[string]string{}
 		for _, k := range keys {
-			out[k], _ = env.Client.Do(ctx, env.Client.B().Dump().Key(k).Build()).ToString()
+			out[k], _ = redistest.Dump(ctx, env.Client, k)
 		}
 		return out
 	}

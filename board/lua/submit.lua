@@ -18,7 +18,10 @@
 -- ARGV[11] the key remembering the write's request id ('' for none)
 -- ARGV[12] how long it remembers it, in ms
 -- ARGV[13] k: reply the ids the entry passed, at most k ('0': none)
--- ARGV[14..] 'f' only: one value (or increment) per field
+-- ARGV[14] a periodic window's span, "start-end" in Unix ms ('' for a
+--          board that is not a window): a window stored with another
+--          span is refused (TBSPAN), one with none stores it
+-- ARGV[15..] 'f' only: one value (or increment) per field
 --
 -- KEYS may leave out d when ARGV[9] is not '1', ARGV[5] is '0', there is
 -- no cap and the board is not migrating: nothing then touches it.
@@ -46,9 +49,10 @@
 --        (nothing written).
 --        'TBRULE <rule> <id>' when a rule of RULES refuses the write:
 --        closed, notjoined, full or attempts (nothing written).
---        'TBGEN', 'TBMISMATCH', 'TBDROPPED' as guard.lua's: another
---        generation, another descriptor, or none where the write may
---        not store it (see above; nothing written).
+--        'TBGEN', 'TBMISMATCH', 'TBDROPPED', 'TBSPAN' as guard.lua's:
+--        another generation, another descriptor, none where the write
+--        may not store it (see above), or a window of another span
+--        (nothing written).
 
 local id, policy = ARGV[1], ARGV[2]
 -- A write made already under its request id returns that write's reply
@@ -68,7 +72,8 @@ if req then
     end
   end
 end
-local desc, refused = guard(SHARD or mirror)
+local span = ARGV[14] or ''
+local desc, refused, stored_span = guard(SHARD or mirror, span)
 if refused then return refused end
 -- A packed board's member is the id, and so is a key-suffix board's of
 -- width 0 (one field): no lookup (lookup.lua).
@@ -129,7 +134,7 @@ if policy == 'f' then
     end
   end
   for i, f in ipairs(F) do
-    local x, op = tonumber(ARGV[13 + i]), string.sub(ops, i, i)
+    local x, op = tonumber(ARGV[14 + i]), string.sub(ops, i, i)
     if ov then
       if op == 'a' then x = ov[i] + x
       elseif op == 'x' then x = math.max(ov[i], x)
@@ -231,6 +236,7 @@ if not desc then
   redis.call('HSET', KEYS[KMETA], 'desc', DESC, 'gen', GEN, 'state', 'live')
   if ARGV[5] and ARGV[5] ~= '0' then redis.call('HSET', KEYS[KMETA], 'expire', ARGV[5]) end
 end
+if span ~= '' and not stored_span then redis.call('HSET', KEYS[KMETA], 'span', span) end
 if ARGV[5] and ARGV[5] ~= '0' then
   for i = 1, #KEYS do redis.call('PEXPIREAT', KEYS[i], ARGV[5]) end
 end

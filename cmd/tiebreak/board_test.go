@@ -347,12 +347,13 @@ func testDescribe(t *testing.T, bin string) {
 		}
 		var got description
 		c.json(&got, "board", "describe", a.Name())
-		want := &archiveOut{State: "done", Options: "Top 1, kept 720h0m0s past the window's end"}
+		made := "Top 1, kept 720h0m0s past the window's end, of [" + w.Start.UTC().Format(time.RFC3339) + ", " + w.End.UTC().Format(time.RFC3339) + ")"
+		want := &archiveOut{State: "done", Options: made}
 		if diff := cmp.Diff(want, got.Archive); diff != "" || got.ExpireAt == "" || got.Entries != 1 {
 			t.Errorf("archive %s: expireAt %q, %d entries, archive (-want +got):\n%s", a.Name(), got.ExpireAt, got.Entries, diff)
 		}
 		out := regexp.MustCompile(`  +`).ReplaceAllString(c.ok("board", "describe", a.Name()), " ")
-		for _, line := range []string{"archive the final standings of a window, made: Top 1, kept 720h0m0s past the window's end\n", " (an archive)\n"} {
+		for _, line := range []string{"archive the final standings of a window, made: " + made + "\n", " (an archive)\n"} {
 			if !strings.Contains(out, line) {
 				t.Errorf("describe of an archive lacks %q:\n%s", line, out)
 			}

@@ -171,7 +171,8 @@ type description struct {
 
 // archiveOut is the state of an archive: "copying" (by a caller, or
 // stopped: the next Archive resumes it) or "done", and the options it is
-// made with ("Top 1000, kept forever").
+// made with ("Top 1000, kept forever, of [2026-11-23T00:00:00Z,
+// 2026-11-24T00:00:00Z)").
 type archiveOut struct {
 	State   string `json:"state"`
 	Options string `json:"options"`

@@ -265,7 +265,7 @@ func testReadOnly(t *testing.T, bin string) {
 	}
 }
 
-// dumpKeys returns the DUMP of every key matching pattern.
+// dumpKeys returns what every key matching pattern holds (redistest.Dump).
 func dumpKeys(t *testing.T, env *redistest.Env, pattern string) map[string]string {
 	t.Helper()
 	ctx := context.Background()
@@ -275,7 +275,7 @@ func dumpKeys(t *testing.T, env *redistest.Env, pattern string) map[string]strin
 	}
 	out := map[string]string{}
 	for _, k := range keys {
-		if out[k], err = env.Client.Do(ctx, env.Client.B().Dump().Key(k).Build()).ToString(); err != nil {
+		if out[k], err = redistest.Dump(ctx, env.Client, k); err != nil {
 			t.Fatal(err)
 		}
 	}

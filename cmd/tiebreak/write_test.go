@@ -387,7 +387,7 @@ keys: ` + strings.Join(keys, " ") + "\n"
 			if out := c.ok("board", "archive", name, "--tz", "UTC", "--window", "2026-11-23", "--top", "2", mode); strings.Contains(out, "keys:") {
 				t.Errorf("archive again %s lists keys though it changes none:\n%s", mode, out)
 			}
-			c.fails(exitFailure, []string{"made with Top 2, kept forever, asked with every entry, kept forever", "mismatch"}, "board", "archive", name, "--tz", "UTC", "--window", "2026-11-23", mode)
+			c.fails(exitFailure, []string{"made with Top 2, kept forever, of [2026-11-23T00:00:00Z, 2026-11-24T00:00:00Z), asked with every entry, kept forever, of [2026-11-23T00:00:00Z", "mismatch"}, "board", "archive", name, "--tz", "UTC", "--window", "2026-11-23", mode)
 		}
 		c.fails(exitUsage, []string{"--window is required"}, "board", "archive", name, "--yes")
 		// A calendar window in another zone than its board's may not have

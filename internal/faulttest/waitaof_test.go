@@ -83,7 +83,8 @@ func TestWaitAOF(t *testing.T) {
 	}
 }
 
-// dumpAll returns the DUMP of every key of the server client is on.
+// dumpAll returns what every key of the server client is on holds
+// (redistest.Dump).
 func dumpAll(t *testing.T, client rueidis.Client) map[string]string {
 	t.Helper()
 	ctx := t.Context()
@@ -93,7 +94,7 @@ func dumpAll(t *testing.T, client rueidis.Client) map[string]string {
 	}
 	out := map[string]string{}
 	for _, k := range keys {
-		v, err := client.Do(ctx, client.B().Dump().Key(k).Build()).ToString()
+		v, err := redistest.Dump(ctx, client, k)
 		if err != nil {
 			t.Fatalf("DUMP %s: %v", k, err)
 		}

@@ -334,11 +334,12 @@ local mirror = false
 
 local CHECK = false
 -- fragment: guard.lua
--- guard.lua: guard(dropped), the check that submit, submitlean, join
--- and hide begin with, before they write anything. It reads the board's
--- descriptor and generation (one HMGET of the meta HASH) and returns the
--- stored descriptor (false for a board without one), or nil and the error
--- reply the script returns:
+-- guard.lua: guard(dropped, span), the check that submit, submitlean,
+-- join and hide begin with, before they write anything. It reads the
+-- board's descriptor, generation and window span (one HMGET of the meta
+-- HASH) and returns the stored descriptor (false for a board without one)
+-- and the stored span (false for none), or nil and the error reply the
+-- script returns:
 --   'TBGEN'      the board is in another generation than the handle's
 --                (GEN): dropped and made again by New, in generation 0,
 --                since the handle read it. The handle reads it again,
@@ -347,13 +348,21 @@ local CHECK = false
 --   'TBDROPPED'  the board has no descriptor and dropped is true: a
 --                write that may not make the board again (a shard's, a
 --                mirrored one).
-local function guard(dropped)
-  local stored = redis.call('HMGET', KEYS[KMETA], 'desc', 'gen')
+--   'TBSPAN <stored span>'  a periodic window whose stored span (its
+--                start and end, Unix ms, "start-end") is not span, the
+--                handle's: two periods (another zone or alignment) that
+--                give one label to different spans of time.
+-- span is nil or '' for a board that is not a window (no check).
+local function guard(dropped, span)
+  local stored = redis.call('HMGET', KEYS[KMETA], 'desc', 'gen', 'span')
   local desc = stored[1]
   if desc and (stored[2] or '0') ~= GEN then return nil, redis.error_reply('TBGEN') end
   if desc and desc ~= DESC then return nil, redis.error_reply('TBMISMATCH') end
   if not desc and dropped then return nil, redis.error_reply('TBDROPPED') end
-  return desc
+  if desc and span and span ~= '' and stored[3] and stored[3] ~= span then
+    return nil, redis.error_reply('TBSPAN ' .. stored[3])
+  end
+  return desc, nil, stored[3]
 end
 -- fragment: rules.lua
 -- rules.lua: closed(joining), whether a tournament's time (RULES) refuses
@@ -387,7 +396,10 @@ end
 -- ARGV[11] the key remembering the write's request id ('' for none)
 -- ARGV[12] how long it remembers it, in ms
 -- ARGV[13] k: reply the ids the entry passed, at most k ('0': none)
--- ARGV[14..] 'f' only: one value (or increment) per field
+-- ARGV[14] a periodic window's span, "start-end" in Unix ms ('' for a
+--          board that is not a window): a window stored with another
+--          span is refused (TBSPAN), one with none stores it
+-- ARGV[15..] 'f' only: one value (or increment) per field
 --
 -- KEYS may leave out d when ARGV[9] is not '1', ARGV[5] is '0', there is
 -- no cap and the board is not migrating: nothing then touches it.
@@ -415,9 +427,10 @@ end
 --        (nothing written).
 --        'TBRULE <rule> <id>' when a rule of RULES refuses the write:
 --        closed, notjoined, full or attempts (nothing written).
---        'TBGEN', 'TBMISMATCH', 'TBDROPPED' as guard.lua's: another
---        generation, another descriptor, or none where the write may
---        not store it (see above; nothing written).
+--        'TBGEN', 'TBMISMATCH', 'TBDROPPED', 'TBSPAN' as guard.lua's:
+--        another generation, another descriptor, none where the write
+--        may not store it (see above), or a window of another span
+--        (nothing written).
 
 local id, policy = ARGV[1], ARGV[2]
 -- A write made already under its request id returns that write's reply
@@ -437,7 +450,8 @@ if req then
     end
   end
 end
-local desc, refused = guard(SHARD or mirror)
+local span = ARGV[14] or ''
+local desc, refused, stored_span = guard(SHARD or mirror, span)
 if refused then return refused end
 -- A packed board's member is the id, and so is a key-suffix board's of
 -- width 0 (one field): no lookup (lookup.lua).
@@ -498,7 +512,7 @@ if policy == 'f' then
     end
   end
   for i, f in ipairs(F) do
-    local x, op = tonumber(ARGV[13 + i]), string.sub(ops, i, i)
+    local x, op = tonumber(ARGV[14 + i]), string.sub(ops, i, i)
     if ov then
       if op == 'a' then x = ov[i] + x
       elseif op == 'x' then x = math.max(ov[i], x)
@@ -600,6 +614,7 @@ if not desc then
   redis.call('HSET', KEYS[KMETA], 'desc', DESC, 'gen', GEN, 'state', 'live')
   if ARGV[5] and ARGV[5] ~= '0' then redis.call('HSET', KEYS[KMETA], 'expire', ARGV[5]) end
 end
+if span ~= '' and not stored_span then redis.call('HSET', KEYS[KMETA], 'span', span) end
 if ARGV[5] and ARGV[5] ~= '0' then
   for i = 1, #KEYS do redis.call('PEXPIREAT', KEYS[i], ARGV[5]) end
 end
