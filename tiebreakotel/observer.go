@@ -195,8 +195,13 @@ func (o *Observer) info(op observe.Op) *opInfo {
 
 // Start starts the operation's span, a child of ctx's, and returns its
 // context. The span starts with db.system.name and db.operation.name, for
-// samplers; the other attributes are set only on a span that records.
+// samplers; the other attributes are set only on a span that records. A
+// nil ctx (which tiebreak's packages never pass: they refuse it) starts a
+// span of no parent, as context.Background() would, rather than panic.
 func (o *Observer) Start(ctx context.Context, op observe.Op) (context.Context, observe.Span) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
 	if o == nil || o.tracer == nil {
 		return ctx, noSpan{} // not made by New
 	}

@@ -322,3 +322,21 @@ func TestPanickingUpdateEndsItsSpan(t *testing.T) {
 		t.Errorf("spans ended: %v; want board.Update Error", got)
 	}
 }
+
+// Start given a nil context starts a span of no parent rather than panic:
+// an Observer reports no error, and may be called by code of its own.
+func TestStartWithANilContext(t *testing.T) {
+	env := redistest.New(t)
+	r := newRig(t, env.Client)
+	var none *tiebreakotel.Observer
+	for _, obs := range []*tiebreakotel.Observer{r.obs, none, {}} {
+		ctx, sp := obs.Start(nil, observe.Op{Package: "board", Name: "Top", Object: "arena"}) //nolint:staticcheck // the nil context tested
+		if ctx == nil {
+			t.Errorf("Start(nil) returned a nil context")
+		}
+		sp.End(observe.Outcome{})
+	}
+	if got := r.ours(0); len(got) != 1 || got[0].Parent().IsValid() {
+		t.Errorf("spans %v, want one of no parent", got)
+	}
+}
