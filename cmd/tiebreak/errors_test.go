@@ -53,6 +53,17 @@ func testErrors(t *testing.T, bin string) {
 		// A board named as one of a group, without its group.
 		seedArena(t, ctx, env.Client, p+"_solo", board.Options{Group: p + "_grp"})
 		c.fails(exitFailure, []string{`no board named "` + p + `_solo"`, `a board of a group is named GROUP/NAME: ` + p + `_grp/` + p + `_solo`}, "board", "top", p+"_solo")
+		// A group's name, and a periodic board of Every, whose window no
+		// calendar label finds.
+		c.fails(exitFailure, []string{`"` + p + `_grp" is a group: its boards are named GROUP/NAME, as ` + p + `_grp/`}, "board", "top", p+"_grp")
+		raids, err := board.NewPeriodic(env.Client, p+"_raid", arenaLayout(t), board.Every(time.Hour), 24*time.Hour, board.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := raids.At(time.Now()).Submit(ctx, board.Submission{ID: "ann", Values: []float64{1, 0, 1}}); err != nil {
+			t.Fatal(err)
+		}
+		c.fails(exitFailure, []string{`"` + p + `_raid" is a periodic board`, `"` + raids.At(time.Now()).Name() + `"`}, "board", "top", p+"_raid")
 		c.fails(exitFailure, []string{`no board named "` + p + `_none"`}, "board", "describe", p+"_none")
 		c.fails(exitFailure, []string{`no timeline named "` + p + `_none"`, "an empty timeline has no key"}, "timeline", "latest", p+"_none", "--layout", "TSID")
 		c.fails(exitFailure, []string{`no map named "` + p + `_none"`}, "map", "range", p+"_none")

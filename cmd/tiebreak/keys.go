@@ -216,6 +216,9 @@ func notFound(ctx context.Context, e *env, kind, name, key, limiterPrefix string
 		if in := groupedAs(ctx, e, name); len(in) > 0 {
 			msg += fmt.Sprintf("; a board of a group is named GROUP/NAME: %s", strings.Join(in, ", "))
 		}
+		if in := boardsOfGroup(ctx, e, name); len(in) > 0 {
+			msg += fmt.Sprintf("; %q is a group: its boards are named GROUP/NAME, as %s", name, strings.Join(in, ", "))
+		}
 		msg += inLeague(ctx, e, name)
 	case kindLimiter:
 		if limiterPrefix == defaultLimiterPrefix {
@@ -282,14 +285,63 @@ func groupedAs(ctx context.Context, e *env, name string) []string {
 	return out
 }
 
+// boardsOfGroup returns the names (GROUP/NAME) of up to 3 boards of the
+// group name, found by SCAN (for a second at most); none for a name
+// holding a slash.
+func boardsOfGroup(ctx context.Context, e *env, name string) []string {
+	if strings.Contains(name, "/") {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	metas, err := redisops.ScanKeys(ctx, e.client, "tb:{"+globEscape(name)+"}:{*}:meta")
+	if err != nil {
+		return nil
+	}
+	slices.Sort(metas)
+	var out []string
+	for _, k := range metas {
+		n, ok := strings.CutPrefix(k, "tb:{"+name+"}:{")
+		if n, ok = strings.CutSuffix(n, "}:meta"); ok && len(out) < 3 {
+			out = append(out, name+"/"+n)
+		}
+	}
+	return out
+}
+
 // aWindowOf returns the name of a window of the periodic board name
-// (group/name for one of a group) that exists, among the daily, weekly
-// and monthly windows (UTC) that hold now and the period before, or "".
+// (group/name for one of a group) that exists: among the daily, weekly
+// and monthly windows (UTC) that hold now and the period before, or else
+// any window found by SCAN (for a second at most: an Every period's, or
+// one of another zone or alignment); "" when none is.
 func aWindowOf(ctx context.Context, e *env, name string, now time.Time) string {
 	group, n, _ := strings.Cut(name, "/")
 	if n == "" {
 		group, n = "", name
 	}
+	if w := aCalendarWindowOf(ctx, e, group, n, now); w != "" {
+		return w
+	}
+	sctx, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	metas, err := redisops.ScanKeys(sctx, e.client, strings.TrimSuffix(boardMetaKey(globEscape(group), globEscape(n)), "}:meta")+":*}:meta")
+	if err != nil || len(metas) == 0 {
+		return ""
+	}
+	slices.Sort(metas)
+	head := strings.TrimSuffix(boardMetaKey(group, n), "}:meta") + ":"
+	label, ok := strings.CutPrefix(metas[0], head)
+	if label, ok = strings.CutSuffix(label, "}:meta"); !ok || strings.HasSuffix(label, ":final") {
+		return ""
+	}
+	if group != "" {
+		return group + "/" + n + ":" + label
+	}
+	return n + ":" + label
+}
+
+// aCalendarWindowOf is aWindowOf among the calendar windows.
+func aCalendarWindowOf(ctx context.Context, e *env, group, n string, now time.Time) string {
 	for _, p := range []board.Period{board.Daily(time.UTC), board.Weekly(time.UTC), board.Monthly(time.UTC)} {
 		for _, at := range []time.Time{now, now.AddDate(0, -1, 0), now.AddDate(0, 0, -7), now.AddDate(0, 0, -1)} {
 			w, err := p.Window(at)
