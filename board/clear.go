@@ -68,7 +68,7 @@ func (b *Board) clear(ctx context.Context) error {
 		if !b.opts.SharedData {
 			keys = append(keys, cur.d)
 		}
-		r, err := clearScript.Exec(ctx, b.client, keys, []string{b.desc.encoded(), strconv.FormatInt(m.gen, 10)}).ToString()
+		r, err := clearScript.Exec(ctx, b.client, keys, []string{b.desc.encoded(), strconv.FormatInt(m.gen, 10), b.opts.span}).ToString()
 		if err != nil {
 			return redisErr("clear", err)
 		}
@@ -77,6 +77,8 @@ func (b *Board) clear(ctx context.Context) error {
 			return nil
 		case "busy":
 			return fmt.Errorf("board: %s: Clear: a migration began; nothing removed: %w", b.label(), ErrMigrating)
+		case "span":
+			return b.spanMismatch("Clear", m.span)
 		}
 	}
 	return fmt.Errorf("board: %s: Clear: the board kept moving to other generations (a migration's steps); nothing removed: %w", b.label(), ErrMigrating)

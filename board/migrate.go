@@ -255,6 +255,9 @@ func (b *Board) beginMigration(ctx context.Context, t *Board, defaults string) (
 		if m.desc != b.desc.encoded() {
 			return 0, b.mismatch(m)
 		}
+		if m.span != "" && b.opts.span != "" && m.span != b.opts.span {
+			return 0, b.spanMismatch("Migrate", m.span)
+		}
 		from, to := names(b.prefix, m.gen), names(b.prefix, m.gen+1)
 		keys := []string{from.meta, from.z, from.d, from.v, from.c, from.i, to.z, to.d, to.v, to.c, to.i, from.top}
 		lookup := "0"

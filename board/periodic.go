@@ -313,10 +313,12 @@ func NewPeriodic(client rueidis.Client, name string, layout *pack.Layout, period
 // descriptor (with the instant its keys expire, and its span: its start
 // and end), so that Open can read the window by name; a write to a window
 // whose stored descriptor differs from the Periodic's is refused
-// (ErrMismatch), and so is a write (Submit, SubmitMany, Update, a group's
-// Submit, Join) to a window stored with another span: a Periodic of the
-// same name whose period (another zone or alignment) gives the label to
-// other times. Remove, SetData, Hide and Show do not check the span.
+// (ErrMismatch), and so are a write (Submit, SubmitMany, Update, a group's
+// Submit, Join), a Clear and a Migrate of a window stored with another
+// span: a Periodic of the same name whose period (another zone or
+// alignment) gives the label to other times. Remove, SetData, Hide and
+// Show do not check the span, and Drop removes the window whatever the
+// handle's settings.
 // Its reads do not check the stored descriptor: through a Periodic built
 // with other settings than the one that wrote a window, they decode the
 // entries with the wrong layout. Build every Periodic of one name with the

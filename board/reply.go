@@ -102,8 +102,7 @@ func (b *Board) refusal(op, text string) error {
 		return fmt.Errorf("board: %s: %s: the window's stored descriptor differs from this handle's (read it with Open): %w",
 			op, b.label(), ErrMismatch)
 	case strings.HasPrefix(text, "TBSPAN "):
-		return fmt.Errorf("board: %s: window %s is stored as %s, this handle's as %s: two periods (another zone or alignment) give its label to other times; build every Periodic of one name with one period, or read the window with Open: %w",
-			op, b.label(), spanText(strings.TrimPrefix(text, "TBSPAN ")), spanText(b.opts.span), ErrMismatch)
+		return b.spanMismatch(op, strings.TrimPrefix(text, "TBSPAN "))
 	case strings.HasPrefix(text, "TBDROPPED") && b.opts.shard:
 		return fmt.Errorf("board: %s: %s: %w", op, b.label(), errDropped)
 	case strings.HasPrefix(text, "TBDROPPED"):
@@ -233,4 +232,11 @@ func fillRanks(es []Entry, comp, dense int64, c readConfig) {
 			es[i].Dense = dense
 		}
 	}
+}
+
+// spanMismatch is the error of op refused on a window stored with the
+// span stored, not the handle's (ErrMismatch).
+func (b *Board) spanMismatch(op, stored string) error {
+	return fmt.Errorf("board: %s: window %s is stored as %s, this handle's as %s: two periods (another zone or alignment) give its label to other times; build every Periodic of one name with one period, or read the window with Open: %w",
+		op, b.label(), spanText(stored), spanText(b.opts.span), ErrMismatch)
 }

@@ -169,11 +169,14 @@ func TestWindowOfAnotherSpanIsRefused(t *testing.T) {
 	}
 	pattern := "*" + opts.Group + "*"
 	before := snapshot(t, env.Client, pattern)
+	other2 := Submission{ID: "p1", Values: []float64{7, 0, 3}} // other values: a write would show
 	for what, err := range map[string]error{
-		"Submit":       second(other.Submit(ctx, sub)),
-		"SubmitMany":   other.SubmitMany(ctx, []Submission{sub})[0].Err,
-		"Update":       second(other.Update(ctx, "p1", func(e *Entry) ([]float64, error) { return e.Values, nil })),
-		"Group.Submit": second(g.Submit(ctx, []Submission{sub, sub})),
+		"Submit":       second(other.Submit(ctx, other2)),
+		"SubmitMany":   other.SubmitMany(ctx, []Submission{other2, {ID: "p9", Values: []float64{2, 1, 1}}})[0].Err,
+		"Update":       second(other.Update(ctx, "p1", func(e *Entry) ([]float64, error) { return []float64{9, 1, 1}, nil })),
+		"Group.Submit": second(g.Submit(ctx, []Submission{other2, other2})),
+		"Clear":        other.Clear(ctx),
+		"Migrate":      second(other.Migrate(ctx, testLayout(t), Options{Group: opts.Group, Strategy: KeySuffix}, MigrateOptions{})),
 		"Join":         joinOtherZone(t, env.Client, env.Prefix+"_zrules", plus1),
 		"Archive":      second(utc.Archive(ctx, wu, ArchiveOptions{})),
 	} {
@@ -185,13 +188,6 @@ func TestWindowOfAnotherSpanIsRefused(t *testing.T) {
 	}
 	if after := snapshot(t, env.Client, pattern); !cmp.Equal(before, after) {
 		t.Errorf("refused writes changed keys (-before +after):\n%s", cmp.Diff(before, after))
-	}
-	opened, err := Open(ctx, env.Client, opts.Group+"/"+name+":"+we.Label, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := opened.Submit(ctx, Submission{ID: "p2", Values: []float64{2, 1, 1}}); err != nil {
-		t.Errorf("Submit through Open's handle of the window: %v", err)
 	}
 	made := ArchiveOptions{Top: 5, Retention: 240 * time.Hour}
 	if _, err := east.Archive(ctx, we, made); err != nil {
@@ -205,6 +201,46 @@ func TestWindowOfAnotherSpanIsRefused(t *testing.T) {
 	}
 	if _, err := utc.Archive(ctx, wu, made); !errors.Is(err, ErrMismatch) {
 		t.Errorf("Archive from another zone of a label archived by the first = %v, want ErrMismatch", err)
+	}
+	if _, err := east.At(we.Start).Submit(ctx, sub); err != nil { // the window made again
+		t.Fatal(err)
+	}
+
+	// A handle from Open, and one a Migrate returns, carry the stored
+	// span: with the span taken from the window, their writes store it
+	// again, as it was.
+	meta := "tb:{" + opts.Group + "}:{" + name + ":" + we.Label + "}:meta"
+	spanOf := func() string {
+		s, _ := env.Client.Do(ctx, env.Client.B().Hget().Key(meta).Field("span").Build()).ToString()
+		return s
+	}
+	stored := spanOf()
+	if stored != we.span() {
+		t.Fatalf("stored span %q, want the first writer's %q", stored, we.span())
+	}
+	opened, err := Open(ctx, env.Client, opts.Group+"/"+name+":"+we.Label, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		what string
+		h    *Board
+	}{{"Open", opened}, {"Migrate", nil}} {
+		what, h := c.what, c.h
+		if what == "Migrate" {
+			if h, err = east.At(we.Start).Migrate(ctx, testLayout(t), Options{Group: opts.Group, DenseRanks: true}, MigrateOptions{}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := env.Client.Do(ctx, env.Client.B().Hdel().Key(meta).Field("span").Build()).Error(); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := h.Submit(ctx, Submission{ID: "p2", Values: []float64{2, 1, 1}}); err != nil {
+			t.Errorf("Submit through %s's handle of the window: %v", what, err)
+		}
+		if got := spanOf(); got != stored {
+			t.Errorf("span stored by a write through %s's handle: %q, want %q", what, got, stored)
+		}
 	}
 }
 

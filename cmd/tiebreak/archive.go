@@ -27,7 +27,7 @@ func archiveCommand() *command {
 		setup: func(fs *flag.FlagSet) runFunc {
 			var a archiveArgs
 			fs.StringVar(&a.label, "window", "", "the window's `label`, required: 2026-11-22 (daily), 2026-W47 (weekly), 2026-11 (monthly), 60000ms-29544480 (Every)")
-			fs.StringVar(&a.tz, "tz", "", "the period's time `zone` (UTC, America/New_York...), required for daily, weekly and monthly windows: a periodic board does not store it, and a window taken in another zone than its board's may not have ended")
+			fs.StringVar(&a.tz, "tz", "", "the period's time `zone` (UTC, America/New_York...), required for daily, weekly and monthly windows: a window stores its span, which the archive checks, but not the zone that names it")
 			fs.StringVar(&a.from, "from", "", "where the period's windows start, as Period.From takes it (RFC 3339: 2026-11-16T09:00:00+01:00 for Mondays at 09:00 in Paris); default: the calendar's own boundaries")
 			fs.Int64Var(&a.top, "top", 0, "keep only the best `n` entries (0: every entry)")
 			fs.DurationVar(&a.retention, "retention", 0, "keep the archive this long after the window's end (0: forever)")
@@ -152,7 +152,7 @@ func boardArchive(ctx context.Context, e *env, a archiveArgs) error {
 		return err
 	}
 	if a.tz == "" && !strings.Contains(a.label, "ms") { // a well-formed calendar label
-		return usagef("--tz is required for a daily, weekly or monthly window: a periodic board does not store its time zone, and the window %s in another zone than the board's may not have ended (--tz UTC for a board of UTC days)", a.label)
+		return usagef("--tz is required for a daily, weekly or monthly window: a label names another span of time in each zone, and the window %s stores its own, which the archive checks (--tz UTC for a board of UTC days)", a.label)
 	}
 	if now := time.Now(); w.End.After(now) {
 		return fmt.Errorf("window %s of %s ends at %s (%s): only an ended window is archived", a.label, a.name, stamp(w.End), ago(w.End, now))
@@ -193,6 +193,12 @@ func boardArchive(ctx context.Context, e *env, a archiveArgs) error {
 		return report(e, e.g, c, nil, fmt.Sprintf("change nothing: window %s is archived already, %s in %s", a.label, count(c.Count, "entries"), archive))
 	} else if !errors.Is(err, board.ErrNotFound) {
 		return err
+	}
+	// The window's stored span is the one Archive checks: a dry run
+	// refuses what the archive would.
+	stored, err := e.client.Do(ctx, e.client.B().Hget().Key(boardMetaKey(group, name+":"+a.label)).Field(metaSpan).Build()).ToString()
+	if err == nil && stored != windowSpan(w) {
+		return fmt.Errorf("window %s is stored as %s, --tz and --from give %s: check the board's period (mismatch)", a.label, spanText(stored), spanText(windowSpan(w)))
 	}
 	src, err := openBoard(ctx, e, group, name+":"+a.label)
 	if err != nil {

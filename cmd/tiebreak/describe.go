@@ -26,6 +26,7 @@ const (
 	metaPScore   = "pscore"   // while migrating: the score of the last entry copied ("done" at the end)
 	metaPMember  = "pmember"  // while migrating: the member of the last entry copied
 	metaExpire   = "expire"   // a periodic window: when its keys expire, Unix ms
+	metaSpan     = "span"     // a periodic window: its start and end, Unix ms, "start-end"
 )
 
 // storedDescriptor is a board's descriptor as the board stores it, JSON
@@ -143,8 +144,11 @@ type description struct {
 	Entries    int64             `json:"entries"`
 	// Entrants is the number of members a tournament (Rules) counts as
 	// entered, removed ones included: absent without Rules.
-	Entrants  *int64     `json:"entrants,omitempty"`
-	ExpireAt  string     `json:"expireAt,omitempty"`
+	Entrants *int64 `json:"entrants,omitempty"`
+	ExpireAt string `json:"expireAt,omitempty"`
+	// Span is a periodic window's start and end, as its first write
+	// stored them: "[start, end)" in UTC.
+	Span      string     `json:"span,omitempty"`
 	Migration *migration `json:"migration,omitempty"`
 	// Damaged says why the library cannot open the board from what it
 	// stores (a descriptor written by something else, say), or why it
@@ -301,6 +305,9 @@ func describeMeta(name, group, key string, m map[string]string) (*description, e
 	} else if ms > 0 {
 		d.ExpireAt = stamp(time.UnixMilli(ms))
 	}
+	if s := m[metaSpan]; s != "" {
+		d.Span = spanText(s)
+	}
 	if d.State != "migrating" {
 		return d, nil
 	}
@@ -441,6 +448,9 @@ func describeTable(d *description, raw string) *table {
 		}
 		t.add("archive", fmt.Sprintf("the final standings of a window, %s: %s", state, a.Options))
 	}
+	if d.Span != "" {
+		t.add("window", d.Span)
+	}
 	if d.ExpireAt != "" {
 		what := "a periodic window"
 		if d.Archive != nil {
@@ -519,4 +529,21 @@ func readBoardMeta(ctx context.Context, e *env, group, name string) (string, map
 		return key, nil, fmt.Errorf("HGETALL %s: %w", key, err)
 	}
 	return key, m, nil
+}
+
+// spanText is a window's stored span, "start-end" in Unix ms, as
+// "[start, end)" in UTC; the stored text quoted when it is not a span.
+func spanText(stored string) string {
+	a, b, ok := strings.Cut(stored, "-")
+	start, err1 := strconv.ParseInt(a, 10, 64)
+	end, err2 := strconv.ParseInt(b, 10, 64)
+	if !ok || err1 != nil || err2 != nil {
+		return strconv.Quote(stored)
+	}
+	return "[" + time.UnixMilli(start).UTC().Format(time.RFC3339) + ", " + time.UnixMilli(end).UTC().Format(time.RFC3339) + ")"
+}
+
+// windowSpan is how a window's board stores w's span.
+func windowSpan(w board.Window) string {
+	return strconv.FormatInt(w.Start.UnixMilli(), 10) + "-" + strconv.FormatInt(w.End.UnixMilli(), 10)
 }

@@ -360,6 +360,15 @@ keys: ` + strings.Join(keys, " ") + "\n"
 		// the keys as before).
 		for _, mode := range []string{"--dry-run", "--yes"} {
 			c.fails(exitFailure, []string{"the archive would expire at once"}, "board", "archive", name, "--tz", "UTC", "--window", "2026-11-23", "--retention", "24h", mode)
+			// The window of another zone is another span: refused, dry
+			// run or not, as Archive refuses it.
+			c.fails(exitFailure, []string{"window 2026-11-23 is stored as [2026-11-23T00:00:00Z, 2026-11-24T00:00:00Z)", "[2026-11-22T23:00:00Z, 2026-11-23T23:00:00Z)", "mismatch"},
+				"board", "archive", name, "--tz", "Etc/GMT-1", "--window", "2026-11-23", mode)
+		}
+		var d description
+		c.json(&d, "board", "describe", name+":2026-11-23")
+		if d.Span != "[2026-11-23T00:00:00Z, 2026-11-24T00:00:00Z)" {
+			t.Errorf("describe of the window: span %q, want its day in UTC", d.Span)
 		}
 		w.dry(want)
 		want.DryRun = false
