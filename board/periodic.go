@@ -2,11 +2,10 @@ package board
 
 import (
 	"fmt"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/internal/windowspan"
 	"github.com/tiebreak/tiebreak/pack"
 )
 
@@ -341,21 +340,5 @@ func (p *Periodic) At(t time.Time) *Board {
 	return b
 }
 
-// span is how a window's board stores its span: its start and end in Unix
-// ms, "start-end".
-func (w Window) span() string {
-	return strconv.FormatInt(w.Start.UnixMilli(), 10) + "-" + strconv.FormatInt(w.End.UnixMilli(), 10)
-}
-
-// spanText is stored, a window's span as span writes it, in words:
-// "[2026-11-23T00:00:00Z, 2026-11-30T00:00:00Z)"; stored itself when it
-// is not such a span.
-func spanText(stored string) string {
-	a, b, ok := strings.Cut(stored, "-")
-	start, err1 := strconv.ParseInt(a, 10, 64)
-	end, err2 := strconv.ParseInt(b, 10, 64)
-	if !ok || err1 != nil || err2 != nil {
-		return strconv.Quote(stored)
-	}
-	return "[" + time.UnixMilli(start).UTC().Format(time.RFC3339) + ", " + time.UnixMilli(end).UTC().Format(time.RFC3339) + ")"
-}
+// span is how a window's board stores its span (windowspan.Of).
+func (w Window) span() string { return windowspan.Of(w.Start, w.End) }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/internal/clip"
+	"github.com/tiebreak/tiebreak/internal/windowspan"
 	"github.com/tiebreak/tiebreak/pack"
 )
 
@@ -238,5 +239,5 @@ func fillRanks(es []Entry, comp, dense int64, c readConfig) {
 // span stored, not the handle's (ErrMismatch).
 func (b *Board) spanMismatch(op, stored string) error {
 	return fmt.Errorf("board: %s: window %s is stored as %s, this handle's as %s: two periods (another zone or alignment) give its label to other times; build every Periodic of one name with one period, or read the window with Open: %w",
-		op, b.label(), spanText(stored), spanText(b.opts.span), ErrMismatch)
+		op, b.label(), windowspan.Text(stored), windowspan.Text(b.opts.span), ErrMismatch)
 }

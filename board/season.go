@@ -12,6 +12,7 @@ import (
 	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/internal/clip"
 	"github.com/tiebreak/tiebreak/internal/observed"
+	"github.com/tiebreak/tiebreak/internal/windowspan"
 	"github.com/tiebreak/tiebreak/observe"
 )
 
@@ -199,7 +200,7 @@ func (p *Periodic) checkSpan(ctx context.Context, w Window) error {
 	}
 	if s != w.span() {
 		return fmt.Errorf("board: archive: window %s is stored as %s, this Periodic's is %s: two periods (another zone or alignment) give its label to other times: %w",
-			fullName(p.opts.Group, p.name+":"+w.Label), spanText(s), spanText(w.span()), ErrMismatch)
+			fullName(p.opts.Group, p.name+":"+w.Label), windowspan.Text(s), windowspan.Text(w.span()), ErrMismatch)
 	}
 	return nil
 }
@@ -285,7 +286,7 @@ func archiveOpts(o ArchiveOptions, w Window) string {
 	if o.Retention > 0 {
 		kept = ", kept " + o.Retention.String() + " past the window's end"
 	}
-	return top + kept + ", of " + spanText(w.span())
+	return top + kept + ", of " + windowspan.Text(w.span())
 }
 
 // claimState is the answer of a claim.

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/tiebreak/tiebreak/board"
+	"github.com/tiebreak/tiebreak/internal/windowspan"
 )
 
 // archiveCommand is board archive: Periodic.Archive of one ended window.
@@ -197,8 +198,8 @@ func boardArchive(ctx context.Context, e *env, a archiveArgs) error {
 	// The window's stored span is the one Archive checks: a dry run
 	// refuses what the archive would.
 	stored, err := e.client.Do(ctx, e.client.B().Hget().Key(boardMetaKey(group, name+":"+a.label)).Field(metaSpan).Build()).ToString()
-	if err == nil && stored != windowSpan(w) {
-		return fmt.Errorf("window %s is stored as %s, --tz and --from give %s: check the board's period (mismatch)", a.label, spanText(stored), spanText(windowSpan(w)))
+	if err == nil && stored != windowspan.Of(w.Start, w.End) {
+		return fmt.Errorf("window %s is stored as %s, --tz and --from give %s: check the board's period (mismatch)", a.label, windowspan.Text(stored), windowspan.Text(windowspan.Of(w.Start, w.End)))
 	}
 	src, err := openBoard(ctx, e, group, name+":"+a.label)
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/board"
 	"github.com/tiebreak/tiebreak/internal/redisops"
+	"github.com/tiebreak/tiebreak/internal/windowspan"
 )
 
 // The fields of a board's meta HASH (board/lua/meta.lua reads the same).
@@ -306,7 +307,7 @@ func describeMeta(name, group, key string, m map[string]string) (*description, e
 		d.ExpireAt = stamp(time.UnixMilli(ms))
 	}
 	if s := m[metaSpan]; s != "" {
-		d.Span = spanText(s)
+		d.Span = windowspan.Text(s)
 	}
 	if d.State != "migrating" {
 		return d, nil
@@ -529,21 +530,4 @@ func readBoardMeta(ctx context.Context, e *env, group, name string) (string, map
 		return key, nil, fmt.Errorf("HGETALL %s: %w", key, err)
 	}
 	return key, m, nil
-}
-
-// spanText is a window's stored span, "start-end" in Unix ms, as
-// "[start, end)" in UTC; the stored text quoted when it is not a span.
-func spanText(stored string) string {
-	a, b, ok := strings.Cut(stored, "-")
-	start, err1 := strconv.ParseInt(a, 10, 64)
-	end, err2 := strconv.ParseInt(b, 10, 64)
-	if !ok || err1 != nil || err2 != nil {
-		return strconv.Quote(stored)
-	}
-	return "[" + time.UnixMilli(start).UTC().Format(time.RFC3339) + ", " + time.UnixMilli(end).UTC().Format(time.RFC3339) + ")"
-}
-
-// windowSpan is how a window's board stores w's span.
-func windowSpan(w board.Window) string {
-	return strconv.FormatInt(w.Start.UnixMilli(), 10) + "-" + strconv.FormatInt(w.End.UnixMilli(), 10)
 }

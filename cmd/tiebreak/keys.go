@@ -260,6 +260,20 @@ func leagueKey(after string) bool {
 		strings.Contains(after, ":r:")
 }
 
+// hintScan returns the keys matching pattern, sorted, for a hint: found
+// by SCAN for a second at most (a large keyspace: a hint is not worth the
+// wait), none when it fails.
+func hintScan(ctx context.Context, e *env, pattern string) []string {
+	ctx, cancel := context.WithTimeout(ctx, time.Second)
+	defer cancel()
+	keys, err := redisops.ScanKeys(ctx, e.client, pattern)
+	if err != nil {
+		return nil
+	}
+	slices.Sort(keys)
+	return keys
+}
+
 // groupedAs returns the names (GROUP/NAME) of the boards named name in a
 // group, at most three, found by SCAN; none when name is itself
 // GROUP/NAME, or when the SCAN takes over a second (a large keyspace: the
@@ -268,15 +282,8 @@ func groupedAs(ctx context.Context, e *env, name string) []string {
 	if strings.Contains(name, "/") {
 		return nil
 	}
-	ctx, cancel := context.WithTimeout(ctx, time.Second)
-	defer cancel()
-	metas, err := redisops.ScanKeys(ctx, e.client, "tb:{*}:{"+globEscape(name)+"}:meta")
-	if err != nil {
-		return nil
-	}
-	slices.Sort(metas)
 	var out []string
-	for _, k := range metas {
+	for _, k := range hintScan(ctx, e, "tb:{*}:{"+globEscape(name)+"}:meta") {
 		group, rest, ok := strings.Cut(strings.TrimPrefix(k, "tb:{"), "}:{")
 		if ok && rest == name+"}:meta" && len(out) < 3 {
 			out = append(out, group+"/"+name)
@@ -292,15 +299,8 @@ func boardsOfGroup(ctx context.Context, e *env, name string) []string {
 	if strings.Contains(name, "/") {
 		return nil
 	}
-	ctx, cancel := context.WithTimeout(ctx, time.Second)
-	defer cancel()
-	metas, err := redisops.ScanKeys(ctx, e.client, "tb:{"+globEscape(name)+"}:{*}:meta")
-	if err != nil {
-		return nil
-	}
-	slices.Sort(metas)
 	var out []string
-	for _, k := range metas {
+	for _, k := range hintScan(ctx, e, "tb:{"+globEscape(name)+"}:{*}:meta") {
 		n, ok := strings.CutPrefix(k, "tb:{"+name+"}:{")
 		if n, ok = strings.CutSuffix(n, "}:meta"); ok && len(out) < 3 {
 			out = append(out, name+"/"+n)
@@ -322,13 +322,10 @@ func aWindowOf(ctx context.Context, e *env, name string, now time.Time) string {
 	if w := aCalendarWindowOf(ctx, e, group, n, now); w != "" {
 		return w
 	}
-	sctx, cancel := context.WithTimeout(ctx, time.Second)
-	defer cancel()
-	metas, err := redisops.ScanKeys(sctx, e.client, strings.TrimSuffix(boardMetaKey(globEscape(group), globEscape(n)), "}:meta")+":*}:meta")
-	if err != nil || len(metas) == 0 {
+	metas := hintScan(ctx, e, strings.TrimSuffix(boardMetaKey(globEscape(group), globEscape(n)), "}:meta")+":*}:meta")
+	if len(metas) == 0 {
 		return ""
 	}
-	slices.Sort(metas)
 	head := strings.TrimSuffix(boardMetaKey(group, n), "}:meta") + ":"
 	label, ok := strings.CutPrefix(metas[0], head)
 	if label, ok = strings.CutSuffix(label, "}:meta"); !ok || strings.HasSuffix(label, ":final") {
