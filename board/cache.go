@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/internal/redisretry"
 )
 
 // A board with Options.KeepTop keeps its best entries in a key of their
@@ -61,7 +62,7 @@ func (b *Board) cachedPage(ctx context.Context, offset int64, n int) (List, erro
 			// and the memo keeps this one for every later read.
 			get = rueidis.Cacheable(b.client.B().Get().Key(g.keys.top).Build()).Pin()
 		}
-		raw, err := b.client.DoCache(ctx, get, cacheTTL).ToString()
+		raw, err := redisretry.DoCachePinned(ctx, b.client, get, cacheTTL).ToString()
 		if rueidis.IsRedisNil(err) {
 			return b.buildTop(ctx, g, offset, n)
 		}

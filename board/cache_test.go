@@ -560,3 +560,78 @@ func topDiff(ctx context.Context, w, r *Board, n int) (string, error) {
 	}
 	return cmp.Diff(want, got), nil
 }
+
+// Many goroutines share one handle with CacheTop while a writer keeps
+// changing its best entries: every cached read is a well-formed top (best
+// first, at most n, no id twice), and once the writer stops and the
+// invalidations are in, every reader sees what the sorted set holds. Run
+// under -race, it guards the handle's shared state (its decoded top and
+// the pinned command every cached read sends), which the single-reader
+// tests never touch from two goroutines at once.
+func TestCachedTopConcurrentReaders(t *testing.T) {
+	env := redistest.New(t)
+	ctx := t.Context()
+	w := newBoard(t, env.Client, env.Prefix, "cachedconcurrent", testLayout(t), Options{KeepTop: 5})
+	caching := cachingClient(t, env.Addr)
+	r, err := Open(ctx, caching, w.Name(), Options{CacheTop: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wctx, stop := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	var reads atomic.Int64
+	errc := make(chan error, 9)
+	wg.Go(func() {
+		defer stop()
+		for i := range 400 {
+			if _, err := w.Submit(ctx, Submission{ID: fmt.Sprint("p", i%40), Values: []float64{float64(i), 0, 0}}); err != nil {
+				errc <- err
+				return
+			}
+		}
+	})
+	for range 8 {
+		wg.Go(func() {
+			for wctx.Err() == nil {
+				l, err := r.Top(ctx, 5)
+				if err == nil {
+					err = wellFormedTop(l, 5)
+				}
+				if err != nil {
+					errc <- err
+					return
+				}
+				reads.Add(1)
+			}
+		})
+	}
+	wg.Wait()
+	close(errc)
+	for err := range errc {
+		t.Error(err)
+	}
+	t.Logf("%d cached reads beside 400 writes", reads.Load())
+	fence(t, caching, r.gen.Load().keys.top)
+	if diff, err := topDiff(ctx, w, r, 5); err != nil || diff != "" {
+		t.Errorf("cached top after the writer stopped (-sorted set +cached), %v:\n%s", err, diff)
+	}
+}
+
+// wellFormedTop checks that l holds at most n entries, best first (by
+// their packed values, ties by id), each id once.
+func wellFormedTop(l List, n int) error {
+	if len(l.Entries) > n {
+		return fmt.Errorf("a top of %d entries, asked for %d", len(l.Entries), n)
+	}
+	seen := map[string]bool{}
+	for i, e := range l.Entries {
+		if seen[e.ID] {
+			return fmt.Errorf("id %q twice in %v", e.ID, l.Entries)
+		}
+		seen[e.ID] = true
+		if i > 0 && l.Entries[i-1].Values[0] < e.Values[0] {
+			return fmt.Errorf("entries %d and %d out of order: %v", i-1, i, l.Entries)
+		}
+	}
+	return nil
+}

@@ -118,6 +118,15 @@ func (c *client) DoCache(ctx context.Context, cmd rueidis.Cacheable, ttl time.Du
 	return untilRun(ctx, func() rueidis.RedisResult { return c.Client.DoCache(ctx, cmd, ttl) })
 }
 
+// DoCachePinned is the wrapped client's DoCache of a command the caller
+// pinned once and shares between goroutines: it does not pin it again
+// (Pin writes to the command, which other goroutines' sends of it read).
+// c may be wrapped or not: the sends are the same.
+func DoCachePinned(ctx context.Context, c rueidis.Client, cmd rueidis.Cacheable, ttl time.Duration) rueidis.RedisResult {
+	c = unwrap(c)
+	return untilRun(ctx, func() rueidis.RedisResult { return c.DoCache(ctx, cmd, ttl) })
+}
+
 // DoMulti sends cmds in one pipeline, then again those Redis did not run,
 // in their order, each command alone or a MULTI/EXEC whole.
 func (c *client) DoMulti(ctx context.Context, cmds ...rueidis.Completed) []rueidis.RedisResult {
