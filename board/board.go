@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"github.com/tiebreak/tiebreak/internal/errs"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -39,7 +40,7 @@ import (
 // every call (ErrArgument); so do a zero Group and a zero Periodic.
 type Board struct {
 	client rueidis.Client // given, wrapped by redisretry
-	given  rueidis.Client
+	given  rueidis.Client // given, never wrapped (its DoCache pins nothing)
 	name   string
 	layout *pack.Layout
 	opts   Options
@@ -117,7 +118,7 @@ func configure(client rueidis.Client, name string, layout *pack.Layout, opts Opt
 	if err != nil {
 		return nil, err
 	}
-	b := &Board{client: redisretry.Wrap(client), given: client, name: name, layout: layout, opts: o, desc: describe(layout, o), prefix: prefixOf(o.Group, name), tag: encodingTag(o.Strategy, layout)}
+	b := &Board{client: redisretry.Wrap(client), given: redisretry.Unwrap(client), name: name, layout: layout, opts: o, desc: describe(layout, o), prefix: prefixOf(o.Group, name), tag: encodingTag(o.Strategy, layout)}
 	if b.bounds, err = b.checkBounds(o.Bounds); err != nil {
 		return nil, err
 	}
@@ -160,6 +161,7 @@ func (b *Board) Options() Options {
 	}
 	o := b.opts
 	o.expireAt, o.round, o.span = time.Time{}, Window{}, ""
+	o.Bounds = slices.Clone(o.Bounds) // the caller's to change
 	if b.sh != nil {
 		o.Shards = b.sh.view.Load().desc.Shards
 	}

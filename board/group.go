@@ -62,7 +62,7 @@ func NewGroup(boards ...*Board) (*Group, error) {
 		return nil, fmt.Errorf("board: NewGroup: %d boards, want 1 to %d: %w", len(boards), maxGroup, ErrOptions)
 	}
 	seen := map[string]bool{}
-	g := &Group{boards: boards}
+	g := &Group{boards: slices.Clone(boards)} // the caller may change its slice
 	for _, b := range boards {
 		switch {
 		case b == nil:

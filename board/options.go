@@ -3,6 +3,7 @@ package board
 import (
 	"cmp"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/tiebreak/tiebreak/internal/durable"
@@ -268,6 +269,7 @@ type Options struct {
 }
 
 func (o Options) withDefaults() (Options, error) {
+	o.Bounds = slices.Clone(o.Bounds) // the handle's own: the caller may change its slice
 	if o.Strategy > KeySuffix {
 		return o, fmt.Errorf("board: Options.Strategy = %v, want PackedScore or KeySuffix: %w", o.Strategy, ErrOptions)
 	}

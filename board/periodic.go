@@ -2,6 +2,7 @@ package board
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/redis/rueidis"
@@ -301,6 +302,7 @@ func NewPeriodic(client rueidis.Client, name string, layout *pack.Layout, period
 	if _, err := configure(client, name+":x", layout, opts); err != nil {
 		return nil, err
 	}
+	opts.Bounds = slices.Clone(opts.Bounds) // the caller may change its slice
 	return &Periodic{client: client, name: name, layout: layout, period: period, retention: retention, opts: opts}, nil
 }
 

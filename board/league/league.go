@@ -102,6 +102,8 @@ func (o Options) withDefaults() (Options, error) {
 	if o.Tiers == nil {
 		o.Tiers = []string{"bronze", "silver", "gold"}
 	}
+	// The league's own: the caller may change its slices.
+	o.Tiers, o.Board.Bounds = slices.Clone(o.Tiers), slices.Clone(o.Board.Bounds)
 	o.CohortSize = cmp.Or(o.CohortSize, defaultCohortSize)
 	o.Partitions = cmp.Or(o.Partitions, 1)
 	switch {
@@ -289,7 +291,9 @@ func (l *League) Options() Options {
 	if l == nil {
 		return Options{}
 	}
-	return l.opts
+	o := l.opts
+	o.Tiers, o.Board.Bounds = slices.Clone(o.Tiers), slices.Clone(o.Board.Bounds) // the caller's to change
+	return o
 }
 
 // partition returns the partition of id.

@@ -184,6 +184,9 @@ func connectionLost(res []rueidis.RedisResult) bool {
 }
 
 // unwrap returns the client a wrapped c sends through, or c.
+// Unwrap returns the client c wraps, or c when it is not wrapped.
+func Unwrap(c rueidis.Client) rueidis.Client { return unwrap(c) }
+
 func unwrap(c rueidis.Client) rueidis.Client {
 	if w, ok := c.(*client); ok {
 		return w.Client
