@@ -3,7 +3,6 @@ package board
 import (
 	"context"
 	"fmt"
-	"github.com/tiebreak/tiebreak/internal/errs"
 	"math"
 	"slices"
 	"strconv"
@@ -12,6 +11,7 @@ import (
 	"time"
 
 	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/internal/errs"
 	"github.com/tiebreak/tiebreak/internal/luascript"
 	"github.com/tiebreak/tiebreak/internal/observed"
 	"github.com/tiebreak/tiebreak/internal/redisretry"

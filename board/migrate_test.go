@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/redis/rueidis"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -14,6 +13,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/internal/redistest"
 	"github.com/tiebreak/tiebreak/pack"
 )

@@ -4,10 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/tiebreak/tiebreak/internal/luascript"
 	"math"
 	"strconv"
 
+	"github.com/tiebreak/tiebreak/internal/luascript"
 	"github.com/tiebreak/tiebreak/internal/observed"
 	"github.com/tiebreak/tiebreak/pack"
 )

@@ -4,13 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/tiebreak/tiebreak/internal/luascript"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/internal/clip"
+	"github.com/tiebreak/tiebreak/internal/luascript"
 	"github.com/tiebreak/tiebreak/internal/windowspan"
 	"github.com/tiebreak/tiebreak/pack"
 )

@@ -3,12 +3,12 @@ package decimalmap
 import (
 	"context"
 	"fmt"
-	"github.com/tiebreak/tiebreak/internal/errs"
 	"strconv"
 
 	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/internal/clip"
 	"github.com/tiebreak/tiebreak/internal/durable"
+	"github.com/tiebreak/tiebreak/internal/errs"
 	"github.com/tiebreak/tiebreak/internal/observed"
 	"github.com/tiebreak/tiebreak/internal/redisretry"
 	"github.com/tiebreak/tiebreak/observe"

@@ -3,7 +3,6 @@ package ratelimit
 import (
 	"context"
 	"fmt"
-	"github.com/tiebreak/tiebreak/internal/errs"
 	"strconv"
 	"strings"
 	"time"
@@ -11,6 +10,7 @@ import (
 	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/internal/clip"
 	"github.com/tiebreak/tiebreak/internal/durable"
+	"github.com/tiebreak/tiebreak/internal/errs"
 	"github.com/tiebreak/tiebreak/internal/observed"
 	"github.com/tiebreak/tiebreak/internal/redisretry"
 	"github.com/tiebreak/tiebreak/observe"

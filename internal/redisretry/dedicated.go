@@ -28,7 +28,7 @@ type Dedicated struct {
 // Dedicate dedicates a connection of c (wrapped or not); Release gives it
 // back.
 func Dedicate(c rueidis.Client) *Dedicated {
-	c = unwrap(c)
+	c = Unwrap(c)
 	d, release := c.Dedicate()
 	return &Dedicated{c: c, d: d, release: release}
 }

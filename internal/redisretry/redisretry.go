@@ -123,7 +123,7 @@ func (c *client) DoCache(ctx context.Context, cmd rueidis.Cacheable, ttl time.Du
 // (Pin writes to the command, which other goroutines' sends of it read).
 // c may be wrapped or not: the sends are the same.
 func DoCachePinned(ctx context.Context, c rueidis.Client, cmd rueidis.Cacheable, ttl time.Duration) rueidis.RedisResult {
-	c = unwrap(c)
+	c = Unwrap(c)
 	return untilRun(ctx, func() rueidis.RedisResult { return c.DoCache(ctx, cmd, ttl) })
 }
 
@@ -141,7 +141,7 @@ func (c *client) DoMulti(ctx context.Context, cmds ...rueidis.Completed) []rueid
 // rueidis recycles it, which saves the allocations of a pinned command on
 // every call. c may be wrapped or not: the sends are the same.
 func DoBuilt(ctx context.Context, c rueidis.Client, build func() rueidis.Completed) rueidis.RedisResult {
-	c = unwrap(c)
+	c = Unwrap(c)
 	w := waiter{ctx: ctx}
 	for {
 		r := c.Do(ctx, build())
@@ -154,7 +154,7 @@ func DoBuilt(ctx context.Context, c rueidis.Client, build func() rueidis.Complet
 // DoMultiBuilt is the wrapped client's DoMulti for commands that build
 // makes, the same commands at every call: DoBuilt's way for a pipeline.
 func DoMultiBuilt(ctx context.Context, c rueidis.Client, build func() rueidis.Commands) []rueidis.RedisResult {
-	return doMulti(ctx, unwrap(c), build(), build)
+	return doMulti(ctx, Unwrap(c), build(), build)
 }
 
 // DoReadMulti is the wrapped client's DoMulti for commands that only read
@@ -183,11 +183,8 @@ func connectionLost(res []rueidis.RedisResult) bool {
 	return false
 }
 
-// unwrap returns the client a wrapped c sends through, or c.
-// Unwrap returns the client c wraps, or c when it is not wrapped.
-func Unwrap(c rueidis.Client) rueidis.Client { return unwrap(c) }
-
-func unwrap(c rueidis.Client) rueidis.Client {
+// Unwrap returns the client a wrapped c sends through, or c.
+func Unwrap(c rueidis.Client) rueidis.Client {
 	if w, ok := c.(*client); ok {
 		return w.Client
 	}

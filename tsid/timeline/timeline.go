@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/tiebreak/tiebreak/internal/errs"
 	"math/bits"
 	"reflect"
 	"strconv"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/internal/clip"
+	"github.com/tiebreak/tiebreak/internal/errs"
 	"github.com/tiebreak/tiebreak/internal/observed"
 	"github.com/tiebreak/tiebreak/internal/redisretry"
 	"github.com/tiebreak/tiebreak/tsid"
