@@ -22,6 +22,7 @@ func init() {
 	}
 	hook.Descriptor = func(b any) string { return b.(*Board).desc.encoded() }
 	hook.Period = func(p any) string { return p.(Period).text() }
+	hook.PolicyName = func(s any) string { return policyName(s.(Submission)) }
 }
 
 // placed is a hook.Placed: the submit of the boards shaped as tmpl, run

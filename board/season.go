@@ -114,8 +114,8 @@ const archiveBatch = 1000
 // another zone or alignment, whose period gives the label to other times),
 // and a window whose board is stored with another span, are ErrMismatch,
 // nothing written: every caller gets the same archive, or an error.
-// Round trips: two checks (the archive's state, the window's board and
-// its span), then the claim and one per step of the copy.
+// Round trips: two checks (the archive's state; the window's board and
+// its span, in one pipeline), then the claim and one per step of the copy.
 // Redis errors wrap ErrRedis.
 func (p *Periodic) Archive(ctx context.Context, w Window, o ArchiveOptions) (*Board, error) {
 	if err := p.usable(ctx); err != nil {
@@ -134,9 +134,6 @@ func (p *Periodic) archive(ctx context.Context, w Window, o ArchiveOptions) (*Bo
 		return nil, err
 	}
 	if err := p.checkArchivable(ctx, w, a); err != nil {
-		return nil, err
-	}
-	if err := p.checkSpan(ctx, w); err != nil {
 		return nil, err
 	}
 	token := newToken()
@@ -168,39 +165,36 @@ func (p *Periodic) makeArchive(ctx context.Context, w Window, o ArchiveOptions, 
 	}
 }
 
-// checkArchivable refuses (ErrNotFound) to archive a window whose board no
-// longer exists, unless its archive is made or under way.
+// checkArchivable refuses to archive window w when its board no longer
+// exists, unless its archive is made or under way (ErrNotFound), and when
+// its board is stored with another span: another period (zone or
+// alignment) wrote under its label (ErrMismatch). Two round trips: the
+// archive's state, then the board's keys and its span in one pipeline.
 func (p *Periodic) checkArchivable(ctx context.Context, w Window, a *archive) error {
 	st, err := a.state(ctx)
-	if err != nil || st != "" {
+	if err != nil {
 		return err
 	}
 	k := names(prefixOf(p.opts.Group, p.name+":"+w.Label), 0)
-	n, err := p.client.Do(ctx, p.client.B().Exists().Key(k.meta, k.z).Build()).AsInt64()
+	res := p.client.DoMulti(ctx,
+		p.client.B().Exists().Key(k.meta, k.z).Build(),
+		p.client.B().Hget().Key(k.meta).Field(fieldSpan).Build())
+	n, err := res[0].AsInt64()
 	if err != nil {
 		return redisErr("archive", err)
 	}
-	if n == 0 {
+	if n == 0 && st == "" {
 		return fmt.Errorf("board: archive: no board %s (none was written to window %s, or it expired) and no archive: %w", fullName(p.opts.Group, p.name+":"+w.Label), w.Label, ErrNotFound)
 	}
-	return nil
-}
-
-// checkSpan refuses (ErrMismatch) to archive window w when its board is
-// stored with another span: another period (zone or alignment) wrote
-// under its label. One HGET of the window's meta HASH.
-func (p *Periodic) checkSpan(ctx context.Context, w Window) error {
-	k := names(prefixOf(p.opts.Group, p.name+":"+w.Label), 0)
-	s, err := p.client.Do(ctx, p.client.B().Hget().Key(k.meta).Field(fieldSpan).Build()).ToString()
-	if rueidis.IsRedisNil(err) {
+	stored, err := res[1].ToString()
+	switch {
+	case rueidis.IsRedisNil(err):
 		return nil // no board (its archive is made), or a window stored without a span
-	}
-	if err != nil {
+	case err != nil:
 		return redisErr("archive", err)
-	}
-	if s != w.span() {
+	case stored != w.span():
 		return fmt.Errorf("board: archive: window %s is stored as %s, this Periodic's is %s: two periods (another zone or alignment) give its label to other times: %w",
-			fullName(p.opts.Group, p.name+":"+w.Label), windowspan.Text(s), windowspan.Text(w.span()), ErrMismatch)
+			fullName(p.opts.Group, p.name+":"+w.Label), windowspan.Text(stored), windowspan.Text(w.span()), ErrMismatch)
 	}
 	return nil
 }

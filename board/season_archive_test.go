@@ -263,3 +263,45 @@ func joinOtherZone(t *testing.T, client rueidis.Client, name string, east *time.
 	y, m, d := now.In(east).Date()
 	return pu.At(time.Date(y, m, d, 12, 0, 0, 0, time.UTC)).Join(ctx, "p2")
 }
+
+// Two periods whose windows share a label and differ by less than a
+// second (an alignment of From at half a second) are two spans: the
+// second's writes and archive are refused (ErrMismatch), its error tells
+// the spans apart, and its Archive of a label the first archived is
+// refused even once the window's board is gone.
+func TestWindowOfASubSecondSpanIsAnother(t *testing.T) {
+	env := redistest.New(t)
+	ctx := t.Context()
+	name := env.Prefix + "_subsec"
+	first, err := NewPeriodic(env.Client, name, testLayout(t), Daily(time.UTC), 240*time.Hour, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	halfSecond := Daily(time.UTC).From(time.Date(2020, 1, 1, 0, 0, 0, 500e6, time.UTC))
+	second, err := NewPeriodic(env.Client, name, testLayout(t), halfSecond, 240*time.Hour, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wa, err1 := first.period.Window(time.Now().AddDate(0, 0, -2))
+	wb, err2 := second.period.Window(wa.Start.Add(time.Hour))
+	if err := errors.Join(err1, err2); err != nil || wa.Label != wb.Label || wa.span() == wb.span() {
+		t.Fatalf("windows %+v, %+v (%v): want one label, two spans", wa, wb, err)
+	}
+	sub := Submission{ID: "p1", Values: []float64{1, 1, 1}}
+	if _, err := first.At(wa.Start).Submit(ctx, sub); err != nil {
+		t.Fatal(err)
+	}
+	_, err = second.At(wb.Start.Add(time.Hour)).Submit(ctx, sub)
+	if !errors.Is(err, ErrMismatch) || !strings.Contains(err.Error(), ".5Z") {
+		t.Fatalf("Submit by the period half a second later: %v, want ErrMismatch naming its span's half second", err)
+	}
+	if _, err := first.Archive(ctx, wa, ArchiveOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := first.At(wa.Start).Drop(ctx); err != nil { // as when the window's board expires
+		t.Fatal(err)
+	}
+	if _, err := second.Archive(ctx, wb, ArchiveOptions{}); !errors.Is(err, ErrMismatch) {
+		t.Errorf("Archive by the period half a second later, of a label the first archived: %v, want ErrMismatch", err)
+	}
+}

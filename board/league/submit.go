@@ -9,6 +9,7 @@ import (
 
 	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/board"
+	"github.com/tiebreak/tiebreak/board/internal/hook"
 	"github.com/tiebreak/tiebreak/internal/errs"
 	"github.com/tiebreak/tiebreak/internal/observed"
 	"github.com/tiebreak/tiebreak/observe"
@@ -60,7 +61,7 @@ func (s *Season) Submit(ctx context.Context, sub board.Submission) (Result, erro
 	}
 	if o := s.l.opts.Board.Observer; o != nil {
 		op := s.op("Submit")
-		op.Policy = policyName(sub)
+		op.Policy = hook.PolicyName(sub)
 		return observed.Call(ctx, o, op, errKinds, func(ctx context.Context) (Result, error) { return s.submit(ctx, sub) }, resultOutcome)
 	}
 	return s.submit(ctx, sub)
@@ -159,17 +160,4 @@ func (s *Season) cohortOf(p int, where string) (Cohort, error) {
 // redisErr wraps a Redis error of op.
 func (l *League) redisErr(op string, err error) error {
 	return errs.FromRedis("league: "+l.name+": "+op, err)
-}
-
-// policyName is how an Observer is told sub's policy, as board tells it:
-// its Policy, or its Fields' joined by commas ("Add,Keep").
-func policyName(sub board.Submission) string {
-	if sub.Fields == nil {
-		return sub.Policy.String()
-	}
-	names := make([]string, len(sub.Fields))
-	for i, p := range sub.Fields {
-		names[i] = p.String()
-	}
-	return strings.Join(names, ",")
 }

@@ -64,6 +64,24 @@ func testErrors(t *testing.T, bin string) {
 			t.Fatal(err)
 		}
 		c.fails(exitFailure, []string{`"` + p + `_raid" is a periodic board`, `"` + raids.At(time.Now()).Name() + `"`}, "board", "top", p+"_raid")
+		// One whose window is archived: the archive's key sorts before the
+		// window's, and the hint names the window.
+		hour := board.Every(time.Hour)
+		done, err := hour.Window(time.Now().Add(-time.Hour))
+		if err != nil {
+			t.Fatal(err)
+		}
+		raided, err := board.NewPeriodic(env.Client, p+"_raided", arenaLayout(t), hour, 24*time.Hour, board.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := raided.At(done.Start).Submit(ctx, board.Submission{ID: "ann", Values: []float64{1, 0, 1}}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := raided.Archive(ctx, done, board.ArchiveOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		c.fails(exitFailure, []string{`"` + p + `_raided" is a periodic board`, `"` + raided.At(done.Start).Name() + `"`}, "board", "top", p+"_raided")
 		c.fails(exitFailure, []string{`no board named "` + p + `_none"`}, "board", "describe", p+"_none")
 		c.fails(exitFailure, []string{`no timeline named "` + p + `_none"`, "an empty timeline has no key"}, "timeline", "latest", p+"_none", "--layout", "TSID")
 		c.fails(exitFailure, []string{`no map named "` + p + `_none"`}, "map", "range", p+"_none")

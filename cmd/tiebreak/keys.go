@@ -322,19 +322,18 @@ func aWindowOf(ctx context.Context, e *env, name string, now time.Time) string {
 	if w := aCalendarWindowOf(ctx, e, group, n, now); w != "" {
 		return w
 	}
-	metas := hintScan(ctx, e, strings.TrimSuffix(boardMetaKey(globEscape(group), globEscape(n)), "}:meta")+":*}:meta")
-	if len(metas) == 0 {
-		return ""
-	}
 	head := strings.TrimSuffix(boardMetaKey(group, n), "}:meta") + ":"
-	label, ok := strings.CutPrefix(metas[0], head)
-	if label, ok = strings.CutSuffix(label, "}:meta"); !ok || strings.HasSuffix(label, ":final") {
-		return ""
+	for _, meta := range hintScan(ctx, e, strings.TrimSuffix(boardMetaKey(globEscape(group), globEscape(n)), "}:meta")+":*}:meta") {
+		label, ok := strings.CutPrefix(meta, head)
+		if label, ok = strings.CutSuffix(label, "}:meta"); !ok || strings.HasSuffix(label, ":final") {
+			continue // an archive, whose window may still be stored
+		}
+		if group != "" {
+			return group + "/" + n + ":" + label
+		}
+		return n + ":" + label
 	}
-	if group != "" {
-		return group + "/" + n + ":" + label
-	}
-	return n + ":" + label
+	return ""
 }
 
 // aCalendarWindowOf is aWindowOf among the calendar windows.

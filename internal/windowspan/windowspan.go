@@ -16,8 +16,9 @@ func Of(start, end time.Time) string {
 }
 
 // Text is a stored span in words, "[2026-11-23T00:00:00Z,
-// 2026-11-24T00:00:00Z)" in UTC; the stored text quoted when it is not a
-// span.
+// 2026-11-24T00:00:00Z)" in UTC, with milliseconds where a time has them
+// (two spans differ in their text when they differ at all); the stored
+// text quoted when it is not a span.
 func Text(stored string) string {
 	a, b, ok := strings.Cut(stored, "-")
 	start, err1 := strconv.ParseInt(a, 10, 64)
@@ -25,5 +26,6 @@ func Text(stored string) string {
 	if !ok || err1 != nil || err2 != nil {
 		return strconv.Quote(stored)
 	}
-	return "[" + time.UnixMilli(start).UTC().Format(time.RFC3339) + ", " + time.UnixMilli(end).UTC().Format(time.RFC3339) + ")"
+	const layout = "2006-01-02T15:04:05.999Z07:00" // RFC 3339, milliseconds when not 0
+	return "[" + time.UnixMilli(start).UTC().Format(layout) + ", " + time.UnixMilli(end).UTC().Format(layout) + ")"
 }

@@ -50,4 +50,8 @@ var (
 	// Period describes period (a board.Period): the same text for two
 	// periods that make the same windows with the same labels.
 	Period func(period any) string
+
+	// PolicyName is how an Observer is told the policy of s (a
+	// board.Submission): its Policy, or its Fields' joined by commas.
+	PolicyName func(s any) string
 )
