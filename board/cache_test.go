@@ -562,7 +562,8 @@ func topDiff(ctx context.Context, w, r *Board, n int) (string, error) {
 }
 
 // Many goroutines share one handle with CacheTop while a writer keeps
-// changing its best entries: every cached read is a well-formed top (best
+// changing its best entries (each change drops the cached copy, so reads
+// decode the new one at once from several goroutines): every cached read is a well-formed top (best
 // first, at most n, no id twice), and once the writer stops and the
 // invalidations are in, every reader sees what the sorted set holds. Run
 // under -race, it guards the handle's shared state (its decoded top and
@@ -578,21 +579,21 @@ func TestCachedTopConcurrentReaders(t *testing.T) {
 		t.Fatal(err)
 	}
 	wctx, stop := context.WithCancel(ctx)
-	var wg sync.WaitGroup
-	var reads atomic.Int64
+	var writers, readers sync.WaitGroup
+	var writes atomic.Int64
 	errc := make(chan error, 9)
-	wg.Go(func() {
-		defer stop()
-		for i := range 400 {
+	writers.Go(func() {
+		for i := 0; wctx.Err() == nil; i++ {
 			if _, err := w.Submit(ctx, Submission{ID: fmt.Sprint("p", i%40), Values: []float64{float64(i), 0, 0}}); err != nil {
 				errc <- err
 				return
 			}
+			writes.Add(1)
 		}
 	})
 	for range 8 {
-		wg.Go(func() {
-			for wctx.Err() == nil {
+		readers.Go(func() {
+			for range 2000 {
 				l, err := r.Top(ctx, 5)
 				if err == nil {
 					err = wellFormedTop(l, 5)
@@ -601,16 +602,17 @@ func TestCachedTopConcurrentReaders(t *testing.T) {
 					errc <- err
 					return
 				}
-				reads.Add(1)
 			}
 		})
 	}
-	wg.Wait()
+	readers.Wait()
+	stop()
+	writers.Wait()
 	close(errc)
 	for err := range errc {
 		t.Error(err)
 	}
-	t.Logf("%d cached reads beside 400 writes", reads.Load())
+	t.Logf("16000 cached reads beside %d writes", writes.Load())
 	fence(t, caching, r.gen.Load().keys.top)
 	if diff, err := topDiff(ctx, w, r, 5); err != nil || diff != "" {
 		t.Errorf("cached top after the writer stopped (-sorted set +cached), %v:\n%s", err, diff)
