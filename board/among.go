@@ -100,7 +100,7 @@ func (b *Board) among(ctx context.Context, ids []string, opts []ReadOption) (amo
 		}
 	}
 	strs, err := inGen(ctx, b, func(g *generation) ([]string, error) {
-		return b.arrayReply("among", g.scripts.among.Exec(ctx, b.client, g.keys.script, args))
+		return b.arrayReply("among", b.conn.Run(ctx, g.scripts.among, g.keys.script, args))
 	})
 	if err != nil {
 		return amongList{}, err

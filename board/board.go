@@ -11,10 +11,10 @@ import (
 	"time"
 
 	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/board/internal/rdb"
 	"github.com/tiebreak/tiebreak/internal/errs"
 	"github.com/tiebreak/tiebreak/internal/luascript"
 	"github.com/tiebreak/tiebreak/internal/observed"
-	"github.com/tiebreak/tiebreak/internal/redisretry"
 	"github.com/tiebreak/tiebreak/pack"
 )
 
@@ -39,8 +39,7 @@ import (
 // not made by New, Open or a Periodic (a zero Board, or nil) refuses
 // every call (ErrArgument); so do a zero Group and a zero Periodic.
 type Board struct {
-	client rueidis.Client // given, wrapped by redisretry
-	given  rueidis.Client // given, never wrapped (its DoCache pins nothing)
+	conn   rdb.Conn // the client given: every command goes through it
 	name   string
 	layout *pack.Layout
 	opts   Options
@@ -85,10 +84,15 @@ func New(ctx context.Context, client rueidis.Client, name string, layout *pack.L
 	if err := errs.NilContext("board: New", ctx); err != nil {
 		return nil, err
 	}
+	return newOn(ctx, rdb.New(client), name, layout, opts)
+}
+
+// newOn is New on conn.
+func newOn(ctx context.Context, conn rdb.Conn, name string, layout *pack.Layout, opts Options) (*Board, error) {
 	if opts.Shards != 0 {
-		return newShardedBoard(ctx, client, name, layout, opts)
+		return newShardedBoard(ctx, conn, name, layout, opts)
 	}
-	b, err := configure(client, name, layout, opts)
+	b, err := configure(conn, name, layout, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -104,12 +108,12 @@ func New(ctx context.Context, client rueidis.Client, name string, layout *pack.L
 
 // configure builds a handle that has not talked to Redis: its generation
 // is 0, the first of every board.
-func configure(client rueidis.Client, name string, layout *pack.Layout, opts Options) (*Board, error) {
+func configure(conn rdb.Conn, name string, layout *pack.Layout, opts Options) (*Board, error) {
 	if err := checkName(name); err != nil {
 		return nil, err
 	}
-	if client == nil || layout == nil {
-		return nil, fmt.Errorf("board: New: %s is nil: %w", nilHandle(client == nil), ErrOptions)
+	if !conn.Valid() || layout == nil {
+		return nil, fmt.Errorf("board: New: %s is nil: %w", nilHandle(!conn.Valid()), ErrOptions)
 	}
 	if layout.Len() == 0 {
 		return nil, fmt.Errorf("board: New: a layout of no fields (a pack.Layout not made by pack.NewLayout or pack.NewDigitLayout): %w", ErrOptions)
@@ -118,7 +122,7 @@ func configure(client rueidis.Client, name string, layout *pack.Layout, opts Opt
 	if err != nil {
 		return nil, err
 	}
-	b := &Board{client: redisretry.Wrap(client), given: redisretry.Unwrap(client), name: name, layout: layout, opts: o, desc: describe(layout, o), prefix: prefixOf(o.Group, name), tag: encodingTag(o.Strategy, layout)}
+	b := &Board{conn: conn, name: name, layout: layout, opts: o, desc: describe(layout, o), prefix: prefixOf(o.Group, name), tag: encodingTag(o.Strategy, layout)}
 	if b.bounds, err = b.checkBounds(o.Bounds); err != nil {
 		return nil, err
 	}

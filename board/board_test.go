@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/tiebreak/tiebreak/board/internal/rdb"
 	"github.com/tiebreak/tiebreak/internal/redistest"
 	"github.com/tiebreak/tiebreak/pack"
 )
@@ -199,7 +200,7 @@ func assertKeysHold(t *testing.T, b *Board, n int64) {
 		checkLookup(t, b)
 	}
 	for _, k := range []string{b.gen.Load().keys.d} {
-		got, err := b.client.Do(ctx, b.client.B().Hlen().Key(k).Build()).AsInt64()
+		got, err := b.rc().Do(ctx, b.rc().B().Hlen().Key(k).Build()).AsInt64()
 		if err != nil || got != n {
 			t.Errorf("HLEN %s = %d, %v; want %d", k, got, err, n)
 		}
@@ -431,12 +432,12 @@ func TestUnexpectedReplies(t *testing.T) {
 		"return {1, 1, 'a', 'notanumber'}", "return {1, 1, 'a', '0.5'}", "return 'weird'", "return {1, 1, 0, 'a', 'x'}", "return {1, 1, 0, 'a', '0.5'}",
 		"return {1, 1, 0, 0, 'a', 'x'}", "return {1, 1, 'c', 0, 'a', '1'}", "return {1, 1, 0, 0, 'a'}"} {
 		r := env.Client.Do(ctx, env.Client.B().Eval().Script(lua).Numkeys(0).Build())
-		if _, err := b.listing("test", r, readConfig{}); !errors.Is(err, ErrReply) {
+		if _, err := b.listing("test", rdb.Result(r), readConfig{}); !errors.Is(err, ErrReply) {
 			t.Errorf("listing(%s): err = %v, want ErrReply", lua, err)
 		}
 		r = env.Client.Do(ctx, env.Client.B().Eval().Script(lua).Numkeys(0).Build())
 		p := writePlan{id: "a", values: []float64{1, 1, 1}}
-		if _, _, err := b.finish(&p, r); !errors.Is(err, ErrReply) {
+		if _, _, err := b.finish(&p, rdb.Result(r)); !errors.Is(err, ErrReply) {
 			t.Errorf("finish(%s): err = %v, want ErrReply", lua, err)
 		}
 	}

@@ -7,8 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/redis/rueidis"
-	"github.com/tiebreak/tiebreak/internal/redisretry"
+	"github.com/tiebreak/tiebreak/board/internal/rdb"
 )
 
 // A board with Options.KeepTop keeps its best entries in a key of their
@@ -31,7 +30,7 @@ const cacheTTL = time.Hour
 // read-only by contract (Options.CacheTop).
 type topMemo struct {
 	key, raw string
-	get      rueidis.Cacheable // GET of key, pinned: built once per key
+	get      rdb.Cached // GET of key: built once per key
 	entries  []Entry
 }
 
@@ -44,7 +43,7 @@ type topMemo struct {
 func (b *Board) cachedPage(ctx context.Context, offset int64, n int) (List, error) {
 	g := b.gen.Load()
 	if memo := b.topMemo.Load(); memo != nil && memo.key == g.keys.top {
-		raw, err := b.given.DoCache(ctx, memo.get, cacheTTL).ToString()
+		raw, err := b.conn.Peek(ctx, memo.get, cacheTTL).ToString()
 		if err == nil && memo.raw == raw {
 			return sharedPage(memo.entries, offset, n), nil
 		}
@@ -54,16 +53,14 @@ func (b *Board) cachedPage(ctx context.Context, offset int64, n int) (List, erro
 	}
 	return inGen(ctx, b, func(g *generation) (List, error) {
 		memo := b.topMemo.Load()
-		var get rueidis.Cacheable
+		var get rdb.Cached
 		if memo != nil && memo.key == g.keys.top {
 			get = memo.get
 		} else {
-			// Pinned: rueidis recycles a command it has sent unless pinned,
-			// and the memo keeps this one for every later read.
-			get = rueidis.Cacheable(b.client.B().Get().Key(g.keys.top).Build()).Pin()
+			get = b.conn.Cached(g.keys.top)
 		}
-		raw, err := redisretry.DoCachePinned(ctx, b.client, get, cacheTTL).ToString()
-		if rueidis.IsRedisNil(err) {
+		raw, err := b.conn.Get(ctx, get, cacheTTL).ToString()
+		if rdb.IsNil(err) {
 			return b.buildTop(ctx, g, offset, n)
 		}
 		if err != nil {
@@ -94,8 +91,8 @@ func (b *Board) checkCaching(ctx context.Context) error {
 	if b.cachingChecked.Load() {
 		return nil
 	}
-	err := b.client.Do(ctx, b.client.B().ClientCaching().Yes().Build()).Error()
-	if e, ok := rueidis.IsRedisErr(err); ok && !strings.HasPrefix(e.Error(), "NOPERM") {
+	err := b.conn.Do(ctx, func(p *rdb.Pipe) { p.ClientCachingYes() }).Error()
+	if text, ok := rdb.ErrorText(err); ok && !strings.HasPrefix(text, "NOPERM") {
 		err = nil // not tracking in OPTIN mode: rueidis sends no CLIENT CACHING
 	}
 	if err != nil {
@@ -117,8 +114,8 @@ func sharedPage(es []Entry, offset int64, n int) List {
 // buildTop runs top.lua, which writes the best entries' key a cached read
 // found missing, and returns the page from its reply.
 func (b *Board) buildTop(ctx context.Context, g *generation, offset int64, n int) (List, error) {
-	strs, err := b.arrayReply("top", g.scripts.top.Exec(ctx, b.client, g.keys.script, nil))
-	if e, ok := rueidis.IsRedisErr(err); ok && strings.HasPrefix(e.Error(), "TBNOTOP") {
+	strs, err := b.arrayReply("top", b.conn.Run(ctx, g.scripts.top, g.keys.script, nil))
+	if rdb.HasPrefix(err, "TBNOTOP") {
 		return b.plainPage(ctx, offset, n)
 	}
 	if err != nil {

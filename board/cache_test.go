@@ -493,7 +493,7 @@ func TestCachedListShared(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fence(t, r.given, r.gen.Load().keys.top)
+	fence(t, r.rc(), r.gen.Load().keys.top)
 	got, err := r.Top(ctx, 5)
 	if err != nil {
 		t.Fatal(err)

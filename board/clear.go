@@ -68,7 +68,7 @@ func (b *Board) clear(ctx context.Context) error {
 		if !b.opts.SharedData {
 			keys = append(keys, cur.d)
 		}
-		r, err := clearScript.Exec(ctx, b.client, keys, []string{b.desc.encoded(), strconv.FormatInt(m.gen, 10), b.opts.span}).ToString()
+		r, err := b.conn.Run(ctx, clearScript, keys, []string{b.desc.encoded(), strconv.FormatInt(m.gen, 10), b.opts.span}).ToString()
 		if err != nil {
 			return redisErr("clear", err)
 		}
@@ -95,7 +95,7 @@ func (sb *sharded) Clear(ctx context.Context) error {
 }
 
 func (sb *sharded) clear(ctx context.Context) error {
-	m, err := readMeta(ctx, sb.client, sb.name, prefixOf("", sb.name), "")
+	m, err := readMeta(ctx, sb.conn, sb.name, prefixOf("", sb.name), "")
 	switch {
 	case err != nil:
 		return err

@@ -71,7 +71,7 @@ func checkEmptyThenWritable(t *testing.T, b *Board, openName, desc string) {
 	if _, err := b.Get(ctx, "u1"); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("after Clear: Get = %v, want ErrNotFound", err)
 	}
-	o, err := Open(ctx, b.given, openName, Options{})
+	o, err := Open(ctx, b.rc(), openName, Options{})
 	if err != nil {
 		t.Fatalf("Open after Clear: %v", err)
 	}
@@ -203,7 +203,7 @@ func TestClearRefusals(t *testing.T) {
 		env := redistest.New(t)
 		b := newBoard(t, env.Client, env.Prefix, "m", testLayout(t), Options{DenseRanks: true})
 		fillData(t, b, 5)
-		to, err := configure(b.given, b.name, testLayout(t), Options{Cap: 3})
+		to, err := configure(b.conn, b.name, testLayout(t), Options{Cap: 3})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -292,7 +292,7 @@ func TestDropThenStaleWrite(t *testing.T) {
 		{"migrating", func(t *testing.T, env *redistest.Env) (*Board, string) {
 			b := newBoard(t, env.Client, env.Prefix, "mi", testLayout(t), Options{})
 			fillData(t, b, 3)
-			to, _ := configure(b.given, b.name, testLayout(t), Options{Cap: 10})
+			to, _ := configure(b.conn, b.name, testLayout(t), Options{Cap: 10})
 			_, defaults, err := b.checkMigrate(to, MigrateOptions{})
 			if err != nil {
 				t.Fatal(err)

@@ -6,8 +6,7 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/redis/rueidis"
-	"github.com/tiebreak/tiebreak/internal/redisretry"
+	"github.com/tiebreak/tiebreak/board/internal/rdb"
 )
 
 // The native writes of one handle's concurrent callers share MULTI/EXECs
@@ -37,7 +36,7 @@ func sendsOf(lean bool) int {
 // caller may reuse once it has left.
 type nativeWrite struct {
 	writePlan
-	replies   []rueidis.RedisMessage
+	replies   []rdb.Reply
 	err       error
 	withScore bool // sent with ZRANK ... WITHSCORE (see appendNative)
 	skip      bool // its caller left before the batch was sent: not sent
@@ -169,15 +168,15 @@ func (b *Board) sendBatch(ctx context.Context, nb *nativeBatch) {
 		return
 	}
 	withScore := b.withScore()
-	send := func() []rueidis.RedisResult {
+	send := func() []rdb.Result {
 		for _, w := range ws {
 			w.withScore = withScore
 		}
-		return redisretry.DoMultiBuilt(ctx, b.client, func() rueidis.Commands { return b.batchCommands(nb.g, ws) })
+		return b.conn.DoMulti(ctx, func(p *rdb.Pipe) { b.batchCommands(p, nb.g, ws) })
 	}
 	res := send()
 	if withScore && refusedWithScore(res) {
-		zrankWithScore.Refuse(b.given)
+		zrankWithScore.Refuse(b.conn.Client())
 		withScore = false
 		res = send()
 	}
@@ -197,20 +196,20 @@ func (b *Board) sendBatch(ctx context.Context, nb *nativeBatch) {
 	}
 }
 
-// batchCommands are MULTI, the guard of generation g (see appendGuard),
-// each write's commands (see appendNative), EXEC.
-func (b *Board) batchCommands(g *generation, ws []*nativeWrite) rueidis.Commands {
-	c := b.client
-	cmds := make(rueidis.Commands, 0, 2+guardReplies(g)+3*len(ws))
-	cmds = b.appendGuard(append(cmds, c.B().Multi().Build()), g)
+// batchCommands adds to p MULTI, the guard of generation g (see
+// addGuard), each write's commands (see addNative), EXEC.
+func (b *Board) batchCommands(p *rdb.Pipe, g *generation, ws []*nativeWrite) {
+	p.Grow(2 + guardReplies(g) + 3*len(ws))
+	p.Multi()
+	b.addGuard(p, g)
 	for _, w := range ws {
-		cmds = b.appendNative(cmds, g.keys.z, &w.writePlan, w.withScore)
+		b.addNative(p, g.keys.z, &w.writePlan, w.withScore)
 	}
-	return append(cmds, c.B().Exec().Build())
+	p.Exec()
 }
 
 // batchResults gives each write its part of the EXEC reply arr.
-func (b *Board) batchResults(g *generation, ws []*nativeWrite, arr []rueidis.RedisMessage) error {
+func (b *Board) batchResults(g *generation, ws []*nativeWrite, arr []rdb.Reply) error {
 	n := guardReplies(g)
 	for _, w := range ws {
 		n += nativeReplies(&w.writePlan, w.withScore)
@@ -229,16 +228,16 @@ func (b *Board) batchResults(g *generation, ws []*nativeWrite, arr []rueidis.Red
 // sendLean sends the lean writes ws of generation g as one call of
 // submitlean.lua and gives each write its reply, or the error.
 func (b *Board) sendLean(ctx context.Context, g *generation, ws []*nativeWrite) {
-	b.sendLeanOn(ctx, b.client, g, ws)
+	b.sendLeanOn(ctx, b.conn, g, ws)
 }
 
 // sendLeanOn is sendLean through client.
-func (b *Board) sendLeanOn(ctx context.Context, client rueidis.Client, g *generation, ws []*nativeWrite) {
+func (b *Board) sendLeanOn(ctx context.Context, client rdb.Conn, g *generation, ws []*nativeWrite) {
 	args := make([]string, 0, 5*len(ws))
 	for _, w := range ws {
 		args = w.appendLeanArgs(args)
 	}
-	parts, err := b.leanParts(g.scripts.submitLean.Exec(ctx, client, g.keys.lean(), args), len(ws))
+	parts, err := b.leanParts(client.Run(ctx, g.scripts.submitLean, g.keys.lean(), args), len(ws))
 	for i, w := range ws {
 		if err != nil {
 			w.err = err
@@ -250,7 +249,7 @@ func (b *Board) sendLeanOn(ctx context.Context, client rueidis.Client, g *genera
 
 // leanParts is each of n writes' part of r, the reply of their
 // submitlean.lua call (see splitLean), or the call's error.
-func (b *Board) leanParts(r rueidis.RedisResult, n int) ([][]rueidis.RedisMessage, error) {
+func (b *Board) leanParts(r rdb.Result, n int) ([][]rdb.Reply, error) {
 	arr, err := r.ToArray()
 	if err != nil {
 		return nil, b.scriptErr("submit", err)
@@ -261,8 +260,8 @@ func (b *Board) leanParts(r rueidis.RedisResult, n int) ([][]rueidis.RedisMessag
 // splitLean splits submitlean.lua's flat reply arr into each of its n
 // writes' part: rank and code, then the stored member and score when the
 // code is 2 or more.
-func splitLean(arr []rueidis.RedisMessage, n int) ([][]rueidis.RedisMessage, error) {
-	parts := make([][]rueidis.RedisMessage, 0, n)
+func splitLean(arr []rdb.Reply, n int) ([][]rdb.Reply, error) {
+	parts := make([][]rdb.Reply, 0, n)
 	for len(arr) >= 2 && len(parts) < n {
 		k := 2
 		if code, err := arr[1].AsInt64(); err != nil {
@@ -283,7 +282,7 @@ func splitLean(arr []rueidis.RedisMessage, n int) ([][]rueidis.RedisMessage, err
 
 // leanResult reads one write's part of submitlean.lua's reply (see
 // splitLean) to p.
-func (b *Board) leanResult(p *writePlan, part []rueidis.RedisMessage) (Result, error) {
+func (b *Board) leanResult(p *writePlan, part []rdb.Reply) (Result, error) {
 	rank, err1 := part[0].AsInt64()
 	code, err2 := part[1].AsInt64()
 	if err := errors.Join(err1, err2); err != nil {
@@ -297,7 +296,7 @@ func (b *Board) leanResult(p *writePlan, part []rueidis.RedisMessage) (Result, e
 
 // submitLeanOne writes p alone with submitlean.lua in generation g through
 // client (see submitsLean).
-func (b *Board) submitLeanOne(ctx context.Context, client rueidis.Client, g *generation, p *writePlan) (Result, error) {
+func (b *Board) submitLeanOne(ctx context.Context, client rdb.Conn, g *generation, p *writePlan) (Result, error) {
 	w := &nativeWrite{writePlan: *p}
 	b.sendLeanOn(ctx, client, g, []*nativeWrite{w})
 	return b.writeResult(w, true)

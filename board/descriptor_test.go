@@ -14,7 +14,7 @@ import (
 // readMetaRaw returns every field of b's meta HASH.
 func readMetaRaw(t *testing.T, b *Board) map[string]string {
 	t.Helper()
-	m, err := b.client.Do(t.Context(), b.client.B().Hgetall().Key(b.gen.Load().keys.meta).Build()).AsStrMap()
+	m, err := b.rc().Do(t.Context(), b.rc().B().Hgetall().Key(b.gen.Load().keys.meta).Build()).AsStrMap()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -190,7 +190,7 @@ func TestDifferentialManyIDs(t *testing.T) {
 				checkLookup(t, b)
 			}
 			lk := w.boards[1].gen.Load().keys.lk
-			if n, err := w.boards[1].client.Do(t.Context(), w.boards[1].client.B().Hget().Key(lk).Field("n").Build()).AsInt64(); err != nil || n < 8 {
+			if n, err := w.boards[1].rc().Do(t.Context(), w.boards[1].rc().B().Hget().Key(lk).Field("n").Build()).AsInt64(); err != nil || n < 8 {
 				t.Errorf("the lookup has %d buckets (%v) for %d ids: the buckets did not split", n, err, len(w.model.vals))
 			}
 			// Remove every id: the lookup goes with the last.
@@ -205,7 +205,7 @@ func TestDifferentialManyIDs(t *testing.T) {
 			}
 			for _, b := range w.boards[1:] {
 				k := b.gen.Load().keys.lk
-				if n, err := b.client.Do(t.Context(), b.client.B().Exists().Key(k).Build()).AsInt64(); err != nil || n != 0 {
+				if n, err := b.rc().Do(t.Context(), b.rc().B().Exists().Key(k).Build()).AsInt64(); err != nil || n != 0 {
 					t.Errorf("%s: lookup %s left after every id was removed: EXISTS = %d, %v", b.Name(), k, n, err)
 				}
 			}

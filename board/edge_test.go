@@ -155,7 +155,7 @@ func (w *workload) checkIndexes() {
 		counts[fmtTuple(e.Values)]++
 	}
 	for _, b := range w.boards {
-		got, err := b.client.Do(ctx, b.client.B().Hvals().Key(b.gen.Load().keys.c).Build()).AsIntSlice()
+		got, err := b.rc().Do(ctx, b.rc().B().Hvals().Key(b.gen.Load().keys.c).Build()).AsIntSlice()
 		if err != nil {
 			w.t.Fatal(err)
 		}
@@ -163,7 +163,7 @@ func (w *workload) checkIndexes() {
 		for _, n := range got {
 			sum += n
 		}
-		nv, _ := b.client.Do(ctx, b.client.B().Zcard().Key(b.gen.Load().keys.v).Build()).AsInt64()
+		nv, _ := b.rc().Do(ctx, b.rc().B().Zcard().Key(b.gen.Load().keys.v).Build()).AsInt64()
 		if len(got) != len(counts) || sum != w.model.visible() || nv != int64(len(counts)) {
 			w.t.Fatalf("%v: dense index holds %d tuples (%d in the ZSET) counting %d entries; model %d tuples, %d entries",
 				b.Options().Strategy, len(got), nv, sum, len(counts), w.model.visible())

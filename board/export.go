@@ -52,7 +52,7 @@ func (b *Board) export(ctx context.Context, to string) error {
 		cur, next := names(b.prefix, m.gen), names(b.prefix, m.gen+1)
 		keys := []string{cur.meta, cur.z, cur.d, cur.i, cur.v, cur.c, cur.dirty, cur.inflight, cur.hist,
 			next.z, next.d, next.i, next.v, next.c, next.dirty, next.inflight, next.hist}
-		r, err := exportScript.Exec(ctx, b.client, keys, []string{strconv.FormatInt(m.gen, 10), to}).ToString()
+		r, err := b.conn.Run(ctx, exportScript, keys, []string{strconv.FormatInt(m.gen, 10), to}).ToString()
 		if err != nil {
 			return redisErr("reshard", err)
 		}
@@ -74,7 +74,7 @@ func (b *Board) retire(ctx context.Context) error {
 			return err
 		}
 		k := names(b.prefix, m.gen)
-		r, err := retireScript.Exec(ctx, b.client, []string{k.meta, k.z, k.d, k.i, k.v, k.c, k.dirty, k.inflight, k.hist}, []string{strconv.FormatInt(m.gen, 10)}).ToString()
+		r, err := b.conn.Run(ctx, retireScript, []string{k.meta, k.z, k.d, k.i, k.v, k.c, k.dirty, k.inflight, k.hist}, []string{strconv.FormatInt(m.gen, 10)}).ToString()
 		if err != nil {
 			return redisErr("reshard", err)
 		}
@@ -160,7 +160,7 @@ func (b *Board) drain(ctx context.Context, token string, n int, restore bool, ac
 	}
 	args := append([]string{strconv.Itoa(n), flag(restore), token}, acked...)
 	strs, err := inGen(ctx, b, func(g *generation) ([]string, error) {
-		return b.arrayReply("reshard", g.scripts.drain.Exec(ctx, b.client, g.keys.withMeta(), args))
+		return b.arrayReply("reshard", b.conn.Run(ctx, g.scripts.drain, g.keys.withMeta(), args))
 	})
 	if err != nil {
 		return nil, err
@@ -209,6 +209,6 @@ func (b *Board) copyPage(ctx context.Context, position string, n int) ([]Entry, 
 // savePosition keeps the shard's copy position in its meta HASH, for the
 // process holding the resharding's lease token only (errFenced).
 func (b *Board) savePosition(ctx context.Context, token, position string) error {
-	err := shardPos.Exec(ctx, b.client, []string{names(b.prefix, 0).meta}, []string{token, position}).Error()
+	err := b.conn.Run(ctx, shardPos, []string{names(b.prefix, 0).meta}, []string{token, position}).Error()
 	return b.scriptErr("reshard", err)
 }

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"time"
 
-	"github.com/tiebreak/tiebreak/internal/redisretry"
+	"github.com/tiebreak/tiebreak/board/internal/rdb"
 )
 
 // faultPoint, when set (by tests only), runs at every step boundary of the
@@ -55,5 +55,5 @@ func rideOut[T any](ctx context.Context, op func() (T, error)) (T, error) {
 
 // transient reports an error that a restart or a failover causes.
 func transient(err error) bool {
-	return errors.Is(err, redisretry.ErrUnreachable) || errors.Is(err, redisretry.ErrNoReply) || errors.Is(err, ErrNotReplicated)
+	return rdb.ConnectionLost(err) || errors.Is(err, ErrNotReplicated)
 }

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/board/internal/rdb"
 	"github.com/tiebreak/tiebreak/internal/luascript"
 )
 
@@ -102,28 +102,28 @@ func (b *Board) readMeta(ctx context.Context, create bool) (meta, error) {
 	if create {
 		arg = b.desc.encoded()
 	}
-	return readMeta(ctx, b.client, b.name, b.prefix, arg)
+	return readMeta(ctx, b.conn, b.name, b.prefix, arg)
 }
 
 // readMeta reads the meta HASH of board name, whose keys start with prefix,
 // first storing desc when it is not "" and there is no descriptor and no
 // entries: entries with no descriptor are not a board, and keep none.
-func readMeta(ctx context.Context, client rueidis.Client, name, prefix, desc string) (meta, error) {
+func readMeta(ctx context.Context, client rdb.Conn, name, prefix, desc string) (meta, error) {
 	n := names(prefix, 0)
-	return parseMeta(name, metaScript.Exec(ctx, client, []string{n.meta, n.z}, []string{desc}))
+	return parseMeta(name, client.Run(ctx, metaScript, []string{n.meta, n.z}, []string{desc}))
 }
 
 // readMetaWaiting is readMeta that only reads, as a read-only script
 // (EVALSHA_RO), which rueidis sends again after a connection error until
 // ctx ends, as every read: Open's, which builds a handle and writes
 // nothing.
-func readMetaWaiting(ctx context.Context, client rueidis.Client, name, prefix string) (meta, error) {
+func readMetaWaiting(ctx context.Context, client rdb.Conn, name, prefix string) (meta, error) {
 	n := names(prefix, 0)
-	return parseMeta(name, metaReadScript.Exec(ctx, client, []string{n.meta, n.z}, []string{""}))
+	return parseMeta(name, client.Run(ctx, metaReadScript, []string{n.meta, n.z}, []string{""}))
 }
 
 // parseMeta is the meta of board name that meta.lua's reply r holds.
-func parseMeta(name string, r rueidis.RedisResult) (meta, error) {
+func parseMeta(name string, r rdb.Result) (meta, error) {
 	arr, err := r.ToArray()
 	if err != nil {
 		return meta{}, redisErr("read descriptor", err)
@@ -217,7 +217,7 @@ func (b *Board) loadMigration(m meta) (*migration, error) {
 	}
 	o.expireAt, o.span = b.opts.expireAt, b.opts.span
 	o.Group = b.opts.Group // a migration never moves a board between groups
-	t, err := configure(b.given, b.name, l, o)
+	t, err := configure(b.conn, b.name, l, o)
 	if err != nil {
 		return nil, fmt.Errorf("board: %s: stored target: %w: %w", b.label(), errDescriptor, err)
 	}
@@ -313,8 +313,7 @@ var errTombstone = fmt.Errorf("%w (a key of another type)", errStale)
 // isTombstone reports a command refused for a key of the wrong type: a
 // tombstone left by a migration.
 func isTombstone(err error) bool {
-	rerr, ok := rueidis.IsRedisErr(err)
-	return ok && strings.HasPrefix(rerr.Error(), "WRONGTYPE")
+	return rdb.HasPrefix(err, "WRONGTYPE")
 }
 
 // drop removes every key of the board in every generation, and its meta
@@ -336,7 +335,7 @@ func (b *Board) drop(ctx context.Context) error {
 		if m.migrating {
 			stamp += strconv.FormatInt(m.tgen, 10)
 		}
-		n, err := dropScript.Exec(ctx, b.client, keys, []string{stamp}).AsInt64()
+		n, err := b.conn.Run(ctx, dropScript, keys, []string{stamp}).AsInt64()
 		switch {
 		case err != nil || n == 1:
 			return redisErr("drop", err)

@@ -5,12 +5,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/tiebreak/tiebreak/board/internal/rdb"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
 
-	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/internal/clip"
 	"github.com/tiebreak/tiebreak/internal/luascript"
 	"github.com/tiebreak/tiebreak/internal/observed"
@@ -73,7 +73,7 @@ func NewGroup(boards ...*Board) (*Group, error) {
 			return nil, fmt.Errorf("board: NewGroup: board %q sets no Options.Group: %w", b.name, ErrOptions)
 		case b.opts.Group != boards[0].opts.Group:
 			return nil, fmt.Errorf("board: NewGroup: board %q is in group %q, board %q in %q: %w", b.name, b.opts.Group, boards[0].name, boards[0].opts.Group, ErrOptions)
-		case b.given != boards[0].given:
+		case !b.conn.Same(boards[0].conn):
 			return nil, fmt.Errorf("board: NewGroup: board %q uses another client than board %q: %w", b.name, boards[0].name, ErrOptions)
 		case seen[b.prefix]:
 			return nil, fmt.Errorf("board: NewGroup: board %q given twice: %w", b.name, ErrOptions)
@@ -249,7 +249,7 @@ func (g *Group) submitAtomic(ctx context.Context, gens []*generation, plans []wr
 		args = append(args, strconv.Itoa(at+1+slices.Index(gen.keys.script, gen.keys.meta)))
 		at += len(gen.keys.script)
 	}
-	arr, err := g.script("submit", gens, groupSource).Exec(ctx, g.boards[0].client, keys, args).ToArray()
+	arr, err := g.boards[0].conn.Run(ctx, g.script("submit", gens, groupSource), keys, args).ToArray()
 	if err != nil {
 		return nil, g.scriptErr(err)
 	}
@@ -273,13 +273,13 @@ func (g *Group) scriptErr(err error) error {
 	if lost := g.lookupLost(err); lost != nil {
 		return lost
 	}
-	if rerr, ok := rueidis.IsRedisErr(err); ok {
+	if text, ok := rdb.ErrorText(err); ok {
 		var i int
-		if n, _ := fmt.Sscanf(rerr.Error(), "TBBOARD %d", &i); n == 1 && i >= 1 && i <= len(g.boards) {
+		if n, _ := fmt.Sscanf(text, "TBBOARD %d", &i); n == 1 && i >= 1 && i <= len(g.boards) {
 			b := g.boards[i-1]
 			// Redis may have given a one-word error_reply of a board's
 			// script the code ERR ("ERR TBMISMATCH").
-			text := strings.TrimPrefix(strings.SplitN(rerr.Error(), " ", 3)[2], "ERR ")
+			text := strings.TrimPrefix(strings.SplitN(text, " ", 3)[2], "ERR ")
 			if known := b.refusal("group submit", text); known != nil {
 				return inBoard(b, known)
 			}
@@ -293,11 +293,11 @@ func (g *Group) scriptErr(err error) error {
 // lookup is gone (lookup.lua's check, "TBLOOKUP <key>"): that board's;
 // nil for any other error.
 func (g *Group) lookupLost(err error) error {
-	rerr, ok := rueidis.IsRedisErr(err)
+	text, ok := rdb.ErrorText(err)
 	if !ok {
 		return nil
 	}
-	key, ok := strings.CutPrefix(rerr.Error(), "TBLOOKUP ")
+	key, ok := strings.CutPrefix(text, "TBLOOKUP ")
 	if !ok {
 		return nil
 	}
@@ -442,7 +442,7 @@ func (g *Group) remove(ctx context.Context, ids []string) (int64, error) {
 		if g.shared {
 			keys = append(keys, sharedDataKey(g.boards[0].opts.Group))
 		}
-		ns, err := g.script("remove", gens, groupRemoveSource).Exec(ctx, g.boards[0].client, keys, ids).AsIntSlice()
+		ns, err := g.boards[0].conn.Run(ctx, g.script("remove", gens, groupRemoveSource), keys, ids).AsIntSlice()
 		if err != nil {
 			if lost := g.lookupLost(err); lost != nil {
 				return 0, lost

@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/board/internal/rdb"
 	"github.com/tiebreak/tiebreak/internal/redistest"
 	"github.com/tiebreak/tiebreak/pack"
 )
@@ -397,7 +398,7 @@ func TestGroupRefusals(t *testing.T) {
 	lone := newBoard(t, env.Client, env.Prefix, "lone", testLayout(t), Options{})
 	elsewhere := newBoard(t, env.Client, env.Prefix, "elsewhere", testLayout(t), Options{Group: tag + "2"})
 	sharded := newBoard(t, env.Client, env.Prefix, "sharded", testLayout(t), Options{Shards: 2})
-	foreign, err := configure(otherClient{env.Client}, boards[1].name, testLayout(t), Options{Group: tag})
+	foreign, err := configure(rdb.New(otherClient{env.Client}), boards[1].name, testLayout(t), Options{Group: tag})
 	if err != nil {
 		t.Fatal(err)
 	}

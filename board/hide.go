@@ -4,8 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/redis/rueidis"
-	"github.com/tiebreak/tiebreak/internal/durable"
+	"github.com/tiebreak/tiebreak/board/internal/rdb"
 	"github.com/tiebreak/tiebreak/internal/observed"
 )
 
@@ -60,9 +59,9 @@ func (b *Board) hideOrShow(ctx context.Context, op, mode string, ids []string) (
 			}
 			args = append(args, id)
 		}
-		return durable.Write(ctx, b.client, b.opts.wait(), "board: "+op, func(c rueidis.Client) (int64, error) {
+		return rdb.Durable(ctx, b.conn, b.opts.wait(), "board: "+op, func(c rdb.Conn) (int64, error) {
 			return inGen(ctx, b, func(g *generation) (int64, error) {
-				n, err := g.scripts.hide.Exec(ctx, c, g.keys.script, args).AsInt64()
+				n, err := c.Run(ctx, g.scripts.hide, g.keys.script, args).AsInt64()
 				return n, b.scriptErr(op, err)
 			})
 		})

@@ -10,8 +10,7 @@ import (
 	"strings"
 	"sync/atomic"
 
-	"github.com/redis/rueidis"
-	"github.com/tiebreak/tiebreak/internal/redisretry"
+	"github.com/tiebreak/tiebreak/board/internal/rdb"
 )
 
 // The client's twin of lua/lookup.lua's get: a read of a key-suffix board
@@ -47,10 +46,8 @@ func (b *Board) lookupMember(ctx context.Context, g *generation, id string) (mem
 	n := g.buckets.n.Load()
 	if n > 0 {
 		field := strconv.FormatInt(bucketFor(h, n), 10)
-		s, err := redisretry.DoBuilt(ctx, b.client, func() rueidis.Completed {
-			return b.client.B().Hget().Key(g.keys.lk).Field(field).Build()
-		}).ToString()
-		if err != nil && !rueidis.IsRedisNil(err) {
+		s, err := b.conn.HGet(ctx, g.keys.lk, field).ToString()
+		if err != nil && !rdb.IsNil(err) {
 			return "", false, redisErr("lookup", err)
 		}
 		if prefix, ok := findRecord(s, pat, b.width); ok {
@@ -60,9 +57,7 @@ func (b *Board) lookupMember(ctx context.Context, g *generation, id string) (mem
 	for range lookupReads {
 		n = max(n, 1)
 		field := strconv.FormatInt(bucketFor(h, n), 10)
-		vs, err := redisretry.DoBuilt(ctx, b.client, func() rueidis.Completed {
-			return b.client.B().Hmget().Key(g.keys.lk).Field(field, "n").Build()
-		}).ToArray()
+		vs, err := b.conn.HMGet(ctx, g.keys.lk, field, "n").ToArray()
 		if err != nil {
 			return "", false, redisErr("lookup", err)
 		}
@@ -95,7 +90,7 @@ const lookupReads = 4
 
 // bucketsIn reads the count of buckets of a lookup from its field 'n'
 // (nil: 1, a lookup without splits or none at all).
-func bucketsIn(m rueidis.RedisMessage) (int64, error) {
+func bucketsIn(m rdb.Reply) (int64, error) {
 	if m.IsNil() {
 		return 1, nil
 	}

@@ -23,7 +23,7 @@ import (
 func lookupIDs(t testing.TB, b *Board) map[string]string {
 	t.Helper()
 	k := b.gen.Load().keys
-	h, err := b.client.Do(t.Context(), b.client.B().Hgetall().Key(k.lk).Build()).AsStrMap()
+	h, err := b.rc().Do(t.Context(), b.rc().B().Hgetall().Key(k.lk).Build()).AsStrMap()
 	if err != nil {
 		t.Fatalf("HGETALL %s: %v", k.lk, err)
 	}
@@ -83,16 +83,16 @@ func checkLookup(t testing.TB, b *Board) {
 	t.Helper()
 	if !b.lookup() {
 		i := b.gen.Load().keys.i
-		if n, err := b.client.Do(t.Context(), b.client.B().Exists().Key(i).Build()).AsInt64(); err != nil || n != 0 {
+		if n, err := b.rc().Do(t.Context(), b.rc().B().Exists().Key(i).Build()).AsInt64(); err != nil || n != 0 {
 			t.Fatalf("EXISTS %s = %d, %v: want no lookup HASH on a board without one", i, n, err)
 		}
 		return
 	}
-	members, err := b.client.Do(t.Context(), b.client.B().Zrange().Key(b.gen.Load().keys.z).Min("0").Max("-1").Build()).AsStrSlice()
+	members, err := b.rc().Do(t.Context(), b.rc().B().Zrange().Key(b.gen.Load().keys.z).Min("0").Max("-1").Build()).AsStrSlice()
 	if err != nil {
 		t.Fatal(err)
 	}
-	hidden, err := b.client.Do(t.Context(), b.client.B().Zrange().Key(b.gen.Load().keys.h).Min("0").Max("-1").Build()).AsStrSlice()
+	hidden, err := b.rc().Do(t.Context(), b.rc().B().Zrange().Key(b.gen.Load().keys.h).Min("0").Max("-1").Build()).AsStrSlice()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,7 +183,7 @@ func TestLookupCountGrowsUnderAHandle(t *testing.T) {
 
 // lookupCount is the number of buckets of b's id lookup.
 func lookupCount(t *testing.T, b *Board) int64 {
-	n, err := b.client.Do(t.Context(), b.client.B().Hget().Key(b.gen.Load().keys.lk).Field("n").Build()).AsInt64()
+	n, err := b.rc().Do(t.Context(), b.rc().B().Hget().Key(b.gen.Load().keys.lk).Field("n").Build()).AsInt64()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -59,7 +59,10 @@ func bothStrategies(t *testing.T, o Options, f func(t *testing.T, b *Board)) {
 // descriptor.
 func forgetDescriptor(t testing.TB, b *Board) {
 	t.Helper()
-	if err := b.client.Do(t.Context(), b.client.B().Del().Key(b.gen.Load().keys.meta).Build()).Error(); err != nil {
+	if err := b.rc().Do(t.Context(), b.rc().B().Del().Key(b.gen.Load().keys.meta).Build()).Error(); err != nil {
 		t.Fatal(err)
 	}
 }
+
+// rc is the client b was given, for a test's own commands.
+func (b *Board) rc() rueidis.Client { return b.conn.Client() }

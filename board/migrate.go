@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tiebreak/tiebreak/board/internal/rdb"
 	"github.com/tiebreak/tiebreak/internal/observed"
 	"github.com/tiebreak/tiebreak/pack"
 )
@@ -130,7 +131,7 @@ func (b *Board) migrate(ctx context.Context, layout *pack.Layout, opts Options, 
 	if b.opts.Hiding || opts.Hiding {
 		return nil, fmt.Errorf("board: Migrate: %s: a board with Options.Hiding does not migrate (its hidden entries would stay behind): %w", b.label(), ErrArgument)
 	}
-	t, err := configure(b.given, b.name, layout, opts)
+	t, err := configure(b.conn, b.name, layout, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -178,7 +179,7 @@ func (b *Board) finishedMeanwhile(ctx context.Context, t *Board, err error) (*Bo
 	if !errors.Is(err, ErrMigrating) {
 		return nil, err
 	}
-	m, rerr := readMeta(ctx, b.client, b.name, b.prefix, "")
+	m, rerr := readMeta(ctx, b.conn, b.name, b.prefix, "")
 	if rerr == nil && !m.exists {
 		return nil, fmt.Errorf("board: %s: Migrate: %w (%v)", b.label(), notStored("the board"), err)
 	}
@@ -265,7 +266,7 @@ func (b *Board) beginMigration(ctx context.Context, t *Board, defaults string) (
 			lookup = "1"
 		}
 		args := []string{strconv.FormatInt(m.gen, 10), t.desc.encoded(), defaults, lookup}
-		reply, err := beginScript.Exec(ctx, b.client, keys, args).ToString()
+		reply, err := b.conn.Run(ctx, beginScript, keys, args).ToString()
 		if err != nil {
 			return 0, redisErr("begin migration", err)
 		}
@@ -320,7 +321,7 @@ func (b *Board) copyStep(ctx context.Context, tgen int64, count string) (bool, e
 			return nil, fmt.Errorf("board: %s: the migration to generation %d is no longer under way: %w", b.label(), tgen, ErrMigrating)
 		}
 		args := []string{strconv.FormatInt(tgen, 10), count}
-		return b.arrayReply("copy", g.scripts.copy.Exec(ctx, b.client, g.keys.withMeta(), args))
+		return b.arrayReply("copy", b.conn.Run(ctx, g.scripts.copy, g.keys.withMeta(), args))
 	})
 	if err != nil {
 		return false, err
@@ -341,7 +342,7 @@ func (b *Board) finishMigration(ctx context.Context, t *Board, tgen int64) (agai
 	g := b.gen.Load()
 	own := names(b.prefix, g.n) // the board's own keys: shared member data (Options.SharedData) stays
 	keys := []string{g.keys.meta, own.z, own.d, own.v, own.c, own.i, own.x, names(b.prefix, tgen).z, own.top}
-	reply, err := switchScript.Exec(ctx, b.client, keys, []string{strconv.FormatInt(tgen, 10), strconv.FormatInt(t.opts.Cap, 10)}).ToString()
+	reply, err := b.conn.Run(ctx, switchScript, keys, []string{strconv.FormatInt(tgen, 10), strconv.FormatInt(t.opts.Cap, 10)}).ToString()
 	if err != nil {
 		return false, redisErr("switch", err)
 	}
@@ -354,7 +355,7 @@ func (b *Board) finishMigration(ctx context.Context, t *Board, tgen int64) (agai
 	default:
 		return false, fmt.Errorf("board: %s: switch: %s: %w", b.label(), reply, ErrMigrating)
 	}
-	m, err := readMeta(ctx, b.client, b.name, b.prefix, "")
+	m, err := readMeta(ctx, b.conn, b.name, b.prefix, "")
 	if err != nil {
 		return false, err
 	}
@@ -366,17 +367,17 @@ func (b *Board) finishMigration(ctx context.Context, t *Board, tgen int64) (agai
 func (b *Board) remirrorMisfits(ctx context.Context, tgen int64) error {
 	g := b.gen.Load()
 	for cursor := uint64(0); ; {
-		e, err := b.client.Do(ctx, b.client.B().Sscan().Key(g.keys.x).Cursor(cursor).Count(maxMigrateBatch).Build()).AsScanEntry()
+		next, elems, err := b.conn.Do(ctx, func(p *rdb.Pipe) { p.SScan(g.keys.x, cursor, maxMigrateBatch) }).AsScanEntry()
 		if err != nil {
 			return redisErr("read misfits", err)
 		}
-		if len(e.Elements) > 0 {
-			args := append([]string{strconv.FormatInt(tgen, 10)}, e.Elements...)
-			if err := g.scripts.mirrorIDs.Exec(ctx, b.client, g.keys.withMeta(), args).Error(); err != nil {
+		if len(elems) > 0 {
+			args := append([]string{strconv.FormatInt(tgen, 10)}, elems...)
+			if err := b.conn.Run(ctx, g.scripts.mirrorIDs, g.keys.withMeta(), args).Error(); err != nil {
 				return b.scriptErr("mirror misfits", err)
 			}
 		}
-		if cursor = e.Cursor; cursor == 0 {
+		if cursor = next; cursor == 0 {
 			return nil
 		}
 	}
@@ -423,8 +424,8 @@ func (e *misfitsError) Unwrap() []error { return []error{errValue, pack.ErrOverf
 // misfitError describes the misfit set of b's migration to t.
 func (b *Board) misfitError(ctx context.Context, t *Board) error {
 	g := b.gen.Load()
-	n, err1 := b.client.Do(ctx, b.client.B().Scard().Key(g.keys.x).Build()).AsInt64()
-	ids, err2 := b.client.Do(ctx, b.client.B().Srandmember().Key(g.keys.x).Count(10).Build()).AsStrSlice()
+	n, err1 := b.conn.Do(ctx, func(p *rdb.Pipe) { p.SCard(g.keys.x) }).AsInt64()
+	ids, err2 := b.conn.Do(ctx, func(p *rdb.Pipe) { p.SRandMember(g.keys.x, 10) }).AsStrSlice()
 	if err := errors.Join(err1, err2); err != nil {
 		return redisErr("read misfits", err)
 	}

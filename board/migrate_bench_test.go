@@ -119,7 +119,7 @@ func (w *benchWriters) write(bd *Board, g int) {
 		start := time.Now()
 		_, err := h.Submit(ctx, s)
 		if errors.Is(err, ErrMismatch) {
-			h, _ = Open(ctx, bd.client, bd.Name(), Options{})
+			h, _ = Open(ctx, bd.rc(), bd.Name(), Options{})
 			continue
 		}
 		w.mu.Lock()

@@ -27,13 +27,13 @@ func TestMigrateSwitchChecksTheTarget(t *testing.T) {
 			// The position jumps ahead, past entries never copied, as a
 			// SCAN cursor resumed on a restarted server can.
 			ctx := t.Context()
-			last, err := b.client.Do(ctx, b.client.B().Zrange().Key(b.gen.Load().keys.z).Min("-2").Max("-2").Withscores().Build()).AsZScores()
+			last, err := b.rc().Do(ctx, b.rc().B().Zrange().Key(b.gen.Load().keys.z).Min("-2").Max("-2").Withscores().Build()).AsZScores()
 			if err != nil || len(last) != 1 {
 				t.Fatalf("the source's last entries: %v %v", last, err)
 			}
-			pos := b.client.B().Hset().Key(b.gen.Load().keys.meta).FieldValue().
+			pos := b.rc().B().Hset().Key(b.gen.Load().keys.meta).FieldValue().
 				FieldValue("pscore", strconv.FormatFloat(last[0].Score, 'g', 17, 64)).FieldValue("pmember", last[0].Member).Build()
-			if err := b.client.Do(ctx, pos).Error(); err != nil {
+			if err := b.rc().Do(ctx, pos).Error(); err != nil {
 				t.Fatal(err)
 			}
 			recopied := 0

@@ -14,6 +14,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/board/internal/rdb"
 	"github.com/tiebreak/tiebreak/internal/redistest"
 	"github.com/tiebreak/tiebreak/pack"
 )
@@ -190,7 +191,7 @@ func checkOnlyTombstones(t *testing.T, old, nb *Board) {
 		live[k] = true
 	}
 	for _, k := range keys {
-		typ, _ := old.client.Do(ctx, old.client.B().Type().Key(k).Build()).ToString()
+		typ, _ := old.rc().Do(ctx, old.rc().B().Type().Key(k).Build()).ToString()
 		if !live[k] && k != nb.gen.Load().keys.meta && typ != "string" {
 			t.Errorf("key %s of type %s left after the migration", k, typ)
 		}
@@ -227,7 +228,7 @@ func (lw *loadWriter) step(t *testing.T, level float64) error {
 	}
 	_, err := lw.cur.Submit(ctx, s)
 	if errors.Is(err, ErrMismatch) && lw.cur == lw.old {
-		if lw.cur, err = Open(ctx, lw.old.client, lw.old.Name(), Options{}); err != nil {
+		if lw.cur, err = Open(ctx, lw.old.rc(), lw.old.Name(), Options{}); err != nil {
 			return err
 		}
 		return lw.step(t, level)
@@ -371,7 +372,7 @@ func neverShrinks(b *Board, n int64, stop chan struct{}) error {
 		}
 		got, err := h.Len(ctx)
 		if errors.Is(err, ErrMismatch) {
-			if h, err = Open(ctx, b.client, b.Name(), Options{}); err != nil {
+			if h, err = Open(ctx, b.rc(), b.Name(), Options{}); err != nil {
 				return err
 			}
 			continue
@@ -629,7 +630,7 @@ func TestMigrateCluster(t *testing.T) {
 // boardKeys lists every key of b's hash tag (single server only).
 func boardKeys(t *testing.T, b *Board) []string {
 	t.Helper()
-	keys, err := b.client.Do(t.Context(), b.client.B().Keys().Pattern("tb:{"+b.Name()+"}:*").Build()).AsStrSlice()
+	keys, err := b.rc().Do(t.Context(), b.rc().B().Keys().Pattern("tb:{"+b.Name()+"}:*").Build()).AsStrSlice()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -666,7 +667,7 @@ func TestMigrateRefuses(t *testing.T) {
 	if _, err := b.Migrate(ctx, c.to, Options{Cap: -1}, MigrateOptions{}); !errors.Is(err, ErrOptions) {
 		t.Errorf("Migrate to bad options: err = %v, want ErrOptions", err)
 	}
-	stranger, err := configure(env.Client, b.Name(), c.from, Options{DenseRanks: true})
+	stranger, err := configure(rdb.New(env.Client), b.Name(), c.from, Options{DenseRanks: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,11 +4,9 @@ import (
 	"context"
 	"fmt"
 	"strconv"
-	"strings"
 
-	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/board/internal/rdb"
 	"github.com/tiebreak/tiebreak/internal/engine"
-	"github.com/tiebreak/tiebreak/internal/redisretry"
 )
 
 // submitNative writes p (see writePlan.nativeIn) with one MULTI/EXEC
@@ -19,17 +17,20 @@ import (
 // one round trip, one atomic step, the same result as submit.lua's.
 // Submit's own path, writeNative, sends the same commands, batched with
 // other callers' under load.
-func (b *Board) submitNative(ctx context.Context, c rueidis.Client, g *generation, p *writePlan) (Result, error) {
-	send := func(withScore bool) []rueidis.RedisResult {
-		return redisretry.DoMultiBuilt(ctx, c, func() rueidis.Commands {
-			cmds := b.appendGuard(append(make(rueidis.Commands, 0, 8), c.B().Multi().Build()), g)
-			return append(b.appendNative(cmds, g.keys.z, p, withScore), c.B().Exec().Build())
+func (b *Board) submitNative(ctx context.Context, c rdb.Conn, g *generation, p *writePlan) (Result, error) {
+	send := func(withScore bool) []rdb.Result {
+		return c.DoMulti(ctx, func(pp *rdb.Pipe) {
+			pp.Grow(8)
+			pp.Multi()
+			b.addGuard(pp, g)
+			b.addNative(pp, g.keys.z, p, withScore)
+			pp.Exec()
 		})
 	}
 	withScore := b.withScore()
 	res := send(withScore)
 	if withScore && refusedWithScore(res) {
-		zrankWithScore.Refuse(b.given)
+		zrankWithScore.Refuse(b.conn.Client())
 		withScore = false
 		res = send(false)
 	}
@@ -51,13 +52,13 @@ var zrankWithScore engine.Form
 
 // withScore reports whether b's native writes of Best send ZRANK ...
 // WITHSCORE (see zrankWithScore).
-func (b *Board) withScore() bool { return !zrankWithScore.Refused(b.given) }
+func (b *Board) withScore() bool { return !zrankWithScore.Refused(b.conn.Client()) }
 
 // refusedWithScore reports whether res, the replies of a native write's
 // MULTI/EXEC, say that the engine refused ZRANK ... WITHSCORE: a command
 // refused when queued, as an unknown form, and EXEC aborted (nothing ran).
-func refusedWithScore(res []rueidis.RedisResult) bool {
-	if e, ok := rueidis.IsRedisErr(res[len(res)-1].Error()); !ok || !strings.HasPrefix(e.Error(), "EXECABORT") {
+func refusedWithScore(res []rdb.Result) bool {
+	if !rdb.HasPrefix(res[len(res)-1].Error(), "EXECABORT") {
 		return false
 	}
 	for _, r := range res[1 : len(res)-1] {
@@ -77,38 +78,34 @@ func guardReplies(g *generation) int {
 	return 2
 }
 
-// appendGuard appends to cmds what a native write of generation g sends
+// addGuard adds to p what a native write of generation g sends
 // first, in its transaction: HSETNX of the descriptor in the meta HASH
 // and, past generation 0, of the generation (a meta HASH without them
 // reads as generation 0, live). On a board at rest they change nothing;
 // on a board dropped since the handle read it, they make it whole again
 // with the entry written, as submit.lua does. One command in generation
 // 0: each costs Redis about as much as the write's own ZADD.
-func (b *Board) appendGuard(cmds rueidis.Commands, g *generation) rueidis.Commands {
-	c, meta := b.client, g.keys.meta
-	cmds = append(cmds, c.B().Hsetnx().Key(meta).Field(fieldDesc).Value(g.desc).Build())
+func (b *Board) addGuard(p *rdb.Pipe, g *generation) {
+	p.HSetNX(g.keys.meta, fieldDesc, g.desc)
 	if g.n != 0 {
-		cmds = append(cmds, c.B().Hsetnx().Key(meta).Field(fieldGen).Value(strconv.FormatInt(g.n, 10)).Build())
+		p.HSetNX(g.keys.meta, fieldGen, strconv.FormatInt(g.n, 10))
 	}
-	return cmds
 }
 
-// appendNative appends to cmds the commands of a native write of p to
+// addNative adds to pp the commands of a native write of p to
 // the sorted set z: ZADD, then for Best ZRANK ... WITHSCORE (withScore)
 // or ZSCORE and ZRANK, for Replace ZRANK.
-func (b *Board) appendNative(cmds rueidis.Commands, z string, p *writePlan, withScore bool) rueidis.Commands {
-	c, id, score := b.client, p.id, p.score
-	zadd := c.B().Zadd().Key(z)
-	if p.policy == Replace {
-		cmds = append(cmds, zadd.Ch().ScoreMember().ScoreMember(score, id).Build())
-	} else if withScore {
-		return append(cmds, zadd.Lt().Ch().ScoreMember().ScoreMember(score, id).Build(),
-			c.B().Zrank().Key(z).Member(id).Withscore().Build())
-	} else {
-		cmds = append(cmds, zadd.Lt().Ch().ScoreMember().ScoreMember(score, id).Build(),
-			c.B().Zscore().Key(z).Member(id).Build())
+func (b *Board) addNative(pp *rdb.Pipe, z string, p *writePlan, withScore bool) {
+	pp.ZAddCh(z, p.score, p.id, p.policy != Replace)
+	switch {
+	case p.policy == Replace:
+	case withScore:
+		pp.ZRankWithScore(z, p.id)
+		return
+	default:
+		pp.ZScore(z, p.id)
 	}
-	return append(cmds, c.B().Zrank().Key(z).Member(id).Build())
+	pp.ZRank(z, p.id)
 }
 
 // nativeReplies is how many replies the commands of a native write of p
@@ -123,7 +120,7 @@ func nativeReplies(p *writePlan, withScore bool) int {
 
 // nativeErr is the error of a native write: the first command's that
 // failed (a tombstone's WRONGTYPE among them), else err.
-func (b *Board) nativeErr(res []rueidis.RedisResult, err error) error {
+func (b *Board) nativeErr(res []rdb.Result, err error) error {
 	for _, r := range res[:len(res)-1] {
 		if e := r.Error(); e != nil {
 			return redisErr("submit", e)
@@ -134,7 +131,7 @@ func (b *Board) nativeErr(res []rueidis.RedisResult, err error) error {
 
 // nativeResult reads the replies arr (see nativeReplies) of a native
 // write of p.
-func (b *Board) nativeResult(p *writePlan, arr []rueidis.RedisMessage, withScore bool) (Result, error) {
+func (b *Board) nativeResult(p *writePlan, arr []rdb.Reply, withScore bool) (Result, error) {
 	for i := range arr {
 		if err := arr[i].Error(); err != nil {
 			return Result{}, redisErr("submit", err)
@@ -149,7 +146,7 @@ func (b *Board) nativeResult(p *writePlan, arr []rueidis.RedisMessage, withScore
 	case p.policy == Replace:
 		rank, err2 = last.AsInt64()
 	case withScore:
-		var pair []rueidis.RedisMessage
+		var pair []rdb.Reply
 		if pair, err2 = last.ToArray(); err2 == nil && len(pair) != 2 {
 			err2 = ErrReply
 		}

@@ -6,8 +6,8 @@ import (
 	"strings"
 
 	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/board/internal/rdb"
 	"github.com/tiebreak/tiebreak/internal/errs"
-	"github.com/tiebreak/tiebreak/internal/redisretry"
 )
 
 // Open returns a handle to the board named name, of whatever kind it is,
@@ -59,7 +59,8 @@ func Open(ctx context.Context, client rueidis.Client, name string, opts Options)
 	if _, err := handle.withDefaults(); err != nil {
 		return nil, err
 	}
-	m, err := readMetaWaiting(ctx, redisretry.Wrap(client), name, prefixOf(group, name))
+	conn := rdb.New(client)
+	m, err := readMetaWaiting(ctx, conn, name, prefixOf(group, name))
 	if err != nil {
 		return nil, err
 	}
@@ -85,12 +86,12 @@ func Open(ctx context.Context, client rueidis.Client, name string, opts Options)
 	}
 	opts.expireAt, opts.span, opts.Group = m.expireAt, m.span, group
 	if d.Shards > 0 {
-		return openShardedBoard(ctx, client, name, l, d, opts)
+		return openShardedBoard(ctx, conn, name, l, d, opts)
 	}
 	if opts.SkipWriteRank {
 		return nil, fmt.Errorf("board: Open: %s is not sharded: Options.SkipWriteRank: %w", name, ErrOptions)
 	}
-	b, err := configure(client, name, l, opts)
+	b, err := configure(conn, name, l, opts)
 	if err != nil {
 		return nil, fmt.Errorf("board: %s: %w: %w", name, errDescriptor, err)
 	}

@@ -105,7 +105,7 @@ func (b *Board) percentile(ctx context.Context, id string) (Percentile, error) {
 		return Percentile{}, err
 	}
 	strs, err := inGen(ctx, b, func(g *generation) ([]string, error) {
-		return b.arrayReply("percentile", g.scripts.percentile.Exec(ctx, b.client, g.keys.script, []string{id}))
+		return b.arrayReply("percentile", b.conn.Run(ctx, g.scripts.percentile, g.keys.script, []string{id}))
 	})
 	if err != nil {
 		return Percentile{}, err

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/board/internal/rdb"
 	"github.com/tiebreak/tiebreak/internal/windowspan"
 	"github.com/tiebreak/tiebreak/pack"
 )
@@ -273,7 +274,7 @@ func (p Period) check() error {
 // "<name>:<window label>". Each window's keys expire Retention after the
 // window ends.
 type Periodic struct {
-	client    rueidis.Client
+	conn      rdb.Conn
 	name      string
 	layout    *pack.Layout
 	period    Period
@@ -299,11 +300,12 @@ func NewPeriodic(client rueidis.Client, name string, layout *pack.Layout, period
 		return nil, fmt.Errorf("board: name of %d bytes, over %d, leaves no room for a window label: %w", len(name), maxNameLen-49, errName)
 	}
 	// Validate everything else once, with a representative board.
-	if _, err := configure(client, name+":x", layout, opts); err != nil {
+	conn := rdb.New(client)
+	if _, err := configure(conn, name+":x", layout, opts); err != nil {
 		return nil, err
 	}
 	opts.Bounds = slices.Clone(opts.Bounds) // the caller may change its slice
-	return &Periodic{client: client, name: name, layout: layout, period: period, retention: retention, opts: opts}, nil
+	return &Periodic{conn: conn, name: name, layout: layout, period: period, retention: retention, opts: opts}, nil
 }
 
 // At returns the board of the window holding t. Its keys expire Retention
@@ -335,7 +337,7 @@ func (p *Periodic) At(t time.Time) *Board {
 	if o.Rules.set() {
 		o.round = w
 	}
-	b, err := configure(p.client, p.name+":"+w.Label, p.layout, o)
+	b, err := configure(p.conn, p.name+":"+w.Label, p.layout, o)
 	if err != nil {
 		panic(err) // unreachable: NewPeriodic validated name, layout and options
 	}

@@ -6,16 +6,15 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/board/internal/hook"
-	"github.com/tiebreak/tiebreak/internal/durable"
+	"github.com/tiebreak/tiebreak/board/internal/rdb"
 	"github.com/tiebreak/tiebreak/internal/luascript"
 	"github.com/tiebreak/tiebreak/pack"
 )
 
 func init() {
 	hook.NewPlaced = newPlaced
-	hook.Handle = func(client rueidis.Client, group, name string, layout *pack.Layout, opts any) (any, error) {
+	hook.Handle = func(client rdb.Conn, group, name string, layout *pack.Layout, opts any) (any, error) {
 		o := opts.(Options)
 		o.Group = group
 		return configure(client, name, layout, o)
@@ -77,9 +76,9 @@ func (p *placed) Submit(ctx context.Context, keys, args []string, s any) (any, s
 		res    Result
 		placed string
 	}
-	r, err := durable.Write(ctx, p.tmpl.client, p.tmpl.opts.wait(), "board: submit", func(c rueidis.Client) (reply, error) {
-		arr, err := p.script.Exec(ctx, c, keys, argv).ToArray()
-		if rerr, ok := rueidis.IsRedisErr(err); ok && strings.HasPrefix(rerr.Error(), "TBLEAGUE") {
+	r, err := rdb.Durable(ctx, p.tmpl.conn, p.tmpl.opts.wait(), "board: submit", func(c rdb.Conn) (reply, error) {
+		arr, err := c.Run(ctx, p.script, keys, argv).ToArray()
+		if rdb.HasPrefix(err, "TBLEAGUE") {
 			return reply{}, err
 		}
 		if err != nil {

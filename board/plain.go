@@ -4,12 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
-	"strings"
 
-	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/board/internal/rdb"
 	"github.com/tiebreak/tiebreak/internal/engine"
-	"github.com/tiebreak/tiebreak/internal/redisretry"
 )
 
 // The reads that ask for nothing but entries and ordinal ranks are plain
@@ -101,7 +98,7 @@ func (b *Board) plainAround(ctx context.Context, id string, n int) (l List, ok b
 
 // plainList is the List of the entries of a ZRANGE ... WITHSCORES reply
 // whose first has ordinal rank first; its Total is unknown (-1).
-func (b *Board) plainList(zs []rueidis.ZScore, first int64) (List, error) {
+func (b *Board) plainList(zs []rdb.Scored, first int64) (List, error) {
 	l := List{Total: -1, Entries: make([]Entry, 0, len(zs))}
 	vs := b.valuesOf(len(zs))
 	for i, z := range zs {
@@ -115,13 +112,10 @@ func (b *Board) plainList(zs []rueidis.ZScore, first int64) (List, error) {
 }
 
 // zrange is ZRANGE ... WITHSCORES of the n entries of g from 0-based rank
-// start. It builds the command for each send (redisretry.DoBuilt), so
-// that rueidis recycles it: a read allocates no command.
-func (b *Board) zrange(ctx context.Context, g *generation, start int64, n int) ([]rueidis.ZScore, error) {
-	return redisretry.DoBuilt(ctx, b.client, func() rueidis.Completed {
-		return b.client.B().Zrange().Key(g.keys.z).Min(strconv.FormatInt(start, 10)).
-			Max(strconv.FormatInt(start+int64(n)-1, 10)).Withscores().Build()
-	}).AsZScores()
+// start (rdb's one-command reads build the command for each send, so a
+// read allocates none).
+func (b *Board) zrange(ctx context.Context, g *generation, start int64, n int) ([]rdb.Scored, error) {
+	return b.conn.ZRangeWithScores(ctx, g.keys.z, start, start+int64(n)-1).AsZScores()
 }
 
 // valuesOf gives the Values of n entries, cut from one array: the i-th
@@ -152,10 +146,8 @@ func (b *Board) rankIn(ctx context.Context, g *generation, id string) (string, i
 	if err != nil {
 		return "", 0, err
 	}
-	r, err := redisretry.DoBuilt(ctx, b.client, func() rueidis.Completed {
-		return b.client.B().Zrank().Key(g.keys.z).Member(m).Build()
-	}).AsInt64()
-	if rueidis.IsRedisNil(err) {
+	r, err := b.conn.ZRank(ctx, g.keys.z, m).AsInt64()
+	if rdb.IsNil(err) {
 		return "", 0, b.absent(id)
 	}
 	if err != nil {
@@ -182,7 +174,7 @@ func (b *Board) leanGet(ctx context.Context, id string) (Entry, error) {
 			if !engine.IsRefusal(errors.Unwrap(err)) {
 				return e, err
 			}
-			zrankWithScore.Refuse(b.given)
+			zrankWithScore.Refuse(b.conn.Client())
 		}
 		return b.scoreAndRank(ctx, g, id, m)
 	})
@@ -195,7 +187,7 @@ func (b *Board) leanGet(ctx context.Context, id string) (Entry, error) {
 // scriptGet is Get of a read that asks for nothing more, by get.lua.
 func (b *Board) scriptGet(ctx context.Context, id string) (Entry, error) {
 	strs, err := inGen(ctx, b, func(g *generation) ([]string, error) {
-		return b.arrayReply("get", g.scripts.get.Exec(ctx, b.client, g.keys.script, []string{id}))
+		return b.arrayReply("get", b.conn.Run(ctx, g.scripts.get, g.keys.script, []string{id}))
 	})
 	switch {
 	case err != nil:
@@ -212,10 +204,8 @@ func (b *Board) scriptGet(ctx context.Context, id string) (Entry, error) {
 // engine that refuses the form gives an error whose Unwrap is the
 // refusal.
 func (b *Board) rankWithScore(ctx context.Context, g *generation, id, m string) (Entry, error) {
-	arr, err := redisretry.DoBuilt(ctx, b.client, func() rueidis.Completed {
-		return b.client.B().Zrank().Key(g.keys.z).Member(m).Withscore().Build()
-	}).ToArray()
-	if rueidis.IsRedisNil(err) {
+	arr, err := b.conn.ZRankWithScore(ctx, g.keys.z, m).ToArray()
+	if rdb.IsNil(err) {
 		return Entry{}, b.absent(id)
 	}
 	if engine.IsRefusal(err) {
@@ -243,13 +233,15 @@ var errMultiOOM = errors.New("board: MULTI refused at the memory limit")
 
 // scoreAndRank is leanGet's MULTI, ZSCORE, ZRANK, EXEC of id's member m.
 func (b *Board) scoreAndRank(ctx context.Context, g *generation, id, m string) (Entry, error) {
-	c := b.client
-	res := redisretry.DoReadMulti(ctx, c, func() rueidis.Commands {
-		return rueidis.Commands{c.B().Multi().Build(), c.B().Zscore().Key(g.keys.z).Member(m).Build(),
-			c.B().Zrank().Key(g.keys.z).Member(m).Build(), c.B().Exec().Build()}
+	res := b.conn.ReadTx(ctx, func(p *rdb.Pipe) {
+		p.Grow(4)
+		p.Multi()
+		p.ZScore(g.keys.z, m)
+		p.ZRank(g.keys.z, m)
+		p.Exec()
 	})
 	arr, err := res[len(res)-1].ToArray()
-	if e, ok := rueidis.IsRedisErr(res[1].Error()); ok && strings.HasPrefix(e.Error(), "OOM") {
+	if rdb.HasPrefix(res[1].Error(), "OOM") {
 		return Entry{}, errMultiOOM
 	}
 	if err != nil {
@@ -259,7 +251,7 @@ func (b *Board) scoreAndRank(ctx context.Context, g *generation, id, m string) (
 		return Entry{}, fmt.Errorf("board: get: EXEC reply of %d elements: %w", len(arr), ErrReply)
 	}
 	s, err := arr[0].AsFloat64()
-	if rueidis.IsRedisNil(err) {
+	if rdb.IsNil(err) {
 		return Entry{}, b.absent(id)
 	}
 	if err != nil {

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/board/internal/rdb"
 	"github.com/tiebreak/tiebreak/internal/clip"
 )
 
@@ -247,7 +247,7 @@ func (p *writePlan) sentValues() []float64 {
 
 // finish reads submit.lua's reply to p: conflict is true when the
 // expectation did not hold.
-func (b *Board) finish(p *writePlan, r rueidis.RedisResult) (res Result, conflict bool, err error) {
+func (b *Board) finish(p *writePlan, r rdb.Result) (res Result, conflict bool, err error) {
 	msg, err := r.ToMessage()
 	if err != nil {
 		return Result{}, false, b.scriptErr("submit", err)
@@ -256,7 +256,7 @@ func (b *Board) finish(p *writePlan, r rueidis.RedisResult) (res Result, conflic
 }
 
 // finishMsg reads one submit.lua reply, msg, to p.
-func (b *Board) finishMsg(p *writePlan, msg rueidis.RedisMessage) (res Result, conflict bool, err error) {
+func (b *Board) finishMsg(p *writePlan, msg rdb.Reply) (res Result, conflict bool, err error) {
 	if msg.IsString() {
 		s, _ := msg.ToString()
 		if s == "conflict" {
@@ -273,7 +273,7 @@ func (b *Board) finishMsg(p *writePlan, msg rueidis.RedisMessage) (res Result, c
 }
 
 // finishArr reads the array of one submit.lua reply to p.
-func (b *Board) finishArr(p *writePlan, arr []rueidis.RedisMessage) (res Result, err error) {
+func (b *Board) finishArr(p *writePlan, arr []rdb.Reply) (res Result, err error) {
 	if len(arr) == 6 {
 		passed, err := arr[5].AsStrSlice()
 		if err != nil {
@@ -298,7 +298,7 @@ func (b *Board) finishArr(p *writePlan, arr []rueidis.RedisMessage) (res Result,
 
 // storedValues returns the values the script stored: those sent, or those
 // of the member and score it replied.
-func (b *Board) storedValues(p *writePlan, ms []rueidis.RedisMessage) ([]float64, error) {
+func (b *Board) storedValues(p *writePlan, ms []rdb.Reply) ([]float64, error) {
 	if len(ms) == 0 {
 		return p.sentValues(), nil
 	}

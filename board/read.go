@@ -258,7 +258,7 @@ func (b *Board) rank(ctx context.Context, op, id string, kind RankKind, opts []R
 		return b.leanGet(ctx, id)
 	}
 	strs, err := inGen(ctx, b, func(g *generation) ([]string, error) {
-		return b.arrayReply(op, g.scripts.rank.Exec(ctx, b.client, g.keys.script, []string{id, code, data}))
+		return b.arrayReply(op, b.conn.Run(ctx, g.scripts.rank, g.keys.script, []string{id, code, data}))
 	})
 	if err != nil {
 		return Entry{}, err
@@ -362,7 +362,7 @@ func (b *Board) Len(ctx context.Context) (int64, error) {
 // length is Len.
 func (b *Board) length(ctx context.Context) (int64, error) {
 	return inGen(ctx, b, func(g *generation) (int64, error) {
-		n, err := b.client.Do(ctx, b.client.B().Zcard().Key(g.keys.z).Build()).AsInt64()
+		n, err := b.conn.ZCard(ctx, g.keys.z).AsInt64()
 		return n, redisErr("count", err)
 	})
 }

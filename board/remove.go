@@ -4,9 +4,8 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/board/internal/rdb"
 	"github.com/tiebreak/tiebreak/internal/clip"
-	"github.com/tiebreak/tiebreak/internal/durable"
 	"github.com/tiebreak/tiebreak/internal/observed"
 )
 
@@ -49,9 +48,9 @@ func (b *Board) remove(ctx context.Context, ids []string) (int64, error) {
 		}
 		args = append(args, id)
 	}
-	return durable.Write(ctx, b.client, b.opts.wait(), "board: remove", func(c rueidis.Client) (int64, error) {
+	return rdb.Durable(ctx, b.conn, b.opts.wait(), "board: remove", func(c rdb.Conn) (int64, error) {
 		return inGen(ctx, b, func(g *generation) (int64, error) {
-			n, err := g.scripts.remove.Exec(ctx, c, g.keys.script, args).AsInt64()
+			n, err := c.Run(ctx, g.scripts.remove, g.keys.script, args).AsInt64()
 			return n, b.scriptErr("remove", err)
 		})
 	})
@@ -90,9 +89,9 @@ func (b *Board) setData(ctx context.Context, id string, data []byte) error {
 		return err
 	}
 	args := []string{id, string(data), expire}
-	_, err = durable.Write(ctx, b.client, b.opts.wait(), "board: set data", func(c rueidis.Client) (int64, error) {
+	_, err = rdb.Durable(ctx, b.conn, b.opts.wait(), "board: set data", func(c rdb.Conn) (int64, error) {
 		n, err := inGen(ctx, b, func(g *generation) (int64, error) {
-			n, err := g.scripts.setData.Exec(ctx, c, g.keys.script, args).AsInt64()
+			n, err := c.Run(ctx, g.scripts.setData, g.keys.script, args).AsInt64()
 			return n, b.scriptErr("set data", err)
 		})
 		if err == nil && n == 0 {

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/board/internal/rdb"
 	"github.com/tiebreak/tiebreak/internal/clip"
 	"github.com/tiebreak/tiebreak/internal/luascript"
 	"github.com/tiebreak/tiebreak/internal/windowspan"
@@ -18,7 +18,7 @@ import (
 // arrayReply reads a script's array reply whose elements are strings or
 // integers: a Redis or connection error wraps ErrRedis (or ErrArgument for a
 // range error raised by the script), any other shape is ErrReply.
-func (b *Board) arrayReply(op string, r rueidis.RedisResult) ([]string, error) {
+func (b *Board) arrayReply(op string, r rdb.Result) ([]string, error) {
 	msg, err := r.ToMessage()
 	if err != nil {
 		return nil, b.scriptErr(op, err)
@@ -31,7 +31,7 @@ func (b *Board) arrayReply(op string, r rueidis.RedisResult) ([]string, error) {
 }
 
 // replyStrings reads array elements that are strings or integers.
-func replyStrings(arr []rueidis.RedisMessage) ([]string, error) {
+func replyStrings(arr []rdb.Reply) ([]string, error) {
 	out := make([]string, len(arr))
 	for i := range arr {
 		m := &arr[i]
@@ -62,8 +62,8 @@ var errAbsent = fmt.Errorf("board: id absent: %w", ErrNotFound)
 // the script ("TBRANGE <field index from 1> <value>") becomes ErrArgument
 // naming the field, anything else ErrRedis.
 func (b *Board) scriptErr(op string, err error) error {
-	if rerr, ok := rueidis.IsRedisErr(err); ok {
-		if known := b.refusal(op, rerr.Error()); known != nil {
+	if text, ok := rdb.ErrorText(err); ok {
+		if known := b.refusal(op, text); known != nil {
 			return known
 		}
 	}
@@ -147,14 +147,14 @@ func (b *Board) entry(score, member, rank string) (Entry, error) {
 // reads its reply with listing.
 func (b *Board) list(ctx context.Context, op string, pick func(*scriptSet) *luascript.Script, args []string, c readConfig) (List, error) {
 	return inGen(ctx, b, func(g *generation) (List, error) {
-		return b.listing(op, pick(g.scripts).Exec(ctx, b.client, g.keys.script, args), c)
+		return b.listing(op, b.conn.Run(ctx, pick(g.scripts), g.keys.script, args), c)
 	})
 }
 
 // listing reads the reply of range.lua, around.lua, after.lua and
 // between.lua: {total, first, comp, dense, member, score[, data, hasdata],
 // ...}.
-func (b *Board) listing(op string, r rueidis.RedisResult, c readConfig) (List, error) {
+func (b *Board) listing(op string, r rdb.Result, c readConfig) (List, error) {
 	strs, err := b.arrayReply(op, r)
 	if err != nil {
 		return List{}, err

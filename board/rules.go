@@ -7,8 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/redis/rueidis"
-	"github.com/tiebreak/tiebreak/internal/durable"
+	"github.com/tiebreak/tiebreak/board/internal/rdb"
 	"github.com/tiebreak/tiebreak/internal/errs"
 	"github.com/tiebreak/tiebreak/internal/observed"
 )
@@ -280,9 +279,9 @@ func (b *Board) join(ctx context.Context, ids []string) error {
 		}
 		args = append(args, id)
 	}
-	_, err = durable.Write(ctx, b.client, b.opts.wait(), "board: join", func(c rueidis.Client) (struct{}, error) {
+	_, err = rdb.Durable(ctx, b.conn, b.opts.wait(), "board: join", func(c rdb.Conn) (struct{}, error) {
 		return inGen(ctx, b, func(g *generation) (struct{}, error) {
-			return struct{}{}, b.scriptErr("join", g.scripts.join.Exec(ctx, c, g.keys.script, args).Error())
+			return struct{}{}, b.scriptErr("join", c.Run(ctx, g.scripts.join, g.keys.script, args).Error())
 		})
 	})
 	return err
@@ -312,9 +311,9 @@ func (b *Board) entrant(ctx context.Context, id string) (Entrant, error) {
 		return Entrant{}, err
 	}
 	e := Entrant{ID: id, AttemptsLeft: -1}
-	s, err := b.client.Do(ctx, b.client.B().Hget().Key(b.prefix+"a").Field(id).Build()).ToString()
+	s, err := b.conn.HGet(ctx, b.prefix+"a", id).ToString()
 	switch {
-	case rueidis.IsRedisNil(err):
+	case rdb.IsNil(err):
 	case err != nil:
 		return Entrant{}, redisErr("entrant", err)
 	default:

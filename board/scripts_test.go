@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tiebreak/tiebreak/board/internal/rdb"
 	"github.com/tiebreak/tiebreak/internal/golden"
 	"github.com/tiebreak/tiebreak/internal/redistest"
 	"github.com/tiebreak/tiebreak/pack"
@@ -25,7 +26,7 @@ func TestScriptsGolden(t *testing.T) {
 			for _, limit := range []int64{0, 100} {
 				config := fmt.Sprintf("%v-dense=%t-cap=%d", s, dense, limit)
 				t.Run(config, func(t *testing.T) {
-					b, err := configure(env.Client, env.Prefix+"golden", goldenLayout(t), Options{Strategy: s, DenseRanks: dense, Cap: limit})
+					b, err := configure(rdb.New(env.Client), env.Prefix+"golden", goldenLayout(t), Options{Strategy: s, DenseRanks: dense, Cap: limit})
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -40,7 +41,7 @@ func TestScriptsGolden(t *testing.T) {
 		// resharding's old shard.
 		config := fmt.Sprintf("%v-shard-cap=100", s)
 		t.Run(config, func(t *testing.T) {
-			b, err := configure(env.Client, env.Prefix+"golden~0.0", goldenLayout(t), Options{Strategy: s, Cap: 100, shard: true})
+			b, err := configure(rdb.New(env.Client), env.Prefix+"golden~0.0", goldenLayout(t), Options{Strategy: s, Cap: 100, shard: true})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -63,7 +64,7 @@ func TestScriptsGolden(t *testing.T) {
 	})
 	t.Run("tournament", func(t *testing.T) { // with bounds and hiding too
 		rules := Rules{Start: time.UnixMilli(1_790_000_000_000), End: time.UnixMilli(1_790_600_000_000), JoinRequired: true, MaxMembers: 100, MaxAttempts: 3}
-		b, err := configure(env.Client, env.Prefix+"golden", goldenLayout(t), Options{Rules: rules, Bounds: []Bound{{Field: "points", Min: 0, Max: 1000}}, Hiding: true})
+		b, err := configure(rdb.New(env.Client), env.Prefix+"golden", goldenLayout(t), Options{Rules: rules, Bounds: []Bound{{Field: "points", Min: 0, Max: 1000}}, Hiding: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -76,7 +77,7 @@ func TestScriptsGolden(t *testing.T) {
 		// mirror.lua.
 		config := fmt.Sprintf("%v-migrating", s)
 		t.Run(config, func(t *testing.T) {
-			b, err := configure(env.Client, env.Prefix+"golden", goldenLayout(t), Options{Strategy: s})
+			b, err := configure(rdb.New(env.Client), env.Prefix+"golden", goldenLayout(t), Options{Strategy: s})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -84,7 +85,7 @@ func TestScriptsGolden(t *testing.T) {
 			if s == PackedScore {
 				to.Rules = Rules{MaxMembers: 10}
 			}
-			target, err := configure(env.Client, env.Prefix+"golden", widerLayout(t), to)
+			target, err := configure(rdb.New(env.Client), env.Prefix+"golden", widerLayout(t), to)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -95,7 +96,7 @@ func TestScriptsGolden(t *testing.T) {
 		var boards []*Board
 		var gens []*generation
 		for i, o := range []Options{{Group: "game", DenseRanks: true}, {Group: "game", SharedData: true, Strategy: KeySuffix, Cap: 100}} {
-			b, err := configure(env.Client, "b"+strconv.Itoa(i), goldenLayout(t), o)
+			b, err := configure(rdb.New(env.Client), "b"+strconv.Itoa(i), goldenLayout(t), o)
 			if err != nil {
 				t.Fatal(err)
 			}

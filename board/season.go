@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/board/internal/rdb"
 	"github.com/tiebreak/tiebreak/internal/clip"
 	"github.com/tiebreak/tiebreak/internal/observed"
 	"github.com/tiebreak/tiebreak/internal/windowspan"
@@ -47,13 +47,14 @@ func (p *Periodic) windows(ctx context.Context) ([]Window, error) {
 	for w, _ := p.period.Window(now); len(ws) < maxWindows && w.End.Add(p.retention).After(now); w, _ = p.period.Window(w.Start.Add(-time.Nanosecond)) {
 		ws = append(ws, w)
 	}
-	cmds := make(rueidis.Commands, len(ws))
-	for i, w := range ws {
-		k := names(prefixOf(p.opts.Group, p.name+":"+w.Label), 0)
-		cmds[i] = p.client.B().Exists().Key(k.meta, k.z).Build()
-	}
+	res := p.conn.DoMulti(ctx, func(pp *rdb.Pipe) {
+		for _, w := range ws {
+			k := names(prefixOf(p.opts.Group, p.name+":"+w.Label), 0)
+			pp.Exists(k.meta, k.z)
+		}
+	})
 	out := ws[:0]
-	for i, r := range p.client.DoMulti(ctx, cmds...) {
+	for i, r := range res {
 		n, err := r.AsInt64()
 		if err != nil {
 			return nil, redisErr("windows", err)
@@ -176,9 +177,10 @@ func (p *Periodic) checkArchivable(ctx context.Context, w Window, a *archive) er
 		return err
 	}
 	k := names(prefixOf(p.opts.Group, p.name+":"+w.Label), 0)
-	res := p.client.DoMulti(ctx,
-		p.client.B().Exists().Key(k.meta, k.z).Build(),
-		p.client.B().Hget().Key(k.meta).Field(fieldSpan).Build())
+	res := p.conn.DoMulti(ctx, func(pp *rdb.Pipe) {
+		pp.Exists(k.meta, k.z)
+		pp.HGet(k.meta, fieldSpan)
+	})
 	n, err := res[0].AsInt64()
 	if err != nil {
 		return redisErr("archive", err)
@@ -188,7 +190,7 @@ func (p *Periodic) checkArchivable(ctx context.Context, w Window, a *archive) er
 	}
 	stored, err := res[1].ToString()
 	switch {
-	case rueidis.IsRedisNil(err):
+	case rdb.IsNil(err):
 		return nil // no board (its archive is made), or a window stored without a span
 	case err != nil:
 		return redisErr("archive", err)
@@ -258,7 +260,7 @@ func (p *Periodic) archiveBoard(w Window, o ArchiveOptions) (*archive, error) {
 			return nil, fmt.Errorf("board: archive of window %s: a retention of %v ended at %v, before now: %w", w.Label, o.Retention, opts.expireAt, ErrArgument)
 		}
 	}
-	b, err := configure(p.client, p.name+":"+w.Label+":final", p.layout, opts)
+	b, err := configure(p.conn, p.name+":"+w.Label+":final", p.layout, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -293,7 +295,7 @@ type claimState struct {
 // or "claimed", with the cursor and count to resume from.
 func (a *archive) claim(ctx context.Context, token string) (claimState, error) {
 	args := []string{"claim", token, strconv.FormatInt(archiveLease.Milliseconds(), 10), a.opts}
-	strs, err := a.b.arrayReply("archive", archiveScript.Exec(ctx, a.b.client, []string{a.key, a.b.prefix + "meta"}, args))
+	strs, err := a.b.arrayReply("archive", a.b.conn.Run(ctx, archiveScript, []string{a.key, a.b.prefix + "meta"}, args))
 	if err != nil || len(strs) == 0 {
 		return claimState{}, errors.Join(err, fmt.Errorf("board: archive claim reply %q: %w", strs, ErrReply))
 	}
@@ -313,8 +315,8 @@ func (a *archive) claim(ctx context.Context, token string) (claimState, error) {
 
 // state returns the archive's state: "", "copying" or "done".
 func (a *archive) state(ctx context.Context) (string, error) {
-	s, err := a.b.client.Do(ctx, a.b.client.B().Hget().Key(a.key).Field("state").Build()).ToString()
-	if err != nil && !rueidis.IsRedisNil(err) {
+	s, err := a.b.conn.HGet(ctx, a.key, "state").ToString()
+	if err != nil && !rdb.IsNil(err) {
 		return "", redisErr("archive state", err)
 	}
 	return s, nil
@@ -396,7 +398,7 @@ func (a *archive) step(ctx context.Context, token string, next string, n int, la
 		}
 	}
 	args := []string{"step", token, strconv.FormatInt(archiveLease.Milliseconds(), 10), string(next), strconv.Itoa(n), done, expire}
-	ok, err := archiveScript.Exec(ctx, a.b.client, []string{a.key, a.b.prefix + "meta"}, args).AsInt64()
+	ok, err := a.b.conn.Run(ctx, archiveScript, []string{a.key, a.b.prefix + "meta"}, args).AsInt64()
 	if err != nil {
 		return redisErr("archive step", err)
 	}

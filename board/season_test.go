@@ -192,7 +192,7 @@ func TestSeasonWindows(t *testing.T) {
 
 func readHash(t *testing.T, b *Board, key string) map[string]string {
 	t.Helper()
-	m, err := b.client.Do(t.Context(), b.client.B().Hgetall().Key(key).Build()).AsStrMap()
+	m, err := b.rc().Do(t.Context(), b.rc().B().Hgetall().Key(key).Build()).AsStrMap()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -201,7 +201,7 @@ func readHash(t *testing.T, b *Board, key string) map[string]string {
 
 func pttl(t *testing.T, b *Board, key string) int64 {
 	t.Helper()
-	n, err := b.client.Do(context.Background(), b.client.B().Pttl().Key(key).Build()).AsInt64()
+	n, err := b.rc().Do(context.Background(), b.rc().B().Pttl().Key(key).Build()).AsInt64()
 	if err != nil {
 		t.Fatal(err)
 	}

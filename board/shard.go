@@ -9,7 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/board/internal/rdb"
 	"github.com/tiebreak/tiebreak/internal/hashtag"
 	"github.com/tiebreak/tiebreak/pack"
 )
@@ -64,8 +64,7 @@ type shardedOptions struct {
 // A sharded is safe for concurrent use.
 type sharded struct {
 	name   string
-	client rueidis.Client // given, wrapped by redisretry
-	given  rueidis.Client
+	conn   rdb.Conn
 	layout *pack.Layout
 	opts   shardedOptions // Shards as built; the view has the current count
 	view   atomic.Pointer[shardView]
@@ -76,7 +75,7 @@ type sharded struct {
 // every call runs on one view.
 type shardView struct {
 	name   string
-	client rueidis.Client
+	conn   rdb.Conn
 	opts   shardedOptions
 	desc   descriptor
 	shards []*Board
@@ -100,13 +99,13 @@ type shardView struct {
 // 200-16 bytes, and (ErrOptions) a nil client or layout, invalid
 // options, Shards outside [0, 256], DenseRanks, Group and
 // SharedData. Redis errors wrap ErrRedis.
-func createSharded(ctx context.Context, client rueidis.Client, name string, layout *pack.Layout, opts shardedOptions) (*sharded, error) {
+func createSharded(ctx context.Context, client rdb.Conn, name string, layout *pack.Layout, opts shardedOptions) (*sharded, error) {
 	sb, err := configureSharded(client, name, layout, opts)
 	if err != nil {
 		return nil, err
 	}
 	v := sb.view.Load()
-	m, err := readMeta(ctx, sb.client, name, prefixOf("", name), v.desc.encoded())
+	m, err := readMeta(ctx, sb.conn, name, prefixOf("", name), v.desc.encoded())
 	if err != nil {
 		return nil, err
 	}
@@ -116,7 +115,7 @@ func createSharded(ctx context.Context, client rueidis.Client, name string, layo
 		}
 		sb.view.Store(v)
 	}
-	if err := v.connect(ctx, sb.given); err != nil {
+	if err := v.connect(ctx, sb.conn); err != nil {
 		return nil, err
 	}
 	return sb, sb.retireOld(ctx)
@@ -146,7 +145,7 @@ func (sb *sharded) resharded(v *shardView, m meta) (*shardView, error) {
 
 // openShardedBoard is Open for a sharded board, stored as d: opts holds
 // the stored settings and the handle's own.
-func openShardedBoard(ctx context.Context, client rueidis.Client, name string, l *pack.Layout, d descriptor, opts Options) (*Board, error) {
+func openShardedBoard(ctx context.Context, client rdb.Conn, name string, l *pack.Layout, d descriptor, opts Options) (*Board, error) {
 	so := shardedOptions{Options: opts, Shards: d.Shards, SkipWriteRank: opts.SkipWriteRank}
 	so.Options.Shards, so.Options.SkipWriteRank = 0, false
 	sb, err := configureSharded(client, name, l, so)
@@ -165,7 +164,7 @@ func openShardedBoard(ctx context.Context, client rueidis.Client, name string, l
 }
 
 // configureSharded builds a handle that has not talked to Redis.
-func configureSharded(client rueidis.Client, name string, layout *pack.Layout, opts shardedOptions) (*sharded, error) {
+func configureSharded(client rdb.Conn, name string, layout *pack.Layout, opts shardedOptions) (*sharded, error) {
 	if err := checkName(name); err != nil {
 		return nil, err
 	}
@@ -183,10 +182,10 @@ func configureSharded(client rueidis.Client, name string, layout *pack.Layout, o
 		return nil, err
 	}
 	opts.Options = probe.opts
-	sb := &sharded{name: name, client: probe.client, given: client, layout: layout, opts: opts}
+	sb := &sharded{name: name, conn: probe.conn, layout: layout, opts: opts}
 	d := probe.desc
 	d.Shards, d.ShardNames = opts.Shards, shardNames(name, 0, opts.Shards)
-	sb.view.Store(&shardView{name: name, client: probe.client, opts: opts, desc: d, probe: probe})
+	sb.view.Store(&shardView{name: name, conn: probe.conn, opts: opts, desc: d, probe: probe})
 	return sb, nil
 }
 
@@ -217,14 +216,14 @@ func (o shardedOptions) check() error {
 
 // connect builds the shards' handles, each storing or checking its own
 // descriptor, all at once.
-func (v *shardView) connect(ctx context.Context, client rueidis.Client) error {
+func (v *shardView) connect(ctx context.Context, client rdb.Conn) error {
 	return v.connectShards(ctx, client, false)
 }
 
 // connectShards is connect; with retired, a shard that a resharding cut
 // short already retired gets a handle that has not talked to Redis (the
 // resharding's every step skips it) instead of failing.
-func (v *shardView) connectShards(ctx context.Context, client rueidis.Client, retired bool) error {
+func (v *shardView) connectShards(ctx context.Context, client rdb.Conn, retired bool) error {
 	shards := make([]*Board, len(v.desc.ShardNames))
 	errs := make([]error, len(shards))
 	var wg sync.WaitGroup
@@ -235,7 +234,7 @@ func (v *shardView) connectShards(ctx context.Context, client rueidis.Client, re
 			o := v.opts.Options
 			o.Observer = nil // the sharded board's calls make the spans
 			o.shard = true
-			shards[i], errs[i] = New(ctx, client, name, v.probe.layout, o)
+			shards[i], errs[i] = newOn(ctx, client, name, v.probe.layout, o)
 			if retired && errors.Is(errs[i], errRetired) {
 				shards[i], errs[i] = configure(client, name, v.probe.layout, o)
 			}
@@ -306,7 +305,7 @@ func shardOf(id string, n int) int {
 }
 
 // newShardedBoard is New for a sharded board (Options.Shards).
-func newShardedBoard(ctx context.Context, client rueidis.Client, name string, layout *pack.Layout, opts Options) (*Board, error) {
+func newShardedBoard(ctx context.Context, client rdb.Conn, name string, layout *pack.Layout, opts Options) (*Board, error) {
 	if opts.Shards < 0 || opts.Shards > maxShards {
 		return nil, fmt.Errorf("board: Options.Shards = %d out of range [0, %d]: %w", opts.Shards, maxShards, ErrOptions)
 	}
@@ -326,7 +325,7 @@ func newShardedBoard(ctx context.Context, client rueidis.Client, name string, la
 func (sb *sharded) board() *Board {
 	o := sb.opts.Options
 	o.Shards, o.SkipWriteRank = sb.opts.Shards, sb.opts.SkipWriteRank
-	return &Board{sh: sb, client: sb.client, given: sb.given, name: sb.name, layout: sb.layout, opts: o, prefix: prefixOf("", sb.name), desc: sb.view.Load().desc}
+	return &Board{sh: sb, conn: sb.conn, name: sb.name, layout: sb.layout, opts: o, prefix: prefixOf("", sb.name), desc: sb.view.Load().desc}
 }
 
 // Drop removes every shard and the board's descriptor: the shards the
@@ -334,7 +333,7 @@ func (sb *sharded) board() *Board {
 // reshardings retired (tombstones), whatever shards this handle knows.
 func (sb *sharded) Drop(ctx context.Context) error {
 	meta := names(prefixOf("", sb.name), 0).meta
-	f, err := sb.client.Do(ctx, sb.client.B().Hgetall().Key(meta).Build()).AsStrMap()
+	f, err := sb.conn.Do(ctx, func(p *rdb.Pipe) { p.HGetAll(meta) }).AsStrMap()
 	if err != nil {
 		return redisErr("drop", err)
 	}
@@ -349,7 +348,7 @@ func (sb *sharded) Drop(ctx context.Context) error {
 		}
 	}
 	for _, name := range all {
-		s, err := configure(sb.given, name, sb.layout, sb.opts.Options)
+		s, err := configure(sb.conn, name, sb.layout, sb.opts.Options)
 		if err == nil {
 			err = s.drop(ctx)
 		}
@@ -357,5 +356,5 @@ func (sb *sharded) Drop(ctx context.Context) error {
 			return err
 		}
 	}
-	return redisErr("drop", sb.client.Do(ctx, sb.client.B().Unlink().Key(meta).Build()).Error())
+	return redisErr("drop", sb.conn.Do(ctx, func(p *rdb.Pipe) { p.Unlink(meta) }).Error())
 }

@@ -273,7 +273,7 @@ func (sb *sharded) reload(ctx context.Context, old *shardView) error {
 	if sb.view.Load() != old {
 		return nil
 	}
-	m, err := readMeta(ctx, sb.client, sb.name, prefixOf("", sb.name), "")
+	m, err := readMeta(ctx, sb.conn, sb.name, prefixOf("", sb.name), "")
 	if err != nil || m.desc == old.desc.encoded() {
 		return err
 	}
@@ -286,7 +286,7 @@ func (sb *sharded) reload(ctx context.Context, old *shardView) error {
 	}
 	v, err := sb.viewOf(d)
 	if err == nil {
-		err = v.connect(ctx, sb.given)
+		err = v.connect(ctx, sb.conn)
 	}
 	if err != nil {
 		return err

@@ -7,7 +7,7 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/board/internal/rdb"
 	"github.com/tiebreak/tiebreak/internal/luascript"
 )
 
@@ -29,12 +29,12 @@ func (sb *shardView) scatter(ctx context.Context, op string, calls []shardCall) 
 		lc[i] = luascript.Call{Script: c.pick(g.scripts), Keys: g.keys.script, Args: c.args}
 	}
 	out := make([][]string, len(calls))
-	for i, r := range luascript.ExecEach(ctx, sb.client, lc) {
+	for i, r := range sb.conn.RunEach(ctx, lc) {
 		s, c := sb.shards[calls[i].shard], calls[i]
 		strs, err := s.arrayReply(op, r)
 		if errors.Is(err, errStale) {
 			strs, err = inGen(ctx, s, func(g *generation) ([]string, error) {
-				return s.arrayReply(op, c.pick(g.scripts).Exec(ctx, sb.client, g.keys.script, c.args))
+				return s.arrayReply(op, sb.conn.Run(ctx, c.pick(g.scripts), g.keys.script, c.args))
 			})
 		}
 		if err != nil {
@@ -55,12 +55,13 @@ func (sb *shardView) visible(total int64) int64 {
 
 // Len is sharded.Len on this view.
 func (sb *shardView) Len(ctx context.Context) (int64, error) {
-	cmds := make(rueidis.Commands, len(sb.shards))
-	for i, s := range sb.shards {
-		cmds[i] = sb.client.B().Zcard().Key(s.gen.Load().keys.z).Build()
-	}
+	res := sb.conn.DoMulti(ctx, func(p *rdb.Pipe) {
+		for _, s := range sb.shards {
+			p.ZCard(s.gen.Load().keys.z)
+		}
+	})
 	var total int64
-	for i, r := range sb.client.DoMulti(ctx, cmds...) {
+	for i, r := range res {
 		n, err := r.AsInt64()
 		if err != nil && isTombstone(err) {
 			n, err = sb.shards[i].Len(ctx)

@@ -12,10 +12,9 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/board/internal/rdb"
 	"github.com/tiebreak/tiebreak/internal/clip"
 	"github.com/tiebreak/tiebreak/internal/observed"
-	"github.com/tiebreak/tiebreak/internal/redisretry"
 )
 
 // Reshard moves the board's entries to shards shards, live: reads and
@@ -169,12 +168,13 @@ func checkMoved(ctx context.Context, src, dst *shardView, l *lease) (bool, error
 	if src.opts.Cap > 0 {
 		return sameKept(ctx, src, dst, src.opts.Cap, l)
 	}
-	var cmds rueidis.Commands
-	for _, s := range append(slices.Clone(src.shards), dst.shards...) {
-		cmds = append(cmds, src.client.B().Zcard().Key(s.gen.Load().keys.z).Build())
-	}
+	res := src.conn.DoMulti(ctx, func(p *rdb.Pipe) {
+		for _, s := range append(slices.Clone(src.shards), dst.shards...) {
+			p.ZCard(s.gen.Load().keys.z)
+		}
+	})
 	var old, moved int64
-	for i, r := range src.client.DoMulti(ctx, cmds...) {
+	for i, r := range res {
 		n, err := r.AsInt64()
 		if err != nil {
 			return false, redisErr("reshard check", err)
@@ -243,7 +243,7 @@ const bestPage = 500
 // a page of each shard at a time, renewing the lease before each page.
 type bestStream struct {
 	shards []*Board
-	bufs   [][]rueidis.ZScore
+	bufs   [][]rdb.Scored
 	next   []int64 // the rank of each shard's next page
 	done   []bool  // the shard has no more pages
 	l      *lease
@@ -251,12 +251,12 @@ type bestStream struct {
 
 func newBestStream(shards []*Board, l *lease) *bestStream {
 	n := len(shards)
-	return &bestStream{shards: shards, bufs: make([][]rueidis.ZScore, n), next: make([]int64, n), done: make([]bool, n), l: l}
+	return &bestStream{shards: shards, bufs: make([][]rdb.Scored, n), next: make([]int64, n), done: make([]bool, n), l: l}
 }
 
 // pop returns the best entry not yet returned; more is false when there
 // is none.
-func (s *bestStream) pop(ctx context.Context) (z rueidis.ZScore, more bool, err error) {
+func (s *bestStream) pop(ctx context.Context) (z rdb.Scored, more bool, err error) {
 	best := -1
 	for i, sh := range s.shards {
 		if len(s.bufs[i]) == 0 && !s.done[i] {
@@ -281,7 +281,7 @@ func (s *bestStream) pop(ctx context.Context) (z rueidis.ZScore, more bool, err 
 }
 
 // posOfZ is the position of an entry ZRANGE ... WITHSCORES gave.
-func posOfZ(z rueidis.ZScore) pos { return pos{set: true, score: z.Score, member: z.Member} }
+func posOfZ(z rdb.Scored) pos { return pos{set: true, score: z.Score, member: z.Member} }
 
 // restartCopy sends a resharding whose check failed back to its start:
 // the old shards thaw (their writes go on, recorded), their positions go
@@ -295,12 +295,13 @@ func restartCopy(ctx context.Context, src, dst *shardView, token string) error {
 			return err
 		}
 	}
-	var cmds rueidis.Commands
-	for _, s := range dst.shards {
-		k := s.gen.Load().keys
-		cmds = append(cmds, src.client.B().Unlink().Key(k.z, k.d, k.i, k.v, k.c, k.hist).Build())
-	}
-	for _, r := range src.client.DoMulti(ctx, cmds...) {
+	res := src.conn.DoMulti(ctx, func(p *rdb.Pipe) {
+		for _, s := range dst.shards {
+			k := s.gen.Load().keys
+			p.Unlink(k.z, k.d, k.i, k.v, k.c, k.hist)
+		}
+	})
+	for _, r := range res {
 		if err := r.Error(); err != nil {
 			return redisErr("reshard", err)
 		}
@@ -336,7 +337,7 @@ var (
 
 // tryBeginReshard is one try of beginReshard.
 func (sb *sharded) tryBeginReshard(ctx context.Context, shards int, l *lease) (src, dst *shardView, err error) {
-	m, err := readMeta(ctx, sb.client, sb.name, prefixOf("", sb.name), "")
+	m, err := readMeta(ctx, sb.conn, sb.name, prefixOf("", sb.name), "")
 	if err != nil {
 		return nil, nil, err
 	}
@@ -407,7 +408,7 @@ type lease struct {
 
 // call runs reshard.lua's op with the lease.
 func (l *lease) call(ctx context.Context, op string) (string, error) {
-	r, err := reshardScript.Exec(ctx, l.sb.client, []string{names(prefixOf("", l.sb.name), 0).meta},
+	r, err := l.sb.conn.Run(ctx, reshardScript, []string{names(prefixOf("", l.sb.name), 0).meta},
 		append([]string{op, l.from, l.to, l.token, strconv.FormatInt(reshardLease.Milliseconds(), 10)}, l.retired...)).ToString()
 	if r == "gone" {
 		return r, fmt.Errorf("board: %s: Reshard: %w", l.sb.name, notStored("the board"))
@@ -421,11 +422,12 @@ func (l *lease) call(ctx context.Context, op string) (string, error) {
 // renews the lease, so that a process that took the lease after l fenced
 // first is found out here.
 func (l *lease) fence(ctx context.Context, src, dst *shardView) error {
-	var cmds rueidis.Commands
-	for _, s := range append(append([]*Board{}, src.shards...), dst.shards...) {
-		cmds = append(cmds, l.sb.client.B().Hset().Key(names(s.prefix, 0).meta).FieldValue().FieldValue(fieldFence, l.token).Build())
-	}
-	for _, r := range l.sb.client.DoMulti(ctx, cmds...) {
+	res := l.sb.conn.DoMulti(ctx, func(p *rdb.Pipe) {
+		for _, s := range append(append([]*Board{}, src.shards...), dst.shards...) {
+			p.HSet(names(s.prefix, 0).meta, fieldFence, l.token)
+		}
+	})
+	for _, r := range res {
 		if err := r.Error(); err != nil {
 			return redisErr("reshard", err)
 		}
@@ -471,7 +473,7 @@ func (sb *sharded) connected(ctx context.Context, d descriptor, retired bool) (*
 	if err != nil {
 		return nil, err
 	}
-	return v, v.connectShards(ctx, sb.given, retired)
+	return v, v.connectShards(ctx, sb.conn, retired)
 }
 
 // moveAll copies every old shard to the new ones, all shards at once:
@@ -495,8 +497,8 @@ func (sb *sharded) moveAll(ctx context.Context, src, dst *shardView, o MigrateOp
 // One HGET when there are none (the field retiring lists them).
 func (sb *sharded) retireOld(ctx context.Context) error {
 	meta := names(prefixOf("", sb.name), 0).meta
-	list, err := sb.client.Do(ctx, sb.client.B().Hget().Key(meta).Field(fieldRetiring).Build()).ToString()
-	if rueidis.IsRedisNil(err) {
+	list, err := sb.conn.HGet(ctx, meta, fieldRetiring).ToString()
+	if rdb.IsNil(err) {
 		return nil
 	} else if err != nil {
 		return redisErr("reshard", err)
@@ -509,7 +511,7 @@ func (sb *sharded) retireOld(ctx context.Context) error {
 	for _, name := range retiring {
 		o := sb.opts.Options
 		o.Observer = nil
-		s, err := configure(sb.given, name, sb.layout, o)
+		s, err := configure(sb.conn, name, sb.layout, o)
 		if err != nil {
 			return err
 		}
@@ -525,7 +527,7 @@ func (sb *sharded) retireOld(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	err = reshardScript.Exec(ctx, sb.client, []string{meta}, []string{"retired"}).Error()
+	err = sb.conn.Run(ctx, reshardScript, []string{meta}, []string{"retired"}).Error()
 	return redisErr("reshard", err)
 }
 
@@ -691,9 +693,7 @@ func (dst *shardView) drainShard(ctx context.Context, s *Board, batch int, all b
 // shard: one SCARD.
 func (s *Board) dirtyCount(ctx context.Context) (int64, error) {
 	return inGen(ctx, s, func(g *generation) (int64, error) {
-		n, err := redisretry.DoBuilt(ctx, s.client, func() rueidis.Completed {
-			return s.client.B().Scard().Key(g.keys.dirty).Build()
-		}).AsInt64()
+		n, err := s.conn.Do(ctx, func(p *rdb.Pipe) { p.SCard(g.keys.dirty) }).AsInt64()
 		if err != nil {
 			return 0, redisErr("reshard", err)
 		}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/tiebreak/tiebreak/board/internal/rdb"
 	"github.com/tiebreak/tiebreak/internal/redistest"
 )
 
@@ -247,7 +248,7 @@ func TestReshardCappedCheckFindsALoss(t *testing.T) {
 // shardState reads the export state of the shard board named name.
 func (*sharded) shardState(t *testing.T, env *redistest.Env, name string) (phase, string, error) {
 	t.Helper()
-	s, err := configure(env.Client, name, testLayout(t), Options{})
+	s, err := configure(rdb.New(env.Client), name, testLayout(t), Options{})
 	if err != nil {
 		return "", "", err
 	}

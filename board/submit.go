@@ -6,8 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/redis/rueidis"
-	"github.com/tiebreak/tiebreak/internal/durable"
+	"github.com/tiebreak/tiebreak/board/internal/rdb"
 	"github.com/tiebreak/tiebreak/internal/observed"
 )
 
@@ -218,7 +217,7 @@ func (b *Board) submit(ctx context.Context, p *writePlan) (Result, bool, error) 
 		res      Result
 		conflict bool
 	}
-	o, err := durable.Write(ctx, b.client, b.opts.wait(), "board: submit", func(client rueidis.Client) (out, error) {
+	o, err := rdb.Durable(ctx, b.conn, b.opts.wait(), "board: submit", func(client rdb.Conn) (out, error) {
 		return inGen(ctx, b, func(g *generation) (out, error) {
 			if p.nativeIn(g) {
 				res, err := b.submitNative(ctx, client, g, p)
@@ -232,7 +231,7 @@ func (b *Board) submit(ctx context.Context, p *writePlan) (Result, bool, error) 
 			if err != nil {
 				return out{}, err
 			}
-			res, conflict, err := b.finish(p, g.scripts.submit.Exec(ctx, client, b.scriptKeys(g, p), args))
+			res, conflict, err := b.finish(p, client.Run(ctx, g.scripts.submit, b.scriptKeys(g, p), args))
 			if err == nil && conflict {
 				err = errConflict // nothing written: no replica to wait for
 			}

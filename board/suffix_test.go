@@ -23,7 +23,7 @@ func TestDifferentialLeanManyIDs(t *testing.T) {
 	w.run(3000, false)
 	b := w.boards[1]
 	checkLookup(t, b)
-	if n, err := b.client.Do(t.Context(), b.client.B().Hget().Key(b.gen.Load().keys.lk).Field("n").Build()).AsInt64(); err != nil || n < 8 {
+	if n, err := b.rc().Do(t.Context(), b.rc().B().Hget().Key(b.gen.Load().keys.lk).Field("n").Build()).AsInt64(); err != nil || n < 8 {
 		t.Errorf("the lookup has %d buckets (%v) for %d ids: the buckets did not split", n, err, len(w.model.vals))
 	}
 }
@@ -96,7 +96,7 @@ func TestSuffixLeanBatchesConcurrentBest(t *testing.T) {
 	for _, e := range got.Entries[:20] {
 		before := b.gen.Load().keys
 		dump := func() string {
-			s, err := b.client.Do(ctx, b.client.B().Dump().Key(before.i).Build()).ToString()
+			s, err := b.rc().Do(ctx, b.rc().B().Dump().Key(before.i).Build()).ToString()
 			if err != nil {
 				t.Fatal(err)
 			}

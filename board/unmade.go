@@ -16,7 +16,7 @@ func unmadeErr(what, by string) error {
 // unmade refuses a Board not made by New, Open, Migrate, Reshard or a
 // Periodic (ErrArgument).
 func (b *Board) unmade() error {
-	if b == nil || b.client == nil {
+	if b == nil || !b.conn.Valid() {
 		return unmadeErr("Board", "New or Open")
 	}
 	return nil
@@ -32,7 +32,7 @@ func (g *Group) unmade() error {
 
 // unmade refuses a Periodic not made by NewPeriodic (ErrArgument).
 func (p *Periodic) unmade() error {
-	if p == nil || p.client == nil {
+	if p == nil || !p.conn.Valid() {
 		return unmadeErr("Periodic", "NewPeriodic")
 	}
 	return nil

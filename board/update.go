@@ -7,8 +7,7 @@ import (
 	"math/rand/v2"
 	"time"
 
-	"github.com/redis/rueidis"
-	"github.com/tiebreak/tiebreak/internal/durable"
+	"github.com/tiebreak/tiebreak/board/internal/rdb"
 	"github.com/tiebreak/tiebreak/internal/luascript"
 	"github.com/tiebreak/tiebreak/internal/observed"
 	"github.com/tiebreak/tiebreak/observe"
@@ -203,7 +202,7 @@ func (b *Board) submitManyOf(ctx context.Context, subs []Submission) []ManyResul
 		}
 		plans[i], todo = p, append(todo, i)
 	}
-	_, err := durable.Write(ctx, b.client, b.opts.wait(), "board: submit many", func(c rueidis.Client) (struct{}, error) {
+	_, err := rdb.Durable(ctx, b.conn, b.opts.wait(), "board: submit many", func(c rdb.Conn) (struct{}, error) {
 		b.submitAll(ctx, c, plans, todo, out)
 		return struct{}{}, nil
 	})
@@ -220,7 +219,7 @@ func (b *Board) submitManyOf(ctx context.Context, subs []Submission) []ManyResul
 // submitAll sends the plans listed in todo on c and writes their results
 // to out, sending again those that found the board moved to another
 // generation.
-func (b *Board) submitAll(ctx context.Context, c rueidis.Client, plans []writePlan, todo []int, out []ManyResult) {
+func (b *Board) submitAll(ctx context.Context, c rdb.Conn, plans []writePlan, todo []int, out []ManyResult) {
 	g := b.gen.Load()
 	for reloads := 0; ; reloads++ {
 		todo = b.submitMany(ctx, c, g, plans, todo, out)
@@ -245,7 +244,7 @@ func (b *Board) submitAll(ctx context.Context, c rueidis.Client, plans []writePl
 // order, where a server holding one of two scripts would run its calls
 // before the other's. It returns the plans that found the board in
 // another generation, to send again.
-func (b *Board) submitMany(ctx context.Context, client rueidis.Client, g *generation, plans []writePlan, todo []int, out []ManyResult) []int {
+func (b *Board) submitMany(ctx context.Context, client rdb.Conn, g *generation, plans []writePlan, todo []int, out []ManyResult) []int {
 	lean := true
 	for _, i := range todo {
 		lean = lean && b.submitsLean(g, &plans[i])
@@ -263,11 +262,11 @@ func (b *Board) submitMany(ctx context.Context, client rueidis.Client, g *genera
 // sendCalls sends calls in one pipelined round trip, writes the results
 // of the plans each writes (sent) to out, and returns again with those
 // that found the board in another generation appended.
-func (b *Board) sendCalls(ctx context.Context, client rueidis.Client, g *generation, plans []writePlan, calls []luascript.Call, sent [][]int, out []ManyResult, again []int) []int {
+func (b *Board) sendCalls(ctx context.Context, client rdb.Conn, g *generation, plans []writePlan, calls []luascript.Call, sent [][]int, out []ManyResult, again []int) []int {
 	if len(calls) == 0 {
 		return again
 	}
-	for j, r := range luascript.ExecEach(ctx, client, calls) {
+	for j, r := range client.RunEach(ctx, calls) {
 		if calls[j].Script == g.scripts.submitLean {
 			again = b.leanResults(plans, sent[j], r, out, again)
 			continue
@@ -316,7 +315,7 @@ func (b *Board) leanCalls(g *generation, plans []writePlan, todo []int, calls []
 // leanResults writes to out the results of the plans listed in sent from
 // r, the reply of their submitlean.lua call, and returns again with those
 // that found the board in another generation appended.
-func (b *Board) leanResults(plans []writePlan, sent []int, r rueidis.RedisResult, out []ManyResult, again []int) []int {
+func (b *Board) leanResults(plans []writePlan, sent []int, r rdb.Result, out []ManyResult, again []int) []int {
 	parts, err := b.leanParts(r, len(sent))
 	for k, i := range sent {
 		if err != nil {

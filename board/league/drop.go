@@ -4,6 +4,7 @@ import (
 	"context"
 	"strconv"
 
+	"github.com/tiebreak/tiebreak/board/internal/rdb"
 	"github.com/tiebreak/tiebreak/internal/observed"
 )
 
@@ -27,17 +28,17 @@ func (l *League) Drop(ctx context.Context) error {
 }
 
 func (l *League) drop(ctx context.Context) error {
-	c := l.client
+	c := l.conn
 	o := l.opts.Board
 	o.Observer = nil // the Drop's own span covers its cohorts'
 	for p := range l.opts.Partitions {
-		seasons, err := c.Do(ctx, c.B().Zrange().Key(l.partKey(p, "seasons")).Min("0").Max("-1").Build()).AsStrSlice()
+		seasons, err := c.Do(ctx, func(pp *rdb.Pipe) { pp.ZRange(l.partKey(p, "seasons"), 0, -1) }).AsStrSlice()
 		if err != nil {
 			return l.redisErr("drop", err)
 		}
 		keys := []string{l.partKey(p, "league"), l.partKey(p, "tiers")}
 		for _, label := range seasons {
-			counts, err := c.Do(ctx, c.B().Hgetall().Key(l.partKey(p, label+":cohorts")).Build()).AsStrMap()
+			counts, err := c.Do(ctx, func(pp *rdb.Pipe) { pp.HGetAll(l.partKey(p, label+":cohorts")) }).AsStrMap()
 			if err != nil {
 				return l.redisErr("drop", err)
 			}
@@ -57,9 +58,9 @@ func (l *League) drop(ctx context.Context) error {
 		}
 		// The seasons last: a Drop cut short finds them again.
 		keys = append(keys, l.partKey(p, "seasons"))
-		if err := c.Do(ctx, c.B().Unlink().Key(keys...).Build()).Error(); err != nil {
+		if err := c.Do(ctx, func(pp *rdb.Pipe) { pp.Unlink(keys...) }).Error(); err != nil {
 			return l.redisErr("drop", err)
 		}
 	}
-	return l.redisErr("drop", c.Do(ctx, c.B().Unlink().Key("tb:{"+l.name+"}:league").Build()).Error())
+	return l.redisErr("drop", c.Do(ctx, func(pp *rdb.Pipe) { pp.Unlink("tb:{" + l.name + "}:league") }).Error())
 }

@@ -17,11 +17,11 @@ import (
 	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/board"
 	"github.com/tiebreak/tiebreak/board/internal/hook"
+	"github.com/tiebreak/tiebreak/board/internal/rdb"
 	"github.com/tiebreak/tiebreak/internal/durable"
 	"github.com/tiebreak/tiebreak/internal/errs"
 	"github.com/tiebreak/tiebreak/internal/hashtag"
 	"github.com/tiebreak/tiebreak/internal/luascript"
-	"github.com/tiebreak/tiebreak/internal/redisretry"
 	"github.com/tiebreak/tiebreak/pack"
 )
 
@@ -142,7 +142,7 @@ func (o Options) withDefaults() (Options, error) {
 // concurrent use. One not made by New (a zero League, or nil) refuses
 // every call (ErrArgument), and so does a Season not made by At.
 type League struct {
-	client rueidis.Client
+	conn   rdb.Conn
 	name   string
 	layout *pack.Layout
 	period board.Period
@@ -209,7 +209,7 @@ func New(ctx context.Context, client rueidis.Client, name string, layout *pack.L
 	if err := hashtag.Check(name+"~"+strconv.Itoa(o.Partitions-1), 200, "league: the hash tag of its last partition", ErrArgument); err != nil {
 		return nil, err
 	}
-	l := &League{client: redisretry.Wrap(client), name: name, layout: layout, period: period, opts: o}
+	l := &League{conn: rdb.New(client), name: name, layout: layout, period: period, opts: o}
 	// The cohorts' options (Options.Board) are checked here, building the
 	// template handle, before the descriptor is stored: a refusal writes
 	// nothing.
@@ -238,8 +238,11 @@ func (l *League) store(ctx context.Context) error {
 		Partitions: l.opts.Partitions, Layout: l.layout.String(), Period: hook.Period(l.period), Board: json.RawMessage(hook.Descriptor(l.tmpl))}
 	j, _ := json.Marshal(d) // plain values: cannot fail
 	key := "tb:{" + l.name + "}:league"
-	c := l.client
-	r := c.DoMulti(ctx, c.B().Hsetnx().Key(key).Field("desc").Value(string(j)).Build(), c.B().Hget().Key(key).Field("desc").Build())
+	c := l.conn
+	r := c.DoMulti(ctx, func(p *rdb.Pipe) {
+		p.HSetNX(key, "desc", string(j))
+		p.HGet(key, "desc")
+	})
 	stored, err := r[1].ToString()
 	if err != nil {
 		return errs.FromRedis("league: "+l.name, err)
@@ -317,7 +320,7 @@ func (l *League) cohortBoard(p int, label string, tier, n int) (*board.Board, er
 // cohortBoard).
 func (l *League) cohortHandle(p int, label string, tier, n int, o board.Options) (*board.Board, error) {
 	name := label + ":" + l.opts.Tiers[tier-1] + ":" + strconv.Itoa(n)
-	b, err := hook.Handle(l.client, l.group(p), name, l.layout, o)
+	b, err := hook.Handle(l.conn, l.group(p), name, l.layout, o)
 	if err != nil {
 		return nil, err
 	}
@@ -350,7 +353,7 @@ func (s *Season) Window() board.Window {
 
 // unmade refuses a League not made by New (ErrArgument).
 func (l *League) unmade() error {
-	if l == nil || l.client == nil {
+	if l == nil || !l.conn.Valid() {
 		return fmt.Errorf("league: a League not made by New (a zero value or nil): %w", ErrArgument)
 	}
 	return nil

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/board"
+	"github.com/tiebreak/tiebreak/board/internal/rdb"
 	"github.com/tiebreak/tiebreak/internal/clip"
 	"github.com/tiebreak/tiebreak/internal/observed"
 	"github.com/tiebreak/tiebreak/observe"
@@ -33,8 +33,8 @@ func (s *Season) cohort(ctx context.Context, id string) (Cohort, error) {
 		return Cohort{}, err
 	}
 	p := s.l.partition(id)
-	where, err := s.l.client.Do(ctx, s.l.client.B().Hget().Key(s.l.partKey(p, s.w.Label+":placed")).Field(id).Build()).ToString()
-	if rueidis.IsRedisNil(err) {
+	where, err := s.l.conn.HGet(ctx, s.l.partKey(p, s.w.Label+":placed"), id).ToString()
+	if rdb.IsNil(err) {
 		return Cohort{}, fmt.Errorf("league: %s: %s has no cohort in season %s: %w", s.l.name, clip.Quote(id), s.w.Label, ErrNotFound)
 	}
 	if err != nil {
@@ -63,15 +63,16 @@ func (s *Season) cohorts(ctx context.Context, tier string) ([]Cohort, error) {
 	if t == 0 {
 		return nil, fmt.Errorf("league: Cohorts: tier %q is not one of %q: %w", tier, s.l.opts.Tiers, ErrArgument)
 	}
-	c := s.l.client
-	cmds := make(rueidis.Commands, s.l.opts.Partitions)
-	for p := range cmds {
-		cmds[p] = c.B().Hget().Key(s.l.partKey(p, s.w.Label+":cohorts")).Field(strconv.Itoa(t)).Build()
-	}
+	c := s.l.conn
+	res := c.DoMulti(ctx, func(pp *rdb.Pipe) {
+		for p := range s.l.opts.Partitions {
+			pp.HGet(s.l.partKey(p, s.w.Label+":cohorts"), strconv.Itoa(t))
+		}
+	})
 	var out []Cohort
-	for p, r := range c.DoMulti(ctx, cmds...) {
+	for p, r := range res {
 		n, err := r.AsInt64()
-		if rueidis.IsRedisNil(err) {
+		if rdb.IsNil(err) {
 			continue
 		}
 		if err != nil {
@@ -116,8 +117,8 @@ func (l *League) tier(ctx context.Context, id string) (string, error) {
 	if err := l.checkID("Tier", id); err != nil {
 		return "", err
 	}
-	t, err := l.client.Do(ctx, l.client.B().Hget().Key(l.partKey(l.partition(id), "tiers")).Field(id).Build()).AsInt64()
-	if rueidis.IsRedisNil(err) {
+	t, err := l.conn.HGet(ctx, l.partKey(l.partition(id), "tiers"), id).AsInt64()
+	if rdb.IsNil(err) {
 		return l.opts.Tiers[0], nil
 	}
 	if err != nil {
@@ -151,19 +152,20 @@ func (l *League) history(ctx context.Context, id string) ([]Cohort, error) {
 	if err := l.checkID("History", id); err != nil {
 		return nil, err
 	}
-	p, c := l.partition(id), l.client
-	seasons, err := c.Do(ctx, c.B().Zrange().Key(l.partKey(p, "seasons")).Min("0").Max("-1").Build()).AsStrSlice()
+	p, c := l.partition(id), l.conn
+	seasons, err := c.Do(ctx, func(pp *rdb.Pipe) { pp.ZRange(l.partKey(p, "seasons"), 0, -1) }).AsStrSlice()
 	if err != nil || len(seasons) == 0 {
 		return nil, l.redisErr("history", err)
 	}
-	cmds := make(rueidis.Commands, len(seasons))
-	for i, label := range seasons {
-		cmds[i] = c.B().Hget().Key(l.partKey(p, label+":placed")).Field(id).Build()
-	}
+	res := c.DoMulti(ctx, func(pp *rdb.Pipe) {
+		for _, label := range seasons {
+			pp.HGet(l.partKey(p, label+":placed"), id)
+		}
+	})
 	var out []Cohort
-	for i, r := range c.DoMulti(ctx, cmds...) {
+	for i, r := range res {
 		where, err := r.ToString()
-		if rueidis.IsRedisNil(err) {
+		if rdb.IsNil(err) {
 			continue
 		}
 		if err != nil {

@@ -8,8 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tiebreak/tiebreak/internal/redisretry"
-
+	"github.com/tiebreak/tiebreak/board/internal/rdb"
 	"github.com/tiebreak/tiebreak/internal/luascript"
 	"github.com/tiebreak/tiebreak/internal/observed"
 )
@@ -100,7 +99,7 @@ func (l *League) rollPartition(ctx context.Context, p int, label string) error {
 // every step after it (replication keeps their order), and the roll
 // starts again from the state the new master holds.
 func transient(err error) bool {
-	return errors.Is(err, redisretry.ErrUnreachable) || errors.Is(err, redisretry.ErrNoReply) || errors.Is(err, errStepLost)
+	return rdb.ConnectionLost(err) || errors.Is(err, errStepLost)
 }
 
 // errStepLost reports a partition whose finish found a cohort not rolled
@@ -110,7 +109,7 @@ var errStepLost = errors.New("a step of the roll was lost")
 // rollPartitionOnce rolls season label in partition p.
 func (l *League) rollPartitionOnce(ctx context.Context, p int, label string) error {
 	keyM, keyC, keyR := l.partKey(p, "league"), l.partKey(p, label+":cohorts"), l.partKey(p, label+":rolled")
-	counts, err := closeScript.Exec(ctx, l.client, []string{keyM, keyC}, []string{label}).AsStrMap()
+	counts, err := l.conn.Run(ctx, closeScript, []string{keyM, keyC}, []string{label}).AsStrMap()
 	if err != nil {
 		return l.redisErr("roll: close", err)
 	}
@@ -124,7 +123,7 @@ func (l *League) rollPartitionOnce(ctx context.Context, p int, label string) err
 			atStep("cohort")
 		}
 	}
-	done, err := finishScript.Exec(ctx, l.client, []string{keyM, keyC, keyR}, []string{label}).AsInt64()
+	done, err := l.conn.Run(ctx, finishScript, []string{keyM, keyC, keyR}, []string{label}).AsInt64()
 	if err != nil {
 		return l.redisErr("roll: finish", err)
 	}
@@ -153,7 +152,7 @@ func (l *League) rollCohort(ctx context.Context, p int, label string, t, i int) 
 	for _, m := range l.moves(t, len(top.Entries)) {
 		args = append(args, top.Entries[m.rank].ID, strconv.Itoa(m.tier))
 	}
-	_, err = applyScript.Exec(ctx, l.client, []string{l.partKey(p, "tiers"), l.partKey(p, label+":rolled"), l.partKey(p, "league")}, args).AsInt64()
+	_, err = l.conn.Run(ctx, applyScript, []string{l.partKey(p, "tiers"), l.partKey(p, label+":rolled"), l.partKey(p, "league")}, args).AsInt64()
 	if err != nil && strings.Contains(err.Error(), "TBLEAGUE open") {
 		return fmt.Errorf("league: %s: roll of %s: the season is not closed: %w", l.name, label, ErrRedis)
 	}

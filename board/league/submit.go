@@ -7,9 +7,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/redis/rueidis"
 	"github.com/tiebreak/tiebreak/board"
 	"github.com/tiebreak/tiebreak/board/internal/hook"
+	"github.com/tiebreak/tiebreak/board/internal/rdb"
 	"github.com/tiebreak/tiebreak/internal/errs"
 	"github.com/tiebreak/tiebreak/internal/observed"
 	"github.com/tiebreak/tiebreak/observe"
@@ -131,11 +131,11 @@ func (s *Season) submit(ctx context.Context, sub board.Submission) (Result, erro
 // leagueRefusal reads a TBLEAGUE error: its kind and season; "" for any
 // other error.
 func leagueRefusal(err error) (kind, season string) {
-	var rerr *rueidis.RedisError
-	if !errors.As(err, &rerr) {
+	text, ok := rdb.ErrorText(err)
+	if !ok {
 		return "", ""
 	}
-	f := strings.SplitN(rerr.Error(), " ", 3)
+	f := strings.SplitN(text, " ", 3)
 	if len(f) != 3 || f[0] != "TBLEAGUE" {
 		return "", ""
 	}

@@ -8,7 +8,7 @@ package hook
 import (
 	"context"
 
-	"github.com/redis/rueidis"
+	"github.com/tiebreak/tiebreak/board/internal/rdb"
 	"github.com/tiebreak/tiebreak/pack"
 )
 
@@ -41,7 +41,7 @@ var (
 	// Handle returns a *board.Board of name in group, stored with
 	// layout and opts (a board.Options), without a round trip: a handle
 	// for reading a board the placement made.
-	Handle func(client rueidis.Client, group, name string, layout *pack.Layout, opts any) (any, error)
+	Handle func(conn rdb.Conn, group, name string, layout *pack.Layout, opts any) (any, error)
 
 	// Descriptor returns the descriptor that board (a *board.Board)
 	// stores, as JSON: its layout and stored settings, not its name.

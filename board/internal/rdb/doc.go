@@ -1,0 +1,16 @@
+// Package rdb is how packages board and league talk to Redis: the one
+// place below them that knows the client library (rueidis). They send
+// every command, pipeline, transaction and script through a Conn, and
+// read every reply through a Result, a Reply or an Array; the rest of
+// them never names a rueidis type, so that another client library would
+// change this package and the public constructors, which take the
+// caller's client, and nothing else.
+//
+// A Conn sends again what Redis did not run (package redisretry): every
+// command, pipeline and script sent through it does. Durable runs a write
+// whose commands each wait for replicas or the disk (package durable).
+//
+// What goes through here is the engine's vocabulary of Redis, not board's:
+// keys, fields, members, scores, scripts. Which keys a board keeps and
+// what its scripts reply stays in board.
+package rdb
