@@ -149,6 +149,10 @@ type League struct {
 	opts   Options
 	placed hook.Placed
 	tmpl   *board.Board
+	// The cohort boards' settings that a call reads, with their defaults,
+	// read from tmpl once (its Options copies the bounds each call).
+	maxIDLen  int
+	retention time.Duration
 }
 
 // descriptor is what a league stores about itself, JSON in the field
@@ -218,6 +222,8 @@ func New(ctx context.Context, client rueidis.Client, name string, layout *pack.L
 		return nil, err
 	}
 	l.tmpl = tmpl
+	to := tmpl.Options()
+	l.maxIDLen, l.retention = to.MaxIDLen, to.RequestRetention
 	placement := luascript.MustAssemble(luaFiles, "lua", "league: place", []luascript.Const{
 		{Name: "SIZE", Value: strconv.Itoa(o.CohortSize)},
 		{Name: "TIERS", Value: "{'" + strings.Join(o.Tiers, "', '") + "'}"},

@@ -184,7 +184,7 @@ func (l *League) history(ctx context.Context, id string) ([]Cohort, error) {
 // checkID refuses, for op, an id the cohort boards would refuse: empty, or
 // longer than their MaxIDLen (ErrArgument).
 func (l *League) checkID(op, id string) error {
-	if n := l.tmpl.Options().MaxIDLen; id == "" || len(id) > n {
+	if n := l.maxIDLen; id == "" || len(id) > n {
 		return fmt.Errorf("league: %s: id of %d bytes out of range [1, %d]: %w", op, len(id), n, ErrArgument)
 	}
 	return nil

@@ -99,7 +99,7 @@ func (s *Season) submit(ctx context.Context, sub board.Submission) (Result, erro
 	if sub.RequestID != "" {
 		req = s.l.partKey(p, s.w.Label+":r:"+sub.RequestID)
 	}
-	retention := s.l.tmpl.Options().RequestRetention
+	retention := s.l.retention
 	args := []string{sub.ID, s.w.Label, strconv.FormatInt(s.w.Start.UnixMilli(), 10), s.l.group(p), req, strconv.FormatInt(retention.Milliseconds(), 10)}
 	for range maxUnrolled + 1 {
 		res, where, err := s.l.placed.Submit(ctx, s.keys(p), args, sub)
