@@ -64,8 +64,8 @@ func Durable[T any](ctx context.Context, c Conn, w durable.Wait, op string, writ
 // each send, as rueidis recycles a command it sent.
 func (c Conn) Do(ctx context.Context, build func(p *Pipe)) Result {
 	return Result(redisretry.DoBuilt(ctx, c.c, func() rueidis.Completed {
-		p := Pipe{c: c.c, cmds: make(rueidis.Commands, 0, 1)}
-		build(&p)
+		p := newPipe(c.c)
+		build(p)
 		return p.cmds[0]
 	}))
 }
@@ -75,8 +75,8 @@ func (c Conn) Do(ctx context.Context, build func(p *Pipe)) Result {
 // results in order.
 func (c Conn) DoMulti(ctx context.Context, build func(p *Pipe)) []Result {
 	return results(redisretry.DoMultiBuilt(ctx, c.c, func() rueidis.Commands {
-		p := Pipe{c: c.c}
-		build(&p)
+		p := newPipe(c.c)
+		build(p)
 		return p.cmds
 	}))
 }
@@ -86,8 +86,8 @@ func (c Conn) DoMulti(ctx context.Context, build func(p *Pipe)) []Result {
 // as rueidis does a read (see redisretry.DoReadMulti).
 func (c Conn) ReadTx(ctx context.Context, build func(p *Pipe)) []Result {
 	return results(redisretry.DoReadMulti(ctx, c.c, func() rueidis.Commands {
-		p := Pipe{c: c.c}
-		build(&p)
+		p := newPipe(c.c)
+		build(p)
 		return p.cmds
 	}))
 }

@@ -12,6 +12,14 @@ import (
 type Pipe struct {
 	c    rueidis.Client
 	cmds rueidis.Commands
+	buf  [8]rueidis.Completed // cmds's first memory: a write's transaction fits
+}
+
+// newPipe is an empty Pipe of c's commands.
+func newPipe(c rueidis.Client) *Pipe {
+	p := &Pipe{c: c}
+	p.cmds = p.buf[:0]
+	return p
 }
 
 func (p *Pipe) add(c rueidis.Completed) { p.cmds = append(p.cmds, c) }
