@@ -53,7 +53,7 @@ func (c Conn) RunEach(ctx context.Context, calls []luascript.Call) []Result {
 // durable.Write): with nothing to wait for, c itself.
 func Durable[T any](ctx context.Context, c Conn, w durable.Wait, op string, write func(Conn) (T, error)) (T, error) {
 	if w.Replicas == 0 && !w.AOF {
-		return write(c)
+		return write(c) // as durable.Write would, without a closure on every write
 	}
 	return durable.Write(ctx, c.c, w, op, func(p rueidis.Client) (T, error) {
 		return write(Conn{c: p, given: c.given})

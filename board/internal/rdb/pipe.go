@@ -27,9 +27,6 @@ func (p *Pipe) add(c rueidis.Completed) { p.cmds = append(p.cmds, c) }
 // Grow makes room for n more commands.
 func (p *Pipe) Grow(n int) { p.cmds = slices.Grow(p.cmds, n) }
 
-// Len is the number of commands added.
-func (p *Pipe) Len() int { return len(p.cmds) }
-
 // Multi is MULTI: the commands up to Exec are one transaction.
 func (p *Pipe) Multi() { p.add(p.c.B().Multi().Build()) }
 
@@ -45,16 +42,8 @@ func (p *Pipe) Exists(keys ...string) { p.add(p.c.B().Exists().Key(keys...).Buil
 // Unlink is UNLINK keys...
 func (p *Pipe) Unlink(keys ...string) { p.add(p.c.B().Unlink().Key(keys...).Build()) }
 
-// Get is GET key.
-func (p *Pipe) Get(key string) { p.add(p.c.B().Get().Key(key).Build()) }
-
 // HGet is HGET key field.
 func (p *Pipe) HGet(key, field string) { p.add(p.c.B().Hget().Key(key).Field(field).Build()) }
-
-// HMGet is HMGET key fields...
-func (p *Pipe) HMGet(key string, fields ...string) {
-	p.add(p.c.B().Hmget().Key(key).Field(fields...).Build())
-}
 
 // HGetAll is HGETALL key.
 func (p *Pipe) HGetAll(key string) { p.add(p.c.B().Hgetall().Key(key).Build()) }
@@ -99,11 +88,6 @@ func (p *Pipe) ZCard(key string) { p.add(p.c.B().Zcard().Key(key).Build()) }
 // stop (-1 the last).
 func (p *Pipe) ZRange(key string, start, stop int64) {
 	p.add(p.c.B().Zrange().Key(key).Min(strconv.FormatInt(start, 10)).Max(strconv.FormatInt(stop, 10)).Build())
-}
-
-// ZRangeWithScores is ZRANGE key start stop WITHSCORES.
-func (p *Pipe) ZRangeWithScores(key string, start, stop int64) {
-	p.add(p.c.B().Zrange().Key(key).Min(strconv.FormatInt(start, 10)).Max(strconv.FormatInt(stop, 10)).Withscores().Build())
 }
 
 // ZRank is ZRANK key member.
