@@ -5,12 +5,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/tiebreak/tiebreak/board/internal/rdb"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
 
+	"github.com/tiebreak/tiebreak/board/internal/rdb"
 	"github.com/tiebreak/tiebreak/internal/clip"
 	"github.com/tiebreak/tiebreak/internal/luascript"
 	"github.com/tiebreak/tiebreak/internal/observed"

@@ -31,8 +31,8 @@ func New(c rueidis.Client) Conn {
 // Valid reports whether c has a client.
 func (c Conn) Valid() bool { return c.c != nil }
 
-// Client returns the caller's client, unwrapped: what a handle built from
-// this one is given, and what package engine keys an engine's refusals by.
+// Client returns the caller's client, unwrapped: what package engine keys
+// an engine's refusals by.
 func (c Conn) Client() rueidis.Client { return c.given }
 
 // Same reports whether c and o send through one client.
@@ -60,8 +60,9 @@ func Durable[T any](ctx context.Context, c Conn, w durable.Wait, op string, writ
 	})
 }
 
-// Do sends the one command that build adds to a Pipe: a Pipe is built for
-// each send, as rueidis recycles a command it sent.
+// Do sends the one command that build adds to a Pipe (exactly one). build
+// runs for each send (rueidis recycles a command it sent), so it must add
+// the same command every time.
 func (c Conn) Do(ctx context.Context, build func(p *Pipe)) Result {
 	return Result(redisretry.DoBuilt(ctx, c.c, func() rueidis.Completed {
 		p := newPipe(c.c)
@@ -72,7 +73,8 @@ func (c Conn) Do(ctx context.Context, build func(p *Pipe)) Result {
 
 // DoMulti sends the commands that build adds to a Pipe, in one pipeline
 // (a MULTI/EXEC among them stays one transaction), and returns their
-// results in order.
+// results in order. build runs for each send, so it must add the same
+// commands every time.
 func (c Conn) DoMulti(ctx context.Context, build func(p *Pipe)) []Result {
 	return results(redisretry.DoMultiBuilt(ctx, c.c, func() rueidis.Commands {
 		p := newPipe(c.c)
@@ -83,7 +85,8 @@ func (c Conn) DoMulti(ctx context.Context, build func(p *Pipe)) []Result {
 
 // ReadTx sends a MULTI/EXEC of reads that build adds to a Pipe (MULTI
 // and EXEC included), sent again after a connection error until ctx ends,
-// as rueidis does a read (see redisretry.DoReadMulti).
+// as rueidis does a read (see redisretry.DoReadMulti). build runs for
+// each send, as DoMulti's.
 func (c Conn) ReadTx(ctx context.Context, build func(p *Pipe)) []Result {
 	return results(redisretry.DoReadMulti(ctx, c.c, func() rueidis.Commands {
 		p := newPipe(c.c)

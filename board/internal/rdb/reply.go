@@ -33,9 +33,6 @@ func (r Result) ToMessage() (Reply, error) {
 // AsInt64 is an integer reply, or a string one that holds an integer.
 func (r Result) AsInt64() (int64, error) { return r.raw().AsInt64() }
 
-// AsFloat64 is a double reply, or a string one that holds a number.
-func (r Result) AsFloat64() (float64, error) { return r.raw().AsFloat64() }
-
 // ToString is a string reply.
 func (r Result) ToString() (string, error) { return r.raw().ToString() }
 
@@ -84,7 +81,8 @@ func replies(ms []rueidis.RedisMessage) []Reply {
 }
 
 // Error is the element's error: an error reply within an array (a
-// transaction's command that failed); nil for any other.
+// transaction's command that failed), or a nil element's (IsNil reports
+// it); nil for any other.
 func (r *Reply) Error() error { return r.raw().Error() }
 
 // IsNil reports a nil reply.
